@@ -1,0 +1,18 @@
+// API of the JSON reader and writer. Implementation: JSONParser.swift, JSONWriter.swift.
+
+/// A JSON syntax error with its position in the input.
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Byte offset from the start of the input (0-based) where the problem was found.
+    public var offset: Int
+    /// 1-based line and column (column counted in bytes) of `offset`.
+    public var line: Int
+    public var column: Int
+    /// What is wrong, as a sentence fragment: "expected ',' or '}' after an object member, found 'x'".
+    public var reason: String
+
+    public init(offset: Int, line: Int, column: Int, reason: String) {
+        self.offset = offset; self.line = line; self.column = column; self.reason = reason
+    }
+
+    public var description: String { "JSON syntax error at line \(line), column \(column) (byte \(offset)): \(reason)" }
+}
