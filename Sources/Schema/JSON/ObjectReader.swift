@@ -1,0 +1,163 @@
+import Foundation
+
+/// Reads typed fields out of one JSON object, with the key path in every error,
+/// and hands back the keys it was not asked about (the unknown keys to preserve).
+///
+///     var reader = try ObjectReader(value, path: "messages[2]")
+///     let id = try reader.uuid("id")
+///     let status = try reader.string("status", default: "confirmed")
+///     let unknown = reader.unknownKeys()
+struct ObjectReader {
+    private let object: JSONObject
+    private let path: String
+    private var consumed: Set<String> = []
+
+    init(_ value: JSONValue, path: String) throws(SchemaError) {
+        guard case .object(let object) = value else {
+            throw SchemaError(code: path.isEmpty ? .notAnObject : .wrongType, keyPath: path.isEmpty ? nil : path,
+                              expected: "an object", found: value.typeName)
+        }
+        self.object = object
+        self.path = path
+    }
+
+    /// The key path of a member, for errors: `messages[2].timestamp`.
+    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// Marks `key` as known and returns its value; nil when absent. An explicit null is returned as `.null`.
+    mutating func take(_ key: String) -> JSONValue? {
+        consumed.insert(key)
+        return object[key]
+    }
+
+    mutating func required(_ key: String) throws(SchemaError) -> JSONValue {
+        guard let value = take(key) else {
+            throw SchemaError(code: .missingKey, keyPath: keyPath(key), detail: "required key is missing")
+        }
+        return value
+    }
+
+    func wrongType(_ key: String, _ expected: String, _ found: JSONValue) -> SchemaError {
+        SchemaError(code: .wrongType, keyPath: keyPath(key), expected: expected, found: found.typeName + describe(found))
+    }
+
+    func invalid(_ key: String, _ expected: String, _ found: JSONValue) -> SchemaError {
+        SchemaError(code: .invalidValue, keyPath: keyPath(key), expected: expected, found: found.briefDescription)
+    }
+
+    private func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .number, .string, .bool: " (\(value.briefDescription))"
+        default: ""
+        }
+    }
+
+    /// Every member that no `take` asked for, with its value unchanged.
+    func unknownKeys() -> JSONObject { object.filter { !consumed.contains($0.key) } }
+}
+
+// MARK: - Typed fields
+
+extension ObjectReader {
+    mutating func string(_ key: String) throws(SchemaError) -> String {
+        try stringValue(key, try required(key))
+    }
+
+    mutating func string(_ key: String, default value: String) throws(SchemaError) -> String {
+        guard let found = take(key) else { return value }
+        return try stringValue(key, found)
+    }
+
+    mutating func optionalString(_ key: String) throws(SchemaError) -> String? {
+        guard let found = take(key), found != .null else { return nil }
+        return try stringValue(key, found)
+    }
+
+    private func stringValue(_ key: String, _ value: JSONValue) throws(SchemaError) -> String {
+        guard case .string(let s) = value else { throw wrongType(key, "a string", value) }
+        return s
+    }
+
+    mutating func bool(_ key: String, default value: Bool) throws(SchemaError) -> Bool {
+        guard let found = take(key) else { return value }
+        guard case .bool(let b) = found else { throw wrongType(key, "a boolean", found) }
+        return b
+    }
+
+    /// An integer literal within `range` (no fraction, no exponent: `3.0` is not an integer here).
+    mutating func int(_ key: String, in range: ClosedRange<Int64>, default value: Int64? = nil) throws(SchemaError) -> Int64 {
+        let found: JSONValue
+        if let value { guard let v = take(key) else { return value }; found = v } else { found = try required(key) }
+        guard case .number(let n) = found, n.isIntegerLiteral else { throw wrongType(key, "an integer", found) }
+        guard let i = n.int64Value, range.contains(i) else {
+            throw invalid(key, "an integer from \(range.lowerBound) to \(range.upperBound)", found)
+        }
+        return i
+    }
+
+    mutating func int32(_ key: String, nonNegative: Bool, default value: Int32) throws(SchemaError) -> Int32 {
+        let range: ClosedRange<Int64> = (nonNegative ? 0 : Int64(Int32.min))...Int64(Int32.max)
+        return Int32(try int(key, in: range, default: Int64(value)))
+    }
+
+    mutating func double(_ key: String, default value: Double) throws(SchemaError) -> Double {
+        guard let found = take(key) else { return value }
+        guard case .number(let n) = found else { throw wrongType(key, "a number", found) }
+        guard let d = n.doubleValue else { throw invalid(key, "a finite number", found) }
+        return d
+    }
+
+    mutating func date(_ key: String) throws(SchemaError) -> Date {
+        try dateValue(key, try required(key))
+    }
+
+    mutating func optionalDate(_ key: String) throws(SchemaError) -> Date? {
+        guard let found = take(key), found != .null else { return nil }
+        return try dateValue(key, found)
+    }
+
+    private func dateValue(_ key: String, _ value: JSONValue) throws(SchemaError) -> Date {
+        guard case .string(let s) = value else { throw wrongType(key, "an RFC 3339 date string", value) }
+        guard let date = RFC3339.parse(s) else { throw invalid(key, "an RFC 3339 date like '2025-10-17T14:30:00.000Z'", value) }
+        return date
+    }
+
+    mutating func uuid(_ key: String) throws(SchemaError) -> UUID {
+        let found = try required(key)
+        guard case .string(let s) = found else { throw wrongType(key, "a UUID string", found) }
+        guard let id = UUID(uuidString: s) else { throw invalid(key, "a UUID like '4f1c2a9e-…'", found) }
+        return id
+    }
+
+    mutating func array(_ key: String) throws(SchemaError) -> [JSONValue]? {
+        guard let found = take(key) else { return nil }
+        guard case .array(let items) = found else { throw wrongType(key, "an array", found) }
+        return items
+    }
+}
+
+// MARK: - Writing
+
+/// Builds a JSON object for encoding: starts from the unknown keys, then sets the known ones.
+struct ObjectWriter {
+    private(set) var object: JSONObject
+
+    init(unknown: JSONObject) { object = unknown }
+
+    mutating func set(_ key: String, _ value: String) { object[key] = .string(value) }
+    mutating func set(_ key: String, _ value: String?) { object[key] = value.map { .string($0) } ?? .null }
+    mutating func set(_ key: String, _ value: Bool) { object[key] = .bool(value) }
+    mutating func set<I: BinaryInteger>(_ key: String, _ value: I) { object[key] = .number(JSONNumber(value)) }
+    mutating func set(_ key: String, _ value: Double) { object[key] = .number(JSONNumber(value)) }
+    mutating func set(_ key: String, _ value: Date) { object[key] = .string(RFC3339.format(value)) }
+    mutating func set(_ key: String, _ value: Date?) { object[key] = value.map { .string(RFC3339.format($0)) } ?? .null }
+    mutating func set(_ key: String, _ value: UUID) { object[key] = .string(value.lowercased) }
+    mutating func set(_ key: String, _ value: JSONValue) { object[key] = value }
+
+    var value: JSONValue { .object(object) }
+}
+
+extension UUID {
+    /// The store's spelling of a UUID: lowercase, 8-4-4-4-12.
+    public var lowercased: String { uuidString.lowercased() }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// One change a migration or a reconcile makes to one document.
+public enum Change: Sendable, Hashable, CustomStringConvertible {
+    case schemaVersion(from: Int, to: Int)
+    /// §6 rules 1–2: a key that was absent got its value.
+    case addedKey(String, value: String)
+    /// §6 rule 1: an existing `provider_session_id` that differs from `id` was kept (not a change; reported).
+    case keptProviderSessionID(String)
+    /// §6 rule 4: a message's `session_id` was set to the containing work stream's id.
+    case messageSessionIDFixed(messageID: UUID, from: UUID, to: UUID)
+    /// §6 rule 5: FIFO positions renumbered 1…n.
+    case queuePositionRenumbered(from: Int32, to: Int32)
+    /// §6 rule 5: a position on a session that is not queued became 0.
+    case queuePositionCleared(from: Int32)
+    /// §7: a mirror key rewritten from `queue.json` (rendered values).
+    case mirrorKey(String, from: String, to: String)
+    /// `queue.json` built from the per-session keys (§6, §7) with this many entries.
+    case queueBuilt(fifo: Int, priority: Int)
+    /// §7: a queue entry whose work stream does not exist was removed.
+    case queueEntryDropped(list: String, workStreamID: UUID)
+    /// `store.json` now says `schema_version` 2 with `min_reader_version` 1.
+    case manifestUpgraded(from: Int, to: Int)
+    /// A migration record was appended to `store.json`.
+    case migrationRecorded
+
+    /// A stable identifier for scripts (`--json`).
+    public var code: String {
+        switch self {
+        case .schemaVersion: "schema_version"
+        case .addedKey: "added_key"
+        case .keptProviderSessionID: "kept_provider_session_id"
+        case .messageSessionIDFixed: "message_session_id_fixed"
+        case .queuePositionRenumbered: "queue_position_renumbered"
+        case .queuePositionCleared: "queue_position_cleared"
+        case .mirrorKey: "mirror_key"
+        case .queueBuilt: "queue_built"
+        case .queueEntryDropped: "queue_entry_dropped"
+        case .manifestUpgraded: "manifest_upgraded"
+        case .migrationRecorded: "migration_recorded"
+        }
+    }
+
+    /// True for the normalisations of §6 (changes of a value a v1 reader sees), as opposed to additions.
+    public var isNormalisation: Bool {
+        switch self {
+        case .messageSessionIDFixed, .queuePositionRenumbered, .queuePositionCleared, .mirrorKey, .queueEntryDropped: true
+        default: false
+        }
+    }
+
+    /// False for reports that change no byte (`keptProviderSessionID`).
+    public var changesBytes: Bool { if case .keptProviderSessionID = self { false } else { true } }
+
+    public var description: String {
+        switch self {
+        case .schemaVersion(let f, let t): "schema_version \(f) → \(t)"
+        case .addedKey(let k, let v): "add \(k) = '\(v)'"
+        case .keptProviderSessionID(let v): "keep existing provider_session_id '\(v)' (differs from id)"
+        case .messageSessionIDFixed(let m, let f, let t): "message \(m.lowercased): session_id \(f.lowercased) → \(t.lowercased) (containment wins)"
+        case .queuePositionRenumbered(let f, let t): "queue_position \(f) → \(t) (renumbered 1…n)"
+        case .queuePositionCleared(let f): "queue_position \(f) → 0 (not in the queue)"
+        case .mirrorKey(let k, let f, let t): "\(k) \(f) → \(t) (mirror of queue.json)"
+        case .queueBuilt(let f, let p): "write queue.json: \(f) FIFO, \(p) priority entries"
+        case .queueEntryDropped(let l, let id): "drop \(l) entry for missing work stream \(id.lowercased)"
+        case .manifestUpgraded(let f, let t): "schema_version \(f) → \(t), min_reader_version 1"
+        case .migrationRecorded: "append a migration record"
+        }
+    }
+}
+
+/// The changes to one file, named relative to the store (`sessions/<id>.json`).
+public struct DocumentChanges: Sendable, Hashable {
+    public var file: String
+    public var changes: [Change]
+
+    public init(file: String, changes: [Change]) { self.file = file; self.changes = changes }
+
+    /// True when the file's bytes change.
+    public var rewritesFile: Bool { changes.contains(where: \.changesBytes) }
+}
+
+/// Everything a migration does, per document, in the order it writes; what a dry run prints.
+public struct MigrationReport: Sendable, Hashable {
+    public var documents: [DocumentChanges] = []
+
+    public init(documents: [DocumentChanges] = []) { self.documents = documents }
+
+    /// True when no file would change: the store is already migrated.
+    public var isNoop: Bool { !documents.contains(where: \.rewritesFile) }
+
+    /// How many files change.
+    public var filesChanged: Int { documents.filter(\.rewritesFile).count }
+
+    /// Totals by change code.
+    public var totals: [String: Int] {
+        var counts: [String: Int] = [:]
+        for d in documents { for c in d.changes { counts[c.code, default: 0] += 1 } }
+        return counts
+    }
+}

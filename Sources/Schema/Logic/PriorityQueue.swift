@@ -1,0 +1,116 @@
+import Foundation
+
+/// Priority queue behaviour (spec §5), as pure operations on `QueueV2`.
+extension QueueV2 {
+    /// The default priority, also what removal resets `priority` to.
+    public static let defaultPriority: Int32 = 10
+
+    public func priorityEntry(of id: UUID) -> PriorityEntry? { priority.first { $0.workStreamID == id } }
+
+    /// Adds a work stream at the end of its priority level (order = max order in the level + 1;
+    /// 1 in an empty level). Re-adding moves it to the end. `priority_queued_at` is set on the
+    /// first add only.
+    public mutating func addToPriority(_ id: UUID, priority level: Int32 = QueueV2.defaultPriority, at date: Date) {
+        let existing = priorityEntry(of: id)
+        var entries = priority.filter { $0.workStreamID != id }
+        entries.append(PriorityEntry(workStreamID: id, priority: level, priorityOrder: QueueV2.endOrder(of: level, in: entries),
+                                     priorityQueuedAt: existing?.priorityQueuedAt ?? date, unknown: existing?.unknown ?? [:]))
+        setPriority(entries)
+    }
+
+    /// Removes a work stream from the priority queue. Its mirror keys are reset by the caller
+    /// (`QueueMirror.removedFromPriority`): priority 10, order 0, `priority_queued_at` null.
+    /// - Returns: false when it was not in the priority queue.
+    @discardableResult
+    public mutating func removeFromPriority(_ id: UUID) -> Bool {
+        let before = priority.count
+        setPriority(priority.filter { $0.workStreamID != id })
+        return priority.count != before
+    }
+
+    /// Changes a queued work stream's priority and moves it to the end of the new level.
+    /// Setting the priority it already has changes nothing.
+    /// - Returns: false when it is not in the priority queue.
+    @discardableResult
+    public mutating func changePriority(_ id: UUID, to level: Int32) -> Bool {
+        guard var entry = priorityEntry(of: id) else { return false }
+        guard entry.priority != level else { return true }
+        var entries = priority.filter { $0.workStreamID != id }
+        entry.priority = level
+        entry.priorityOrder = QueueV2.endOrder(of: level, in: entries)
+        entries.append(entry)
+        setPriority(entries)
+        return true
+    }
+
+    /// Drag-to-reorder: puts `id` between two neighbours of the list as shown (without `id`).
+    ///
+    /// - Both neighbours in one level: that level, the midpoint of their orders.
+    /// - Neighbours in different levels: the lower neighbour's level (the one below), just
+    ///   before it (its order − 1): the midpoint of the two orders would sort it after the
+    ///   lower neighbour, so the midpoint rule applies within one level only.
+    /// - Only an upper neighbour (dropped last): its level, its order + 1.
+    /// - Only a lower neighbour (dropped first): its level, its order − 1.
+    /// When no `Double` lies strictly between two orders any more, the level is renumbered 1…k first.
+    ///
+    /// - Throws: `.invalidValue` when `id` is not queued, a neighbour is not queued, is `id`
+    ///   itself, or the two are not adjacent.
+    public mutating func movePriority(_ id: UUID, after upper: UUID?, before lower: UUID?) throws(SchemaError) {
+        guard var entry = priorityEntry(of: id) else { throw QueueV2.notQueued(id) }
+        var others = priority.filter { $0.workStreamID != id }
+        let upperIndex = try QueueV2.index(of: upper, in: others, moving: id)
+        let lowerIndex = try QueueV2.index(of: lower, in: others, moving: id)
+        switch (upperIndex, lowerIndex) {
+        case (nil, nil):
+            throw SchemaError(code: .invalidValue, detail: "a move needs at least one neighbour")
+        case (let u?, let l?) where l != u + 1:
+            throw SchemaError(code: .invalidValue, detail: "'\(upper!.lowercased)' and '\(lower!.lowercased)' are not neighbours in the priority queue")
+        default: break
+        }
+        if let u = upperIndex, let l = lowerIndex, others[u].priority == others[l].priority {
+            var mid = (others[u].priorityOrder + others[l].priorityOrder) / 2
+            if !(mid > others[u].priorityOrder && mid < others[l].priorityOrder) {
+                others = QueueV2.renumbered(level: others[u].priority, in: others)
+                mid = (others[u].priorityOrder + others[l].priorityOrder) / 2
+            }
+            entry.priority = others[u].priority
+            entry.priorityOrder = mid
+        } else if let l = lowerIndex {
+            entry.priority = others[l].priority
+            entry.priorityOrder = others[l].priorityOrder - 1
+        } else if let u = upperIndex {
+            entry.priority = others[u].priority
+            entry.priorityOrder = others[u].priorityOrder + 1
+        }
+        others.append(entry)
+        setPriority(others)
+    }
+
+    static func endOrder(of level: Int32, in entries: [PriorityEntry]) -> Double {
+        (entries.filter { $0.priority == level }.map(\.priorityOrder).max() ?? 0) + 1
+    }
+
+    private static func index(of neighbour: UUID?, in entries: [PriorityEntry], moving id: UUID) throws(SchemaError) -> Int? {
+        guard let neighbour else { return nil }
+        guard neighbour != id else {
+            throw SchemaError(code: .invalidValue, detail: "a work stream cannot be its own neighbour")
+        }
+        guard let index = entries.firstIndex(where: { $0.workStreamID == neighbour }) else { throw notQueued(neighbour) }
+        return index
+    }
+
+    private static func renumbered(level: Int32, in entries: [PriorityEntry]) -> [PriorityEntry] {
+        var next = 0.0
+        return entries.map { entry in
+            guard entry.priority == level else { return entry }
+            var copy = entry
+            next += 1
+            copy.priorityOrder = next
+            return copy
+        }
+    }
+
+    private static func notQueued(_ id: UUID) -> SchemaError {
+        SchemaError(code: .invalidValue, detail: "work stream '\(id.lowercased)' is not in the priority queue")
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// v1 → v2 migration of a whole store (spec §6), and the re-upgrade after a rollback (§7).
+public enum StoreMigration {
+    /// When and by what a migration runs; recorded in `store.json`.
+    public struct Context: Sendable {
+        public var startedAt: Date
+        public var finishedAt: Date
+        public var toolVersion: String
+        public init(startedAt: Date, finishedAt: Date, toolVersion: String) {
+            self.startedAt = startedAt; self.finishedAt = finishedAt; self.toolVersion = toolVersion
+        }
+    }
+
+    /// One session through rules 1–4 and the queue mirror.
+    public static func migrateSession(_ document: SessionDocument, index: QueueIndex) throws(SchemaError) -> (SessionV2, [Change]) {
+        var (session, changes) = try SessionMigration.migrate(document)
+        changes += SessionMigration.applyMirror(index, to: &session.fields)
+        return (session, changes)
+    }
+
+    /// A customisation or settings document: only `schema_version` changes (1 → 2).
+    public static func upgradedVersion(_ version: Int) -> (Int, [Change]) {
+        version < DocumentVersion.current ? (DocumentVersion.current, [.schemaVersion(from: version, to: DocumentVersion.current)]) : (version, [])
+    }
+
+    /// The new `store.json`, or nil when nothing changed and the manifest is already v2.
+    public static func manifest(_ manifest: ManifestDocument, counts: [String: Int], anyChange: Bool, context: Context) -> (ManifestV2, [Change])? {
+        let record = MigrationRecord(from: 1, to: DocumentVersion.current, startedAt: context.startedAt,
+                                     finishedAt: context.finishedAt, toolVersion: context.toolVersion, counts: counts)
+        switch manifest {
+        case .v1(let m):
+            return (ManifestV2(upgrading: m, record: record), [.manifestUpgraded(from: 1, to: DocumentVersion.current), .migrationRecorded])
+        case .v2(var m):
+            guard anyChange else { return nil }
+            m.migrations.append(record)
+            return (m, [.migrationRecorded])
+        }
+    }
+
+    /// Counts for the migration record, from the report of everything before `store.json`.
+    public static func counts(_ documents: [DocumentChanges]) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for d in documents {
+            for c in d.changes {
+                switch c {
+                case .schemaVersion where d.file.hasPrefix("sessions/"): counts["sessions_upgraded", default: 0] += 1
+                case .schemaVersion where d.file.hasPrefix("user-sessions/"): counts["user_sessions_upgraded", default: 0] += 1
+                case .schemaVersion: counts["settings_upgraded", default: 0] += 1
+                case .messageSessionIDFixed: counts["message_session_ids_fixed", default: 0] += 1
+                case .queuePositionRenumbered: counts["queue_positions_renumbered", default: 0] += 1
+                case .queuePositionCleared: counts["queue_positions_cleared", default: 0] += 1
+                case .mirrorKey: counts["mirror_keys_rewritten", default: 0] += 1
+                case .queueEntryDropped: counts["queue_entries_dropped", default: 0] += 1
+                default: break
+                }
+            }
+        }
+        return counts
+    }
+
+    /// Migrates a store in memory. A v2 store without v1 documents and with a consistent queue
+    /// comes back unchanged with an empty report (idempotence).
+    ///
+    /// The report lists documents in the order the store engine writes them: `queue.json`,
+    /// sessions (in `QueueBuilder.writeOrder`), customisations, settings, `store.json` last.
+    public static func migrate(_ store: StoreSnapshot, context: Context) throws(SchemaError) -> (StoreSnapshot, MigrationReport) {
+        var out = store
+        var report = MigrationReport()
+        let resolved = QueueResolution.resolve(manifestVersion: store.manifest.schemaVersion,
+                                               sessions: store.sessions.values.map(SessionQueueSummary.init), existing: store.queue)
+        if !resolved.changes.isEmpty {
+            out.queue = resolved.queue
+            report.documents.append(DocumentChanges(file: "queue.json", changes: resolved.changes))
+        }
+        let index = QueueIndex(resolved.queue)
+        var sessionChanges: [UUID: [Change]] = [:]
+        var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
+        for (id, doc) in store.sessions {
+            let (migrated, changes) = try StoreSnapshot.decode("sessions/\(id.lowercased).json") { () throws(SchemaError) in
+                try migrateSession(doc, index: index)
+            }
+            guard !changes.isEmpty else { continue }
+            out.sessions[id] = .v2(migrated)
+            sessionChanges[id] = changes
+            moves.append((id, doc.fields.queueKeys, migrated.fields.queueKeys))
+        }
+        for id in QueueBuilder.writeOrder(moves) {
+            report.documents.append(DocumentChanges(file: "sessions/\(id.lowercased).json", changes: sessionChanges[id]!))
+        }
+        for id in store.userSessions.keys.sorted(by: { $0.lowercased < $1.lowercased }) {
+            let (version, changes) = upgradedVersion(store.userSessions[id]!.schemaVersion)
+            guard !changes.isEmpty else { continue }
+            out.userSessions[id]!.schemaVersion = version
+            report.documents.append(DocumentChanges(file: "user-sessions/\(id.lowercased).json", changes: changes))
+        }
+        if let settings = store.settings {
+            let (version, changes) = upgradedVersion(settings.schemaVersion)
+            if !changes.isEmpty {
+                out.settings!.schemaVersion = version
+                report.documents.append(DocumentChanges(file: "settings.json", changes: changes))
+            }
+        }
+        if let (manifest, changes) = manifest(store.manifest, counts: counts(report.documents), anyChange: !report.isNoop, context: context) {
+            out.manifest = .v2(manifest)
+            report.documents.append(DocumentChanges(file: "store.json", changes: changes))
+        }
+        return (out, report)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The work-stream / provider-session rules of spec §4, usable on v1 and v2 documents alike.
+public enum WorkStreamRules {
+    /// The provider assumed when a document names none.
+    public static let defaultProvider = "claude"
+    /// Shown when neither the customisation nor `backend_name` gives a valid name. Never a UUID.
+    public static let placeholderName = "Untitled work stream"
+
+    /// `provider_session_id` if present (a string), else the work-stream id in lowercase.
+    ///
+    /// A v1 document may carry `provider_session_id` as a kept unknown key (written by v2 code,
+    /// then rewritten by a v1 writer); it counts as present.
+    public static func effectiveProviderSessionID(_ document: SessionDocument) -> String {
+        switch document {
+        case .v2(let s): return s.providerSessionID
+        case .v1(let s): return unknownString(s.unknown, "provider_session_id") ?? s.fields.id.lowercased
+        }
+    }
+
+    /// `provider` if present, else `"claude"`.
+    public static func effectiveProvider(_ document: SessionDocument) -> String {
+        switch document {
+        case .v2(let s): return s.provider
+        case .v1(let s): return unknownString(s.unknown, "provider") ?? defaultProvider
+        }
+    }
+
+    private static func unknownString(_ object: JSONObject, _ key: String) -> String? {
+        if case .string(let s)? = object[key] { return s }
+        return nil
+    }
+
+    /// True when `name` is non-empty (ignoring surrounding white space) and does not parse as a UUID in any case.
+    public static func isValidDisplayName(_ name: String) -> Bool {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        return !trimmed.isEmpty && UUID(uuidString: trimmed) == nil
+    }
+
+    /// The customisation's `custom_name` when non-empty, else `backend_name` when valid, else the placeholder.
+    public static func displayName(backendName: String, customization: UserSessionV1?) -> String {
+        if let custom = customization?.customName, !custom.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return custom
+        }
+        return isValidDisplayName(backendName) ? backendName : placeholderName
+    }
+
+    /// Where the display name comes from, for tools that explain it.
+    public enum DisplayNameSource: String, Sendable { case customName = "custom_name", backendName = "backend_name", placeholder }
+
+    public static func displayNameSource(backendName: String, customization: UserSessionV1?) -> DisplayNameSource {
+        if let custom = customization?.customName, !custom.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return .customName
+        }
+        return isValidDisplayName(backendName) ? .backendName : .placeholder
+    }
+
+    /// A new work stream as v2 code writes it (dual write): every v1 key with its default,
+    /// `backend_name` = `""` (never a UUID), `provider_session_id` = the id in lowercase,
+    /// `provider` = `"claude"`.
+    public static func newWorkStream(id: UUID = UUID(), workingDirectory: String, createdAt: Date,
+                                     provider: String = defaultProvider, isLocallyCreated: Bool = true) -> SessionV2 {
+        let fields = SessionFieldsV1(id: id, backendName: "", workingDirectory: workingDirectory,
+                                     lastModified: createdAt, isLocallyCreated: isLocallyCreated)
+        return SessionV2(fields: fields, providerSessionID: id.lowercased, provider: provider)
+    }
+}

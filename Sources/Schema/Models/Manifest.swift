@@ -1,0 +1,84 @@
+import Foundation
+
+/// The part of `store.json` that every version agrees on: enough to decide whether to open a store.
+public struct ManifestHeader: Sendable, Hashable {
+    public static let format = "work-stream-store"
+
+    public var schemaVersion: Int
+    /// Absent in v1 manifests.
+    public var minReaderVersion: Int?
+
+    public init(schemaVersion: Int, minReaderVersion: Int?) {
+        self.schemaVersion = schemaVersion; self.minReaderVersion = minReaderVersion
+    }
+
+    /// Reads `format`, `schema_version` and `min_reader_version` only.
+    /// - Throws: `.notAStore` when `format` is not `"work-stream-store"`.
+    public init(json: JSONValue) throws(SchemaError) {
+        var r = try ObjectReader(json, path: "")
+        let format = try r.string("format")
+        guard format == ManifestHeader.format else {
+            throw SchemaError(code: .notAStore, keyPath: "format", expected: "'\(ManifestHeader.format)'", found: "'\(format)'")
+        }
+        schemaVersion = Int(try r.int("schema_version", in: 1...Int64(Int32.max)))
+        guard let min = r.take("min_reader_version"), min != .null else { minReaderVersion = nil; return }
+        guard case .number(let n) = min, let v = n.int64Value, v >= 1, v <= Int64(Int32.max) else {
+            throw r.invalid("min_reader_version", "a positive integer", min)
+        }
+        minReaderVersion = Int(v)
+    }
+
+    /// How code of version `reader` may treat this store (spec §4, reader rule).
+    public func compatibility(reader: Int = DocumentVersion.current) -> StoreCompatibility {
+        if schemaVersion == reader { return .current }
+        if schemaVersion < reader { return .needsMigration(from: schemaVersion) }
+        let minReader = minReaderVersion ?? schemaVersion
+        return minReader <= reader ? .superseded(storeVersion: schemaVersion, minReaderVersion: minReader)
+                                   : .refused(storeVersion: schemaVersion, minReaderVersion: minReader, reader: reader)
+    }
+}
+
+/// What the reader rule of spec §4 allows for a store.
+public enum StoreCompatibility: Sendable, Hashable {
+    /// Written by this version.
+    case current
+    /// Older; readable (v2 only adds), and `migrate` upgrades it.
+    case needsMigration(from: Int)
+    /// Newer, but its `min_reader_version` admits this code: open it, keep unknown keys.
+    case superseded(storeVersion: Int, minReaderVersion: Int)
+    /// Newer, and its `min_reader_version` excludes this code.
+    case refused(storeVersion: Int, minReaderVersion: Int, reader: Int)
+
+    /// For `.refused`: a sentence naming both versions.
+    public var refusal: String? {
+        guard case .refused(let s, let m, let r) = self else { return nil }
+        return "the store has schema_version \(s) and needs a reader of version \(m) or newer (min_reader_version \(m)), but this tool reads version \(r); use a newer version of the tool"
+    }
+}
+
+/// `store.json` of a v1 store. Frozen.
+public struct ManifestV1: Sendable, Hashable {
+    public var createdAt: Date
+    public var unknown: JSONObject
+
+    public init(createdAt: Date, unknown: JSONObject = [:]) { self.createdAt = createdAt; self.unknown = unknown }
+
+    public init(json: JSONValue) throws(SchemaError) {
+        _ = try ManifestHeader(json: json)
+        var r = try ObjectReader(json, path: "")
+        _ = r.take("format")
+        _ = try DocumentVersion.read(&r, reader: 1, acceptingNewer: false, kind: "store manifest")
+        createdAt = try r.date("created_at")
+        unknown = r.unknownKeys()
+    }
+
+    public var json: JSONValue {
+        var w = ObjectWriter(unknown: unknown)
+        w.set("format", ManifestHeader.format)
+        w.set("schema_version", 1)
+        w.set("created_at", createdAt)
+        return w.value
+    }
+
+    public var encoded: [UInt8] { JSONWriter.document(json) }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// One message of a work stream, schema v1 (unchanged in v2). Frozen: never edit a shipped schema type.
+///
+/// Keys it does not know are kept in `unknown` and written back unchanged.
+public struct MessageV1: Sendable, Hashable {
+    public var id: UUID
+    /// The containing work stream's id. Migration fixes a mismatch (containment wins, spec §6 rule 4).
+    public var sessionID: UUID
+    /// `"user"` or `"assistant"` in practice; other strings are kept.
+    public var role: String
+    public var text: String
+    public var timestamp: Date
+    /// The default is nil.
+    public var serverTimestamp: Date?
+    /// `"sending"`, `"confirmed"` or `"error"`. The default is `"confirmed"`.
+    public var status: String
+    /// Every key this type does not know, with its value unchanged.
+    public var unknown: JSONObject
+
+    public init(id: UUID, sessionID: UUID, role: String, text: String, timestamp: Date,
+                serverTimestamp: Date? = nil, status: String = "confirmed", unknown: JSONObject = [:]) {
+        self.id = id; self.sessionID = sessionID; self.role = role; self.text = text
+        self.timestamp = timestamp; self.serverTimestamp = serverTimestamp; self.status = status
+        self.unknown = unknown
+    }
+
+    static let knownKeys: Set<String> = ["id", "session_id", "role", "text", "timestamp", "server_timestamp", "status"]
+
+    /// Reads a message object; `path` is its key path in the document (`messages[3]`).
+    init(json: JSONValue, path: String) throws(SchemaError) {
+        var r = try ObjectReader(json, path: path)
+        id = try r.uuid("id")
+        sessionID = try r.uuid("session_id")
+        role = try r.string("role")
+        text = try r.string("text")
+        timestamp = try r.date("timestamp")
+        serverTimestamp = try r.optionalDate("server_timestamp")
+        status = try r.string("status", default: "confirmed")
+        unknown = r.unknownKeys()
+    }
+
+    /// The message as a JSON object: every known key written explicitly, unknown keys kept.
+    public var json: JSONValue {
+        var w = ObjectWriter(unknown: unknown)
+        w.set("id", id)
+        w.set("session_id", sessionID)
+        w.set("role", role)
+        w.set("text", text)
+        w.set("timestamp", timestamp)
+        w.set("server_timestamp", serverTimestamp)
+        w.set("status", status)
+        return w.value
+    }
+}
