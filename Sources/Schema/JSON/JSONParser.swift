@@ -1,14 +1,240 @@
 import Foundation
 
-// PLACEHOLDER: replaced by the real parser on branch json-codec.
+/// A strict RFC 8259 JSON reader that keeps numbers as their literal text.
+///
+/// The parser is stricter than RFC 8259 in the places where accepting would mean
+/// altering data silently: duplicate keys, lone surrogate escapes, invalid UTF-8
+/// and a leading byte-order mark are all rejected with a positioned error.
+///
+/// ```swift
+/// let value = try JSONParser.parse(Array(#"{"a": [1.0, null]}"#.utf8))
+/// ```
 public enum JSONParser {
     /// Nesting deeper than this is rejected with a positioned error instead of overflowing the stack.
     public static let defaultMaxDepth = 512
 
     /// Parses one JSON text (RFC 8259) that must be the whole input, apart from whitespace.
-    /// Duplicate keys in an object are rejected. Strings must be valid UTF-8 and may not
-    /// contain lone surrogate escapes. A leading byte-order mark is rejected.
+    ///
+    /// Whitespace is space, tab, line feed and carriage return. Duplicate keys in an object
+    /// are rejected (the error points at the second key); Swift compares keys by Unicode
+    /// canonical equivalence, so `"é"` precomposed and decomposed count as the same key.
+    /// Strings must be valid UTF-8 and may not contain lone surrogate escapes. A leading
+    /// byte-order mark is rejected. Numbers are checked against the grammar and kept as text.
+    ///
+    /// Nesting is tracked on the heap, not the call stack, so no input can overflow the stack.
+    ///
+    /// - Parameters:
+    ///   - bytes: The UTF-8 encoded input.
+    ///   - maxDepth: The deepest nesting of arrays and objects accepted. The default is
+    ///     ``defaultMaxDepth`` (512).
+    /// - Returns: The value the input contains.
+    /// - Throws: `JSONSyntaxError` with the byte offset, line, column and reason of the first
+    ///   problem in the input.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
-        fatalError("placeholder")
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONSyntaxError) -> JSONValue in
+                var parser = JSONByteParser(buffer, maxDepth: maxDepth)
+                return try parser.parseDocument()
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON text held in `Data`; see ``parse(_:maxDepth:)-([UInt8],_)``.
+    ///
+    /// - Parameters:
+    ///   - data: The UTF-8 encoded input.
+    ///   - maxDepth: The deepest nesting accepted. The default is ``defaultMaxDepth`` (512).
+    /// - Throws: `JSONSyntaxError` describing the first problem in the input.
+    public static func parse(_ data: Data, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(JSONSyntaxError) -> JSONValue in
+                var parser = JSONByteParser(raw.assumingMemoryBound(to: UInt8.self), maxDepth: maxDepth)
+                return try parser.parseDocument()
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// ASCII bytes the parser looks for.
+enum ASCII {
+    static let quote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
+    static let comma = UInt8(ascii: ",")
+    static let colon = UInt8(ascii: ":")
+    static let openBracket = UInt8(ascii: "[")
+    static let closeBracket = UInt8(ascii: "]")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+    static let minus = UInt8(ascii: "-")
+    static let plus = UInt8(ascii: "+")
+    static let dot = UInt8(ascii: ".")
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+}
+
+/// The parser state over one input buffer. Values and containers live here; strings,
+/// numbers and error construction are in the `JSONParser+*.swift` extensions.
+///
+/// Containers are kept on explicit stacks rather than the call stack, so nesting depth
+/// costs heap, not stack: any `maxDepth` is safe on any thread, in debug builds too.
+struct JSONByteParser {
+    enum Container { case array, object }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    /// Offset of the next byte to read.
+    var pos = 0
+    /// Number of arrays and objects currently open; equals `openKinds.count`.
+    var depth = 0
+    /// Reused buffer for strings that contain escapes.
+    var scratch: [UInt8] = []
+    /// The open containers, innermost last. Each is built in place at the top of its stack;
+    /// `pendingKeys` holds, per open object, the key whose value is being parsed.
+    var openKinds: [Container] = []
+    var openArrays: [[JSONValue]] = []
+    var openObjects: [JSONObject] = []
+    var pendingKeys: [String] = []
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            throw error(at: 0, "byte-order mark at start of input; save the file as UTF-8 without BOM")
+        }
+        nextValue: while true {
+            skipWhitespace()
+            guard var value = try parseScalarOrOpenContainer() else { continue nextValue }
+            // Attach the finished value to its container, closing every container that ends here.
+            while true {
+                skipWhitespace()
+                guard let container = openKinds.last else {
+                    if pos != bytes.count {
+                        throw error(at: pos, "trailing data after the JSON value, found \(describe(at: pos))")
+                    }
+                    return value
+                }
+                switch container {
+                case .array:
+                    openArrays[openArrays.count - 1].append(value)
+                    if try moreArrayElements() { continue nextValue }
+                    value = .array(openArrays.removeLast())
+                case .object:
+                    openObjects[openObjects.count - 1][pendingKeys.removeLast()] = value
+                    if try moreObjectMembers() { continue nextValue }
+                    value = .object(openObjects.removeLast())
+                }
+                openKinds.removeLast()
+                depth -= 1
+            }
+        }
+    }
+
+    /// Parses a scalar at `pos`, or an empty container, and returns it; or opens a non-empty
+    /// container (reading the first key of an object) and returns nil.
+    mutating func parseScalarOrOpenContainer() throws(JSONSyntaxError) -> JSONValue? {
+        guard pos < bytes.count else { throw expectedValueError() }
+        switch bytes[pos] {
+        case ASCII.quote: return .string(try parseString())
+        case ASCII.openBracket:
+            try enterContainer()
+            if peek(is: ASCII.closeBracket) { return closeEmptyContainer(.array([])) }
+            openKinds.append(.array)
+            openArrays.append([])
+            return nil
+        case ASCII.openBrace:
+            try enterContainer()
+            if peek(is: ASCII.closeBrace) { return closeEmptyContainer(.object([:])) }
+            openKinds.append(.object)
+            openObjects.append([:])
+            try parseKey(afterComma: false)
+            return nil
+        case UInt8(ascii: "t"): try parseLiteral(JSONByteParser.trueBytes); return .bool(true)
+        case UInt8(ascii: "f"): try parseLiteral(JSONByteParser.falseBytes); return .bool(false)
+        case UInt8(ascii: "n"): try parseLiteral(JSONByteParser.nullBytes); return .null
+        case ASCII.minus, ASCII.zero...ASCII.nine: return .number(try parseNumber())
+        default: throw expectedValueError()
+        }
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while pos < bytes.count {
+            let b = bytes[pos]
+            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+            pos += 1
+        }
+    }
+
+    /// True when the next byte exists and equals `byte`.
+    @inline(__always)
+    func peek(is byte: UInt8) -> Bool { pos < bytes.count && bytes[pos] == byte }
+
+    /// Steps over the `[` or `{` at `pos`, enforcing the depth limit.
+    mutating func enterContainer() throws(JSONSyntaxError) {
+        if depth == maxDepth { throw depthError() }
+        depth += 1
+        pos += 1
+        skipWhitespace()
+    }
+
+    mutating func closeEmptyContainer(_ empty: JSONValue) -> JSONValue {
+        pos += 1
+        depth -= 1
+        return empty
+    }
+
+    /// After an array element: true and past the `,` when another element follows,
+    /// false and past the `]` when the array ends.
+    mutating func moreArrayElements() throws(JSONSyntaxError) -> Bool {
+        if peek(is: ASCII.comma) {
+            pos += 1
+            skipWhitespace()
+            if peek(is: ASCII.closeBracket) { throw trailingCommaError(in: "array") }
+            return true
+        }
+        guard peek(is: ASCII.closeBracket) else {
+            throw error(at: pos, "expected ',' or ']' after array element, found \(describe(at: pos))")
+        }
+        pos += 1
+        return false
+    }
+
+    /// After an object member: true and past the next key and `:` when another member
+    /// follows, false and past the `}` when the object ends.
+    mutating func moreObjectMembers() throws(JSONSyntaxError) -> Bool {
+        if peek(is: ASCII.comma) {
+            pos += 1
+            skipWhitespace()
+            if peek(is: ASCII.closeBrace) { throw trailingCommaError(in: "object") }
+            try parseKey(afterComma: true)
+            return true
+        }
+        guard peek(is: ASCII.closeBrace) else {
+            throw error(at: pos, "expected ',' or '}' after object member, found \(describe(at: pos))")
+        }
+        pos += 1
+        return false
+    }
+
+    /// Reads `"key" :` for the innermost open object and pushes the key; rejects a duplicate.
+    mutating func parseKey(afterComma: Bool) throws(JSONSyntaxError) {
+        guard peek(is: ASCII.quote) else { throw expectedKeyError(afterComma: afterComma) }
+        let keyOffset = pos
+        let key = try parseString()
+        let object = openObjects.count - 1
+        if let earlier = openObjects[object].index(forKey: key) {
+            throw duplicateKeyError(key, earlier: openObjects[object].keys[earlier], at: keyOffset)
+        }
+        skipWhitespace()
+        guard peek(is: ASCII.colon) else {
+            throw error(at: pos, "expected ':' after object key, found \(describe(at: pos))")
+        }
+        pos += 1
+        pendingKeys.append(key)
     }
 }

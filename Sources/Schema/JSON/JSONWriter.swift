@@ -1,8 +1,134 @@
-// PLACEHOLDER: replaced by the real writer on branch json-codec.
+/// Writes JSON values in the store's canonical form (STORE-FORMAT.md §2).
+///
+/// The canonical form is pretty-printed with two-space indentation, one array element or
+/// object member per line, `"key": value`, keys sorted by their UTF-8 bytes, `[]` and `{}`
+/// for empty containers, number literals exactly as kept, and strings with only the escapes
+/// JSON requires. Equal values always give identical bytes, so documents diff cleanly.
+///
+/// ```swift
+/// let bytes = JSONWriter.document(.object(["b": .null, "a": .array([])]))
+/// // {\n  "a": [],\n  "b": null\n}\n
+/// ```
 public enum JSONWriter {
-    /// The canonical document bytes: pretty-printed with two-space indentation, `"key": value`,
-    /// keys sorted by their UTF-8 bytes, empty containers as `[]` / `{}`, and a final `\n`.
+    /// The canonical document bytes for `value`, ending with `\n`.
+    ///
+    /// - Parameter value: The value to write; usually an object.
+    /// - Returns: UTF-8 bytes ready to be written to a file.
     public static func document(_ value: JSONValue) -> [UInt8] {
-        fatalError("placeholder")
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        write(value, indentLevel: 0, into: &out)
+        out.append(0x0A)
+        return out
+    }
+
+    /// Appends the canonical form of `value` to `out`, for embedding in a larger document.
+    ///
+    /// The value starts at the current position of `out` (no indentation is written before
+    /// it). Lines inside a container are indented by `2 * (indentLevel + 1)` spaces, and its
+    /// closing bracket by `2 * indentLevel` spaces. No final newline is written.
+    ///
+    /// - Parameters:
+    ///   - value: The value to write.
+    ///   - indentLevel: The nesting level the value sits at; 0 for a top-level value.
+    ///   - out: The buffer to append to.
+    public static func write(_ value: JSONValue, indentLevel: Int, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let flag): out.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        case .number(let number): out.append(contentsOf: number.literal.utf8)
+        case .string(let text): writeString(text, into: &out)
+        case .array(let elements): writeArray(elements, indentLevel: indentLevel, into: &out)
+        case .object(let members): writeObject(members, indentLevel: indentLevel, into: &out)
+        }
+    }
+
+    static func writeArray(_ elements: [JSONValue], indentLevel: Int, into out: inout [UInt8]) {
+        guard !elements.isEmpty else {
+            out.append(contentsOf: "[]".utf8)
+            return
+        }
+        out.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            out.append(contentsOf: index == 0 ? "\n".utf8 : ",\n".utf8)
+            indent(indentLevel + 1, into: &out)
+            write(element, indentLevel: indentLevel + 1, into: &out)
+        }
+        out.append(0x0A)
+        indent(indentLevel, into: &out)
+        out.append(UInt8(ascii: "]"))
+    }
+
+    static func writeObject(_ members: JSONObject, indentLevel: Int, into out: inout [UInt8]) {
+        guard !members.isEmpty else {
+            out.append(contentsOf: "{}".utf8)
+            return
+        }
+        out.append(UInt8(ascii: "{"))
+        let sorted = members.sorted { utf8Precedes($0.key, $1.key) }
+        for (index, member) in sorted.enumerated() {
+            out.append(contentsOf: index == 0 ? "\n".utf8 : ",\n".utf8)
+            indent(indentLevel + 1, into: &out)
+            writeString(member.key, into: &out)
+            out.append(contentsOf: ": ".utf8)
+            write(member.value, indentLevel: indentLevel + 1, into: &out)
+        }
+        out.append(0x0A)
+        indent(indentLevel, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Byte-wise order of the UTF-8 encodings (which is also Unicode scalar order).
+    /// `String`'s own `<` compares canonically equivalent forms as equal, which is not a total
+    /// order on bytes, so it is not used.
+    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    @inline(__always)
+    static func indent(_ level: Int, into out: inout [UInt8]) {
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    }
+
+    /// Writes `text` quoted. Escapes `"`, `\` and the C0 controls (`\b \f \n \r \t`, else
+    /// `\u00xx` in lowercase hex); every other scalar, `/` and U+2028 included, is raw UTF-8.
+    static func writeString(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let utf8 = text.utf8
+        if utf8.contains(where: needsEscape) {
+            for byte in utf8 { appendEscaped(byte, into: &out) }
+        } else {
+            out.append(contentsOf: utf8)
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    static func appendEscaped(_ byte: UInt8, into out: inout [UInt8]) {
+        let escape: UInt8
+        switch byte {
+        case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
+        case 0x08: escape = UInt8(ascii: "b")
+        case 0x0C: escape = UInt8(ascii: "f")
+        case 0x0A: escape = UInt8(ascii: "n")
+        case 0x0D: escape = UInt8(ascii: "r")
+        case 0x09: escape = UInt8(ascii: "t")
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: "\\u00".utf8)
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0xF)])
+            return
+        default:
+            out.append(byte)
+            return
+        }
+        out.append(UInt8(ascii: "\\"))
+        out.append(escape)
     }
 }
