@@ -38,22 +38,24 @@ public enum StoreMigration {
         }
     }
 
-    /// Counts for the migration record, from the report of everything before `store.json`.
-    public static func counts(_ documents: [DocumentChanges]) -> [String: Int] {
+    /// Counts for the migration record.
+    ///
+    /// For an upgrade of a v1 store they describe what was upgraded (every document changes its
+    /// `schema_version`): documents by kind and the queue sizes. These are the same whether the
+    /// migration ran in one go or was interrupted and resumed, so a resumed migration ends
+    /// byte-identical to an uninterrupted one (timestamps aside). The per-change detail is the
+    /// report that `plan` and `migrate` print. For a re-upgrade after a rollback they count the
+    /// changes this run made, from its report.
+    public static func counts(manifestVersion: Int, sessions: Int, userSessions: Int, settings: Bool,
+                              queue: QueueV2, report: [DocumentChanges]) -> [String: Int] {
+        if manifestVersion < DocumentVersion.current {
+            return ["sessions": sessions, "user_sessions": userSessions, "settings": settings ? 1 : 0,
+                    "fifo_entries": queue.fifo.count, "priority_entries": queue.priority.count]
+        }
         var counts: [String: Int] = [:]
-        for d in documents {
-            for c in d.changes {
-                switch c {
-                case .schemaVersion where d.file.hasPrefix("sessions/"): counts["sessions_upgraded", default: 0] += 1
-                case .schemaVersion where d.file.hasPrefix("user-sessions/"): counts["user_sessions_upgraded", default: 0] += 1
-                case .schemaVersion: counts["settings_upgraded", default: 0] += 1
-                case .messageSessionIDFixed: counts["message_session_ids_fixed", default: 0] += 1
-                case .queuePositionRenumbered: counts["queue_positions_renumbered", default: 0] += 1
-                case .queuePositionCleared: counts["queue_positions_cleared", default: 0] += 1
-                case .mirrorKey: counts["mirror_keys_rewritten", default: 0] += 1
-                case .queueEntryDropped: counts["queue_entries_dropped", default: 0] += 1
-                default: break
-                }
+        for d in report {
+            for c in d.changes where c.changesBytes {
+                counts[c.code, default: 0] += 1
             }
         }
         return counts
@@ -101,7 +103,10 @@ public enum StoreMigration {
                 report.documents.append(DocumentChanges(file: "settings.json", changes: changes))
             }
         }
-        if let (manifest, changes) = manifest(store.manifest, counts: counts(report.documents), anyChange: !report.isNoop, context: context) {
+        let counts = counts(manifestVersion: store.manifest.schemaVersion, sessions: store.sessions.count,
+                            userSessions: store.userSessions.count, settings: store.settings != nil,
+                            queue: resolved.queue, report: report.documents)
+        if let (manifest, changes) = manifest(store.manifest, counts: counts, anyChange: !report.isNoop, context: context) {
             out.manifest = .v2(manifest)
             report.documents.append(DocumentChanges(file: "store.json", changes: changes))
         }
