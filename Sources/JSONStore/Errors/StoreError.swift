@@ -1,0 +1,99 @@
+/// The one error type of the store: what went wrong, in a sentence a person can act on, with the
+/// path, the failed system call and its `errno` when there is one, and where it was thrown.
+///
+/// `message` names the thing and the way out, with user values in single quotes:
+/// "Can't write '/s/sessions/x.json': the disk is full (ENOSPC). Free some space and try again;
+/// the previous version of the file is unchanged."
+///
+/// Match on `code`, never on the message: messages may be reworded, codes are stable.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is. A struct wrapping a private enum, so codes can be added
+    /// later without breaking anyone's `switch` (compare with `==` instead).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: String, Sendable {
+            case io, notFound, permissionDenied, noSpace, readOnlyFileSystem, locked
+            case symlinkRefused, notARegularFile, invalidFileName, alreadyExists, fileTooLarge
+            case corruptDocument, invalidDocument, unsupportedVersion, notAStore, conflict
+        }
+
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// The device or the operating system failed in a way no other code describes (`EIO`, ...).
+        public static let io = Code(.io)
+        /// A file or folder does not exist (`ENOENT`, `ENOTDIR`).
+        public static let notFound = Code(.notFound)
+        /// The operating system refused access (`EACCES`, `EPERM`).
+        public static let permissionDenied = Code(.permissionDenied)
+        /// The disk or the user's quota is full (`ENOSPC`, `EDQUOT`).
+        public static let noSpace = Code(.noSpace)
+        /// The file system is mounted read-only (`EROFS`).
+        public static let readOnlyFileSystem = Code(.readOnlyFileSystem)
+        /// Another process holds the store's lock.
+        public static let locked = Code(.locked)
+        /// A symbolic link stands where the store expects a file; the store never follows it.
+        public static let symlinkRefused = Code(.symlinkRefused)
+        /// Something other than a regular file (a folder, a FIFO, a device) stands where a file belongs.
+        public static let notARegularFile = Code(.notARegularFile)
+        /// A file name is not a lowercase UUID followed by `.json`.
+        public static let invalidFileName = Code(.invalidFileName)
+        /// Something already exists where the store wanted to create a new entry (`EEXIST`).
+        public static let alreadyExists = Code(.alreadyExists)
+        /// A file is larger than the store is willing to read.
+        public static let fileTooLarge = Code(.fileTooLarge)
+        /// A document is not valid JSON.
+        public static let corruptDocument = Code(.corruptDocument)
+        /// A document is valid JSON but breaks the format (missing key, wrong type, wrong id).
+        public static let invalidDocument = Code(.invalidDocument)
+        /// A document or store has a schema version this code cannot read.
+        public static let unsupportedVersion = Code(.unsupportedVersion)
+        /// A directory is not a store (no valid `store.json`).
+        public static let notAStore = Code(.notAStore)
+        /// The store changed in a way that contradicts the change being made.
+        public static let conflict = Code(.conflict)
+
+        /// The code's name, for logs: `noSpace`.
+        public var description: String { value.rawValue }
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// One or two sentences: what failed, on which path, and what the user can do.
+    public var message: String
+    /// The file or folder the failure is about, as the user knows it (the target, not a temp file).
+    public var path: String?
+    /// The C function that failed (`"fsync"`), when a system call failed.
+    public var syscall: String?
+    /// The `errno` that system call set, when a system call failed.
+    public var errno: Int32?
+    /// A lower-level error this one wraps, if any.
+    public var underlying: (any Error & Sendable)?
+    /// The source file that threw (`#fileID`).
+    public var file: String
+    /// The line that threw.
+    public var line: Int
+
+    /// Creates an error. Prefer the factory functions (`systemCall(...)`) where they fit.
+    public init(
+        _ code: Code, _ message: String, path: String? = nil, syscall: String? = nil,
+        errno: Int32? = nil, underlying: (any Error & Sendable)? = nil,
+        file: String = #fileID, line: Int = #line
+    ) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.syscall = syscall
+        self.errno = errno
+        self.underlying = underlying
+        self.file = file
+        self.line = line
+    }
+
+    /// The message, then the failed call and errno name when there is one:
+    /// "... is unchanged. (fsync: ENOSPC)".
+    public var description: String {
+        guard let syscall else { return message }
+        guard let errno else { return "\(message) (\(syscall))" }
+        return "\(message) (\(syscall): \(ErrnoDescription.name(errno)))"
+    }
+}

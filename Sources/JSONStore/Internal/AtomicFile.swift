@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Durable, atomic replacement of one file: after `durableReplace` returns, the file holds the new
+/// bytes and keeps them across a crash or power loss; if it throws before the rename, the file is
+/// exactly as it was. A reader at any instant sees the whole old file or the whole new one.
+///
+/// The procedure (man 2 open, man 2 fsync, man 2 rename):
+/// 1. `lstat` the target: refuse a symbolic link (never follow it) and anything that is not a
+///    regular file; keep an existing file's mode, else use `newFileMode`.
+/// 2. Open the directory, so that failing to open it later cannot strand a renamed file.
+/// 3. Create `.tmp-<16 random hex>-<name>` in the same directory (rename is only atomic within one
+///    file system) with `O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC`: never an existing file, never
+///    through a link, never inherited by a child process. The dot keeps readers away from it.
+/// 4. Write every byte (a write may be short; loop), `fchmod` to the intended mode (so the umask
+///    does not matter), `fsync` it (F_FULLFSYNC on Darwin), `close` it and check the close.
+/// 5. `rename` it over the target: atomic, the target is never missing or partial.
+/// 6. `fsync` the directory: the rename is only durable once the directory entry is.
+///
+/// Any failure in steps 1–5 removes the temp file and leaves the target untouched. A failed
+/// fsync is never retried (see `SystemCalls.sync`). If step 6 fails the new content is in place
+/// but may not survive a power loss, so the write is reported as failed.
+///
+/// Renaming over the target also breaks any hard link to the old file, which is what lets a
+/// hard-linked backup keep the old content.
+enum AtomicFile {
+    /// Every temp file name starts with this; `TempSweep` removes what a crash leaves behind.
+    static let temporaryPrefix = ".tmp-"
+
+    /// Replaces (or creates) `directory/name` with `bytes`, durably and atomically.
+    ///
+    /// - Parameters:
+    ///   - directory: The folder holding the file. It must exist.
+    ///   - name: A single path component (no `/`). Callers validate document names first.
+    ///   - bytes: The complete new content.
+    ///   - newFileMode: Permissions for a file that does not exist yet. The default is `0o600`.
+    ///     An existing file keeps its own mode.
+    /// - Throws: `StoreError`: `.symlinkRefused` or `.notARegularFile` for what stands at the
+    ///   target, or the code of the failed system call (`.noSpace`, `.io`, ...).
+    static func durableReplace(
+        directory: String, name: String, bytes: [UInt8], newFileMode: mode_t = 0o600,
+        system: SystemCalls = .real
+    ) throws(StoreError) {
+        let target = joinPath(directory, name)
+        var context = ErrorContext("write", target)
+        let mode = try intendedMode(of: target, newFileMode: newFileMode, system: system, context: &context)
+        let directoryFD = try openDirectory(directory, system: system, context: context)
+        defer { system.discard(directoryFD) }
+        let temporary = try writeTemporary(
+            directory: directory, name: name, bytes: bytes, mode: mode, system: system, context: context)
+        do {
+            try system.rename(temporary, to: target, context: context)
+        } catch {
+            system.removeLeftover(temporary)
+            throw error
+        }
+        try system.sync(directoryFD, context: context.noting(
+            "the new version is in place but may not survive a power failure, so the write is not confirmed"))
+    }
+
+    /// Step 1: what stands at `path`, and the mode the new file must get.
+    /// Sets `context.note` to describe the unchanged state for later errors.
+    static func intendedMode(
+        of path: String, newFileMode: mode_t, system: SystemCalls, context: inout ErrorContext
+    ) throws(StoreError) -> mode_t {
+        context.note = "the file was not created"
+        guard let status = try system.linkStatus(path, context: context) else { return newFileMode }
+        context.note = "the previous version of the file is unchanged"
+        switch status.type {
+        case .regular:
+            return status.permissions
+        case .symbolicLink:
+            throw StoreError(
+                .symlinkRefused,
+                "Can't write '\(path)': it is a symbolic link, which the store never follows. "
+                    + "Replace the link with the file it points to.",
+                path: path, file: context.file, line: context.line)
+        case .directory, .other:
+            throw StoreError(
+                .notARegularFile,
+                "Can't write '\(path)': it is not a regular file. Move it away and try again.",
+                path: path, file: context.file, line: context.line)
+        }
+    }
+
+    /// Step 2: a read-only descriptor of `directory`, for fsyncing it after the rename.
+    static func openDirectory(_ directory: String, system: SystemCalls, context: ErrorContext) throws(StoreError) -> Int32 {
+        try system.open(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, context: context)
+    }
+
+    /// Steps 3–4: a new temp file next to the target holding `bytes` with `mode`, fsynced and
+    /// closed. Returns its path. On failure the temp file is removed.
+    static func writeTemporary(
+        directory: String, name: String, bytes: [UInt8], mode: mode_t,
+        system: SystemCalls, context: ErrorContext
+    ) throws(StoreError) -> String {
+        let (fd, temporary) = try createTemporary(directory: directory, name: name, system: system, context: context)
+        do {
+            try system.writeAll(fd, bytes, context: context)
+            try system.setPermissions(fd, mode, context: context)
+            try system.sync(fd, context: context)
+        } catch {
+            system.discard(fd)
+            system.removeLeftover(temporary)
+            throw error
+        }
+        do {
+            // close can report a deferred write error (NFS does); the content is not trusted then.
+            try system.close(fd, context: context)
+        } catch {
+            system.removeLeftover(temporary)
+            throw error
+        }
+        return temporary
+    }
+
+    /// Step 3. A name collision (64 random bits) is retried with a new name a few times.
+    private static func createTemporary(
+        directory: String, name: String, system: SystemCalls, context: ErrorContext
+    ) throws(StoreError) -> (fd: Int32, path: String) {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
+        var attempt = 0
+        while true {
+            let path = joinPath(directory, temporaryName(for: name))
+            do {
+                // 0o600 while it is written; fchmod sets the intended mode before it becomes visible.
+                return (try system.open(path, flags: flags, mode: 0o600, context: context), path)
+            } catch where error.errno == EEXIST && attempt < 4 {
+                attempt += 1
+            }
+        }
+    }
+
+    /// `.tmp-<16 random hex digits>-<name>`.
+    static func temporaryName(for name: String) -> String {
+        let hex = String(UInt64.random(in: .min ... .max), radix: 16)
+        return temporaryPrefix + String(repeating: "0", count: 16 - hex.count) + hex + "-" + name
+    }
+}
+
+/// `directory/name`, without doubling a trailing slash.
+func joinPath(_ directory: String, _ name: String) -> String {
+    precondition(!name.isEmpty && !name.contains("/") && name != "." && name != "..",
+                 "joinPath: '\(name)' is not a single path component")
+    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One file of a batch: the complete new content of `directory/name`.
+struct FileChange: Sendable {
+    var directory: String
+    var name: String
+    var bytes: [UInt8]
+    /// Permissions if the file does not exist yet. The default is `0o600`; an existing file keeps its mode.
+    var newFileMode: mode_t = 0o600
+
+    /// `directory/name`.
+    var path: String { joinPath(directory, name) }
+}
+
+/// Commits changes that span many files (a queue move mirrored into many sessions, a migration
+/// step) with one fsync per file and one per directory, instead of a full `durableReplace` each.
+///
+/// The order, and what a crash at each point leaves (every file is always whole, old or new):
+/// 1. Check every target (`lstat`: no symlinks, regular files only, remember modes) and open each
+///    distinct directory. Crash: nothing changed.
+/// 2. Write, fchmod, fsync and close a temp file for every change (as `AtomicFile` does).
+///    Crash: every target old; some `.tmp-*` files, removed by the next sweep. Error: the temps
+///    are removed, nothing was renamed.
+/// 3. Rename the temps over their targets **in the order given**. Crash after k renames: the first
+///    k targets are new, the rest old, the remaining temps are swept on the next open. Against a
+///    process crash this order holds. Against power loss it does not: until step 4, the renames
+///    of one batch may reach the disk in any subset. A file that must become durable only after
+///    the others (`store.json`, last in a migration) goes in a separate, later commit.
+///    Error at rename k: the first k targets are new (their directories are still fsynced), the
+///    rest are old, their temps removed; the error says how far it got.
+/// 4. fsync each distinct directory once. Error: every target holds its new content, but it
+///    may not survive a power failure, so the batch is reported as failed.
+///
+/// Re-running the same batch after any failure finishes it: each file is simply rewritten.
+enum BatchCommit {
+    /// Writes every change durably, renaming in the given order.
+    ///
+    /// - Parameter changes: The files, in rename order. Each target may appear only once.
+    /// - Throws: `StoreError`; the message says how many files were replaced.
+    static func commit(_ changes: [FileChange], system: SystemCalls = .real) throws(StoreError) {
+        guard let first = changes.first else { return }
+        precondition(Set(changes.map(\.path)).count == changes.count, "BatchCommit: a target appears twice")
+        let count = changes.count
+        let noneReplaced = "none of the \(count) files of this change was replaced"
+
+        // 1. Check targets, open directories.
+        var modes: [mode_t] = []
+        for change in changes {
+            var context = ErrorContext("write", change.path)
+            modes.append(try AtomicFile.intendedMode(
+                of: change.path, newFileMode: change.newFileMode, system: system, context: &context))
+        }
+        var directories: [(path: String, fd: Int32)] = []
+        defer { for directory in directories { system.discard(directory.fd) } }
+        for directory in uniqueDirectories(changes) {
+            let context = ErrorContext("write", first.path, note: noneReplaced)
+            directories.append((directory, try AtomicFile.openDirectory(directory, system: system, context: context)))
+        }
+
+        // 2. Write every temp file.
+        var temporaries: [String] = []
+        for (change, mode) in zip(changes, modes) {
+            do {
+                temporaries.append(try AtomicFile.writeTemporary(
+                    directory: change.directory, name: change.name, bytes: change.bytes, mode: mode,
+                    system: system, context: ErrorContext("write", change.path, note: noneReplaced)))
+            } catch {
+                temporaries.forEach(system.removeLeftover)
+                throw error
+            }
+        }
+
+        // 3. Rename in order.
+        for (index, change) in changes.enumerated() {
+            do {
+                try system.rename(temporaries[index], to: change.path, context: ErrorContext(
+                    "write", change.path, note: partialNote(replaced: index, of: changes)))
+            } catch {
+                temporaries[index...].forEach(system.removeLeftover)
+                // Make the renames that did happen durable too; the error below is what matters.
+                for directory in directories {
+                    do { try system.sync(directory.fd, context: ErrorContext("sync", directory.path)) } catch {}
+                }
+                throw error
+            }
+        }
+
+        // 4. fsync each directory once.
+        let unconfirmed = "all \(count) files of this change were replaced but may not survive a power failure, "
+            + "so the change is not confirmed"
+        for directory in directories {
+            try system.sync(directory.fd, context: ErrorContext("write", directory.path, note: unconfirmed))
+        }
+    }
+
+    /// The directories of `changes`, each once, in order of first appearance.
+    private static func uniqueDirectories(_ changes: [FileChange]) -> [String] {
+        var seen = Set<String>()
+        return changes.map(\.directory).filter { seen.insert($0).inserted }
+    }
+
+    /// "the first 3 of 12 files of this change were replaced (the last was '/s/x.json'); the others are unchanged"
+    private static func partialNote(replaced: Int, of changes: [FileChange]) -> String {
+        guard replaced > 0 else { return "none of the \(changes.count) files of this change was replaced" }
+        return "the first \(replaced) of \(changes.count) files of this change were replaced "
+            + "(the last was '\(changes[replaced - 1].path)'); the others are unchanged. "
+            + "Run the same change again to finish it"
+    }
+}

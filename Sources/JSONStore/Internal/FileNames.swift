@@ -1,0 +1,122 @@
+/// The id of a document under `sessions/` or `user-sessions/`: a lowercase UUID, `8-4-4-4-12`
+/// hex digits (STORE-FORMAT §1). The only way to get one is to validate a string, so a path
+/// built from a `DocumentID` can never contain `/`, `..` or anything else unexpected.
+struct DocumentID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The lowercase UUID string, without `.json`.
+    let rawValue: String
+
+    /// Accepts exactly a lowercase UUID string; nil for anything else (uppercase included).
+    init?(_ string: String) {
+        guard Self.isLowercaseUUID(string) else { return nil }
+        rawValue = string
+    }
+
+    /// Accepts exactly `<lowercase uuid>.json`; nil for anything else.
+    init?(fileName: String) {
+        guard fileName.hasSuffix(".json") else { return nil }
+        self.init(String(fileName.dropLast(5)))
+    }
+
+    /// The file name: `<id>.json`.
+    var fileName: String { rawValue + ".json" }
+
+    var description: String { rawValue }
+
+    static func < (lhs: DocumentID, rhs: DocumentID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// True for `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with every `x` in `0-9a-f`.
+    static func isLowercaseUUID(_ string: String) -> Bool {
+        let bytes = Array(string.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) else { return false }
+            }
+        }
+        return true
+    }
+}
+
+/// True for a file name the store may read or write under `sessions/` and `user-sessions/`:
+/// a lowercase UUID followed by `.json`.
+func isLowercaseUUIDFileName(_ name: String) -> Bool { DocumentID(fileName: name) != nil }
+
+/// A directory entry under `sessions/` or `user-sessions/` that is not a document.
+struct InvalidEntry: Sendable, Equatable {
+    enum Problem: Sendable, Equatable {
+        /// The name is not `<lowercase uuid>.json`.
+        case invalidName
+        /// The name is valid but the entry is a folder, a link or another non-regular file.
+        case notARegularFile(FileType)
+    }
+
+    /// The entry's name as listed.
+    var name: String
+    /// The entry's full path.
+    var path: String
+    var problem: Problem
+
+    /// The error to report for this entry. Each invalid entry is reported; none hides another.
+    var error: StoreError {
+        switch problem {
+        case .invalidName:
+            return StoreError(
+                .invalidFileName,
+                "'\(path)' is not a valid document name: only a lowercase UUID followed by '.json' is allowed here. "
+                    + "The store ignores it; rename or remove it.",
+                path: path)
+        case .notARegularFile(let type):
+            let code: StoreError.Code = type == .symbolicLink ? .symlinkRefused : .notARegularFile
+            let what = type == .symbolicLink ? "a symbolic link" : type == .directory ? "a folder" : "not a regular file"
+            return StoreError(
+                code, "'\(path)' is \(what), not a document. The store ignores it; replace it with a regular file or remove it.",
+                path: path)
+        }
+    }
+}
+
+/// What a listing of `sessions/` or `user-sessions/` found.
+struct DocumentListing: Sendable, Equatable {
+    /// Regular files named `<lowercase uuid>.json`, sorted.
+    var ids: [DocumentID] = []
+    /// Everything else that is not a dot name, sorted by name.
+    var invalid: [InvalidEntry] = []
+    /// Names starting with a dot (temp files, bookkeeping), which readers ignore (STORE-FORMAT §1), sorted.
+    var skippedDotNames: [String] = []
+}
+
+extension DocumentListing {
+    /// Lists the documents in `directory`, classifying every entry; nothing is opened or followed.
+    ///
+    /// - Throws: `StoreError` if the folder cannot be listed (`.notFound` if it does not exist).
+    static func list(_ directory: String, system: SystemCalls = .real) throws(StoreError) -> DocumentListing {
+        let context = ErrorContext("list", directory)
+        var listing = DocumentListing()
+        for entry in try system.listDirectory(directory, context: context) {
+            if entry.name.hasPrefix(".") {
+                listing.skippedDotNames.append(entry.name)
+                continue
+            }
+            let path = joinPath(directory, entry.name)
+            guard let id = DocumentID(fileName: entry.name) else {
+                listing.invalid.append(InvalidEntry(name: entry.name, path: path, problem: .invalidName))
+                continue
+            }
+            // d_type is DT_UNKNOWN on some file systems: ask lstat then (never stat: no following).
+            var type = entry.type
+            if type == nil { type = try system.linkStatus(path, context: context)?.type }
+            switch type {
+            case .regular: listing.ids.append(id)
+            case nil: continue  // removed between readdir and lstat
+            case let other?: listing.invalid.append(InvalidEntry(name: entry.name, path: path, problem: .notARegularFile(other)))
+            }
+        }
+        listing.ids.sort()
+        listing.invalid.sort { $0.name < $1.name }
+        listing.skippedDotNames.sort()
+        return listing
+    }
+}

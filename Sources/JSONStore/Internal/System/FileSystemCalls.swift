@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The fault seam: every system call the store makes around writing goes through one value of
+/// this protocol, so a test can replace it and fail the Nth call with `EIO`, `ENOSPC`, `EACCES`
+/// or make a write short.
+///
+/// Layer 1 of three (HOUSE-STYLE §11, after swift-system's `Internals/Syscalls.swift`): each
+/// `system_` shim makes exactly one C call and reports its `errno`; it never retries. Layer 2
+/// (`SystemCalls`) retries `EINTR` and turns errno into `StoreError`; layer 3 is the named
+/// methods the store uses. The names follow swift-system's `system_open` so that inside a
+/// conforming type they do not shadow the C functions they call.
+protocol FileSystemCalls: Sendable {
+    /// `open(2)`. Returns the new file descriptor.
+    func system_open(_ path: String, _ flags: Int32, _ mode: mode_t) throws(Errno) -> Int32
+    /// `read(2)`. Returns the number of bytes read; 0 means end of file.
+    func system_read(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int
+    /// `write(2)`. Returns the number of bytes written, which may be fewer than asked.
+    func system_write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int
+    /// `pwrite(2)`. Returns the number of bytes written, which may be fewer than asked.
+    func system_pwrite(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, _ offset: Int64) throws(Errno) -> Int
+    /// `fsync(2)`; on Darwin `fcntl(F_FULLFSYNC)`, falling back to `fsync` only where the file
+    /// system does not support it (fsync alone does not flush the drive's cache there: man 2 fsync).
+    func system_fsync(_ fd: Int32) throws(Errno)
+    /// `fchmod(2)`.
+    func system_fchmod(_ fd: Int32, _ mode: mode_t) throws(Errno)
+    /// `fstat(2)`.
+    func system_fstat(_ fd: Int32) throws(Errno) -> FileStatus
+    /// `lstat(2)`: never follows a symbolic link.
+    func system_lstat(_ path: String) throws(Errno) -> FileStatus
+    /// `rename(2)`.
+    func system_rename(_ from: String, _ to: String) throws(Errno)
+    /// `unlink(2)`.
+    func system_unlink(_ path: String) throws(Errno)
+    /// `mkdir(2)`.
+    func system_mkdir(_ path: String, _ mode: mode_t) throws(Errno)
+    /// `rmdir(2)`.
+    func system_rmdir(_ path: String) throws(Errno)
+    /// `close(2)`.
+    func system_close(_ fd: Int32) throws(Errno)
+    /// `flock(2)`.
+    func system_flock(_ fd: Int32, _ operation: Int32) throws(Errno)
+    /// `ftruncate(2)`.
+    func system_ftruncate(_ fd: Int32, _ length: Int64) throws(Errno)
+    /// `link(2)`: a hard link.
+    func system_link(_ from: String, _ to: String) throws(Errno)
+    /// `opendir(3)`, `readdir(3)`, `closedir(3)`: the entries of a directory except `.` and `..`.
+    func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry]
+    /// The file system type of the mount holding `path` (`"nfs4"`, `"smbfs"`, `"ext4"`), or nil
+    /// when it cannot be told. Darwin: `statfs(2)` `f_fstypename`. Linux: the mount in
+    /// `/proc/self/mountinfo` whose device matches `stat(2)`'s, because Glibc's Swift module
+    /// does not export `statfs`.
+    func system_fileSystemType(_ path: String) throws(Errno) -> String?
+}
+
+/// An `errno` value reported by a failed system call.
+struct Errno: Error, Equatable, Sendable {
+    var rawValue: Int32
+    init(_ rawValue: Int32) { self.rawValue = rawValue }
+}
+
+/// The kind of a file system entry, from `st_mode` or `d_type`.
+enum FileType: Sendable, Equatable {
+    case regular, directory, symbolicLink, other
+}
+
+/// The parts of `struct stat` the store uses.
+struct FileStatus: Sendable, Equatable {
+    /// The whole `st_mode`: type bits and permission bits.
+    var mode: mode_t
+    var size: Int64
+    var device: UInt64
+    var inode: UInt64
+
+    /// Permission bits including setuid, setgid and sticky (`st_mode & 0o7777`).
+    var permissions: mode_t { mode & 0o7777 }
+
+    /// The entry's type. The `S_IF*` values are the same on Linux and Darwin (POSIX `<sys/stat.h>`);
+    /// they are spelled out because Glibc and Darwin import the C macros with different types.
+    var type: FileType {
+        switch mode & 0o170000 {
+        case 0o100000: return .regular
+        case 0o040000: return .directory
+        case 0o120000: return .symbolicLink
+        default: return .other
+        }
+    }
+}
+
+/// One directory entry: its name and, when the file system reports it in `d_type`, its type.
+struct DirectoryEntry: Sendable, Equatable {
+    var name: String
+    /// Nil when `d_type` is `DT_UNKNOWN` (some file systems never fill it in): `lstat` then.
+    var type: FileType?
+}

@@ -1,0 +1,53 @@
+/// Removes the temp files a crash left behind (`.tmp-<16 hex>-<name>`, see `AtomicFile`).
+///
+/// Runs only when the store is opened for writing, under the lock: a temp file belongs to a write
+/// in progress, and only the lock holder writes, so while we hold the lock every temp file is a
+/// leftover. Read-only use never sweeps (it never writes at all).
+enum TempSweep {
+    /// The folders that receive temp files: the store itself and its two document folders.
+    static let subdirectories = ["sessions", "user-sessions"]
+
+    /// Removes every leftover temp file in `store`, `store/sessions` and `store/user-sessions`.
+    ///
+    /// Only regular files whose names match `AtomicFile`'s pattern are removed; a link or folder
+    /// with such a name is left alone and never followed. A missing document folder is skipped.
+    /// The removals are not fsynced: a temp file that reappears after a power loss is removed by
+    /// the next sweep, and readers skip it meanwhile.
+    ///
+    /// - Parameter lock: The held lock of this store: proof that no write is in progress.
+    /// - Returns: The paths removed, sorted.
+    /// - Throws: `StoreError` if a folder cannot be listed or a file cannot be removed.
+    @discardableResult
+    static func sweep(store: String, holding lock: StoreLock, system: SystemCalls = .real) throws(StoreError) -> [String] {
+        precondition(lock.isHeld && lock.storePath == store, "TempSweep: the store's lock must be held")
+        var removed: [String] = []
+        for directory in [store] + subdirectories.map({ joinPath(store, $0) }) {
+            let context = ErrorContext("clean up", directory)
+            let entries: [DirectoryEntry]
+            do {
+                entries = try system.listDirectory(directory, context: context)
+            } catch where error.code == .notFound && directory != store {
+                continue
+            }
+            for entry in entries where isTemporaryName(entry.name) {
+                let path = joinPath(directory, entry.name)
+                var type = entry.type
+                if type == nil { type = try system.linkStatus(path, context: context)?.type }
+                guard type == .regular else { continue }
+                try system.unlink(path, context: ErrorContext("clean up", path))
+                removed.append(path)
+            }
+        }
+        return removed.sorted()
+    }
+
+    /// True for `.tmp-` followed by 16 lowercase hex digits, `-` and a non-empty name.
+    static func isTemporaryName(_ name: String) -> Bool {
+        let prefix = AtomicFile.temporaryPrefix.utf8
+        let bytes = Array(name.utf8)
+        guard bytes.count > prefix.count + 17, bytes.starts(with: prefix) else { return false }
+        let hex = bytes[prefix.count ..< prefix.count + 16]
+        let isHex = hex.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        return isHex && bytes[prefix.count + 16] == UInt8(ascii: "-")
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension StoreLock {
+    /// Who holds the store's lock right now, without taking it and without writing anything.
+    ///
+    /// For a `status` command and for read-only use. Opens the lock file read-only and without
+    /// `O_CREAT` (a store without a lock file is simply not locked), then probes with
+    /// `flock(LOCK_SH|LOCK_NB)` on that new descriptor: flock locks belong to an open file
+    /// description, so the probe sees a lock held by any other descriptor, even in this process.
+    ///
+    /// - Returns: nil when nobody holds the lock (or the store has no lock file), else the
+    ///   holder's record, `isUnknown` if the record cannot be read.
+    /// - Throws: `StoreError` if the lock file cannot be opened or probed.
+    public static func currentHolder(store: String) throws(StoreError) -> LockHolder? {
+        try currentHolder(store: store, system: .real)
+    }
+
+    static func currentHolder(store: String, system: SystemCalls) throws(StoreError) -> LockHolder? {
+        let context = ErrorContext("check the lock of", store)
+        let fd: Int32
+        do {
+            fd = try system.open(
+                joinPath(store, fileName), flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, context: context)
+        } catch where error.code == .notFound {
+            return nil
+        }
+        // Closing also drops the probe's shared lock, if it got one.
+        defer { system.discard(fd) }
+        if try system.tryLock(fd, LOCK_SH, context: context) { return nil }
+        return LockHolder(decoding: try system.readAll(fd, limit: 4096, context: context))
+    }
+
+    /// A sentence to show the user when `store` is on a network or FUSE file system, where
+    /// flock between processes or computers is unreliable; nil on a local disk or when the
+    /// type cannot be told. Writes nothing and prints nothing.
+    public static func networkFileSystemWarning(store: String) -> String? {
+        warning(forStore: store, system: .real)
+    }
+
+    static func warning(forStore store: String, system: SystemCalls) -> String? {
+        do {
+            let type = try system.fileSystemType(store, context: ErrorContext("inspect", store))
+            return FileSystemWarning.message(store: store, fileSystemType: type)
+        } catch {
+            // Not being able to tell the file system type is no reason to refuse the store.
+            return nil
+        }
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The exclusive lock that every writer of a store holds: `flock(2)` on `<store>/.lock`.
+///
+/// The lock file is created once and never renamed, replaced or deleted: flock locks an open file,
+/// so a lock file replaced under a holder would let a second writer lock the new file. The kernel
+/// releases the lock when the holder's descriptor is closed, including when the process dies, so
+/// a killed writer never blocks the next one. Readers need no lock: every file is always whole.
+///
+/// After locking, the holder records who it is in the lock file (`LockHolder`), so that a writer
+/// that cannot get the lock can say who has it. Acquiring polls with `LOCK_NB` until a timeout
+/// instead of blocking, so a caller never hangs without end.
+///
+/// ```swift
+/// try StoreLock.withExclusiveLock(store: "/data/store", tool: "migrate-store", version: "0.3.0") { lock in
+///     if let warning = lock.fileSystemWarning { print(warning) }
+///     // ... write ...
+/// }
+/// ```
+public final class StoreLock {
+    /// The lock file's name inside the store. The dot makes readers and backups skip it.
+    public static let fileName = ".lock"
+    /// How long `acquire` waits for another holder by default: 10 seconds.
+    public static let defaultTimeout: Duration = .seconds(10)
+
+    /// The store this lock is for, as given.
+    public let storePath: String
+    /// What this process recorded in the lock file.
+    public let holder: LockHolder
+    /// A sentence to show the user if the store is on a file system where locking is unreliable.
+    public let fileSystemWarning: String?
+
+    private var fd: Int32?
+    private let system: SystemCalls
+
+    /// True until `release()` is called.
+    public var isHeld: Bool { fd != nil }
+
+    /// Takes the store's lock, waiting up to `timeout` for another holder to release it.
+    ///
+    /// - Parameters:
+    ///   - store: The store folder. It must exist.
+    ///   - tool: The calling tool's name, recorded for other processes' error messages.
+    ///   - version: The calling tool's version, recorded likewise.
+    ///   - timeout: How long to wait. The default is `defaultTimeout` (10 s); zero tries once.
+    /// - Throws: `StoreError` `.locked` naming the holder if the timeout passes, or the code of the
+    ///   failed system call (`.readOnlyFileSystem` for a store on a read-only disk, ...).
+    public convenience init(store: String, tool: String, version: String, timeout: Duration = defaultTimeout) throws(StoreError) {
+        try self.init(store: store, tool: tool, version: version, timeout: timeout, system: .real)
+    }
+
+    init(store: String, tool: String, version: String, timeout: Duration, system: SystemCalls) throws(StoreError) {
+        let context = ErrorContext("lock", store)
+        let path = joinPath(store, Self.fileName)
+        let fd = try system.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, context: context)
+        do throws(StoreError) {
+            guard try system.status(fd, context: context).type == .regular else {
+                throw StoreError(.notARegularFile, "Can't lock '\(store)': '\(path)' is not a regular file. Remove it and try again.", path: path)
+            }
+            try Self.waitForLock(fd, store: store, timeout: timeout, system: system, context: context)
+            let record = LockHolder.current(tool: tool, version: version)
+            // Write first, then cut off any longer old record: the file is never empty in between.
+            try system.writeAll(fd, record.encoded, at: 0, context: context)
+            try system.truncate(fd, to: Int64(record.encoded.count), context: context)
+            self.holder = record
+        } catch {
+            system.discard(fd)  // closing releases a lock taken above (man 2 flock)
+            throw error
+        }
+        self.fd = fd
+        self.system = system
+        self.storePath = store
+        self.fileSystemWarning = Self.warning(forStore: store, system: system)
+    }
+
+    deinit { release() }
+
+    /// Releases the lock. Calling it again does nothing.
+    ///
+    /// `LOCK_UN` first, so the lock is released even if a forked child still shares the
+    /// descriptor; then `close`. The holder record is left as is: it is only read while the lock
+    /// is held, and the next holder overwrites it.
+    public func release() {
+        guard let fd else { return }
+        self.fd = nil
+        do {
+            try system.calls.system_flock(fd, LOCK_UN)
+        } catch {
+            // Closing below releases it too; nothing was written, nothing can be lost.
+        }
+        system.discard(fd)
+    }
+
+    /// Runs `body` while holding the store's lock, and releases it when `body` returns or throws.
+    ///
+    /// - Throws: `StoreError` `.locked` (see `init`), or whatever `body` throws.
+    public static func withExclusiveLock<R>(
+        store: String, tool: String, version: String, timeout: Duration = defaultTimeout,
+        _ body: (StoreLock) throws -> R
+    ) throws -> R {
+        let lock = try StoreLock(store: store, tool: tool, version: version, timeout: timeout)
+        defer { lock.release() }
+        return try body(lock)
+    }
+
+    /// Polls `flock(LOCK_EX|LOCK_NB)` until it succeeds or `timeout` passes.
+    private static func waitForLock(
+        _ fd: Int32, store: String, timeout: Duration, system: SystemCalls, context: ErrorContext
+    ) throws(StoreError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            if try system.tryLock(fd, LOCK_EX, context: context) { return }
+            let remaining = clock.now.duration(to: deadline)
+            if remaining <= .zero {
+                let holder = LockHolder(decoding: try system.readAll(fd, limit: 4096, context: context))
+                throw lockedError(store: store, holder: holder)
+            }
+            // Poll every 20 ms at most: short enough to follow a released lock quickly.
+            let (seconds, attoseconds) = min(remaining, .milliseconds(20)).components
+            usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        }
+    }
+
+    /// "Can't write '/data/store': it is locked by process 4242 (migrate-store 0.3.0) since ...".
+    static func lockedError(store: String, holder: LockHolder) -> StoreError {
+        let advice = holder.isUnknown
+            ? "Wait for it to finish, or find it with 'lsof \(joinPath(store, fileName))'."
+            : "Wait for it to finish, or stop that process."
+        return StoreError(.locked, "Can't write '\(store)': it is locked by \(holder.summary). \(advice)", path: store)
+    }
+}
