@@ -8,16 +8,23 @@ final class CapturedOutput: @unchecked Sendable {
     private var err = ""
 
     /// Everything written to standard output so far.
-    var stdout: String { lock.withLock { out } }
+    var stdout: String { locked { out } }
     /// Everything written to standard error so far.
-    var stderr: String { lock.withLock { err } }
+    var stderr: String { locked { err } }
 
     /// Streams that append here; `terminal` says whether standard error claims to be a terminal.
     func streams(terminal: Bool = false) -> OutputStreams {
         OutputStreams(
-            standardOutput: { text in self.lock.withLock { self.out += text } },
-            standardError: { text in self.lock.withLock { self.err += text } },
+            standardOutput: { text in self.locked { self.out += text } },
+            standardError: { text in self.locked { self.err += text } },
             standardErrorIsTerminal: terminal)
+    }
+
+    // `NSLock.withLock` needs macOS 14; the package supports macOS 13.
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 
     /// A fresh ``Output`` writing here.
