@@ -1,0 +1,26 @@
+/// The tool's name and version, in one place.
+///
+/// `--version` prints `"\(name) \(version)"`; migration records store `version` as
+/// `tool_version`; every usage line and help text starts with `name`.
+enum ToolInfo {
+    /// The command name users type.
+    static let name = "migrate-store"
+
+    /// The tool version (semantic versioning). Bump it with every release.
+    static let version = "0.1.0"
+
+    /// What `--version` prints: `migrate-store 0.1.0`.
+    static var versionLine: String { "\(name) \(version)" }
+}
+
+extension ToolInfo {
+    /// The one-line overview of the top-level help.
+    static let overview = "Upgrade, inspect, back up and restore a work-stream store."
+
+    /// The paragraph under the overview in the top-level help.
+    static let discussion = """
+        A store is a directory of JSON documents holding a voice-coding client's work streams, \
+        user customisations, settings and (from schema version 2) its queues. Commands that change \
+        a store take a verified backup first and never leave a store that an older reader can't open.
+        """
+}

@@ -1,0 +1,109 @@
+import Testing
+
+/// Runs the real executable, as a user would.
+@Suite struct BuiltToolTests {
+    @Test func versionPrintsNameAndVersionAndExitsZero() throws {
+        #expect(try BuiltTool.run(["--version"]) == ToolRun(stdout: "migrate-store 0.1.0\n", stderr: "", code: 0))
+    }
+
+    @Test func helpListsCommandsByGroup() throws {
+        #expect(try BuiltTool.run(["help"]) == ToolRun(stdout: """
+            OVERVIEW: Upgrade, inspect, back up and restore a work-stream store.
+
+            A store is a directory of JSON documents holding a voice-coding client's work
+            streams, user customisations, settings and (from schema version 2) its queues.
+            Commands that change a store take a verified backup first and never leave a
+            store that an older reader can't open.
+
+            USAGE: migrate-store <command> [options]
+
+            UPGRADING:
+              status                  Show the schema version and whether to migrate.
+              plan                    Show what a migration would change; write nothing.
+              migrate                 Upgrade a store to a newer schema version.
+              verify                  Check a migrated store against older app versions.
+              rollback                Put back the store from its pre-migration backup.
+
+            INSPECTING:
+              ls                      List the work streams in a store.
+              show                    Show one work stream and its latest messages.
+              queue                   Show the queues as the app displays them.
+              stats                   Count the documents, messages and bytes in a store.
+              validate                Check every document and report every problem.
+
+            BACKUP AND RESTORE:
+              backup                  Copy a store to a new backup and verify the copy.
+              verify-backup           Check that a backup is complete and readable.
+              restore                 Restore a store from a backup.
+              export                  Write a whole store as one JSON file.
+              import                  Create a store from a file written by 'export'.
+
+            HELP TOPICS:
+              exit-codes              What each exit status means.
+
+            OPTIONS:
+              --json                  Print one JSON object on standard output.
+              --quiet                 Print only results and errors: no progress or info.
+              --version               Print the version and exit.
+              -h, --help              Show help information.
+
+            See 'migrate-store help <command>' for detailed help.
+
+            """, stderr: "", code: 0))
+    }
+
+    @Test func helpMigrateDescribesArgumentsAndOptions() throws {
+        #expect(try BuiltTool.run(["help", "migrate"]) == ToolRun(stdout: """
+            OVERVIEW: Upgrade a store to a newer schema version.
+
+            Takes a backup and verifies it before the first write, migrates every document,
+            and writes store.json last. If a migration was interrupted, running 'migrate'
+            again finishes it. Migrating a store that is already at the target version
+            changes nothing.
+
+            The app's older versions can still read the migrated store: schema version 2
+            only adds keys.
+
+            USAGE: migrate-store migrate <store> [options]
+
+            ARGUMENTS:
+              <store>                 The store directory.
+
+            OPTIONS:
+              --to <version>          The schema version to upgrade to. (default: 2)
+              --backup-dir <dir>      Where to create the backup taken before the first
+                                      write. The default is a new directory next to the
+                                      store.
+              --no-backup             Don't take a backup. Use only when you have your own
+                                      copy of the store.
+              --json                  Print one JSON object on standard output.
+              --quiet                 Print only results and errors: no progress or info.
+              --version               Print the version and exit.
+              -h, --help              Show help information.
+
+            """, stderr: "", code: 0))
+    }
+
+    @Test func unknownCommandExits64AndSuggestsTheClosest() throws {
+        #expect(try BuiltTool.run(["migrat", "/tmp/store"]) == ToolRun(stdout: "", stderr: """
+            Error: Unknown command 'migrat'. Did you mean 'migrate'?
+            Usage: migrate-store <command> [options]
+            See 'migrate-store help'.
+
+            """, code: 64))
+    }
+
+    @Test func unknownOptionExits64AndShowsTheCommandsUsage() throws {
+        #expect(try BuiltTool.run(["status", "/tmp/store", "--jsn"]) == ToolRun(stdout: "", stderr: """
+            Error: Unknown option '--jsn'. Did you mean '--json'?
+            Usage: migrate-store status <store> [options]
+            See 'migrate-store help status'.
+
+            """, code: 64))
+    }
+
+    @Test func unimplementedCommandExits70() throws {
+        #expect(try BuiltTool.run(["status", "/tmp/store"])
+            == ToolRun(stdout: "", stderr: "Error: 'status' is not implemented yet.\n", code: 70))
+    }
+}
