@@ -1,0 +1,4 @@
+/// ls, show, queue, stats, validate.
+enum InspectingHooks {
+    static let hooks: [String: CommandHook] = [:]
+}

@@ -1,0 +1,4 @@
+/// status, plan, migrate, verify, rollback.
+enum UpgradingHooks {
+    static let hooks: [String: CommandHook] = [:]
+}
