@@ -1,4 +1,8 @@
 /// status, plan, migrate, verify, rollback.
 enum UpgradingHooks {
-    static let hooks: [String: CommandHook] = [:]
+    static let hooks: [String: CommandHook] = [
+        "status": StatusCommand.run,
+        "plan": PlanCommand.run,
+        "verify": VerifyCommand.run,
+    ]
 }
