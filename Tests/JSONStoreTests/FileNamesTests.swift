@@ -31,6 +31,13 @@ import Darwin
         #expect(DocumentID(fileName: name) == nil)
     }
 
+    @Test func invalidIdIsAnErrorNamingIt() throws {
+        let error = #expect(throws: StoreError.self) { _ = try DocumentID(validating: "../../etc/passwd") }
+        #expect(error?.code == .invalidFileName)
+        #expect(error?.message.hasPrefix("'../../etc/passwd' is not a valid id: it must be a lowercase UUID") == true)
+        #expect(try DocumentID(validating: "3f2504e0-4f89-11d3-9a0c-0305e82c3301").fileName == "3f2504e0-4f89-11d3-9a0c-0305e82c3301.json")
+    }
+
     @Test func listingClassifiesEveryEntry() throws {
         let dir = TemporaryDirectory()
         let a = "3f2504e0-4f89-11d3-9a0c-0305e82c3301", b = "00000000-0000-4000-8000-000000000002"

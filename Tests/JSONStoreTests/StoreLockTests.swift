@@ -151,6 +151,7 @@ import Darwin
     @Test func localTemporaryDirectoryGetsNoWarning() {
         let dir = TemporaryDirectory()
         #expect(StoreLock.networkFileSystemWarning(store: dir.path) == nil)
+        #expect(try StoreLock(store: dir.path, tool: "t", version: "1", timeout: .zero).fileSystemWarning == nil)
         #if os(Linux)
         #expect(PosixCalls().system_fileSystemTypeOrNil(dir.path) != nil, "mountinfo lookup found no mount for the temp dir")
         #endif

@@ -41,7 +41,7 @@ final class FaultInjectingCalls: FileSystemCalls, @unchecked Sendable {
     init(_ plan: Plan? = nil) { self.plan = plan }
 
     /// Every call so far, in order.
-    var log: [Call] { lock.withLock { calls } }
+    var log: [Call] { locked { calls } }
     /// The calls that got a fault.
     var injected: [Call] { log.filter { $0.fault != nil } }
     /// How many calls of `kind` were made.
@@ -57,7 +57,7 @@ final class FaultInjectingCalls: FileSystemCalls, @unchecked Sendable {
 
     /// Logs the call and returns its fault, if the plan picks it.
     private func next(_ kind: String) -> Fault? {
-        lock.withLock {
+        locked {
             var fault: Fault?
             if let plan, plan.kinds?.contains(kind) ?? true {
                 matching += 1
@@ -68,6 +68,13 @@ final class FaultInjectingCalls: FileSystemCalls, @unchecked Sendable {
             calls.append(Call(kind: kind, fault: fault))
             return fault
         }
+    }
+
+    /// `NSLock.withLock` needs macOS 14; the package supports macOS 13.
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 
     private func check(_ kind: String) throws(Errno) {
