@@ -125,6 +125,18 @@ import Darwin
         #expect(runs >= 3 * 7)
     }
 
+    @Test func shortRecordWritesStillWriteWholeRecord() throws {
+        let runs = try forEveryCall(failing: .shortWrite, kinds: ["pwrite"], persistent: true) { faults, _ in
+            let dir = TemporaryDirectory()
+            let lock = try StoreLock(store: dir.path, tool: "migrate-store", version: "0.3.0", timeout: .zero, system: .injecting(faults))
+            #expect(contents(dir(".lock")) == lock.holder.encoded)
+            let holder = try StoreLock.currentHolder(store: dir.path)
+            #expect(holder == lock.holder)
+            lock.release()
+        }
+        #expect(runs >= 1)
+    }
+
     @Test func networkFileSystemsGetAWarning() {
         #expect(FileSystemWarning.message(store: "/s", fileSystemType: "nfs4")
                 == "The store '/s' is on a network file system (nfs4), where locking between computers is not reliable. "
@@ -148,7 +160,7 @@ import Darwin
         #expect(MountTable.fileSystemType(device: 99, mountinfo: table) == nil)
     }
 
-    @Test func localTemporaryDirectoryGetsNoWarning() {
+    @Test func localTemporaryDirectoryGetsNoWarning() throws {
         let dir = TemporaryDirectory()
         #expect(StoreLock.networkFileSystemWarning(store: dir.path) == nil)
         #expect(try StoreLock(store: dir.path, tool: "t", version: "1", timeout: .zero).fileSystemWarning == nil)
