@@ -42,6 +42,7 @@ import Darwin
                 }
             }
         }
+        print("Directories fault sweep: \(runs) runs with an injected errno")
         #expect(runs >= 3 * 6)
     }
 

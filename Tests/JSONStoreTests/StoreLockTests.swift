@@ -122,6 +122,7 @@ import Darwin
                 #expect(try StoreLock.currentHolder(store: dir.path) == nil, "call log: \(faults.log)")
             }
         }
+        print("StoreLock fault sweep: \(runs) runs with an injected errno")
         #expect(runs >= 3 * 7)
     }
 

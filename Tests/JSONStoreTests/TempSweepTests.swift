@@ -79,6 +79,7 @@ import Darwin
                 #expect(temporaryFiles(in: dir("user-sessions")) == [])
             }
         }
+        print("TempSweep fault sweep: \(runs) runs with an injected errno")
         #expect(runs >= 3 * 6)
     }
 
