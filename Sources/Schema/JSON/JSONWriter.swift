@@ -103,11 +103,16 @@ public enum JSONWriter {
     /// `\u00xx` in lowercase hex); every other scalar, `/` and U+2028 included, is raw UTF-8.
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let utf8 = text.utf8
-        if utf8.contains(where: needsEscape) {
-            for byte in utf8 { appendEscaped(byte, into: &out) }
-        } else {
-            out.append(contentsOf: utf8)
+        var text = text // withUTF8 is mutating; it copies only a non-contiguous (bridged) string.
+        text.withUTF8 { utf8 in
+            // Copy the runs between escapes whole; most strings are a single run.
+            var runStart = 0
+            for index in utf8.indices where needsEscape(utf8[index]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendEscaped(utf8[index], into: &out)
+                runStart = index + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -134,8 +139,7 @@ public enum JSONWriter {
             out.append(hex[Int(byte & 0xF)])
             return
         default:
-            out.append(byte)
-            return
+            preconditionFailure("byte 0x\(String(byte, radix: 16)) needs no escape")
         }
         out.append(UInt8(ascii: "\\"))
         out.append(escape)
