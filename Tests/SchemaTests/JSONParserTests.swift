@@ -99,6 +99,15 @@ struct JSONParserTests {
                           reason: "duplicate key 'a' in object")
     }
 
+    @Test func duplicateKeyIsReportedBeforeLaterErrors() {
+        let duplicate = "duplicate key 'a' in object"
+        expectSyntaxError(#"{"a":1,"a":[x]}"#, offset: 7, reason: duplicate)
+        expectSyntaxError(#"{"a":1,"a" 2}"#, offset: 7, reason: duplicate)
+        expectSyntaxError(#"{"a":1,"a":{"b":1,"b":2}}"#, offset: 7, reason: duplicate)
+        expectSyntaxError(#"{"a":{"b":1,"b":2},"a":1}"#, offset: 12, reason: "duplicate key 'b' in object")
+        expectSyntaxError(#"[{"a":1},{"a":2,"a":3}]"#, offset: 16, reason: duplicate)
+    }
+
     @Test func canonicallyEquivalentKeysAreRejectedAsDuplicates() {
         expectSyntaxError("{\"\u{E9}\":1,\"e\u{301}\":2}", offset: 8, reason:
             "duplicate key 'e\u{301}' in object: canonically equivalent to the earlier key '\u{E9}' (U+0065 U+0301 vs U+00E9)")

@@ -90,12 +90,23 @@ struct JSONByteParser {
     var depth = 0
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
-    /// The open containers, innermost last. Each is built in place at the top of its stack;
-    /// `pendingKeys` holds, per open object, the key whose value is being parsed.
+    /// The open containers, innermost last. Each is built in place at the top of its stack.
     var openKinds: [Container] = []
     var openArrays: [[JSONValue]] = []
-    var openObjects: [JSONObject] = []
-    var pendingKeys: [String] = []
+    var openObjects: [OpenObject] = []
+
+    /// An object being parsed, with the key whose value is being parsed.
+    ///
+    /// A duplicate key is found when its value is stored (one hash per member, instead of a
+    /// lookup at the key and a store after the value). So that the first error in the input is
+    /// the one reported, an error thrown while a pending key's value is parsed is replaced by
+    /// the duplicate-key error when that key is already a member (see `parseDocument`).
+    struct OpenObject {
+        var members: JSONObject = [:]
+        var pendingKey = ""
+        /// Offset of the pending key's opening quote; -1 when no key is pending.
+        var pendingKeyOffset = -1
+    }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -103,6 +114,25 @@ struct JSONByteParser {
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        do {
+            return try parseValues()
+        } catch {
+            throw duplicateKeyError(before: error.offset) ?? error
+        }
+    }
+
+    /// The error for the first pending key before `offset` that is already a member of its
+    /// object. Outer objects come first, and their pending keys come first in the input.
+    func duplicateKeyError(before offset: Int) -> JSONSyntaxError? {
+        for object in openObjects where object.pendingKeyOffset >= 0 && object.pendingKeyOffset < offset {
+            if let earlier = object.members.index(forKey: object.pendingKey) {
+                return duplicateKeyError(object.pendingKey, earlier: object.members.keys[earlier], at: object.pendingKeyOffset)
+            }
+        }
+        return nil
+    }
+
+    mutating func parseValues() throws(JSONSyntaxError) -> JSONValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             throw error(at: 0, "byte-order mark at start of input; save the file as UTF-8 without BOM")
         }
@@ -124,9 +154,9 @@ struct JSONByteParser {
                     if try moreArrayElements() { continue nextValue }
                     value = .array(openArrays.removeLast())
                 case .object:
-                    openObjects[openObjects.count - 1][pendingKeys.removeLast()] = value
+                    try storeMember(value)
                     if try moreObjectMembers() { continue nextValue }
-                    value = .object(openObjects.removeLast())
+                    value = .object(openObjects.removeLast().members)
                 }
                 openKinds.removeLast()
                 depth -= 1
@@ -150,7 +180,7 @@ struct JSONByteParser {
             try enterContainer()
             if peek(is: ASCII.closeBrace) { return closeEmptyContainer(.object([:])) }
             openKinds.append(.object)
-            openObjects.append([:])
+            openObjects.append(OpenObject())
             try parseKey(afterComma: false)
             return nil
         case UInt8(ascii: "t"): try parseLiteral(JSONByteParser.trueBytes); return .bool(true)
@@ -221,20 +251,30 @@ struct JSONByteParser {
         return false
     }
 
-    /// Reads `"key" :` for the innermost open object and pushes the key; rejects a duplicate.
+    /// Reads `"key" :` and makes the key the innermost open object's pending key.
     mutating func parseKey(afterComma: Bool) throws(JSONSyntaxError) {
         guard peek(is: ASCII.quote) else { throw expectedKeyError(afterComma: afterComma) }
         let keyOffset = pos
         let key = try parseString()
-        let object = openObjects.count - 1
-        if let earlier = openObjects[object].index(forKey: key) {
-            throw duplicateKeyError(key, earlier: openObjects[object].keys[earlier], at: keyOffset)
-        }
+        let top = openObjects.count - 1
+        openObjects[top].pendingKey = key
+        openObjects[top].pendingKeyOffset = keyOffset
         skipWhitespace()
         guard peek(is: ASCII.colon) else {
             throw error(at: pos, "expected ':' after object key, found \(describe(at: pos))")
         }
         pos += 1
-        pendingKeys.append(key)
+    }
+
+    /// Stores `value` under the innermost open object's pending key; rejects a duplicate key.
+    mutating func storeMember(_ value: JSONValue) throws(JSONSyntaxError) {
+        let top = openObjects.count - 1
+        let key = openObjects[top].pendingKey
+        if openObjects[top].members.updateValue(value, forKey: key) != nil {
+            // The pending key lies before `pos`, so this finds it, or an earlier duplicate.
+            guard let duplicate = duplicateKeyError(before: pos) else { preconditionFailure("duplicate key not found") }
+            throw duplicate
+        }
+        openObjects[top].pendingKeyOffset = -1
     }
 }
