@@ -74,8 +74,8 @@ enum ASCII {
     static let nine = UInt8(ascii: "9")
 }
 
-/// The parser state over one input buffer. Values and containers live here; strings,
-/// numbers and error construction are in the `JSONParser+*.swift` extensions.
+/// The parser state over one input buffer. Values live here; containers, strings, numbers
+/// and error construction are in the `JSONParser+*.swift` extensions.
 ///
 /// Containers are kept on explicit stacks rather than the call stack, so nesting depth
 /// costs heap, not stack: any `maxDepth` is safe on any thread, in debug builds too.
@@ -90,23 +90,12 @@ struct JSONByteParser {
     var depth = 0
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
-    /// The open containers, innermost last. Each is built in place at the top of its stack.
+    /// The open containers, innermost last. Arrays are built in place at the top of
+    /// `openArrays`; objects collect their members on the shared `members` stack.
     var openKinds: [Container] = []
     var openArrays: [[JSONValue]] = []
     var openObjects: [OpenObject] = []
-
-    /// An object being parsed, with the key whose value is being parsed.
-    ///
-    /// A duplicate key is found when its value is stored (one hash per member, instead of a
-    /// lookup at the key and a store after the value). So that the first error in the input is
-    /// the one reported, an error thrown while a pending key's value is parsed is replaced by
-    /// the duplicate-key error when that key is already a member (see `parseDocument`).
-    struct OpenObject {
-        var members: JSONObject = [:]
-        var pendingKey = ""
-        /// Offset of the pending key's opening quote; -1 when no key is pending.
-        var pendingKeyOffset = -1
-    }
+    var members: [Member] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -117,19 +106,9 @@ struct JSONByteParser {
         do {
             return try parseValues()
         } catch {
+            // Duplicate keys are found when an object closes; one may precede this error.
             throw duplicateKeyError(before: error.offset) ?? error
         }
-    }
-
-    /// The error for the first pending key before `offset` that is already a member of its
-    /// object. Outer objects come first, and their pending keys come first in the input.
-    func duplicateKeyError(before offset: Int) -> JSONSyntaxError? {
-        for object in openObjects where object.pendingKeyOffset >= 0 && object.pendingKeyOffset < offset {
-            if let earlier = object.members.index(forKey: object.pendingKey) {
-                return duplicateKeyError(object.pendingKey, earlier: object.members.keys[earlier], at: object.pendingKeyOffset)
-            }
-        }
-        return nil
     }
 
     mutating func parseValues() throws(JSONSyntaxError) -> JSONValue {
@@ -154,9 +133,9 @@ struct JSONByteParser {
                     if try moreArrayElements() { continue nextValue }
                     value = .array(openArrays.removeLast())
                 case .object:
-                    try storeMember(value)
+                    storeMember(value)
                     if try moreObjectMembers() { continue nextValue }
-                    value = .object(openObjects.removeLast().members)
+                    value = .object(try closeObject())
                 }
                 openKinds.removeLast()
                 depth -= 1
@@ -180,7 +159,7 @@ struct JSONByteParser {
             try enterContainer()
             if peek(is: ASCII.closeBrace) { return closeEmptyContainer(.object([:])) }
             openKinds.append(.object)
-            openObjects.append(OpenObject())
+            openObjects.append(OpenObject(membersStart: members.count))
             try parseKey(afterComma: false)
             return nil
         case UInt8(ascii: "t"): try parseLiteral(JSONByteParser.trueBytes); return .bool(true)
@@ -203,78 +182,4 @@ struct JSONByteParser {
     /// True when the next byte exists and equals `byte`.
     @inline(__always)
     func peek(is byte: UInt8) -> Bool { pos < bytes.count && bytes[pos] == byte }
-
-    /// Steps over the `[` or `{` at `pos`, enforcing the depth limit.
-    mutating func enterContainer() throws(JSONSyntaxError) {
-        if depth == maxDepth { throw depthError() }
-        depth += 1
-        pos += 1
-        skipWhitespace()
-    }
-
-    mutating func closeEmptyContainer(_ empty: JSONValue) -> JSONValue {
-        pos += 1
-        depth -= 1
-        return empty
-    }
-
-    /// After an array element: true and past the `,` when another element follows,
-    /// false and past the `]` when the array ends.
-    mutating func moreArrayElements() throws(JSONSyntaxError) -> Bool {
-        if peek(is: ASCII.comma) {
-            pos += 1
-            skipWhitespace()
-            if peek(is: ASCII.closeBracket) { throw trailingCommaError(in: "array") }
-            return true
-        }
-        guard peek(is: ASCII.closeBracket) else {
-            throw error(at: pos, "expected ',' or ']' after array element, found \(describe(at: pos))")
-        }
-        pos += 1
-        return false
-    }
-
-    /// After an object member: true and past the next key and `:` when another member
-    /// follows, false and past the `}` when the object ends.
-    mutating func moreObjectMembers() throws(JSONSyntaxError) -> Bool {
-        if peek(is: ASCII.comma) {
-            pos += 1
-            skipWhitespace()
-            if peek(is: ASCII.closeBrace) { throw trailingCommaError(in: "object") }
-            try parseKey(afterComma: true)
-            return true
-        }
-        guard peek(is: ASCII.closeBrace) else {
-            throw error(at: pos, "expected ',' or '}' after object member, found \(describe(at: pos))")
-        }
-        pos += 1
-        return false
-    }
-
-    /// Reads `"key" :` and makes the key the innermost open object's pending key.
-    mutating func parseKey(afterComma: Bool) throws(JSONSyntaxError) {
-        guard peek(is: ASCII.quote) else { throw expectedKeyError(afterComma: afterComma) }
-        let keyOffset = pos
-        let key = try parseString()
-        let top = openObjects.count - 1
-        openObjects[top].pendingKey = key
-        openObjects[top].pendingKeyOffset = keyOffset
-        skipWhitespace()
-        guard peek(is: ASCII.colon) else {
-            throw error(at: pos, "expected ':' after object key, found \(describe(at: pos))")
-        }
-        pos += 1
-    }
-
-    /// Stores `value` under the innermost open object's pending key; rejects a duplicate key.
-    mutating func storeMember(_ value: JSONValue) throws(JSONSyntaxError) {
-        let top = openObjects.count - 1
-        let key = openObjects[top].pendingKey
-        if openObjects[top].members.updateValue(value, forKey: key) != nil {
-            // The pending key lies before `pos`, so this finds it, or an earlier duplicate.
-            guard let duplicate = duplicateKeyError(before: pos) else { preconditionFailure("duplicate key not found") }
-            throw duplicate
-        }
-        openObjects[top].pendingKeyOffset = -1
-    }
 }
