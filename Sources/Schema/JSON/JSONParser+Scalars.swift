@@ -69,9 +69,7 @@ extension JSONByteParser {
                 let content = UnsafeBufferPointer(rebasing: bytes[start..<i])
                 pos = i + 1
                 if highBits < 0x80 { return String(decoding: content, as: UTF8.self) }
-                if let text = String(validating: content, as: UTF8.self) { return text }
-                try checkUTF8(start..<i)
-                preconditionFailure("String(validating:) and checkUTF8 disagree on bytes \(start)..<\(i)")
+                return try validatedString(content, input: start..<i)
             }
             if b == ASCII.backslash {
                 return try parseEscapedString(contentStart: start, firstEscape: i, highBits: highBits)
@@ -107,9 +105,7 @@ extension JSONByteParser {
                 if b == ASCII.quote {
                     pos = i + 1
                     if highBits < 0x80 { return String(decoding: scratch, as: UTF8.self) }
-                    if let text = String(validating: scratch, as: UTF8.self) { return text }
-                    try checkUTF8(contentStart..<i)
-                    preconditionFailure("String(validating:) and checkUTF8 disagree on bytes \(contentStart)..<\(i)")
+                    return try validatedString(scratch, input: contentStart..<i)
                 }
                 do throws(JSONSyntaxError) {
                     if b < 0x20 { throw controlCharacterError(at: i) }
@@ -126,6 +122,22 @@ extension JSONByteParser {
         }
         if highBits >= 0x80 { try checkUTF8(contentStart..<count) }
         throw error(at: count, "unexpected end of input inside a string")
+    }
+
+    /// The string for `utf8`, which holds non-ASCII bytes; throws at the first invalid
+    /// sequence in `input`, the raw string content `utf8` was made from.
+    ///
+    /// `String(validating:as:)` validates and copies in one pass, but needs macOS 15 / iOS 18;
+    /// before that, the bytes are checked here first and then copied.
+    func validatedString(_ utf8: some Collection<UInt8>, input: Range<Int>) throws(JSONSyntaxError) -> String {
+        if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
+            if let text = String(validating: utf8, as: UTF8.self) { return text }
+            try checkUTF8(input)
+            preconditionFailure("String(validating:) and checkUTF8 disagree on bytes \(input)")
+        } else {
+            try checkUTF8(input)
+            return String(decoding: utf8, as: UTF8.self)
+        }
     }
 
     /// Decodes the escape whose backslash is at `index` into `scratch`; returns the offset after it.
