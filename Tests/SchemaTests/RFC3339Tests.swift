@@ -71,6 +71,22 @@ struct RFC3339Tests {
         #expect(RFC3339.format(Date(timeIntervalSinceReferenceDate: 0)) == "2001-01-01T00:00:00.000Z")
     }
 
+    #if os(macOS) || os(Linux) || os(Windows) // exit tests need a platform that can spawn processes
+    @Test func formattingADateOutsideYears0000To9999StopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            _ = RFC3339.format(Date(timeIntervalSince1970: 253_402_300_800))
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = RFC3339.format(Date(timeIntervalSince1970: -62_167_219_200.001))
+        }
+    }
+    #endif
+
+    @Test func firstAndLastRepresentableMillisecondsFormat() {
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 253_402_300_799.999)) == "9999-12-31T23:59:59.999Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00.000Z")
+    }
+
     @Test func everyMillisecondOfASecondAcrossTheEpochRoundTrips() {
         for ms in Int64(-2_000)...2_000 {
             let text = RFC3339.format(milliseconds: ms)

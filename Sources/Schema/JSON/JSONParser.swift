@@ -10,7 +10,10 @@ import Foundation
 /// let value = try JSONParser.parse(Array(#"{"a": [1.0, null]}"#.utf8))
 /// ```
 public enum JSONParser {
-    /// Nesting deeper than this is rejected with a positioned error instead of overflowing the stack.
+    /// The default limit on nested arrays and objects: 512 levels are accepted, 513 are not.
+    ///
+    /// Deeper input is rejected with a positioned error. Real documents nest a few levels;
+    /// the limit bounds the memory and time an adversarial input can take.
     public static let defaultMaxDepth = 512
 
     /// Parses one JSON text (RFC 8259) that must be the whole input, apart from whitespace.
@@ -21,7 +24,8 @@ public enum JSONParser {
     /// Strings must be valid UTF-8 and may not contain lone surrogate escapes. A leading
     /// byte-order mark is rejected. Numbers are checked against the grammar and kept as text.
     ///
-    /// Nesting is tracked on the heap, not the call stack, so no input can overflow the stack.
+    /// When the input has several problems, the one nearest its start is reported. Nesting is
+    /// tracked on the heap, not the call stack, so no input can overflow the stack.
     ///
     /// - Parameters:
     ///   - bytes: The UTF-8 encoded input.
@@ -40,7 +44,7 @@ public enum JSONParser {
         return try result.get()
     }
 
-    /// Parses one JSON text held in `Data`; see ``parse(_:maxDepth:)-([UInt8],_)``.
+    /// Parses one JSON text held in `Data`, by the same rules as the `[UInt8]` overload.
     ///
     /// - Parameters:
     ///   - data: The UTF-8 encoded input.
