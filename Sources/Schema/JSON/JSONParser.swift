@@ -24,8 +24,9 @@ public enum JSONParser {
     /// Strings must be valid UTF-8 and may not contain lone surrogate escapes. A leading
     /// byte-order mark is rejected. Numbers are checked against the grammar and kept as text.
     ///
-    /// When the input has several problems, the one nearest its start is reported. Nesting is
-    /// tracked on the heap, not the call stack, so no input can overflow the stack.
+    /// The error is the first problem met reading from the start of the input; a duplicate
+    /// key, for one, is reported before any error that follows it. Nesting is tracked on the
+    /// heap, not the call stack, so no input can overflow the stack.
     ///
     /// - Parameters:
     ///   - bytes: The UTF-8 encoded input.
