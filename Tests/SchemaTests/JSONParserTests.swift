@@ -99,6 +99,15 @@ struct JSONParserTests {
                           reason: "duplicate key 'a' in object")
     }
 
+    @Test func duplicateKeyIsReportedBeforeLaterErrors() {
+        let duplicate = "duplicate key 'a' in object"
+        expectSyntaxError(#"{"a":1,"a":[x]}"#, offset: 7, reason: duplicate)
+        expectSyntaxError(#"{"a":1,"a" 2}"#, offset: 7, reason: duplicate)
+        expectSyntaxError(#"{"a":1,"a":{"b":1,"b":2}}"#, offset: 7, reason: duplicate)
+        expectSyntaxError(#"{"a":{"b":1,"b":2},"a":1}"#, offset: 12, reason: "duplicate key 'b' in object")
+        expectSyntaxError(#"[{"a":1},{"a":2,"a":3}]"#, offset: 16, reason: duplicate)
+    }
+
     @Test func canonicallyEquivalentKeysAreRejectedAsDuplicates() {
         expectSyntaxError("{\"\u{E9}\":1,\"e\u{301}\":2}", offset: 8, reason:
             "duplicate key 'e\u{301}' in object: canonically equivalent to the earlier key '\u{E9}' (U+0065 U+0301 vs U+00E9)")
@@ -122,8 +131,19 @@ struct JSONParserTests {
         expectSyntaxError(#"["\u12G4"]"#, offset: 6, reason: "invalid \\u escape: expected 4 hex digits, found 'G'")
     }
 
-    @Test func invalidUTF8BeforeAnEscapeIsReportedFirst() {
-        expectSyntaxError([0x5B, 0x22, 0xFF, 0x5C, 0x71, 0x22, 0x5D], offset: 2, reason: "invalid UTF-8 byte 0xFF in string")
+    @Test func invalidUTF8IsReportedBeforeALaterErrorInTheSameString() {
+        let invalid = "invalid UTF-8 byte 0xFF in string"
+        expectSyntaxError([0x5B, 0x22, 0xFF, 0x5C, 0x71, 0x22, 0x5D], offset: 2, reason: invalid) // then a bad escape
+        expectSyntaxError([0x5B, 0x22, 0xFF, 0x5C, 0x75, 0x44, 0x38, 0x30, 0x30, 0x22, 0x5D], offset: 2, reason: invalid)
+        expectSyntaxError([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x0A, 0x22, 0x5D], offset: 4, reason: invalid) // then a raw LF
+        expectSyntaxError([0x5B, 0x22, 0xC3, 0xA9, 0xFF, 0x0A], offset: 4, reason: invalid) // then a raw LF
+        expectSyntaxError([0x5B, 0x22, 0xFF], offset: 2, reason: invalid) // then end of input
+    }
+
+    @Test func invalidUTF8AfterAnEscapeIsReportedAtItsByte() {
+        expectSyntaxError([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x22, 0x5D], offset: 4, reason: "invalid UTF-8 byte 0xFF in string")
+        expectSyntaxError([0x5B, 0x22, 0xC3, 0xA9, 0x5C, 0x6E, 0xC3, 0x5C, 0x6E, 0x22, 0x5D], offset: 6,
+                          reason: "incomplete UTF-8 sequence 0xC3 in string")
     }
 
     @Test func loneSurrogateEscapesAreRejected() {
