@@ -2,15 +2,8 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-/// A temporary folder removed when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-    init(_ label: String = "store") {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("jsonstore-\(label)-\(UUID().uuidString.prefix(8))").path
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-    func sub(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+extension TemporaryDirectory {
+    func sub(_ name: String) -> String { self(name) }
 }
 
 enum StoreFixtures {
