@@ -2,9 +2,12 @@ import Foundation
 import Testing
 @testable import Schema
 
-/// The writer's output as text, for readable exact comparisons.
-func documentText(_ value: JSONValue) -> String {
-    String(decoding: JSONWriter.document(value), as: UTF8.self)
+/// Expects the writer's bytes to equal the UTF-8 of `expected`, byte for byte (a `String`
+/// comparison would treat canonically equivalent text as equal); shows both texts on failure.
+func expectDocument(_ value: JSONValue, is expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let bytes = JSONWriter.document(value)
+    #expect(bytes == Array(expected.utf8), "\(String(decoding: bytes, as: UTF8.self)) != \(expected)",
+            sourceLocation: sourceLocation)
 }
 
 func number(_ literal: String) -> JSONValue { .number(JSONNumber(literal: literal)!) }
@@ -34,12 +37,12 @@ struct JSONWriterTests {
     }
 
     @Test func scalarsAndEmptyContainersAtTopLevelEndWithNewline() {
-        #expect(documentText(.null) == "null\n")
-        #expect(documentText(.bool(false)) == "false\n")
-        #expect(documentText(number("-0.5e+10")) == "-0.5e+10\n")
-        #expect(documentText(.string("")) == "\"\"\n")
-        #expect(documentText(.array([])) == "[]\n")
-        #expect(documentText(.object([:])) == "{}\n")
+        expectDocument(.null, is: "null\n")
+        expectDocument(.bool(false), is: "false\n")
+        expectDocument(number("-0.5e+10"), is: "-0.5e+10\n")
+        expectDocument(.string(""), is: "\"\"\n")
+        expectDocument(.array([]), is: "[]\n")
+        expectDocument(.object([:]), is: "{}\n")
     }
 
     @Test func keysAreSortedByTheirUTF8Bytes() {
@@ -47,7 +50,7 @@ struct JSONWriterTests {
         let value = JSONValue.object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSONValue.null) }))
         let order = ["", "B", "a", "aa", "b", "e\u{301}x", "z", "\u{7F}", "é", "\u{FFFF}", "😀"]
         let expected = "{\n" + order.map { "  \"\($0)\": null" }.joined(separator: ",\n") + "\n}\n"
-        #expect(documentText(value) == expected)
+        expectDocument(value, is: expected)
     }
 
     @Test func onlyQuoteBackslashAndControlCharactersAreEscaped() {
@@ -57,10 +60,15 @@ struct JSONWriterTests {
         #expect(JSONWriter.document(value) == expected)
     }
 
+    @Test func stringsKeepTheirExactScalarsWithoutNormalization() {
+        expectDocument(.array([.string("e\u{301}"), .string("\u{E9}")]), is: "[\n  \"e\u{301}\",\n  \"\u{E9}\"\n]\n")
+        expectDocument(.object(["e\u{301}": .null]), is: "{\n  \"e\u{301}\": null\n}\n")
+    }
+
     @Test func numberLiteralsAreWrittenAsKept() {
         let literals = ["1.0", "1E6", "-0", "12345678901234567890", "1e-999", "0.10"]
         let expected = "[\n" + literals.map { "  " + $0 }.joined(separator: ",\n") + "\n]\n"
-        #expect(documentText(.array(literals.map(number))) == expected)
+        expectDocument(.array(literals.map(number)), is: expected)
     }
 
     @Test func nestedContainersIndentTwoSpacesPerLevel() {
@@ -78,7 +86,7 @@ struct JSONWriterTests {
             ]
 
             """
-        #expect(documentText(value) == expected)
+        expectDocument(value, is: expected)
     }
 
     @Test func writeEmbedsAValueAtTheGivenIndentLevel() {

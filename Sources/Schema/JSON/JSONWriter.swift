@@ -3,7 +3,8 @@
 /// The canonical form is pretty-printed with two-space indentation, one array element or
 /// object member per line, `"key": value`, keys sorted by their UTF-8 bytes, `[]` and `{}`
 /// for empty containers, number literals exactly as kept, and strings with only the escapes
-/// JSON requires. Equal values always give identical bytes, so documents diff cleanly.
+/// JSON requires (every string is written with its exact scalars, never normalized). The
+/// same value always gives the same bytes, so documents diff cleanly.
 ///
 /// ```swift
 /// let bytes = JSONWriter.document(.object(["b": .null, "a": .array([])]))
