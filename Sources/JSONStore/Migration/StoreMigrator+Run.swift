@@ -34,7 +34,7 @@ extension StoreMigrator {
         return survey
     }
 
-    func run(write: Bool, context: StoreMigration.Context, progress: (@Sendable (Int, Int) -> Void)?) throws(StoreError) -> MigrationReport {
+    func run(write: Bool, context: StoreMigration.Context, progress: ((Int, Int) -> Void)?) throws(StoreError) -> MigrationReport {
         if case .refused = store.compatibility {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(store.compatibility.refusal!).", path: store.path)
         }
@@ -61,7 +61,7 @@ extension StoreMigrator {
 
     /// Pass B, in write order.
     func migrateSessions(_ survey: Survey, index: QueueIndex, write: Bool, report: inout MigrationReport,
-                         progress: (@Sendable (Int, Int) -> Void)?) throws(StoreError) {
+                         progress: ((Int, Int) -> Void)?) throws(StoreError) {
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
         var ordered = Set<UUID>()
         for s in survey.summaries {

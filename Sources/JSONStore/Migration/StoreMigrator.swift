@@ -30,7 +30,7 @@ public struct StoreMigrator: Sendable {
     /// report and no byte changed.
     ///
     /// - Parameter progress: called with (done, total) work streams during pass B.
-    public func migrate(toolVersion: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
+    public func migrate(toolVersion: String, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
         let lock = try StoreLock(store: store.path, tool: store.options.tool, version: store.options.version,
                                  timeout: store.options.lockTimeout, system: store.system)
         defer { lock.release() }

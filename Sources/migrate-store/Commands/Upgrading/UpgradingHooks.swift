@@ -3,6 +3,7 @@ enum UpgradingHooks {
     static let hooks: [String: CommandHook] = [
         "status": StatusCommand.run,
         "plan": PlanCommand.run,
+        "migrate": MigrateCommand.run,
         "verify": VerifyCommand.run,
     ]
 }
