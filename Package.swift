@@ -19,6 +19,8 @@ let package = Package(
         .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper"]),
         .testTarget(name: "MigrateStoreTests", dependencies: ["migrate-store", "JSONStore", "Schema"]),
+        // Crash, fault, bad-input, concurrency and hostile-file suites; runs the built migrate-store.
+        .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "migrate-store"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import JSONStore
+import Schema
+
+/// Simulated power loss (issue part 1): every crash point, every allowed loss pattern, for small
+/// workloads; then the same harness against mutants of the write path, each of which it must catch.
+@Suite(.serialized) struct PowerLossTests {
+    typealias W = PowerLossWorkloads
+
+    /// Three document writes through the Store API: a message appended to a 6 KB document (now
+    /// ~12 KB, three 4 KiB blocks), a new work stream, a new customisation.
+    static func documentWrites() -> [(SystemCalls) throws -> Void] {
+        [
+            { try W.opened($0).appendMessages(W.id(1), [W.message(2, in: W.id(1), bytes: 6000)]) },
+            { try W.opened($0).createWorkStream(id: W.id(9), workingDirectory: "/work/new", at: W.t0) },
+            { try W.opened($0).setCustomName(W.id(2), "Renamed", at: W.t0) },
+        ]
+    }
+
+    /// One batch of three files in two folders.
+    static func batchCommit(_ initial: ModelState) throws -> [(SystemCalls) throws -> Void] {
+        var settings = SettingsV1.defaults
+        settings.queueEnabled = true
+        settings.schemaVersion = 2
+        let sessions = W.store + "/sessions"
+        let files = initial.files()
+        let a = try SessionV2(bytes: files[sessions + "/" + W.id(1).lowercased + ".json"]!)
+        let b = try SessionV2(bytes: files[sessions + "/" + W.id(2).lowercased + ".json"]!)
+        var a2 = a, b2 = b
+        a2.fields.preview = "batch"
+        b2.fields.preview = String(repeating: "b", count: 5000)
+        let changes = [
+            FileChange(directory: sessions, name: W.id(1).lowercased + ".json", bytes: a2.encoded),
+            FileChange(directory: W.store, name: "settings.json", bytes: settings.encoded),
+            FileChange(directory: sessions, name: W.id(2).lowercased + ".json", bytes: b2.encoded),
+        ]
+        return [{ try BatchCommit.commit(changes, system: $0) }]
+    }
+
+    /// Queue moves on a five-stream store: the head of the FIFO moves to the end, a stream joins
+    /// the priority queue, another leaves the FIFO queue.
+    static func queueMoves() -> [(SystemCalls) throws -> Void] {
+        [
+            { try W.opened($0).enqueue(W.id(1), at: W.t0.addingTimeInterval(100)) },
+            { try W.opened($0).addToPriorityQueue(W.id(4), priority: 1, at: W.t0) },
+            { try W.opened($0).removeFromQueue(W.id(2)) },
+        ]
+    }
+
+    static func migration() -> [(SystemCalls) throws -> Void] {
+        [{ system in
+            let store = try Store.open(at: W.store, options: W.options, system: system)
+            _ = try StoreMigrator(store: store).migrate(toolVersion: "1")
+        }]
+    }
+
+    static func report(_ name: String, _ outcome: PowerLossHarness.Outcome, seed: UInt64) {
+        print("power loss [\(name)]: \(outcome.crashPoints) crash points, \(outcome.statesChecked) crash states checked "
+              + "(\(outcome.sampledCrashPoints) crash points sampled), \(outcome.failures.count) failures, RELIABILITY_SEED=\(seed)")
+        PowerLossTotals.shared.add(outcome)
+    }
+
+    @Test func acknowledgedDocumentWritesSurvivePowerLossWhole() throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try W.v2Store(streams: 3), operations: Self.documentWrites(), extraCheck: W.storeOpensAndReads)
+        Self.report("document writes", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.crashPoints > 15)
+    }
+
+    @Test func batchCommitLeavesEveryFileOldOrNewAfterPowerLoss() throws {
+        let harness = PowerLossHarness()
+        let initial = try W.v2Store(streams: 3)
+        let outcome = harness.run(initial: initial, operations: try Self.batchCommit(initial), extraCheck: W.storeOpensAndReads)
+        Self.report("batch commit", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+    }
+
+    @Test func queueMovesKeepQueueConsistentAfterPowerLoss() throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try W.v2Store(streams: 5), operations: Self.queueMoves()) { crash in
+            W.storeOpensAndReads(crash) + W.queueIsConsistentAfterOpen(crash)
+        }
+        Self.report("queue moves", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+    }
+
+    @Test func migrationCutByPowerLossIsReadableByV1AndResumesIdentically() throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try W.v1Store(), operations: Self.migration(), extraCheck: W.migrationResumes)
+        Self.report("migration", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.versions.count == 2 && outcome.versions[0] != outcome.versions[1])
+    }
+
+    // MARK: The harness has teeth
+
+    @Test(arguments: mutants.map(\.name))
+    func harnessCatchesMutantOfTheWritePath(_ name: String) throws {
+        let mutant = mutants.first { $0.name == name }!
+        var harness = PowerLossHarness()
+        harness.seam = mutant.seam
+        harness.stopAtFirstFailure = true
+        var caught: [String] = []
+        let v2 = try W.v2Store(streams: 3)
+        let runs: [(String, ModelState, [(SystemCalls) throws -> Void], (PowerLossHarness.Crash) -> [String])] = [
+            ("document writes", v2, Self.documentWrites(), W.storeOpensAndReads),
+            ("batch commit", v2, try Self.batchCommit(v2), W.storeOpensAndReads),
+            ("migration", try W.v1Store(), Self.migration(), W.migrationResumes),
+        ]
+        for (workload, initial, operations, check) in runs {
+            let outcome = harness.run(initial: initial, operations: operations, extraCheck: check)
+            print("mutant [\(name)] on [\(workload)]: \(outcome.statesChecked) crash states, \(outcome.failures.count) failures; "
+                  + "first: \(outcome.failures.first ?? "none")")
+            PowerLossTotals.shared.addMutantRun(outcome)
+            if !outcome.failures.isEmpty { caught.append(workload) }
+        }
+        // Every mutant breaks a single durable write, so each workload must catch it.
+        #expect(caught == runs.map(\.0), "mutant '\(name)' escaped on \(Set(runs.map(\.0)).subtracting(caught).sorted())")
+        PowerLossTotals.shared.mutantCaught(caught.count == runs.count)
+    }
+}
+
+/// Totals over the power-loss tests, printed by the summary test for RELIABILITY.md.
+final class PowerLossTotals: @unchecked Sendable {
+    static let shared = PowerLossTotals()
+    private let lock = NSLock()
+    private(set) var crashPoints = 0, states = 0, failures = 0, mutantStates = 0, mutantsCaught = 0, mutants = 0
+
+    func add(_ outcome: PowerLossHarness.Outcome) {
+        lock.lock(); defer { lock.unlock() }
+        crashPoints += outcome.crashPoints; states += outcome.statesChecked; failures += outcome.failures.count
+    }
+    func addMutantRun(_ outcome: PowerLossHarness.Outcome) {
+        lock.lock(); defer { lock.unlock() }
+        mutantStates += outcome.statesChecked
+    }
+    func mutantCaught(_ caught: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        mutants += 1; if caught { mutantsCaught += 1 }
+    }
+}
