@@ -124,8 +124,11 @@ enum PowerLossWorkloads {
     /// What a v1 reader sees: every session decodes, its values are those of the v1 document except
     /// the reported normalisations, and the queue it derives equals the v1 store's.
     static func v1ReaderReads(_ crash: PowerLossHarness.Crash) -> [String] {
-        let original = crash.versions[0]
-        let files = crash.state.files()
+        v1ReaderReads(crash.state.files(), original: crash.versions[0])
+    }
+
+    /// `files` and `original`: path → bytes, with work streams under a `/sessions/` folder.
+    static func v1ReaderReads(_ files: [String: [UInt8]], original: [String: [UInt8]]) -> [String] {
         var failures: [String] = []
         var summaries: [SessionQueueSummary] = []
         var originalSummaries: [SessionQueueSummary] = []

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Fault injection on the real binary (issue part 2): system calls of `migrate-store` fail with
+/// EIO, ENOSPC, EACCES (libfiu's `fiu-run`, Debian package `fiu-utils`), and a real full disk
+/// (a small tmpfs). Every fault: a clear error naming the file and the errno, exit status 74,
+/// a consistent store that the next run finishes.
+@Suite(.serialized) struct BinaryFaultTests {
+    /// A libfiu failure point, the errno it sets, and whether it fails every call or a fraction.
+    struct Fault: CustomStringConvertible {
+        var point: String
+        var errno: Int32
+        var probability: Double?
+        var description: String { "\(point) errno \(errno)" + (probability.map { " p=\($0)" } ?? "") }
+        var command: String {
+            probability.map { "enable_random name=\(point),probability=\($0),failinfo=\(errno)" } ?? "enable name=\(point),failinfo=\(errno)"
+        }
+    }
+
+    static let errnoNames: [Int32: String] = [EIO: "EIO", ENOSPC: "ENOSPC", EACCES: "EACCES"]
+
+    static var faults: [Fault] {
+        let points = ["posix/io/sync/fsync", "posix/io/dir/rename", "posix/io/oc/open", "posix/io/rw/pwrite",
+                      "posix/io/rw/ftruncate", "posix/io/rw/read", "posix/io/dir/opendir", "posix/io/dir/unlink"]
+        var out: [Fault] = []
+        for point in points {
+            for errno in [EIO, ENOSPC, EACCES] {
+                out.append(Fault(point: point, errno: errno, probability: nil))
+            }
+        }
+        // A fraction of the calls: the failure lands in the middle of the migration.
+        let rounds = environmentInteger("RELIABILITY_FAULT_ROUNDS", default: 3)
+        for _ in 0..<rounds {
+            for point in ["posix/io/sync/fsync", "posix/io/dir/rename", "posix/io/oc/open"] {
+                for (errno, probability) in [(EIO, 0.05), (ENOSPC, 0.1), (EACCES, 0.2)] {
+                    out.append(Fault(point: point, errno: errno, probability: probability))
+                }
+            }
+        }
+        return out
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func injectedSystemCallFailuresGiveClearErrorExit74AndConsistentStore() throws {
+        guard Tool.isInstalled("fiu-run") else {
+            print("SKIPPED injectedSystemCallFailuresGiveClearErrorExit74AndConsistentStore: fiu-run not found; "
+                  + "install Debian's fiu-utils (apt-get install fiu-utils)")
+            return
+        }
+        try #require(!StoreConsistency.migrated.isEmpty, "the reference migration failed")
+        var injected = 0, failures: [String] = []
+        for fault in Self.faults {
+            let scratch = Scratch("fiu")
+            let store = try scratch.copy(Samples.v1Store, as: "store")
+            let run = try Tool.migrate(["migrate", store, "--no-backup"], launcher: ["fiu-run", "-x", "-c", fault.command])
+            var problems: [String] = []
+            switch run.code {
+            case 0:
+                problems += StoreConsistency.equalsMigrated(store)
+            case 74:
+                injected += 1
+                let name = Self.errnoNames[fault.errno]!
+                if !(run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("(\(name))") && run.stderr.contains("'\(store)")) {
+                    problems.append("unclear error: \(run.stderr)")
+                }
+            default:
+                problems.append("exit \(run.code), not 0 or 74: \(run)")
+            }
+            problems += StoreConsistency.check(store, allowLeftovers: fault.point.hasSuffix("unlink"))
+            problems += try StoreConsistency.resumes(store)
+            failures += problems.map { "[\(fault)] \($0)" }
+        }
+        FaultTotals.shared.add(injected)
+        print("fault injection (fiu-run): \(Self.faults.count) runs of 'migrate', \(injected) failed with an injected fault, \(failures.count) failures")
+        #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
+        #expect(injected >= Self.faults.count / 2)
+    }
+
+    @Test func shortWritesStillMigrateCorrectly() throws {
+        guard Tool.isInstalled("fiu-run") else { print("SKIPPED shortWritesStillMigrateCorrectly: fiu-run not found (apt-get install fiu-utils)"); return }
+        let scratch = Scratch()
+        let store = try scratch.copy(Samples.v1Store, as: "store")
+        let run = try Tool.migrate(["migrate", store, "--no-backup"], launcher: ["fiu-run", "-x", "-c", "enable name=posix/io/rw/write/reduce"])
+        #expect(run.code == 0, "\(run)")
+        #expect(StoreConsistency.equalsMigrated(store).isEmpty)
+    }
+
+    @Test func readFaultsOfReadOnlyCommandsExit74AndWriteNothing() throws {
+        guard Tool.isInstalled("fiu-run") else { print("SKIPPED readFaultsOfReadOnlyCommandsExit74AndWriteNothing: fiu-run not found"); return }
+        let scratch = Scratch()
+        let store = try scratch.copy(Samples.v1Store, as: "store")
+        let migrated = try scratch.copy(Samples.v1Store, as: "migrated")
+        try #require(try Tool.migrate(["migrate", migrated, "--no-backup"]).code == 0)
+        let before = tree(migrated, includeDotNames: true)
+        for (command, target) in [("status", store), ("plan", store), ("status", migrated), ("verify", migrated)] {
+            for point in ["posix/io/rw/read", "posix/io/oc/open", "posix/io/dir/opendir"] {
+                let run = try Tool.migrate([command, target], launcher: ["fiu-run", "-x", "-c", "enable name=\(point),failinfo=\(EIO)"])
+                #expect(run.code == 74 && run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("(EIO)"), "\(command) \(point): \(run)")
+                FaultTotals.shared.add(1)
+            }
+        }
+        #expect(tree(store, includeDotNames: true) == tree(Samples.v1Store, includeDotNames: true))
+        #expect(tree(migrated, includeDotNames: true) == before)
+    }
+
+    // MARK: A real full disk
+
+    @Test(.timeLimit(.minutes(3)))
+    func fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent() throws {
+        let scratch = Scratch()
+        let mount = scratch("disk")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try Tool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mount])
+        guard mounted.code == 0 else {
+            print("SKIPPED fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent: can't mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            return
+        }
+        defer { _ = try? Tool.run("/bin/umount", [mount]) }
+        try #require(!StoreConsistency.migrated.isEmpty, "the reference migration failed")
+        var noSpace = 0, succeeded = 0, failures: [String] = []
+        // Leave 0, 1, 2, ... pages free, until the migration fits.
+        for pages in 0...40 {
+            let store = mount + "/store"
+            try? FileManager.default.removeItem(atPath: store)
+            try? FileManager.default.removeItem(atPath: mount + "/filler")
+            try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: store)
+            try fill(mount + "/filler", leavingFree: pages * 4096)
+            let run = try Tool.migrate(["migrate", store, "--no-backup"])
+            var problems: [String] = []
+            if run.code == 74 {
+                noSpace += 1
+                if !(run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("the disk is full (ENOSPC)")) { problems.append("unclear error: \(run.stderr)") }
+            } else if run.code == 0 {
+                succeeded += 1
+            } else {
+                problems.append("exit \(run.code): \(run)")
+            }
+            problems += StoreConsistency.check(store)
+            try FileManager.default.removeItem(atPath: mount + "/filler")
+            problems += try StoreConsistency.resumes(store)
+            failures += problems.map { "[\(pages) pages free] \($0)" }
+            if run.code == 0 { break }
+        }
+        FaultTotals.shared.add(noSpace)
+        print("full disk (tmpfs): \(noSpace) migrations stopped by ENOSPC at increasing free space, \(succeeded) fitted; \(failures.count) failures")
+        #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
+        #expect(noSpace > 3 && succeeded == 1)
+    }
+
+    /// Fills the file system of `path` with a file until `free` bytes are left.
+    private func fill(_ path: String, leavingFree free: Int) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let chunk = [UInt8](repeating: 0x55, count: 4096)
+        var written = 0
+        while true {
+            let n = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            written += n
+        }
+        try #require(ftruncate(fd, off_t(max(0, written - free))) == 0)
+    }
+}
+
+final class FaultTotals: @unchecked Sendable {
+    static let shared = FaultTotals()
+    private let lock = NSLock()
+    private(set) var injected = 0
+    func add(_ count: Int) { lock.lock(); injected += count; lock.unlock() }
+}
