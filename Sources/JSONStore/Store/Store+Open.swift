@@ -15,6 +15,7 @@ extension Store {
 
     static func open(at path: String, options: Options, system: SystemCalls) throws(StoreError) -> Store {
         let compatibility = try classify(path, system: system)
+        try checkDocumentFolders(path, system: system)
         if case .refused = compatibility {
             throw StoreError(.unsupportedVersion, "Can't open '\(path)': \(compatibility.refusal!).", path: joinPath(path, "store.json"))
         }
