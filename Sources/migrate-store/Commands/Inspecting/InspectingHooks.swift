@@ -1,4 +1,7 @@
-/// ls, show, queue, stats, validate.
+/// ls, show, queue, stats, validate: read-only commands (the store is opened with
+/// `Store.Options.readOnly`: no lock file, no temp-file sweep, nothing written).
 enum InspectingHooks {
-    static let hooks: [String: CommandHook] = [:]
+    static let hooks: [String: CommandHook] = [
+        "ls": { try ListCommand.run($0, $1) },
+    ]
 }
