@@ -62,11 +62,6 @@ enum TextFormat {
         "\(count(value)) \(value == 1 ? singular : pluralForm ?? singular + "s")"
     }
 
-    /// A `Double` as JSON writes it, without a useless `.0` for people: `1.5`, `2`.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
-
     /// `text` in double quotes with newlines shown as `\n`, for one-line display.
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\n", with: "\\n") + "\""
