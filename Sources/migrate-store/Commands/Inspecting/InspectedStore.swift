@@ -70,7 +70,7 @@ enum QueueSource: String {
     /// One line for people.
     var sentence: String {
         switch self {
-        case .queueDocument: "queue.json"
+        case .queueDocument: "queue.json (v2 store)"
         case .sessionKeysV1: "queue.json: absent (v1 store); the queue comes from the session keys"
         case .sessionKeysMissingDocument: "queue.json: absent (a v2 store should have one); the queue comes from the session keys"
         }

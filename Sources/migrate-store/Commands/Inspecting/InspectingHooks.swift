@@ -4,5 +4,6 @@ enum InspectingHooks {
     static let hooks: [String: CommandHook] = [
         "ls": { try ListCommand.run($0, $1) },
         "show": { try ShowCommand.run($0, $1) },
+        "queue": { try QueueCommand.run($0, $1) },
     ]
 }
