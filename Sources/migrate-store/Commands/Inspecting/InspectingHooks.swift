@@ -5,5 +5,6 @@ enum InspectingHooks {
         "ls": { try ListCommand.run($0, $1) },
         "show": { try ShowCommand.run($0, $1) },
         "queue": { try QueueCommand.run($0, $1) },
+        "validate": { try ValidateCommand.run($0, $1) },
     ]
 }
