@@ -5,6 +5,7 @@ enum InspectingHooks {
         "ls": { try ListCommand.run($0, $1) },
         "show": { try ShowCommand.run($0, $1) },
         "queue": { try QueueCommand.run($0, $1) },
+        "stats": { try StatsCommand.run($0, $1) },
         "validate": { try ValidateCommand.run($0, $1) },
     ]
 }

@@ -108,7 +108,7 @@ extension StoreScan {
     mutating func checkMirror(_ queue: QueueV2) {
         guard sessions.count == sessionFiles.count else {
             notes.append(InspectProblem(file: "queue.json", code: "mirror_not_checked",
-                                        message: "not compared with the session keys: \(TextFormat.plural(sessionFiles.count - sessions.count, "work stream")) can't be read",
+                                        message: "not compared with the session keys: \(TextFormat.plural(sessionFiles.count - sessions.count, "work-stream document")) can't be used (see the problems above)",
                                         fix: "Fix the unreadable documents first, then validate again."))
             return
         }
