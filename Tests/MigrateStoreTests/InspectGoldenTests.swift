@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// `ls`, `show`, `queue`, `stats` and `validate` on the bundled samples, run with the built
-/// binary, print exactly what `Golden/<command>-<sample>.txt` and `.json` hold, on standard
-/// output only, and exit 0. `UPDATE_GOLDEN=1 swift test --filter Inspect` rewrites the files.
+/// binary, print exactly what `<command>-<sample>.txt` and `.json` hold, on standard
+/// output only, and exit 0 (files in `Tests/Golden/`). `UPDATE_GOLDEN=1 swift test --filter Inspect`
+/// rewrites the files.
 @Suite struct InspectGoldenTests {
     /// A command line after `<store>`, and the golden name of its command.
     struct Case: CustomTestStringConvertible, Sendable {

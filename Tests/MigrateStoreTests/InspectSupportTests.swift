@@ -73,10 +73,14 @@ final class InspectFixture {
     }
 }
 
-/// Expected outputs kept in `Tests/MigrateStoreTests/Golden/`. With `UPDATE_GOLDEN=1` in the
-/// environment, a comparison rewrites the file with the actual output instead of failing.
+/// Expected outputs kept in `Tests/Golden/`. With `UPDATE_GOLDEN=1` in the environment, a
+/// comparison rewrites the file with the actual output instead of failing.
+///
+/// The folder is outside the test target's folder on purpose: SwiftPM warns about every
+/// non-source file in a target it isn't told about, and Package.swift declares no resources.
 enum Golden {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden")
 
     static var isUpdating: Bool { ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" }
 
