@@ -100,6 +100,20 @@ func syntaxError(_ text: String) -> JSONSyntaxError? {
         #expect(object["total"] as? Int == 7)
     }
 
+    @Test func documentWhoseIdIsNotItsFileNameIsAWarning() throws {
+        let fixture = try InspectFixture("v2-store")
+        try FileManager.default.copyItem(atPath: fixture.path("sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json"),
+                                         toPath: fixture.path("sessions/00000000-f10a-49a3-9ec4-a9355366da75.json"))
+        let run = try fixture.run("ls")
+        #expect(run.code == 65)
+        #expect(run.stderr.hasPrefix("""
+            Warning: sessions/00000000-f10a-49a3-9ec4-a9355366da75.json: Can't use 'sessions/00000000-f10a-49a3-9ec4-a9355366da75.json': \
+            its id is 'c25e47cd-f10a-49a3-9ec4-a9355366da75' but its file name says '00000000-f10a-49a3-9ec4-a9355366da75'. \
+            Rename the file or fix the id by hand. Fix: Run 'migrate-store validate' on the store for the exact problem and its fix.
+
+            """))
+    }
+
     @Test func folderThatIsNotAStoreExits65() throws {
         let run = try BuiltTool.run(["ls", NSTemporaryDirectory()])
         #expect(run.code == 65)

@@ -64,6 +64,11 @@ extension InspectProblem {
         case .fileTooLarge:
             self.init(file: file, code: "file_too_large", message: "larger than any store document, so it is not read",
                       fix: "Move it out of the store.")
+        case .invalidDocument, .corruptDocument, .unsupportedVersion, .notAStore:
+            // The store's own checks (an id that is not the file name): its sentence, with the path made relative.
+            let message = error.message.replacingOccurrences(of: error.path ?? "\u{0}", with: file)
+            self.init(file: file, code: "invalid_document", message: InspectProblem.sentence(message),
+                      fix: "Run 'migrate-store validate' on the store for the exact problem and its fix.")
         default:
             self.init(file: file, code: "unreadable_file", message: InspectProblem.sentence(error.description),
                       fix: "Check the file's permissions and the disk, then run the command again.")
