@@ -70,6 +70,7 @@ extension StoreMigrator {
             if s.keys.isInQueue && new.isInQueue && s.keys.queuePosition != new.queuePosition { ordered.insert(s.id) }
         }
         var batch: [FileChange] = []
+        var batchedBytes = 0
         let total = moves.count
         for (done, id) in QueueBuilder.writeOrder(moves).enumerated() {
             progress?(done, total)
@@ -85,11 +86,15 @@ extension StoreMigrator {
             let change = FileChange(directory: store.sessionsDirectory, name: Store.documentName(id), bytes: migrated.encoded)
             if ordered.contains(id) {
                 try BatchCommit.commit(batch, system: store.system)   // keep the order: earlier files first
-                batch = []
+                batch = []; batchedBytes = 0
                 try BatchCommit.commit([change], system: store.system)
             } else {
                 batch.append(change)
-                if batch.count >= batchSize { try BatchCommit.commit(batch, system: store.system); batch = [] }
+                batchedBytes += change.bytes.count
+                if batch.count >= batchFiles || batchedBytes >= batchBytes {
+                    try BatchCommit.commit(batch, system: store.system)
+                    batch = []; batchedBytes = 0
+                }
             }
         }
         try BatchCommit.commit(batch, system: store.system)

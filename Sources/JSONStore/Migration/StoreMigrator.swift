@@ -15,8 +15,11 @@ import Foundation
 /// `store.json` last, in its own durable write, so the store says v2 only once everything is v2.
 public struct StoreMigrator: Sendable {
     public let store: Store
-    /// Files per batch commit (one fsync per file, one per folder per batch).
-    var batchSize = 64
+    /// A batch commit is flushed at this many files or this many bytes, whichever comes first:
+    /// bounded, so memory does not grow with the store, and large, so that one `syncfs` and one
+    /// folder fsync cover many files.
+    var batchFiles = 256
+    var batchBytes = 16 * 1024 * 1024
 
     public init(store: Store) { self.store = store }
 
