@@ -498,4 +498,18 @@ final class ModelFileSystem: FileSystemCalls, @unchecked Sendable {
     }
 
     func system_fileSystemType(_ path: String) throws(Errno) -> String? { "modelfs" }
+
+    /// Set false to model a platform without `syncfs` (Darwin): the call reports `ENOSYS`.
+    var supportsSyncFS = true
+
+    /// `syncfs(2)`: every file's content and every folder's entries become durable.
+    func system_syncfs(_ fd: Int32) throws(Errno) {
+        try locked { () throws(Errno) in
+            count("syncfs")
+            guard supportsSyncFS else { throw Errno(ENOSYS) }
+            _ = try file(fd)
+            state = state.allDurable
+            changed("syncfs")
+        }
+    }
 }

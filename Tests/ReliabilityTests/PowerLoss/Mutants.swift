@@ -33,6 +33,12 @@ class ForwardingCalls: FileSystemCalls, @unchecked Sendable {
     func system_link(_ from: String, _ to: String) throws(Errno) { try base.system_link(from, to) }
     func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry] { try base.system_readdir(path) }
     func system_fileSystemType(_ path: String) throws(Errno) -> String? { try base.system_fileSystemType(path) }
+    func system_syncfs(_ fd: Int32) throws(Errno) { try base.system_syncfs(fd) }
+}
+
+/// Mutant: `syncfs` reports success without syncing (a batch trusting a flush that never happened).
+final class WithoutSyncFS: ForwardingCalls, @unchecked Sendable {
+    override func system_syncfs(_ fd: Int32) throws(Errno) {}
 }
 
 /// Mutant: `fsync` of a file reports success without syncing (a missing `fsync(fd)` before rename).
@@ -80,4 +86,5 @@ let mutants: [(name: String, seam: @Sendable (ModelFileSystem) -> any FileSystem
     ("without file fsync", { WithoutFileSync($0) }),
     ("without folder fsync", { WithoutDirectorySync($0) }),
     ("in-place write", { InPlaceWrite($0) }),
+    ("syncfs without effect", { WithoutSyncFS($0) }),
 ]

@@ -72,6 +72,16 @@ enum PowerLossWorkloads {
         }
     }
 
+    /// The store opens read-only after the crash and every document reads (cheaper than `storeOpensAndReads`).
+    static func storeReads(_ crash: PowerLossHarness.Crash) -> [String] {
+        do {
+            let reader = try Store.open(at: store, options: Store.Options(readOnly: true), system: SystemCalls(calls: ModelFileSystem(crash.state)))
+            return (try reader.listWorkStreams().problems + (try reader.customizations().problems)).map { "read-only: \($0.message)" }
+        } catch {
+            return ["the store does not open read-only: \(error)"]
+        }
+    }
+
     /// After open (which reconciles), the mirror a v1 reader sees equals `queue.json`, and the FIFO
     /// positions are 1...n without duplicates.
     static func queueIsConsistentAfterOpen(_ crash: PowerLossHarness.Crash) -> [String] {
