@@ -66,8 +66,14 @@ enum Tool {
                        code: process.terminationStatus, timedOut: timedOut)
     }
 
+    /// Commands that never write to the store they are given.
+    static let readOnlyCommands: Set<String> = ["status", "plan", "verify", "ls", "show", "queue", "stats", "validate", "help"]
+
     static func migrate(_ arguments: [String], launcher: [String] = [], timeLimit: Double = 60) throws -> ToolRun {
-        try run(migrateStore, arguments, launcher: launcher, timeLimit: timeLimit)
+        // The repository's samples are read by many tests: only read-only commands may touch them.
+        precondition(readOnlyCommands.contains(arguments.first ?? "") || !arguments.contains { $0.hasPrefix(Samples.root) },
+                     "Tool.migrate: '\(arguments.joined(separator: " "))' could write to the repository's Samples/")
+        return try run(migrateStore, arguments, launcher: launcher, timeLimit: timeLimit)
     }
 
     /// The full path of a program on `PATH`, or the name as given.
@@ -83,9 +89,11 @@ enum Tool {
     /// True when `name` is a program on `PATH`.
     static func isInstalled(_ name: String) -> Bool { (try? which(name)).map { $0.contains("/") } ?? false }
 
-    /// True when `migrate-store` implements `command` (commands still being built exit 70 "not implemented").
-    static func implements(_ command: String, store: String) -> Bool {
-        guard let run = try? migrate([command, store]) else { return false }
+    /// True when `migrate-store` implements `command` (commands still being built exit 70 "not
+    /// implemented"). Asked about a path that does not exist, so nothing can be written.
+    static func implements(_ command: String) -> Bool {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-store-\(UUID().uuidString)").path
+        guard let run = try? run(migrateStore, [command, missing]) else { return false }
         return !(run.code == 70 && run.stderr.contains("not implemented"))
     }
 }
