@@ -10,6 +10,13 @@ import Testing
         #expect(UUIDText.parse(text) == UUID(uuidString: text))
     }
 
+    @Test func lowercaseSpellingEqualsFoundations() {
+        for _ in 0..<1000 {
+            let id = UUID()
+            #expect(UUIDText.lowercase(id) == id.uuidString.lowercased())
+        }
+    }
+
     /// Foundation's parser goes through sscanf and accepts a leading space and a short last
     /// group; the spec's form is exactly 8-4-4-4-12 hex digits, so these are not UUIDs here.
     @Test func rejectsWhatFoundationWronglyAccepts() {
