@@ -69,6 +69,12 @@ import Schema
         }]
     }
 
+    /// A backup of the store (hard links where possible, else copies) to `/store.backup-1`.
+    static func backup(hardLinks: Bool) -> [(SystemCalls) throws -> Void] {
+        [{ _ = try Backup.create(store: W.store, destination: W.backup, tool: "reliability-tests", version: "1",
+                                 options: Backup.Options(allowHardLinks: hardLinks, lockTimeout: .zero), system: $0) }]
+    }
+
     static func report(_ name: String, _ outcome: PowerLossHarness.Outcome, seed: UInt64) {
         print("power loss [\(name)]: \(outcome.crashPoints) crash points, \(outcome.statesChecked) crash states checked "
               + "(\(outcome.sampledCrashPoints) crash points sampled), \(outcome.failures.count) failures, RELIABILITY_SEED=\(seed)")
@@ -104,6 +110,17 @@ import Schema
         #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
     }
 
+    @Test(arguments: [true, false])
+    func backupCutByPowerLossIsWholeOrAbsentAndStoreIntact(hardLinks: Bool) throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try W.v2Store(streams: 3), operations: Self.backup(hardLinks: hardLinks)) { crash in
+            W.storeReads(crash) + W.backupIsWholeOrAbsent(crash)
+        }
+        Self.report("backup, \(hardLinks ? "hard links" : "copies")", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.versions.last!.keys.contains { $0.hasPrefix(W.backup + "/") })
+    }
+
     @Test func queueMovesKeepQueueConsistentAfterPowerLoss() throws {
         let harness = PowerLossHarness()
         let outcome = harness.run(initial: try W.v2Store(streams: 5), operations: Self.queueMoves()) { crash in
@@ -136,11 +153,13 @@ import Schema
             ("batch commit", v2, try Self.batchCommit(v2), W.storeOpensAndReads),
             ("migration", try W.v1Store(), Self.migration(), W.migrationResumes),
             ("batch of 9 files", v2Large, try Self.largeBatchCommit(v2Large), W.storeReads),
+            ("backup", v2, Self.backup(hardLinks: false), { W.storeReads($0) + W.backupIsWholeOrAbsent($0) }),
         ]
         // The batch of nine files makes its temp files durable with syncfs, not with their fsyncs;
         // the smaller workloads never call syncfs.
         let expected: [String: [String]] = [
-            "without file fsync": ["document writes", "batch commit", "migration"],
+            "without file fsync": ["document writes", "batch commit", "migration", "backup"],
+            "in-place write": ["document writes", "batch commit", "migration", "batch of 9 files"],
             "syncfs without effect": ["batch of 9 files"],
         ]
         let mustCatch = expected[name] ?? runs.map(\.0)

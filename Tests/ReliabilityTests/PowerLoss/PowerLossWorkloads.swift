@@ -5,6 +5,7 @@ import Schema
 /// The stores and workloads of the power-loss tests, and what each promises after a crash.
 enum PowerLossWorkloads {
     static let store = "/store"
+    static let backup = "/store.backup-1"
     static let options = Store.Options(readOnly: false, tool: "reliability-tests", version: "1", lockTimeout: .zero)
     static let t0 = Date(timeIntervalSince1970: 1_763_632_800)  // 2025-11-20T10:00:00Z
 
@@ -79,6 +80,18 @@ enum PowerLossWorkloads {
             return (try reader.listWorkStreams().problems + (try reader.customizations().problems)).map { "read-only: \($0.message)" }
         } catch {
             return ["the store does not open read-only: \(error)"]
+        }
+    }
+
+    /// The backup folder is absent, or complete and verified (never partial).
+    static func backupIsWholeOrAbsent(_ crash: PowerLossHarness.Crash) -> [String] {
+        let model = ModelFileSystem(crash.state)
+        guard (try? model.system_lstat(backup)) != nil else { return [] }
+        do {
+            let report = try BackupVerification.verify(backup: backup, system: SystemCalls(calls: model)).report
+            return report.status == .ok ? [] : ["the backup exists but does not verify: \(report.problems)"]
+        } catch {
+            return ["the backup exists but can't be verified: \(error)"]
         }
     }
 
