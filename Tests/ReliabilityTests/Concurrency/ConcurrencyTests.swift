@@ -166,6 +166,58 @@ final class Child {
               + "the writer met the lock \(locked.count) times and the v1 store \(lines.filter { $0 == "v1" }.count) times")
     }
 
+    @Test(.timeLimit(.minutes(3)))
+    func backupsDuringContinuousWritesAreConsistentSnapshotsAndLoseNoUpdate() throws {
+        guard Tool.implements("backup") && Tool.implements("verify-backup") else {
+            print("SKIPPED backupsDuringContinuousWritesAreConsistentSnapshotsAndLoseNoUpdate: this build has no 'backup' command yet")
+            return
+        }
+        let scratch = Scratch()
+        let path = scratch("store")
+        let ids = try Self.v2Store(path, streams: 5)
+        let writes = environmentInteger("RELIABILITY_BACKUP_WRITES", default: 150)
+        let writer = try Child(Tool.helper, ["write-loop", path, ids[0].uuidString, "\(writes)"])
+        var backups: [String] = []
+        var failures: [String] = []
+        for n in 1...6 {
+            let destination = scratch("backup-\(n)")
+            let run = try Tool.migrate(["backup", path, destination])
+            if run.code == 0 { backups.append(destination) } else { failures.append("backup \(n): \(run)") }
+            usleep(20_000)
+        }
+        let lines = writer.lines()
+        #expect(writer.wait() == 0)
+        #expect(lines.filter { $0.hasPrefix("ack ") } == (1...writes).map { "ack \($0)" })
+        for line in lines where line.hasPrefix("locked ") && !line.contains("(migrate-store ") {
+            failures.append("the lock error does not name the backup as its holder: \(line)")
+        }
+        var previous: Int32 = -1
+        for backup in backups {
+            let verify = try Tool.migrate(["verify-backup", backup])
+            if verify.code != 0 { failures.append("verify-backup '\(backup)': \(verify)") }
+            // Each backup is a consistent snapshot: every document whole, the counter between the
+            // previous backup's and the final value.
+            let copy = scratch("open-" + URL(fileURLWithPath: backup).lastPathComponent)
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+            for relative in ["store.json", "settings.json", "queue.json", "sessions", "user-sessions"] {
+                try FileManager.default.copyItem(atPath: backup + "/" + relative, toPath: copy + "/" + relative)
+            }
+            let snapshot = try Store.open(at: copy, options: .readOnly)
+            let listing = try snapshot.listWorkStreams()
+            if !listing.problems.isEmpty { failures.append("'\(backup)': \(listing.problems.map(\.message))") }
+            let counter = try snapshot.summary(ids[0]).unreadCount
+            if counter < previous || counter > Int32(writes) { failures.append("'\(backup)': counter \(counter) after \(previous)") }
+            previous = counter
+        }
+        let store = try Store.open(at: path, options: .readOnly)
+        #expect(try store.summary(ids[0]).unreadCount == Int32(writes))
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        #expect(backups.count == 6)
+        ConcurrencyTotals.shared.add(writes: writes)
+        print("concurrency [backup vs writer]: \(backups.count) backups taken and verified while a writer made \(writes) updates "
+              + "(it met the lock \(lines.filter { $0.hasPrefix("locked ") }.count) times); \(failures.count) failures")
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func lockedStoreErrorNamesItsHolderInLibraryAndTool() throws {
         let scratch = Scratch()
