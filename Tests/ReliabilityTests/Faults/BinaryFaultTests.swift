@@ -172,6 +172,7 @@ import Darwin
 final class FaultTotals: @unchecked Sendable {
     static let shared = FaultTotals()
     private let lock = NSLock()
-    private(set) var injected = 0
+    private(set) var injected = 0, kills = 0
     func add(_ count: Int) { lock.lock(); injected += count; lock.unlock() }
+    func addKills(_ count: Int) { lock.lock(); kills += count; lock.unlock() }
 }
