@@ -17,7 +17,7 @@ struct BadInputProbe {
 
     /// Every run of the write pass (open for writing, migrate) takes this many times longer than
     /// the read pass; it runs for one case in `writeEvery` (and for every case of the special kinds).
-    var writeEvery = environmentInteger("RELIABILITY_WRITE_EVERY", default: 4)
+    var writeEvery = environmentInteger("RELIABILITY_WRITE_EVERY", default: 4, full: 1)
 
     /// - Parameter only: The files of the sample to keep (relative paths); nil keeps all.
     init(sample: String, only: Set<String>? = nil) throws {

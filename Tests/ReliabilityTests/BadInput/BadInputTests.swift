@@ -57,7 +57,7 @@ import Schema
     @Test func seededRandomDamageOfSampleDocumentsIsReportedAndNothingIsWritten() throws {
         let seed = environmentSeed()
         // 10,000 cases in all by default: the corpus and the truncations count toward it.
-        let total = environmentInteger("RELIABILITY_CASES", default: 10_000)
+        let total = environmentInteger("RELIABILITY_CASES", default: 10_000, full: 100_000)
         let count = max(1_000, total - 5_200)
         print("seededRandomDamageOfSampleDocumentsIsReportedAndNothingIsWritten: RELIABILITY_SEED=\(seed) RELIABILITY_CASES=\(total)")
         var random = SplitMix64(seed: seed)
@@ -91,8 +91,8 @@ import Schema
     }
 
     @Test func hundredMegabyteStringIsReadWithoutCrashAndOversizedFileIsRefused() throws {
-        guard environmentInteger("RELIABILITY_HUGE", default: 0) == 1 else {
-            print("SKIPPED hundredMegabyteStringIsReadWithoutCrashAndOversizedFileIsRefused: set RELIABILITY_HUGE=1 (needs ~1.5 GB of memory, ~1 min)")
+        guard environmentInteger("RELIABILITY_HUGE", default: 0, full: 1) == 1 else {
+            print("SKIPPED hundredMegabyteStringIsReadWithoutCrashAndOversizedFileIsRefused: set RELIABILITY_HUGE=1 or RELIABILITY_FULL=1 (needs ~1.5 GB of memory, ~1 min)")
             return
         }
         let probe = try BadInputProbe(sample: Samples.v1Store)

@@ -92,7 +92,7 @@ final class Child {
     @Test(.timeLimit(.minutes(3)))
     func processesMixingQueueMovesAndUpdatesLoseNoUpdate() throws {
         let seed = environmentSeed()
-        let workers = 4, rounds = environmentInteger("RELIABILITY_MIX_ROUNDS", default: 40)
+        let workers = 4, rounds = environmentInteger("RELIABILITY_MIX_ROUNDS", default: 40, full: 250)
         let scratch = Scratch()
         let path = scratch("store")
         let streams = try Self.v2Store(path, streams: 6)
@@ -175,7 +175,7 @@ final class Child {
         let scratch = Scratch()
         let path = scratch("store")
         let ids = try Self.v2Store(path, streams: 5)
-        let writes = environmentInteger("RELIABILITY_BACKUP_WRITES", default: 150)
+        let writes = environmentInteger("RELIABILITY_BACKUP_WRITES", default: 150, full: 1000)
         let writer = try Child(Tool.helper, ["write-loop", path, ids[0].uuidString, "\(writes)"])
         var backups: [String] = []
         var failures: [String] = []

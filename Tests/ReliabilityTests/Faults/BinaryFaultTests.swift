@@ -35,7 +35,7 @@ import Darwin
             }
         }
         // A fraction of the calls: the failure lands in the middle of the migration.
-        let rounds = environmentInteger("RELIABILITY_FAULT_ROUNDS", default: 3)
+        let rounds = environmentInteger("RELIABILITY_FAULT_ROUNDS", default: 3, full: 20)
         for _ in 0..<rounds {
             for point in ["posix/io/sync/fsync", "posix/io/dir/rename", "posix/io/oc/open"] {
                 for (errno, probability) in [(EIO, 0.05), (ENOSPC, 0.1), (EACCES, 0.2)] {

@@ -14,7 +14,7 @@ import Darwin
     @Test(.timeLimit(.minutes(5)))
     func killedMigrationIsReadableByV1AndResumesIdentically() throws {
         let seed = environmentSeed()
-        let kills = environmentInteger("RELIABILITY_KILLS", default: 15)
+        let kills = environmentInteger("RELIABILITY_KILLS", default: 15, full: 200)
         var random = SplitMix64(seed: seed)
         let scratch = Scratch()
         let source = scratch("v1")

@@ -13,7 +13,7 @@ struct PowerLossHarness {
     /// Which system calls the code under test goes through: the model itself, or a mutant around it.
     var seam: (ModelFileSystem) -> any FileSystemCalls = { $0 }
     /// Combinations tried per crash point at most; above it they are sampled.
-    var limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 256)
+    var limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 256, full: 4096)
     var seed: UInt64 = environmentSeed()
     /// Stop at the first crash state that fails (enough to show a mutant is caught).
     var stopAtFirstFailure = false
@@ -112,7 +112,10 @@ func environmentSeed() -> UInt64 {
     ProcessInfo.processInfo.environment["RELIABILITY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0 ... .max)
 }
 
-/// An integer from the environment, else `fallback`.
-func environmentInteger(_ name: String, default fallback: Int) -> Int {
-    ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? fallback
+/// True when `RELIABILITY_FULL=1`: the larger counts of a full run (see RELIABILITY.md).
+let isFullRun = ProcessInfo.processInfo.environment["RELIABILITY_FULL"] == "1"
+
+/// An integer from the environment, else `full` in a full run (`RELIABILITY_FULL=1`), else `fallback`.
+func environmentInteger(_ name: String, default fallback: Int, full: Int? = nil) -> Int {
+    ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? (isFullRun ? full ?? fallback : fallback)
 }

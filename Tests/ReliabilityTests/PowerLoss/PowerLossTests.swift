@@ -103,7 +103,7 @@ import Schema
         harness.seam = { model in model.supportsSyncFS = syncFS; return model }
         // Nine pending renames and nine pending files give many states per crash point: sampled
         // above the limit (RELIABILITY_CRASH_LIMIT), and checked with the cheaper read-only open.
-        harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48)
+        harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)
         let initial = try W.v2Store(streams: 9)
         let outcome = harness.run(initial: initial, operations: try Self.largeBatchCommit(initial), extraCheck: W.storeReads)
         Self.report("batch of 9 files, \(syncFS ? "syncfs" : "no syncfs: fsync each")", outcome, seed: harness.seed)
