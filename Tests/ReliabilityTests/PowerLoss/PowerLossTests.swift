@@ -124,7 +124,7 @@ import Schema
     @Test func queueMovesKeepQueueConsistentAfterPowerLoss() throws {
         let harness = PowerLossHarness()
         let outcome = harness.run(initial: try W.v2Store(streams: 5), operations: Self.queueMoves()) { crash in
-            W.storeOpensAndReads(crash) + W.queueIsConsistentAfterOpen(crash)
+            W.v1QueueIsOldOrNew(crash) + W.storeOpensAndReads(crash) + W.queueIsConsistentAfterOpen(crash)
         }
         Self.report("queue moves", outcome, seed: harness.seed)
         #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")

@@ -117,6 +117,27 @@ enum PowerLossWorkloads {
         }
     }
 
+    /// Before any v2 code reconciles it, a v1 reader (rollback) derives from the session keys the
+    /// FIFO and priority queues of the last acknowledged operation or of the one in flight.
+    static func v1QueueIsOldOrNew(_ crash: PowerLossHarness.Crash) -> [String] {
+        var summaries: [SessionQueueSummary] = []
+        for (path, bytes) in crash.state.files() where path.contains("/sessions/") {
+            guard let view = try? RollbackCheck.v1View(of: bytes) else { return ["a v1 reader can't read '\(path)'"] }
+            summaries.append(SessionQueueSummary(id: view.fields.id, schemaVersion: 1, keys: view.fields.queueKeys))
+        }
+        let derived = QueueBuilder.build(from: summaries)
+        let candidates = [crash.acknowledged, crash.acknowledged + 1].filter { $0 < crash.versions.count }
+            .compactMap { crash.versions[$0][store + "/queue.json"].flatMap { try? QueueV2(bytes: $0) } }
+        var failures: [String] = []
+        if !candidates.map({ $0.fifo.map(\.workStreamID) }).contains(derived.fifo.map(\.workStreamID)) {
+            failures.append("a v1 reader derives the FIFO queue \(derived.fifo.map { $0.workStreamID.lowercased.suffix(2) }), neither the old nor the new")
+        }
+        if !candidates.map({ $0.priority.map(\.workStreamID) }).contains(derived.priority.map(\.workStreamID)) {
+            failures.append("a v1 reader derives a priority queue that is neither the old nor the new")
+        }
+        return failures
+    }
+
     /// Spec §6 "resumable": a v1 reader reads the crash state correctly, and the next migration
     /// finishes it, ending byte-identical to the uninterrupted run (migration timestamps aside).
     static func migrationResumes(_ crash: PowerLossHarness.Crash) -> [String] {
