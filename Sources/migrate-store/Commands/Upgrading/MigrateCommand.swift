@@ -22,8 +22,9 @@ enum MigrateCommand {
             break
         }
         let from = StatusCommand.versions(try reader.manifest()).0
-        let plan = try StoreMigrator(store: reader).plan(toolVersion: ToolInfo.version)
-        if plan.isNoop {
+        // A v1 store always changes. A v2 store changes only after a v1 writer touched it (§7):
+        // find out read-only first, so that an up-to-date store gets no backup and no write at all.
+        if from >= 2, case let plan = try StoreMigrator(store: reader).plan(toolVersion: ToolInfo.version), plan.isNoop {
             out.print("'\(path)' is already at version 2: nothing to do, no file was changed.")
             out.emitJSON(ReportRendering.json(plan).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null]) { a, _ in a })
             return .success
