@@ -5,7 +5,7 @@ import Foundation
 // implementation to `hooks` as it lands, e.g. `"status": StatusCommand.run`.
 let registry = CommandRegistry(
     hooks: [
-        "backup": BackupCommand.run, "verify-backup": VerifyBackupCommand.run,
+        "backup": BackupCommand.run, "verify-backup": VerifyBackupCommand.run, "restore": RestoreCommand.run,
     ],
     fallback: CommandRegistry.notImplemented)
 

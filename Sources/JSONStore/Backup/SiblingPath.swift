@@ -32,6 +32,7 @@ struct SiblingPath: Sendable, Equatable {
         self.name = name
     }
 
-    /// `<parent>/<name>` for a sibling name (a single path component).
-    func sibling(_ name: String) -> String { joinPath(parent, name) }
+    /// `<parent>/<name>` for a sibling name (a single path component); just the name when the
+    /// path had no folder part (`store` → `store.replaced-…`, not `./store.replaced-…`).
+    func sibling(_ name: String) -> String { path.contains("/") ? joinPath(parent, name) : name }
 }
