@@ -6,6 +6,7 @@ import Foundation
 let registry = CommandRegistry(
     hooks: [
         "backup": BackupCommand.run, "verify-backup": VerifyBackupCommand.run, "restore": RestoreCommand.run,
+        "export": ExportCommand.run, "import": ImportCommand.run,
     ],
     fallback: CommandRegistry.notImplemented)
 
