@@ -51,10 +51,12 @@ func fileTree(_ root: String, dotFiles: Bool = false) -> [String: [UInt8]] {
             let child = relative.isEmpty ? name : relative + "/" + name
             var status = stat()
             guard lstat(root + "/" + child, &status) == 0 else { continue }
-            switch status.st_mode & S_IFMT {
-            case S_IFDIR: result[child + "/"] = []; walk(child)
-            case S_IFREG: result[child] = Array(FileManager.default.contents(atPath: root + "/" + child) ?? Data())
-            case S_IFLNK: result[child] = Array(("link -> " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + child)) ?? "?")).utf8)
+            // S_IFMT, S_IFDIR, S_IFREG, S_IFLNK are the same numbers everywhere (POSIX); spelled out
+            // because Glibc and Darwin import them with different types.
+            switch Int(status.st_mode) & 0o170000 {
+            case 0o040000: result[child + "/"] = []; walk(child)
+            case 0o100000: result[child] = Array(FileManager.default.contents(atPath: root + "/" + child) ?? Data())
+            case 0o120000: result[child] = Array(("link -> " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + child)) ?? "?")).utf8)
             default: result[child] = Array("special".utf8)
             }
         }
