@@ -23,7 +23,7 @@ import Darwin
         print("BackupRestoreKillTests: seed \(seed) (set BACKUP_KILL_SEED=\(seed) to repeat)")
         var random = BackupRandom(seed: seed)
         let scratch = BackupScratch()
-        try makeLargeStore(at: scratch.at("big"), sessions: 60, seed: seed)
+        try makeLargeStore(at: scratch.at("big"), sessions: 40, seed: seed)
         #expect(try runTool(["backup", scratch.at("big"), scratch.at("backup")]).code == 0)
         let new = fileTree(scratch.at("big"))
         let old = fileTree(BackupSamples.root + "/v1-store")

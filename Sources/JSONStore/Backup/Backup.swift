@@ -67,17 +67,32 @@ public enum Backup {
     ///   - tool: The calling tool's name, recorded in the store's lock file while it is held.
     ///   - version: The calling tool's version: recorded in the lock file and in `backup.json`.
     ///   - options: Linking and lock timeout. The default links where possible and waits 10 s.
+    ///   - lock: The store's lock when the caller already holds it (`migrate` backs up inside
+    ///     its own locked section; taking the lock again would wait for itself, since flock
+    ///     locks of two descriptors conflict even in one process). The default is nil: the
+    ///     backup takes the lock itself.
     /// - Throws: `StoreError`: `.alreadyExists` when `destination` exists; `.locked` when a writer
     ///   holds the store longer than the timeout; `.notAStore`; `.invalidFileName` naming every
     ///   entry of the store that does not belong; `.io` if the written backup does not verify; or
     ///   the code of a failed system call. Nothing is left at `destination` after an error.
     public static func create(store: String, destination: String, tool: String, version: String,
-                              options: Options = Options()) throws(StoreError) -> BackupReport {
-        try create(store: store, destination: destination, tool: tool, version: version, options: options, system: .real)
+                              options: Options = Options(), holding lock: StoreLock? = nil) throws(StoreError) -> BackupReport {
+        try create(store: store, destination: destination, tool: tool, version: version, options: options,
+                   holding: lock, system: .real)
+    }
+
+    /// The default place for a backup of `store` taken at `date`: a new folder next to it,
+    /// `<store>.backup-<yyyyMMdd'T'HHmmss'Z'>` (UTC), for `migrate`'s backup before its first write.
+    ///
+    /// - Throws: `StoreError` `.invalidFileName` for a store path without a last component (`/`, `..`).
+    public static func defaultDestination(store: String, date: Date = Date()) throws(StoreError) -> String {
+        let target = try SiblingPath(store)
+        return target.sibling("\(target.name).backup-\(AsideName.stamp(date))")
     }
 
     static func create(store: String, destination: String, tool: String, version: String,
-                       options: Options, system: SystemCalls) throws(StoreError) -> BackupReport {
+                       options: Options, holding lock: StoreLock? = nil, system: SystemCalls) throws(StoreError) -> BackupReport {
+        if let lock { precondition(lock.isHeld && lock.storePath == store, "Backup.create: the lock passed in must be this store's, held") }
         let target = try SiblingPath(destination)
         try refuseExisting(target, system: system)
         try requireStoreFolder(store, system: system)
@@ -85,7 +100,7 @@ public enum Backup {
         let staging = try StagingDirectory(besides: target, purpose: "staging", system: system)
         do {
             let report = try BackupWriter(store: store, staging: staging.path, target: target, tool: tool, version: version,
-                                          options: options, system: system).write()
+                                          options: options, heldLock: lock, system: system).write()
             try refuseExisting(target, system: system)
             try system.rename(staging.path, to: target.path, context: ErrorContext("create the backup", target.path))
             staging.release()

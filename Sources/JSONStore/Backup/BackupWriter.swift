@@ -9,6 +9,8 @@ struct BackupWriter {
     let tool: String
     let version: String
     let options: Backup.Options
+    /// The store's lock when the caller holds it already; nil to take it here.
+    let heldLock: StoreLock?
     let system: SystemCalls
 
     func write() throws(StoreError) -> BackupReport {
@@ -47,6 +49,7 @@ struct BackupWriter {
     /// be locked (the lock file cannot be created or written), but nobody can write to it either,
     /// so it is read without the lock.
     private func withStoreLock<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        if heldLock != nil { return try body() }
         let lock: StoreLock
         do {
             lock = try StoreLock(store: store, tool: tool, version: version, timeout: options.lockTimeout, system: system)

@@ -63,6 +63,15 @@ struct RestoreJournal: Sendable, Equatable {
         self.init(target: name, staging: staging, aside: aside, startedAt: started)
     }
 
+    /// The staging folder a restore journal of `target` still needs, if there is a readable journal:
+    /// never removed as stale, because recovery renames it into place.
+    static func stagingInJournal(of target: SiblingPath, system: SystemCalls) -> Set<String> {
+        let path = target.sibling(RestoreJournal.fileName(for: target))
+        guard let bytes = try? FileReader.read(path, system: system),
+              let journal = try? RestoreJournal(bytes: bytes, for: target, path: path) else { return [] }
+        return [journal.staging]
+    }
+
     init(target: String, staging: String, aside: String?, startedAt: String) {
         self.target = target
         self.staging = staging
@@ -75,9 +84,7 @@ struct RestoreJournal: Sendable, Equatable {
 /// next to it; `-2`, `-3`, ... is appended when that name is taken. Never deleted by this tool.
 enum AsideName {
     static func make(for target: SiblingPath, at date: Date, system: SystemCalls) throws(StoreError) -> String {
-        // 2025-11-20T09:00:00.000Z → 20251120T090000Z
-        let stamp = String(RFC3339.format(date).prefix(19).filter { $0 != "-" && $0 != ":" }) + "Z"
-        let base = "\(target.name).replaced-\(stamp)"
+        let base = "\(target.name).replaced-\(stamp(date))"
         var candidate = base
         var number = 1
         while try system.linkStatus(target.sibling(candidate), context: ErrorContext("restore into", target.path)) != nil {
@@ -85,5 +92,10 @@ enum AsideName {
             candidate = "\(base)-\(number)"
         }
         return candidate
+    }
+
+    /// `yyyyMMdd'T'HHmmss'Z'` in UTC: 2025-11-20T09:00:00.000Z → 20251120T090000Z.
+    static func stamp(_ date: Date) -> String {
+        String(RFC3339.format(date).prefix(19).filter { $0 != "-" && $0 != ":" }) + "Z"
     }
 }

@@ -11,10 +11,11 @@ final class StagedStore {
     private(set) var expected: [StoreFilePath: (size: Int64, sha256: String)] = [:]
     private let system: SystemCalls
 
-    /// Removes stale staging folders of `target` (except `keeping`), creates a new one with both
-    /// document folders.
-    init(besides target: SiblingPath, keeping: Set<String> = [], system: SystemCalls) throws(StoreError) {
-        StagingDirectory.removeStale(besides: target, purpose: "restoring", keeping: keeping, system: system)
+    /// Removes stale staging folders of `target` (except one a restore journal still names),
+    /// creates a new one with both document folders.
+    init(besides target: SiblingPath, system: SystemCalls) throws(StoreError) {
+        StagingDirectory.removeStale(besides: target, purpose: "restoring",
+                                     keeping: RestoreJournal.stagingInJournal(of: target, system: system), system: system)
         self.directory = try StagingDirectory(besides: target, purpose: "restoring", system: system)
         self.target = target
         self.system = system
