@@ -204,4 +204,18 @@ import Testing
         #expect(run.code == 65)
         #expect(run.stdout.contains("\"status\": \"incompatible\""))
     }
+
+    @Test func backupExportAndRestoreRefuseToWriteInsideWhatTheyRead() throws {
+        let scratch = BackupScratch()
+        let store = try scratch.copySample("v2-store")
+        let before = fileTree(store, dotFiles: true)
+        #expect(try runTool(["backup", store, store + "/sessions/../bk"]).code == 65)
+        #expect(try runTool(["export", store, store + "/e.jsonl"]).code == 65)
+        #expect(fileTree(store, dotFiles: true) == before)
+        _ = try runTool(["backup", store, scratch.at("b")])
+        let run = try runTool(["restore", scratch.at("b"), scratch.at("b") + "/x"])
+        #expect(run == ToolRun(stdout: "", stderr: "Error: Can't restore into '\(scratch.at("b"))/x': it is inside the backup "
+            + "'\(scratch.at("b"))', which holds only the backed-up files. Choose a folder outside the backup.\n", code: 65))
+        #expect(try runTool(["verify-backup", scratch.at("b")]).code == 0)
+    }
 }

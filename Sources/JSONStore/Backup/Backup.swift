@@ -96,6 +96,10 @@ public enum Backup {
         let target = try SiblingPath(destination)
         try refuseExisting(target, system: system)
         try requireStoreFolder(store, system: system)
+        guard !target.isInside(store) else {
+            throw StoreError(.invalidFileName, "Can't create the backup '\(destination)' inside the store '\(store)': it would "
+                                + "become part of what it copies. Choose a folder outside the store.", path: destination)
+        }
         StagingDirectory.removeStale(besides: target, purpose: "staging", system: system)
         let staging = try StagingDirectory(besides: target, purpose: "staging", system: system)
         do {

@@ -80,6 +80,10 @@ public enum Restore {
                     system: SystemCalls) throws(StoreError) -> RestoreReport {
         let target = try SiblingPath(path)
         try requireParent(target, system: system)
+        guard !target.isInside(backup) else {
+            throw StoreError(.invalidFileName, "Can't restore into '\(path)': it is inside the backup '\(backup)', which holds only "
+                                + "the backed-up files. Choose a folder outside the backup.", path: path)
+        }
         let journal = target.sibling(RestoreJournal.fileName(for: target))
         let journalExists = try system.linkStatus(journal, context: ErrorContext("check", journal)) != nil
         let pending = options.dryRun && journalExists

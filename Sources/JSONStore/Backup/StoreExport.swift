@@ -56,6 +56,10 @@ public enum StoreExport {
             }
         case .file(let path):
             let file = try SiblingPath(path)
+            guard !file.isInside(store) else {
+                throw StoreError(.invalidFileName, "Can't write the export '\(path)' inside the store '\(store)': a store holds "
+                                    + "only its documents. Choose a file outside the store.", path: path)
+            }
             let context = ErrorContext("write the export", file.path)
             guard try system.linkStatus(file.path, context: context) == nil else { throw exists(file.path) }
             let temporary = file.sibling(AtomicFile.temporaryName(for: file.name))
