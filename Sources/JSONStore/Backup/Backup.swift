@@ -8,6 +8,7 @@ public struct BackupReport: Sendable, Equatable {
     public var manifest: BackupManifest
     /// How many files are hard links to the store's (see `BackupCapture`), and how many copies.
     public var linkedFiles: Int
+    /// How many files are copies.
     public var copiedFiles: Int
     /// Documents of the store that do not decode: backed up as they are (a backup of a damaged
     /// store is still worth having), but `verify-backup` and `restore` will report them.
@@ -33,6 +34,7 @@ public enum Backup {
         /// How long to wait for a writer that holds the store's lock. The default is 10 seconds.
         public var lockTimeout: Duration
 
+        /// Options with the given values; every default is the documented one.
         public init(allowHardLinks: Bool = true, lockTimeout: Duration = StoreLock.defaultTimeout) {
             self.allowHardLinks = allowHardLinks
             self.lockTimeout = lockTimeout

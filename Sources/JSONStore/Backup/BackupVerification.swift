@@ -12,6 +12,7 @@ public struct BackupVerificationReport: Sendable, Equatable {
 
     /// The backup folder, as given.
     public var backup: String
+    /// The verdict.
     public var status: Status
     /// Every problem found, sorted by entry; empty when `status` is `.ok`.
     public var problems: [ArchiveProblem]

@@ -2,6 +2,7 @@ import Foundation
 
 /// What `Restore.run` did, or with `dryRun`, would do.
 public struct RestoreReport: Sendable {
+    /// The backup folder and the target folder, as given.
     public var backup: String
     public var target: String
     /// True when nothing was written.
@@ -24,6 +25,7 @@ public struct RestoreReport: Sendable {
 
 /// Restoring a store from a backup made by `Backup.create`.
 public enum Restore {
+    /// How to restore. Every option defaults to `false`.
     public struct Options: Sendable {
         /// Replace a target that holds files. The old target is kept next to it as
         /// `<name>.replaced-<yyyyMMdd'T'HHmmss'Z'>`, never deleted. The default is `false`.

@@ -7,9 +7,11 @@ import Foundation
 
 /// What `StoreExport.write` wrote.
 public struct ExportReport: Sendable, Equatable {
+    /// The number of store files written.
     public var files: Int
     /// The total size of the store files, in bytes.
     public var bytes: Int64
+    /// The exported `store.json`'s `schema_version`.
     public var storeSchemaVersion: Int
     /// The trailer's SHA-256 of every line before it.
     public var sha256: String

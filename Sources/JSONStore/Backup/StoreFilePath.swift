@@ -84,6 +84,7 @@ public struct ArchiveProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case incompatible
     }
 
+    /// Corrupt or incompatible.
     public var kind: Kind
     /// The entry as the archive names it (`sessions/<id>.json`, `backup.json`, `line 7`).
     public var entry: String

@@ -6,6 +6,7 @@ import Darwin
 
 /// What `StoreImport.read` did.
 public struct ImportReport: Sendable {
+    /// The number of files imported, their total size in bytes, and the store's schema version.
     public var files: Int
     public var bytes: Int64
     public var storeSchemaVersion: Int

@@ -1,5 +1,6 @@
 /// What `Restore.recoverInterrupted` did with a restore or import that was killed mid-swap.
 public struct RestoreRecovery: Sendable, Equatable {
+    /// What recovery did.
     public enum Outcome: Sendable, Equatable {
         /// The restored store was put in place (the old one, if any, is at `aside`).
         case finished
@@ -11,6 +12,7 @@ public struct RestoreRecovery: Sendable, Equatable {
         case nothingLeft
     }
 
+    /// What recovery did.
     public var outcome: Outcome
     /// The target folder, as given.
     public var target: String
