@@ -127,6 +127,8 @@ import Testing
         #expect(forced.stdout.contains("Moved the existing content of '\(target)' aside to '\(scratch.at(aside))'."))
         #expect(fileTree(scratch.at(aside), dotFiles: false) == fileTree(BackupSamples.root + "/v1-store"))
         #expect(fileTree(target, dotFiles: true) == fileTree(BackupSamples.root + "/v2-store"))
+        // Nothing else is left next to the store: no staging folder, journal or lock file.
+        #expect(folderNames(scratch.path) == ["b", "source", "target", aside])
     }
 
     @Test func restoreDryRunSaysWhatWouldHappenAndWritesNothing() throws {
