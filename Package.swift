@@ -14,8 +14,10 @@ let package = Package(
         .target(name: "Schema"),
         .target(name: "JSONStore", dependencies: ["Schema"]),
         .executableTarget(name: "migrate-store", dependencies: ["Schema", "JSONStore"]),
+        // Child process for JSONStoreTests' multi-process tests (kill -9, lock contention); not a product.
+        .executableTarget(name: "store-test-helper", dependencies: ["JSONStore"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
-        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema"]),
+        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper"]),
         .testTarget(name: "MigrateStoreTests", dependencies: ["migrate-store", "JSONStore", "Schema"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,14 +1,8 @@
 import Foundation
 
-// TEMPORARY: no command has an implementation yet, so every command fails with
-// "Error: '<command>' is not implemented yet." and exit status 70. Add each
-// implementation to `hooks` as it lands, e.g. `"status": StatusCommand.run`.
-let registry = CommandRegistry(
-    hooks: [
-        "backup": BackupCommand.run, "verify-backup": VerifyBackupCommand.run, "restore": RestoreCommand.run,
-        "export": ExportCommand.run, "import": ImportCommand.run,
-    ],
-    fallback: CommandRegistry.notImplemented)
+// Each command group registers its implementations in its own `hooks` table; a command
+// without one fails with exit status 70 ("not implemented yet").
+let registry = CommandRegistry(hooks: CommandHooks.all, fallback: CommandRegistry.notImplemented)
 
 let code = CommandLineTool(registry: registry)
     .run(Array(CommandLine.arguments.dropFirst()), output: Output(streams: .process))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// Runs the real executable, as a user would.
@@ -102,8 +103,11 @@ import Testing
             """, code: 64))
     }
 
-    @Test func unimplementedCommandExits70() throws {
-        #expect(try BuiltTool.run(["status", "/tmp/store"])
-            == ToolRun(stdout: "", stderr: "Error: 'status' is not implemented yet.\n", code: 70))
+    @Test func folderWithoutStoreJSONIsADataErrorNamingTheFix() throws {
+        let missing = "/tmp/migrate-store-no-such-store-\(UUID().uuidString.prefix(8))"
+        #expect(try BuiltTool.run(["status", missing]) == ToolRun(stdout: "", stderr: """
+            Error: '\(missing)' is not a work-stream store: it has no store.json. Check the path, or create a store first.
+
+            """, code: 65))
     }
 }

@@ -24,6 +24,24 @@ func expectSyntaxError(
                       maxDepth: maxDepth, sourceLocation: sourceLocation)
 }
 
+/// Equality that also tells canonically equivalent text apart: strings and keys compare by
+/// their UTF-8 bytes (`JSONValue`'s `==` uses `String`'s, which does not).
+func identical(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    switch (a, b) {
+    case (.string(let x), .string(let y)):
+        return x.utf8.elementsEqual(y.utf8)
+    case (.array(let x), .array(let y)):
+        return x.count == y.count && zip(x, y).allSatisfy(identical)
+    case (.object(let x), .object(let y)):
+        let xs = x.sorted { JSONWriter.utf8Precedes($0.key, $1.key) }
+        let ys = y.sorted { JSONWriter.utf8Precedes($0.key, $1.key) }
+        return xs.count == ys.count
+            && zip(xs, ys).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && identical($0.value, $1.value) }
+    default:
+        return a == b
+    }
+}
+
 final class ResultBox<T>: @unchecked Sendable { var value: T? }
 
 /// Runs `body` on a new thread with `stackSize` bytes of stack and waits for its result.
@@ -62,8 +80,9 @@ struct JSONParserTests {
     }
 
     @Test func rawNonASCIIAndDELPassThroughUnchanged() throws {
-        let value = try parse("[\"é日本😀\u{7F}\u{2028}\", \"a\\nb é\"]")
-        #expect(value == .array([.string("é日本😀\u{7F}\u{2028}"), .string("a\nb é")]))
+        let value = try parse("[\"é日本😀\u{7F}\u{2028}e\u{301}\", \"a\\nb e\u{301}\"]")
+        #expect(identical(value, .array([.string("é日本😀\u{7F}\u{2028}e\u{301}"), .string("a\nb e\u{301}")])))
+        #expect(!identical(value, .array([.string("é日本😀\u{7F}\u{2028}\u{E9}"), .string("a\nb \u{E9}")])))
     }
 
     @Test func keysThatAreCanonicallyEquivalentAreNotMerged() throws {
@@ -99,6 +118,15 @@ struct JSONParserTests {
                           reason: "duplicate key 'a' in object")
     }
 
+    @Test func duplicateKeyIsReportedBeforeLaterErrors() {
+        let duplicate = "duplicate key 'a' in object"
+        expectSyntaxError(#"{"a":1,"a":[x]}"#, offset: 7, reason: duplicate)
+        expectSyntaxError(#"{"a":1,"a" 2}"#, offset: 7, reason: duplicate)
+        expectSyntaxError(#"{"a":1,"a":{"b":1,"b":2}}"#, offset: 7, reason: duplicate)
+        expectSyntaxError(#"{"a":{"b":1,"b":2},"a":1}"#, offset: 12, reason: "duplicate key 'b' in object")
+        expectSyntaxError(#"[{"a":1},{"a":2,"a":3}]"#, offset: 16, reason: duplicate)
+    }
+
     @Test func canonicallyEquivalentKeysAreRejectedAsDuplicates() {
         expectSyntaxError("{\"\u{E9}\":1,\"e\u{301}\":2}", offset: 8, reason:
             "duplicate key 'e\u{301}' in object: canonically equivalent to the earlier key '\u{E9}' (U+0065 U+0301 vs U+00E9)")
@@ -122,8 +150,19 @@ struct JSONParserTests {
         expectSyntaxError(#"["\u12G4"]"#, offset: 6, reason: "invalid \\u escape: expected 4 hex digits, found 'G'")
     }
 
-    @Test func invalidUTF8BeforeAnEscapeIsReportedFirst() {
-        expectSyntaxError([0x5B, 0x22, 0xFF, 0x5C, 0x71, 0x22, 0x5D], offset: 2, reason: "invalid UTF-8 byte 0xFF in string")
+    @Test func invalidUTF8IsReportedBeforeALaterErrorInTheSameString() {
+        let invalid = "invalid UTF-8 byte 0xFF in string"
+        expectSyntaxError([0x5B, 0x22, 0xFF, 0x5C, 0x71, 0x22, 0x5D], offset: 2, reason: invalid) // then a bad escape
+        expectSyntaxError([0x5B, 0x22, 0xFF, 0x5C, 0x75, 0x44, 0x38, 0x30, 0x30, 0x22, 0x5D], offset: 2, reason: invalid)
+        expectSyntaxError([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x0A, 0x22, 0x5D], offset: 4, reason: invalid) // then a raw LF
+        expectSyntaxError([0x5B, 0x22, 0xC3, 0xA9, 0xFF, 0x0A], offset: 4, reason: invalid) // then a raw LF
+        expectSyntaxError([0x5B, 0x22, 0xFF], offset: 2, reason: invalid) // then end of input
+    }
+
+    @Test func invalidUTF8AfterAnEscapeIsReportedAtItsByte() {
+        expectSyntaxError([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x22, 0x5D], offset: 4, reason: "invalid UTF-8 byte 0xFF in string")
+        expectSyntaxError([0x5B, 0x22, 0xC3, 0xA9, 0x5C, 0x6E, 0xC3, 0x5C, 0x6E, 0x22, 0x5D], offset: 6,
+                          reason: "incomplete UTF-8 sequence 0xC3 in string")
     }
 
     @Test func loneSurrogateEscapesAreRejected() {

@@ -17,6 +17,19 @@ struct DocumentID: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.init(String(fileName.dropLast(5)))
     }
 
+    /// Accepts exactly a lowercase UUID string, or throws `.invalidFileName` naming it.
+    ///
+    /// - Parameter what: How to call the value in the message. The default is `"id"`.
+    init(validating string: String, what: String = "id") throws(StoreError) {
+        guard let id = DocumentID(string) else {
+            throw StoreError(
+                .invalidFileName,
+                "'\(string)' is not a valid \(what): it must be a lowercase UUID such as "
+                    + "'3f2504e0-4f89-11d3-9a0c-0305e82c3301'. Use the id exactly as the store lists it.")
+        }
+        self = id
+    }
+
     /// The file name: `<id>.json`.
     var fileName: String { rawValue + ".json" }
 

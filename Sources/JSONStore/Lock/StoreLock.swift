@@ -15,6 +15,9 @@ import Darwin
 /// that cannot get the lock can say who has it. Acquiring polls with `LOCK_NB` until a timeout
 /// instead of blocking, so a caller never hangs without end.
 ///
+/// flock locks belong to an open file description, not to a process: a second `StoreLock` for the
+/// same store in the same process waits for the first like any other process would.
+///
 /// ```swift
 /// try StoreLock.withExclusiveLock(store: "/data/store", tool: "migrate-store", version: "0.3.0") { lock in
 ///     if let warning = lock.fileSystemWarning { print(warning) }
@@ -31,8 +34,9 @@ public final class StoreLock {
     public let storePath: String
     /// What this process recorded in the lock file.
     public let holder: LockHolder
-    /// A sentence to show the user if the store is on a file system where locking is unreliable.
-    public let fileSystemWarning: String?
+    /// A sentence to show the user if the store is on a file system where locking is unreliable
+    /// (see `networkFileSystemWarning(store:)`); nil on a local disk. Looked up on first use.
+    public private(set) lazy var fileSystemWarning: String? = Self.warning(forStore: storePath, system: system)
 
     private var fd: Int32?
     private let system: SystemCalls
@@ -74,7 +78,6 @@ public final class StoreLock {
         self.fd = fd
         self.system = system
         self.storePath = store
-        self.fileSystemWarning = Self.warning(forStore: store, system: system)
     }
 
     deinit { release() }

@@ -7,7 +7,7 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     /// 1-based line and column (column counted in bytes) of `offset`.
     public var line: Int
     public var column: Int
-    /// What is wrong, as a sentence fragment: "expected ',' or '}' after an object member, found 'x'".
+    /// What is wrong, as a sentence fragment: "expected ',' or '}' after object member, found 'x'".
     public var reason: String
 
     public init(offset: Int, line: Int, column: Int, reason: String) {

@@ -80,7 +80,7 @@ extension JSONByteParser {
                 i += length
             case .invalidLead:
                 throw error(at: i, "invalid UTF-8 byte 0x\(Self.hex(bytes[i])) in string")
-            case .badContinuation(let j) where j == range.upperBound:
+            case .badContinuation(let j) where j == range.upperBound || bytes[j] < 0x80:
                 throw error(at: i, "incomplete UTF-8 sequence \(hexBytes(i..<j)) in string")
             case .badContinuation(let j):
                 throw error(at: i, "invalid UTF-8 sequence \(hexBytes(i..<j + 1)) in string\(Self.hint(bytes[i], bytes[i + 1]))")

@@ -69,14 +69,14 @@ extension JSONByteParser {
                 let content = UnsafeBufferPointer(rebasing: bytes[start..<i])
                 pos = i + 1
                 if highBits < 0x80 { return String(decoding: content, as: UTF8.self) }
-                if let text = String(validating: content, as: UTF8.self) { return text }
-                try checkUTF8(start..<i)
-                preconditionFailure("String(validating:) and checkUTF8 disagree on bytes \(start)..<\(i)")
+                return try validatedString(content, input: start..<i)
             }
-            if b == ASCII.backslash || b < 0x20 {
+            if b == ASCII.backslash {
+                return try parseEscapedString(contentStart: start, firstEscape: i, highBits: highBits)
+            }
+            if b < 0x20 {
                 if highBits >= 0x80 { try checkUTF8(start..<i) }
-                if b < 0x20 { throw controlCharacterError(at: i) }
-                return try parseEscapedString(contentStart: start, firstEscape: i)
+                throw controlCharacterError(at: i)
             }
             highBits |= b
             i += 1
@@ -85,38 +85,59 @@ extension JSONByteParser {
         throw error(at: count, "unexpected end of input inside a string")
     }
 
-    /// The slow path for a string with escapes: the prefix before `firstEscape` is valid.
-    mutating func parseEscapedString(contentStart: Int, firstEscape: Int) throws(JSONSyntaxError) -> String {
+    /// The slow path for a string with escapes. The raw runs between escapes are copied into
+    /// `scratch` and validated as UTF-8 once at the end: escapes decode to valid UTF-8 and
+    /// split the input only at ASCII bytes, so `scratch` is valid exactly when the input is.
+    /// Before throwing any other error, the raw input up to it is checked, so that the first
+    /// problem in the input is the one reported.
+    mutating func parseEscapedString(
+        contentStart: Int, firstEscape: Int, highBits prefixHighBits: UInt8
+    ) throws(JSONSyntaxError) -> String {
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<firstEscape]))
         let count = bytes.count
+        var highBits = prefixHighBits
         var i = firstEscape
-        var segment = i
+        var segment = contentStart
         while i < count {
             let b = bytes[i]
             if b == ASCII.quote || b == ASCII.backslash || b < 0x20 {
-                try appendRawSegment(segment..<i)
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segment..<i]))
                 if b == ASCII.quote {
                     pos = i + 1
-                    return String(decoding: scratch, as: UTF8.self)
+                    if highBits < 0x80 { return String(decoding: scratch, as: UTF8.self) }
+                    return try validatedString(scratch, input: contentStart..<i)
                 }
-                if b < 0x20 { throw controlCharacterError(at: i) }
-                i = try appendEscape(at: i)
-                segment = i
+                do throws(JSONSyntaxError) {
+                    if b < 0x20 { throw controlCharacterError(at: i) }
+                    i = try appendEscape(at: i)
+                    segment = i
+                } catch {
+                    if highBits >= 0x80 { try checkUTF8(contentStart..<i) }
+                    throw error
+                }
             } else {
+                highBits |= b
                 i += 1
             }
         }
-        try checkUTF8(segment..<count)
+        if highBits >= 0x80 { try checkUTF8(contentStart..<count) }
         throw error(at: count, "unexpected end of input inside a string")
     }
 
-    /// Appends raw string bytes after checking they are valid UTF-8. A multi-byte sequence
-    /// cannot span an escape, since every byte of it is >= 0x80.
-    mutating func appendRawSegment(_ range: Range<Int>) throws(JSONSyntaxError) {
-        let raw = UnsafeBufferPointer(rebasing: bytes[range])
-        if raw.contains(where: { $0 >= 0x80 }) { try checkUTF8(range) }
-        scratch.append(contentsOf: raw)
+    /// The string for `utf8`, which holds non-ASCII bytes; throws at the first invalid
+    /// sequence in `input`, the raw string content `utf8` was made from.
+    ///
+    /// `String(validating:as:)` validates and copies in one pass, but needs macOS 15 / iOS 18;
+    /// before that, the bytes are checked here first and then copied.
+    func validatedString(_ utf8: some Collection<UInt8>, input: Range<Int>) throws(JSONSyntaxError) -> String {
+        if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
+            if let text = String(validating: utf8, as: UTF8.self) { return text }
+            try checkUTF8(input)
+            preconditionFailure("String(validating:) and checkUTF8 disagree on bytes \(input)")
+        } else {
+            try checkUTF8(input)
+            return String(decoding: utf8, as: UTF8.self)
+        }
     }
 
     /// Decodes the escape whose backslash is at `index` into `scratch`; returns the offset after it.

@@ -10,7 +10,10 @@ import Foundation
 /// let value = try JSONParser.parse(Array(#"{"a": [1.0, null]}"#.utf8))
 /// ```
 public enum JSONParser {
-    /// Nesting deeper than this is rejected with a positioned error instead of overflowing the stack.
+    /// The default limit on nested arrays and objects: 512 levels are accepted, 513 are not.
+    ///
+    /// Deeper input is rejected with a positioned error. Real documents nest a few levels;
+    /// the limit bounds the memory and time an adversarial input can take.
     public static let defaultMaxDepth = 512
 
     /// Parses one JSON text (RFC 8259) that must be the whole input, apart from whitespace.
@@ -21,7 +24,9 @@ public enum JSONParser {
     /// Strings must be valid UTF-8 and may not contain lone surrogate escapes. A leading
     /// byte-order mark is rejected. Numbers are checked against the grammar and kept as text.
     ///
-    /// Nesting is tracked on the heap, not the call stack, so no input can overflow the stack.
+    /// The error is the first problem met reading from the start of the input; a duplicate
+    /// key, for one, is reported before any error that follows it. Nesting is tracked on the
+    /// heap, not the call stack, so no input can overflow the stack.
     ///
     /// - Parameters:
     ///   - bytes: The UTF-8 encoded input.
@@ -40,7 +45,7 @@ public enum JSONParser {
         return try result.get()
     }
 
-    /// Parses one JSON text held in `Data`; see ``parse(_:maxDepth:)-([UInt8],_)``.
+    /// Parses one JSON text held in `Data`, by the same rules as the `[UInt8]` overload.
     ///
     /// - Parameters:
     ///   - data: The UTF-8 encoded input.
@@ -74,8 +79,8 @@ enum ASCII {
     static let nine = UInt8(ascii: "9")
 }
 
-/// The parser state over one input buffer. Values and containers live here; strings,
-/// numbers and error construction are in the `JSONParser+*.swift` extensions.
+/// The parser state over one input buffer. Values live here; containers, strings, numbers
+/// and error construction are in the `JSONParser+*.swift` extensions.
 ///
 /// Containers are kept on explicit stacks rather than the call stack, so nesting depth
 /// costs heap, not stack: any `maxDepth` is safe on any thread, in debug builds too.
@@ -90,12 +95,12 @@ struct JSONByteParser {
     var depth = 0
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
-    /// The open containers, innermost last. Each is built in place at the top of its stack;
-    /// `pendingKeys` holds, per open object, the key whose value is being parsed.
+    /// The open containers, innermost last. Arrays are built in place at the top of
+    /// `openArrays`; objects collect their members on the shared `members` stack.
     var openKinds: [Container] = []
     var openArrays: [[JSONValue]] = []
-    var openObjects: [JSONObject] = []
-    var pendingKeys: [String] = []
+    var openObjects: [OpenObject] = []
+    var members: [Member] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -103,6 +108,15 @@ struct JSONByteParser {
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        do {
+            return try parseValues()
+        } catch {
+            // Duplicate keys are found when an object closes; one may precede this error.
+            throw duplicateKeyError(before: error.offset) ?? error
+        }
+    }
+
+    mutating func parseValues() throws(JSONSyntaxError) -> JSONValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             throw error(at: 0, "byte-order mark at start of input; save the file as UTF-8 without BOM")
         }
@@ -124,9 +138,9 @@ struct JSONByteParser {
                     if try moreArrayElements() { continue nextValue }
                     value = .array(openArrays.removeLast())
                 case .object:
-                    openObjects[openObjects.count - 1][pendingKeys.removeLast()] = value
+                    storeMember(value)
                     if try moreObjectMembers() { continue nextValue }
-                    value = .object(openObjects.removeLast())
+                    value = .object(try closeObject())
                 }
                 openKinds.removeLast()
                 depth -= 1
@@ -150,7 +164,7 @@ struct JSONByteParser {
             try enterContainer()
             if peek(is: ASCII.closeBrace) { return closeEmptyContainer(.object([:])) }
             openKinds.append(.object)
-            openObjects.append([:])
+            openObjects.append(OpenObject(membersStart: members.count))
             try parseKey(afterComma: false)
             return nil
         case UInt8(ascii: "t"): try parseLiteral(JSONByteParser.trueBytes); return .bool(true)
@@ -173,68 +187,4 @@ struct JSONByteParser {
     /// True when the next byte exists and equals `byte`.
     @inline(__always)
     func peek(is byte: UInt8) -> Bool { pos < bytes.count && bytes[pos] == byte }
-
-    /// Steps over the `[` or `{` at `pos`, enforcing the depth limit.
-    mutating func enterContainer() throws(JSONSyntaxError) {
-        if depth == maxDepth { throw depthError() }
-        depth += 1
-        pos += 1
-        skipWhitespace()
-    }
-
-    mutating func closeEmptyContainer(_ empty: JSONValue) -> JSONValue {
-        pos += 1
-        depth -= 1
-        return empty
-    }
-
-    /// After an array element: true and past the `,` when another element follows,
-    /// false and past the `]` when the array ends.
-    mutating func moreArrayElements() throws(JSONSyntaxError) -> Bool {
-        if peek(is: ASCII.comma) {
-            pos += 1
-            skipWhitespace()
-            if peek(is: ASCII.closeBracket) { throw trailingCommaError(in: "array") }
-            return true
-        }
-        guard peek(is: ASCII.closeBracket) else {
-            throw error(at: pos, "expected ',' or ']' after array element, found \(describe(at: pos))")
-        }
-        pos += 1
-        return false
-    }
-
-    /// After an object member: true and past the next key and `:` when another member
-    /// follows, false and past the `}` when the object ends.
-    mutating func moreObjectMembers() throws(JSONSyntaxError) -> Bool {
-        if peek(is: ASCII.comma) {
-            pos += 1
-            skipWhitespace()
-            if peek(is: ASCII.closeBrace) { throw trailingCommaError(in: "object") }
-            try parseKey(afterComma: true)
-            return true
-        }
-        guard peek(is: ASCII.closeBrace) else {
-            throw error(at: pos, "expected ',' or '}' after object member, found \(describe(at: pos))")
-        }
-        pos += 1
-        return false
-    }
-
-    /// Reads `"key" :` for the innermost open object and pushes the key; rejects a duplicate.
-    mutating func parseKey(afterComma: Bool) throws(JSONSyntaxError) {
-        guard peek(is: ASCII.quote) else { throw expectedKeyError(afterComma: afterComma) }
-        let keyOffset = pos
-        let key = try parseString()
-        let object = openObjects.count - 1
-        if let earlier = openObjects[object].index(forKey: key) {
-            throw duplicateKeyError(key, earlier: openObjects[object].keys[earlier], at: keyOffset)
-        }
-        skipWhitespace()
-        guard peek(is: ASCII.colon) else {
-            throw error(at: pos, "expected ':' after object key, found \(describe(at: pos))")
-        }
-        pos += 1
-        pendingKeys.append(key)
-    }
 }

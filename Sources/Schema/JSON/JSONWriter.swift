@@ -3,7 +3,8 @@
 /// The canonical form is pretty-printed with two-space indentation, one array element or
 /// object member per line, `"key": value`, keys sorted by their UTF-8 bytes, `[]` and `{}`
 /// for empty containers, number literals exactly as kept, and strings with only the escapes
-/// JSON requires. Equal values always give identical bytes, so documents diff cleanly.
+/// JSON requires (every string is written with its exact scalars, never normalized). The
+/// same value always gives the same bytes, so documents diff cleanly.
 ///
 /// ```swift
 /// let bytes = JSONWriter.document(.object(["b": .null, "a": .array([])]))
@@ -33,49 +34,58 @@ public enum JSONWriter {
     ///   - indentLevel: The nesting level the value sits at; 0 for a top-level value.
     ///   - out: The buffer to append to.
     public static func write(_ value: JSONValue, indentLevel: Int, into out: inout [UInt8]) {
+        // Open containers live on this explicit stack, not the call stack, so the depth of a
+        // value costs heap only (a recursive writer overflowed a 512 KB thread in debug builds).
+        var open: [OpenContainer] = []
+        var next = value
+        while true {
+            if let container = writeScalarOrOpen(next, into: &out) { open.append(container) }
+            // Find the next value to write, closing the containers that are done.
+            while let top = open.indices.last, open[top].next == open[top].values.count {
+                out.append(0x0A)
+                indent(indentLevel + top, into: &out)
+                out.append(open[top].keys == nil ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+                open.removeLast()
+            }
+            guard let top = open.indices.last else { return }
+            let index = open[top].next
+            out.append(contentsOf: index == 0 ? "\n".utf8 : ",\n".utf8)
+            indent(indentLevel + top + 1, into: &out)
+            if let keys = open[top].keys {
+                writeString(keys[index], into: &out)
+                out.append(contentsOf: ": ".utf8)
+            }
+            next = open[top].values[index]
+            open[top].next += 1
+        }
+    }
+
+    /// An array or object being written: its elements (members in key order) and the next one.
+    struct OpenContainer {
+        var keys: [String]?
+        var values: [JSONValue]
+        var next = 0
+    }
+
+    /// Writes a scalar or an empty container whole; writes the opening bracket of any other
+    /// container and returns it for the caller to fill.
+    static func writeScalarOrOpen(_ value: JSONValue, into out: inout [UInt8]) -> OpenContainer? {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let flag): out.append(contentsOf: flag ? "true".utf8 : "false".utf8)
         case .number(let number): out.append(contentsOf: number.literal.utf8)
         case .string(let text): writeString(text, into: &out)
-        case .array(let elements): writeArray(elements, indentLevel: indentLevel, into: &out)
-        case .object(let members): writeObject(members, indentLevel: indentLevel, into: &out)
+        case .array(let elements) where elements.isEmpty: out.append(contentsOf: "[]".utf8)
+        case .object(let members) where members.isEmpty: out.append(contentsOf: "{}".utf8)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            return OpenContainer(keys: nil, values: elements)
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            let sorted = members.sorted { utf8Precedes($0.key, $1.key) }
+            return OpenContainer(keys: sorted.map(\.key), values: sorted.map(\.value))
         }
-    }
-
-    static func writeArray(_ elements: [JSONValue], indentLevel: Int, into out: inout [UInt8]) {
-        guard !elements.isEmpty else {
-            out.append(contentsOf: "[]".utf8)
-            return
-        }
-        out.append(UInt8(ascii: "["))
-        for (index, element) in elements.enumerated() {
-            out.append(contentsOf: index == 0 ? "\n".utf8 : ",\n".utf8)
-            indent(indentLevel + 1, into: &out)
-            write(element, indentLevel: indentLevel + 1, into: &out)
-        }
-        out.append(0x0A)
-        indent(indentLevel, into: &out)
-        out.append(UInt8(ascii: "]"))
-    }
-
-    static func writeObject(_ members: JSONObject, indentLevel: Int, into out: inout [UInt8]) {
-        guard !members.isEmpty else {
-            out.append(contentsOf: "{}".utf8)
-            return
-        }
-        out.append(UInt8(ascii: "{"))
-        let sorted = members.sorted { utf8Precedes($0.key, $1.key) }
-        for (index, member) in sorted.enumerated() {
-            out.append(contentsOf: index == 0 ? "\n".utf8 : ",\n".utf8)
-            indent(indentLevel + 1, into: &out)
-            writeString(member.key, into: &out)
-            out.append(contentsOf: ": ".utf8)
-            write(member.value, indentLevel: indentLevel + 1, into: &out)
-        }
-        out.append(0x0A)
-        indent(indentLevel, into: &out)
-        out.append(UInt8(ascii: "}"))
+        return nil
     }
 
     /// Byte-wise order of the UTF-8 encodings (which is also Unicode scalar order).
@@ -94,11 +104,16 @@ public enum JSONWriter {
     /// `\u00xx` in lowercase hex); every other scalar, `/` and U+2028 included, is raw UTF-8.
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let utf8 = text.utf8
-        if utf8.contains(where: needsEscape) {
-            for byte in utf8 { appendEscaped(byte, into: &out) }
-        } else {
-            out.append(contentsOf: utf8)
+        var text = text // withUTF8 is mutating; it copies only a non-contiguous (bridged) string.
+        text.withUTF8 { utf8 in
+            // Copy the runs between escapes whole; most strings are a single run.
+            var runStart = 0
+            for index in utf8.indices where needsEscape(utf8[index]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendEscaped(utf8[index], into: &out)
+                runStart = index + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -125,8 +140,7 @@ public enum JSONWriter {
             out.append(hex[Int(byte & 0xF)])
             return
         default:
-            out.append(byte)
-            return
+            preconditionFailure("byte 0x\(String(byte, radix: 16)) needs no escape")
         }
         out.append(UInt8(ascii: "\\"))
         out.append(escape)

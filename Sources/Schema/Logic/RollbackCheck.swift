@@ -19,6 +19,7 @@ public enum RollbackCheck {
         public var check: Check
         public var file: String
         public var reason: String
+        public init(check: Check, file: String, reason: String) { self.check = check; self.file = file; self.reason = reason }
         public var description: String { "(\(check.rawValue)) '\(file)': \(reason)" }
     }
 

@@ -7,24 +7,8 @@ import JSONStore
 struct StoreFailure: ExitCodeError {
     let error: StoreError
 
-    /// | code | exit |
-    /// |---|---|
-    /// | archive rejected (`ArchiveRejection` underlying) | 69 corrupt, 65 incompatible |
-    /// | `.locked` | 75 |
-    /// | `.alreadyExists` | 73 |
-    /// | names, types and documents (`.invalidFileName`, `.notAStore`, ...), versions | 65 |
-    /// | everything from the operating system (`.io`, `.noSpace`, `.notFound`, ...) | 74 |
-    var exitCode: ExitCode {
-        if let rejection = error.underlying as? ArchiveRejection { return ArchiveExit.code(for: rejection.status) }
-        switch error.code {
-        case .locked: return .locked
-        case .alreadyExists: return .cannotCreate
-        case .invalidFileName, .notARegularFile, .symlinkRefused, .corruptDocument, .invalidDocument,
-             .notAStore, .fileTooLarge, .unsupportedVersion:
-            return .dataError
-        default: return .ioError
-        }
-    }
+    /// The one mapping of `StoreError` codes to exit statuses (`StoreError+ExitCode.swift`).
+    var exitCode: ExitCode { error.exitCode }
 
     var message: String { error.message }
 }

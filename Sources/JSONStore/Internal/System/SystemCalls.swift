@@ -23,18 +23,18 @@ struct SystemCalls: Sendable {
 
     /// `write(2)` until every byte is written: continues after a short write and retries `EINTR`.
     func writeAll(_ fd: Int32, _ bytes: [UInt8], context: ErrorContext) throws(StoreError) {
-        try writeAll(bytes, context: context) { (chunk, _) throws(Errno) in try calls.system_write(fd, chunk) }
+        try writeAll(bytes, "write", context: context) { (chunk, _) throws(Errno) in try calls.system_write(fd, chunk) }
     }
 
     /// `pwrite(2)` until every byte is written at `offset`: continues after a short write, retries `EINTR`.
     func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int64, context: ErrorContext) throws(StoreError) {
-        try writeAll(bytes, context: context) { (chunk, done) throws(Errno) in
+        try writeAll(bytes, "pwrite", context: context) { (chunk, done) throws(Errno) in
             try calls.system_pwrite(fd, chunk, offset + Int64(done))
         }
     }
 
     private func writeAll(
-        _ bytes: [UInt8], context: ErrorContext,
+        _ bytes: [UInt8], _ syscall: String, context: ErrorContext,
         _ write: (UnsafeRawBufferPointer, Int) throws(Errno) -> Int
     ) throws(StoreError) {
         var done = 0
@@ -43,12 +43,12 @@ struct SystemCalls: Sendable {
             let count = try bytes.withUnsafeBytes { all in
                 let chunk = UnsafeRawBufferPointer(rebasing: all[done...])
                 return Result { () throws(StoreError) in
-                    try retrying("write", context) { () throws(Errno) in try write(chunk, done) }
+                    try retrying(syscall, context) { () throws(Errno) in try write(chunk, done) }
                 }
             }.get()
             // A regular file never reports 0 bytes written for a non-empty buffer; if one does,
             // stop instead of looping forever.
-            guard count > 0 else { throw .systemCall("write", errno: EIO, context: context) }
+            guard count > 0 else { throw .systemCall(syscall, errno: EIO, context: context) }
             done += count
         }
     }

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Runs the v1 → v2 migration (spec §6) and the §7 reconcile on a store on disk, streaming:
+/// memory holds one document at a time plus a small summary per work stream.
+///
+/// Two passes over the work streams. Pass A decodes and validates every document and keeps its
+/// queue keys; nothing is written unless every document of the store reads (bad input changes
+/// nothing). The queue is resolved from those keys (§6 rules 5–6, §7), which also fixes the
+/// write order. Pass B re-reads each work stream in that order, migrates it and writes it.
+///
+/// Write order, so that a crash at any instant leaves a store a v1 reader reads correctly and
+/// the next run finishes byte-identically: `queue.json`; the sessions whose FIFO position
+/// changes, one durable write each in `QueueBuilder.writeOrder` (a v1 reader derives the same
+/// queue after every prefix); the other sessions in batches; customisations; settings;
+/// `store.json` last, in its own durable write, so the store says v2 only once everything is v2.
+public struct StoreMigrator: Sendable {
+    public let store: Store
+    /// A batch commit is flushed at this many files or this many bytes, whichever comes first:
+    /// bounded, so memory does not grow with the store, and large, so that one `syncfs` and one
+    /// folder fsync cover many files.
+    var batchFiles = 256
+    var batchBytes = 16 * 1024 * 1024
+
+    public init(store: Store) { self.store = store }
+
+    /// What a migration would do, per document, in write order. Writes nothing at all.
+    /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
+    public func plan(now: Date = Date(), toolVersion: String = Store.libraryVersion) throws(StoreError) -> MigrationReport {
+        try run(write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion), progress: nil)
+    }
+
+    /// Migrates under the store's lock. A v2 store that needs nothing comes back with an empty
+    /// report and no byte changed.
+    ///
+    /// - Parameter progress: called with (done, total) work streams during pass B.
+    public func migrate(toolVersion: String, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
+        let lock = try StoreLock(store: store.path, tool: store.options.tool, version: store.options.version,
+                                 timeout: store.options.lockTimeout, system: store.system)
+        defer { lock.release() }
+        _ = try TempSweep.sweep(store: store.path, holding: lock, system: store.system)
+        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion), progress: progress)
+    }
+
+    /// The §7 reconcile of a v2 store, for a caller that already holds the lock (opening for writing).
+    func reconcileHoldingLock() throws(StoreError) -> MigrationReport {
+        try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version), progress: nil)
+    }
+}
+
+/// Every document a scan could not read; the `underlying` of an aggregated `StoreError`.
+public struct StoreProblems: Error, Sendable {
+    public var problems: [StoreError]
+}
+
+extension StoreError {
+    /// One error for several unreadable documents, listing each.
+    static func unreadable(_ problems: [StoreError], store: String, action: String) -> StoreError {
+        let list = problems.prefix(20).map { "  - \($0.message)" }.joined(separator: "\n")
+        let more = problems.count > 20 ? "\n  … and \(problems.count - 20) more" : ""
+        let code = problems.first?.code ?? .invalidDocument
+        return StoreError(code, "Can't \(action) '\(store)': \(problems.count) document\(problems.count == 1 ? "" : "s") can't be read; nothing was changed.\n\(list)\(more)\nFix them (see 'migrate-store validate') and run again.",
+                          path: store, underlying: StoreProblems(problems: problems))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+extension Store {
+    /// Reads and decodes one document; errors name the file.
+    func read<T>(_ relative: String, _ decode: ([UInt8]) throws(SchemaError) -> T) throws(StoreError) -> T {
+        let bytes = try FileReader.read(file(relative), system: system)
+        do { return try decode(bytes) } catch { throw StoreError.document(error, path: file(relative)) }
+    }
+
+    /// Reads a document that may be absent.
+    func readIfPresent<T>(_ relative: String, _ decode: ([UInt8]) throws(SchemaError) -> T) throws(StoreError) -> T? {
+        do { return try read(relative, decode) } catch where error.code == .notFound { return nil }
+    }
+
+    /// `store.json`.
+    public func manifest() throws(StoreError) -> ManifestDocument {
+        try read("store.json") { (b) throws(SchemaError) in try ManifestDocument(bytes: b) }
+    }
+
+    /// One work stream, whichever version its file has.
+    /// - Throws: `.notFound` when there is no such work stream; a document error naming the file.
+    public func workStream(_ id: UUID) throws(StoreError) -> SessionDocument {
+        let relative = Store.sessionFile(id)
+        let newer = acceptsNewerDocuments
+        let document = try read(relative) { (b) throws(SchemaError) in try SessionDocument(bytes: b, acceptingNewerVersions: newer) }
+        try checkID(document.fields.id, id, relative)
+        return document
+    }
+
+    func checkID(_ inside: UUID, _ id: UUID, _ relative: String) throws(StoreError) {
+        guard inside == id else {
+            throw StoreError(.invalidDocument, "Can't use '\(file(relative))': its id is '\(inside.lowercased)' but its file name says '\(id.lowercased)'. Rename the file or fix the id by hand.", path: file(relative))
+        }
+    }
+
+    /// The user customisation of a work stream, or nil when there is none.
+    public func customization(_ id: UUID) throws(StoreError) -> UserSessionV1? {
+        let relative = Store.userSessionFile(id)
+        let newer = acceptsNewerDocuments
+        guard let doc = try readIfPresent(relative, { (b) throws(SchemaError) in try UserSessionV1(bytes: b, acceptingNewerVersions: newer) }) else { return nil }
+        try checkID(doc.id, id, relative)
+        return doc
+    }
+
+    /// Every user customisation, and every one that could not be read.
+    public func customizations() throws(StoreError) -> ScanResult<UserSessionV1> {
+        let listing = try DocumentListing.list(userSessionsDirectory, system: system)
+        var result = ScanResult<UserSessionV1>(problems: listing.invalid.map(\.error))
+        for documentID in listing.ids {
+            guard let id = UUIDText.parse(documentID.rawValue) else { continue }
+            do {
+                if let doc = try customization(id) { result.items.append(doc) }
+            } catch { result.problems.append(error) }
+        }
+        return result
+    }
+
+    /// `settings.json`, or the defaults when the file is absent.
+    public func settings() throws(StoreError) -> SettingsV1 {
+        let newer = acceptsNewerDocuments
+        return try readIfPresent("settings.json") { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) } ?? .defaults
+    }
+
+    /// `queue.json`; nil in a v1 store (or a v2 store whose `queue.json` is missing).
+    public func queueDocument() throws(StoreError) -> QueueV2? {
+        let newer = acceptsNewerDocuments
+        return try readIfPresent("queue.json") { (b) throws(SchemaError) in try QueueV2(bytes: b, acceptingNewerVersions: newer) }
+    }
+
+    /// The work-stream ids of the store, and every entry of `sessions/` that is not a document.
+    public func workStreamIDs() throws(StoreError) -> ScanResult<UUID> {
+        let listing = try DocumentListing.list(sessionsDirectory, system: system)
+        return ScanResult(items: listing.ids.compactMap { UUIDText.parse($0.rawValue) }, problems: listing.invalid.map(\.error))
+    }
+
+    /// A summary of every work stream, and every document that could not be read.
+    public func listWorkStreams() throws(StoreError) -> ScanResult<WorkStreamSummary> {
+        let ids = try workStreamIDs()
+        var result = ScanResult<WorkStreamSummary>(problems: ids.problems)
+        result.items.reserveCapacity(ids.items.count)
+        for id in ids.items {
+            do { result.items.append(try summary(id)) } catch { result.problems.append(error) }
+        }
+        return result
+    }
+
+    /// The summary of one work stream.
+    public func summary(_ id: UUID) throws(StoreError) -> WorkStreamSummary {
+        let relative = Store.sessionFile(id)
+        let bytes = try FileReader.read(file(relative), system: system)
+        let summary: WorkStreamSummary
+        do { summary = try WorkStreamSummary(bytes: bytes, acceptingNewerVersions: acceptsNewerDocuments) } catch {
+            throw StoreError.document(error, path: file(relative))
+        }
+        try checkID(summary.id, id, relative)
+        return summary
+    }
+}

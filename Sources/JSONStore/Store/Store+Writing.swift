@@ -1,0 +1,142 @@
+import Foundation
+
+extension Store {
+    /// Runs `body` holding the store's lock (the caller's writes are then serialised with every
+    /// other writer process). Refuses on a read-only or older store.
+    public func withLock<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        try requireWritable()
+        let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
+        defer { lock.release() }
+        return try body()
+    }
+
+    func requireWritable() throws(StoreError) {
+        if options.readOnly {
+            throw StoreError(.permissionDenied, "Can't write to '\(path)': the store was opened read-only.", path: path)
+        }
+        switch compatibility {
+        case .needsMigration(let from):
+            throw StoreError(.unsupportedVersion, "Can't write to '\(path)': it is a schema v\(from) store. Upgrade it first with 'migrate-store migrate \(path)'.", path: path)
+        case .refused:
+            throw StoreError(.unsupportedVersion, "Can't write to '\(path)': \(compatibility.refusal!).", path: path)
+        case .current, .superseded:
+            return
+        }
+    }
+
+    /// Replaces one document durably (temp file, fsync, rename, fsync of the folder).
+    func write(_ relative: String, _ bytes: [UInt8]) throws(StoreError) {
+        let full = file(relative)
+        try AtomicFile.durableReplace(directory: Directories.parent(of: full), name: String(relative.split(separator: "/").last!), bytes: bytes, system: system)
+    }
+
+    /// Creates a work stream as v2 code does (spec §4 dual write): `backend_name` `""`,
+    /// `provider_session_id` = its id, `provider` = `"claude"`, every v1 key with its default.
+    ///
+    /// - Throws: `.alreadyExists` when a work stream with this id exists.
+    @discardableResult
+    public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
+                                 at date: Date = Date()) throws(StoreError) -> SessionV2 {
+        try withLock { () throws(StoreError) in
+            let relative = Store.sessionFile(id)
+            if try system.linkStatus(file(relative), context: ErrorContext("create", file(relative))) != nil {
+                throw StoreError(.alreadyExists, "Can't create work stream '\(id.lowercased)': '\(file(relative))' already exists.", path: file(relative))
+            }
+            let session = WorkStreamRules.newWorkStream(id: id, workingDirectory: workingDirectory, createdAt: date, provider: provider)
+            try write(relative, session.encoded)
+            return session
+        }
+    }
+
+    /// Reads a work stream under the lock, lets `body` change it, and writes it back durably
+    /// (only if a byte changed). A document a v1 writer left is upgraded (spec §6 rules 1–4).
+    ///
+    /// - Precondition: `body` changes neither `id` nor the seven queue keys: the queue is changed
+    ///   through the queue methods, which keep `queue.json` and its mirror in step.
+    @discardableResult
+    public func updateWorkStream(_ id: UUID, _ body: (inout SessionV2) throws(StoreError) -> Void) throws(StoreError) -> SessionV2 {
+        try withLock { () throws(StoreError) in
+            let relative = Store.sessionFile(id)
+            let document = try workStream(id)
+            var session: SessionV2
+            do throws(SchemaError) { session = try SessionMigration.migrate(document).0 } catch { throw StoreError.document(error, path: file(relative)) }
+            let before = session
+            try body(&session)
+            precondition(session.fields.id == id, "updateWorkStream: the body changed the work stream's id")
+            precondition(session.fields.queueKeys == before.fields.queueKeys, "updateWorkStream: change the queue through the queue methods")
+            session.schemaVersion = SessionV2.version
+            let bytes = session.encoded
+            if bytes != document.encoded { try write(relative, bytes) }
+            return session
+        }
+    }
+
+    /// Appends messages to a work stream. Their `session_id` is set to the work stream (containment,
+    /// spec §6 rule 4), and `last_modified` moves forward to the newest message if it is later.
+    @discardableResult
+    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> SessionV2 {
+        try updateWorkStream(id) { session in
+            for var message in messages {
+                message.sessionID = id
+                session.fields.messages.append(message)
+                if message.timestamp > session.fields.lastModified { session.fields.lastModified = message.timestamp }
+            }
+        }
+    }
+
+    /// Deletes a work stream's file, after removing it from both queues (`queue.json` first, then
+    /// the mirror of the entries that moved up). Its user customisation is kept: an orphan
+    /// customisation is valid (spec §3) and keeps the user's name if the stream comes back.
+    ///
+    /// - Warning: This removes the work stream and its messages from the store. Take a backup first
+    ///   if they may be needed (`migrate-store backup`).
+    public func deleteWorkStream(_ id: UUID) throws(StoreError) {
+        try withLock { () throws(StoreError) in
+            _ = try workStream(id)
+            try mutateQueueHoldingLock { q in q.removeEverywhere(id) }
+            let full = file(Store.sessionFile(id))
+            let context = ErrorContext("delete", full)
+            try system.unlink(full, context: context)
+            // fsync the folder: the unlink is durable only once its directory entry is (man 2 fsync).
+            let fd = try AtomicFile.openDirectory(sessionsDirectory, system: system, context: context)
+            defer { system.discard(fd) }
+            try system.sync(fd, context: context)
+        }
+    }
+
+    /// Sets (or clears, with nil) the user's name for a work stream; creates the customisation if needed.
+    @discardableResult
+    public func setCustomName(_ id: UUID, _ name: String?, at date: Date = Date()) throws(StoreError) -> UserSessionV1 {
+        try updateCustomization(id, at: date) { $0.customName = name }
+    }
+
+    /// Sets or clears the "user deleted" flag (the user hid the work stream; spec §3).
+    @discardableResult
+    public func setUserDeleted(_ id: UUID, _ deleted: Bool, at date: Date = Date()) throws(StoreError) -> UserSessionV1 {
+        try updateCustomization(id, at: date) { $0.isUserDeleted = deleted }
+    }
+
+    func updateCustomization(_ id: UUID, at date: Date, _ body: (inout UserSessionV1) -> Void) throws(StoreError) -> UserSessionV1 {
+        try withLock { () throws(StoreError) in
+            let existing = try customization(id)
+            var doc = existing ?? UserSessionV1(id: id, createdAt: date)
+            body(&doc)
+            doc.schemaVersion = DocumentVersion.current
+            if doc != existing { try write(Store.userSessionFile(id), doc.encoded) }
+            return doc
+        }
+    }
+
+    /// Changes `settings.json` under the lock (created with the defaults if absent).
+    @discardableResult
+    public func updateSettings(_ body: (inout SettingsV1) -> Void) throws(StoreError) -> SettingsV1 {
+        try withLock { () throws(StoreError) in
+            let existing = try settings()
+            var doc = existing
+            body(&doc)
+            doc.schemaVersion = DocumentVersion.current
+            try write("settings.json", doc.encoded)
+            return doc
+        }
+    }
+}

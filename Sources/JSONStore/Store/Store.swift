@@ -1,0 +1,77 @@
+import Foundation
+
+/// A work-stream store on disk: the typed API for app developers.
+///
+/// Reads need no lock (every file is always whole). Each write takes the store's lock for its
+/// duration, re-reads what it changes under the lock, and is durable when the call returns
+/// (see "Durability" in the README).
+///
+/// ```swift
+/// let store = try Store.create(at: "/tmp/demo-store")
+/// let stream = try store.createWorkStream(workingDirectory: "/Users/ana/app")
+/// try store.appendMessages(stream.id, [message])
+/// try store.enqueue(stream.id)
+/// let listing = try store.listWorkStreams()
+/// ```
+public final class Store: Sendable {
+    /// How a store is opened.
+    public struct Options: Sendable {
+        /// Never write, not even a lock file or a temp-file sweep. The default is `false`.
+        public var readOnly: Bool
+        /// Recorded in the lock file so another process's error can name this one.
+        public var tool: String
+        public var version: String
+        /// How long a write waits for another process's lock. The default is 10 seconds.
+        public var lockTimeout: Duration
+
+        public init(readOnly: Bool = false, tool: String = "JSONStore", version: String = Store.libraryVersion,
+                    lockTimeout: Duration = StoreLock.defaultTimeout) {
+            self.readOnly = readOnly; self.tool = tool; self.version = version; self.lockTimeout = lockTimeout
+        }
+
+        public static let readOnly = Options(readOnly: true)
+    }
+
+    public static let libraryVersion = "0.1.0"
+
+    /// The store folder, as given.
+    public let path: String
+    public let options: Options
+    /// What the reader rule of spec §4 says about this store for this code (v2).
+    public let compatibility: StoreCompatibility
+    /// Sentences the caller should show (for example: locking is unreliable on a network file system).
+    public let warnings: [String]
+    let system: SystemCalls
+
+    init(path: String, options: Options, compatibility: StoreCompatibility, warnings: [String], system: SystemCalls) {
+        self.path = path; self.options = options; self.compatibility = compatibility
+        self.warnings = warnings; self.system = system
+    }
+
+    /// Newer stores admitted by `min_reader_version` are read with their new keys kept.
+    var acceptsNewerDocuments: Bool {
+        if case .superseded = compatibility { return true }
+        return false
+    }
+
+    /// True when this code may write: the store is v2, or newer and admits v2 writers.
+    public var isWritable: Bool {
+        guard !options.readOnly else { return false }
+        switch compatibility {
+        case .current, .superseded: return true
+        case .needsMigration, .refused: return false
+        }
+    }
+
+    // MARK: Paths (only ever built from validated ids)
+
+    /// `relative` is one of the spec's names (`store.json`, `sessions/<id>.json`, …), built by this type from a validated id.
+    func file(_ relative: String) -> String {
+        relative.split(separator: "/").reduce(path) { joinPath($0, String($1)) }
+    }
+    var sessionsDirectory: String { joinPath(path, "sessions") }
+    var userSessionsDirectory: String { joinPath(path, "user-sessions") }
+    static func documentName(_ id: UUID) -> String { id.lowercased + ".json" }
+    static func sessionFile(_ id: UUID) -> String { "sessions/" + documentName(id) }
+    static func userSessionFile(_ id: UUID) -> String { "user-sessions/" + documentName(id) }
+}

@@ -1,0 +1,37 @@
+extension StoreError {
+    /// A document that could not be read, as a store error naming the file and the way out.
+    /// The schema error stays attached as `underlying` (key path, expected, found, position).
+    static func document(_ error: SchemaError, path: String) -> StoreError {
+        let code: StoreError.Code
+        let fix: String
+        switch error.code {
+        case .syntax:
+            code = .corruptDocument
+            fix = "The file is not valid JSON: restore it from a backup, or fix it by hand ('migrate-store validate' lists every problem)."
+        case .unsupportedVersion:
+            code = .unsupportedVersion
+            fix = "Use a version of the tool that reads it."
+        case .notAStore:
+            code = .notAStore
+            fix = "Point the tool at a work-stream store folder."
+        default:
+            code = .invalidDocument
+            fix = "Fix the value by hand or restore the file from a backup ('migrate-store validate' lists every problem)."
+        }
+        return StoreError(code, "Can't read '\(path)': \(error.reason). \(fix)", path: path, underlying: error)
+    }
+
+    /// The schema error behind a document error, if any.
+    public var schemaError: SchemaError? { underlying as? SchemaError }
+}
+
+/// What a scan over many documents found: the documents it could read and every one it could not.
+///
+/// One bad document never hides the others (spec §8).
+public struct ScanResult<Item: Sendable>: Sendable {
+    public var items: [Item]
+    /// One error per unreadable or misplaced entry, each naming its file.
+    public var problems: [StoreError]
+
+    public init(items: [Item] = [], problems: [StoreError] = []) { self.items = items; self.problems = problems }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What listing a work stream needs: every top-level value, without keeping its messages.
+public struct WorkStreamSummary: Sendable, Hashable {
+    public var id: UUID
+    public var schemaVersion: Int
+    public var backendName: String
+    public var workingDirectory: String
+    public var lastModified: Date
+    public var isLocallyCreated: Bool
+    /// As reported by the backend (`message_count`).
+    public var messageCount: Int32
+    /// How many messages the file keeps locally.
+    public var storedMessages: Int
+    public var preview: String
+    public var unreadCount: Int32
+    public var queueKeys: QueueKeys
+    /// `provider_session_id` if present, else the id (spec §4).
+    public var effectiveProviderSessionID: String
+    /// `provider` if present, else `"claude"`.
+    public var effectiveProvider: String
+    /// The file's size in bytes.
+    public var fileSize: Int
+
+    /// Decodes the document (validating all of it) and keeps the summary.
+    public init(bytes: [UInt8], acceptingNewerVersions: Bool) throws(SchemaError) {
+        let document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptingNewerVersions)
+        self.init(document, fileSize: bytes.count)
+    }
+
+    public init(_ document: SessionDocument, fileSize: Int) {
+        let f = document.fields
+        id = f.id; schemaVersion = document.schemaVersion; backendName = f.backendName
+        workingDirectory = f.workingDirectory; lastModified = f.lastModified; isLocallyCreated = f.isLocallyCreated
+        messageCount = f.messageCount; storedMessages = f.messages.count; preview = f.preview
+        unreadCount = f.unreadCount; queueKeys = f.queueKeys
+        effectiveProviderSessionID = WorkStreamRules.effectiveProviderSessionID(document)
+        effectiveProvider = WorkStreamRules.effectiveProvider(document)
+        self.fileSize = fileSize
+    }
+
+    /// The queue-relevant part, for the queue logic.
+    public var queueSummary: SessionQueueSummary { SessionQueueSummary(id: id, schemaVersion: schemaVersion, keys: queueKeys) }
+}

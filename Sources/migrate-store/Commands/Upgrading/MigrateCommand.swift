@@ -1,0 +1,48 @@
+import Foundation
+import JSONStore
+
+/// `migrate-store migrate <store> [--to 2] [--backup-dir DIR | --no-backup]`.
+///
+/// Plans first (read-only); when nothing would change it says so and writes nothing at all.
+/// Otherwise it takes a verified backup (unless `--no-backup`), then migrates under the lock
+/// (spec §6): idempotent, resumable, `store.json` written last.
+enum MigrateCommand {
+    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
+        try TargetVersion.check(args)
+        let path = args.argument("store")
+        let reader = try Store.open(at: path, options: StoreArgument.options(readOnly: true))
+        switch reader.compatibility {
+        case .superseded(let version, _):
+            out.print("'\(path)' is at schema version \(version), newer than 2: nothing to migrate.")
+            out.emitJSON(["store": .string(path), "from": .int(version), "to": .int(2), "noop": .bool(true), "backup": .null, "files_changed": .int(0)])
+            return .success
+        case .refused:
+            throw CommandError(.dataError, "Can't migrate '\(path)': \(reader.compatibility.refusal!).")
+        case .current, .needsMigration:
+            break
+        }
+        let from = StatusCommand.versions(try reader.manifest()).0
+        let plan = try StoreMigrator(store: reader).plan(toolVersion: ToolInfo.version)
+        if plan.isNoop {
+            out.print("'\(path)' is already at version 2: nothing to do, no file was changed.")
+            out.emitJSON(ReportRendering.json(plan).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null]) { a, _ in a })
+            return .success
+        }
+        let backup = try MigrationBackup.take(args, store: path, out: out)
+        let store = try Store.open(at: path, options: StoreArgument.options(readOnly: false))
+        for warning in store.warnings { out.warning(warning) }
+        let report = try out.withProgress("Migrating", total: nil) { progress in
+            try StoreMigrator(store: store).migrate(toolVersion: ToolInfo.version) { done, total in
+                progress.update(done, detail: "\(done)/\(total) work streams")
+            }
+        }
+        out.print("Migrated '\(path)' from schema version \(from) to 2: " + ReportRendering.totals(report) + ".")
+        if let backup {
+            out.print("Check it against the backup with: migrate-store verify \(path) --against \(backup)")
+        }
+        out.info("A v1 app can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
+        out.emitJSON(ReportRendering.json(report).merging(["store": .string(path), "from": .int(from), "to": .int(2),
+                                                           "backup": backup.map(JSONOutputValue.string) ?? .null]) { a, _ in a })
+        return .success
+    }
+}

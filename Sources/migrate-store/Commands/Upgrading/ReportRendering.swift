@@ -1,0 +1,35 @@
+import JSONStore
+
+/// Human and JSON renderings of a migration report, shared by `plan` and `migrate`.
+enum ReportRendering {
+    static func human(_ report: MigrationReport) -> String {
+        var lines: [String] = []
+        for document in report.documents {
+            lines.append(document.file)
+            for change in document.changes { lines.append("  " + change.description) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "15 files change: 8 schema_version, 16 added_key, …" with the codes in a stable order.
+    static func totals(_ report: MigrationReport) -> String {
+        let totals = report.totals.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return "\(report.filesChanged) file\(report.filesChanged == 1 ? "" : "s") change" + (totals.isEmpty ? "" : ": \(totals)")
+    }
+
+    static func json(_ report: MigrationReport) -> [String: JSONOutputValue] {
+        [
+            "documents": .array(report.documents.map { document in
+                .object(["file": .string(document.file),
+                         "changes": .array(document.changes.map { .object(["code": .string($0.code), "description": .string($0.description)]) })])
+            }),
+            "totals": .object(report.totals.mapValues { .int($0) }),
+            "files_changed": .int(report.filesChanged),
+            "noop": .bool(report.isNoop),
+        ]
+    }
+
+    static func errorsJSON(_ errors: [StoreError]) -> JSONOutputValue {
+        .array(errors.map { .object(["path": $0.path.map(JSONOutputValue.string) ?? .null, "code": .string($0.code.description), "message": .string($0.message)]) })
+    }
+}

@@ -1,0 +1,71 @@
+import JSONStore
+
+/// `migrate-store status <store>`: versions, counts, migration state, lock holder, unreadable documents.
+enum StatusCommand {
+    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let store = try StoreArgument.openReadOnly(args)
+        let status = try StoreStatus.gather(store)
+        let (schema, minReader) = versions(status.manifest)
+        out.print("Store:           \(store.path)")
+        out.print("Schema version:  \(schema)" + (minReader.map { " (min_reader_version \($0))" } ?? ""))
+        out.print("Work streams:    \(total(status.sessionsByVersion))\(byVersion(status.sessionsByVersion))")
+        out.print("Customisations:  \(total(status.customizationsByVersion))\(byVersion(status.customizationsByVersion))")
+        out.print("Settings:        " + (status.settingsVersion.map { "schema_version \($0)" } ?? "absent (defaults)"))
+        out.print("Queue:           " + (status.queue.map { "queue.json: \($0.fifo.count) FIFO, \($0.priority.count) priority" } ?? "no queue.json"))
+        out.print("Migration:       \(describe(status.state, store: store.path))")
+        out.print("Lock:            " + (status.lockHolder.map { "held by \($0.summary)" } ?? "free"))
+        out.print("Unreadable:      " + (status.unreadable.isEmpty ? "none" : "\(status.unreadable.count)"))
+        for problem in status.unreadable { out.print("  - \(problem.message)") }
+        out.emitJSON([
+            "store": .string(store.path),
+            "schema_version": .int(schema),
+            "min_reader_version": minReader.map(JSONOutputValue.int) ?? .null,
+            "work_streams_by_schema_version": versionsJSON(status.sessionsByVersion),
+            "customizations_by_schema_version": versionsJSON(status.customizationsByVersion),
+            "settings_schema_version": status.settingsVersion.map(JSONOutputValue.int) ?? .null,
+            "queue": status.queue.map { .object(["fifo": .int($0.fifo.count), "priority": .int($0.priority.count)]) } ?? .null,
+            "migration": .string(code(status.state)),
+            "migration_detail": .string(describe(status.state, store: store.path)),
+            "lock_holder": status.lockHolder.map { .string($0.summary) } ?? .null,
+            "unreadable": ReportRendering.errorsJSON(status.unreadable),
+        ])
+        return status.unreadable.isEmpty ? .success : .dataError
+    }
+
+    static func versions(_ manifest: ManifestDocument) -> (Int, Int?) {
+        switch manifest {
+        case .v1: (1, nil)
+        case .v2(let m): (m.schemaVersion, m.minReaderVersion)
+        }
+    }
+
+    static func total(_ counts: [Int: Int]) -> Int { counts.values.reduce(0, +) }
+
+    static func byVersion(_ counts: [Int: Int]) -> String {
+        counts.isEmpty ? "" : " (" + counts.sorted { $0.key < $1.key }.map { "v\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
+    }
+
+    static func versionsJSON(_ counts: [Int: Int]) -> JSONOutputValue {
+        .object(Dictionary(uniqueKeysWithValues: counts.map { (String($0.key), JSONOutputValue.int($0.value)) }))
+    }
+
+    static func code(_ state: StoreStatus.MigrationState) -> String {
+        switch state {
+        case .notNeeded: "not_needed"
+        case .needed: "needed"
+        case .interrupted: "interrupted"
+        case .touchedByV1Writer: "touched_by_v1_writer"
+        case .newerStore: "newer_store"
+        }
+    }
+
+    static func describe(_ state: StoreStatus.MigrationState, store: String) -> String {
+        switch state {
+        case .notNeeded: "not needed (every document is at version 2)"
+        case .needed: "needed: run 'migrate-store plan \(store)' to see the changes, then 'migrate-store migrate \(store)'"
+        case .interrupted(let n): "interrupted: \(n) document\(n == 1 ? " is" : "s are") already at version 2; run 'migrate-store migrate \(store)' to finish"
+        case .touchedByV1Writer(let n): "a v1 writer changed \(n) document\(n == 1 ? "" : "s") since the upgrade; run 'migrate-store migrate \(store)' to upgrade \(n == 1 ? "it" : "them") and reconcile the queue"
+        case .newerStore: "the store is newer than this tool; nothing to migrate"
+        }
+    }
+}

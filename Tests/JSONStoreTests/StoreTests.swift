@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+@testable import JSONStore
+
+@Suite struct StoreOpeningTests {
+    @Test func createdStoreHasV2ManifestDefaultSettingsAndPrivateModes() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.sub("s")
+        let store = try Store.create(at: path, now: StoreFixtures.t0)
+        #expect(store.compatibility == .current)
+        let files = try StoreFixtures.tree(path)
+        #expect(Set(files.keys) == ["store.json", "settings.json", "queue.json"])
+        #expect(String(decoding: files["settings.json"]!, as: UTF8.self) == "{\n  \"priority_queue_enabled\": false,\n  \"queue_enabled\": false,\n  \"schema_version\": 2\n}\n")
+        #expect(try StoreFixtures.mode(path) == 0o700)
+        #expect(try StoreFixtures.mode(path + "/sessions") == 0o700)
+        #expect(try StoreFixtures.mode(path + "/store.json") == 0o600)
+        let error = #expect(throws: StoreError.self) { try Store.create(at: path) }
+        #expect(error?.code == .alreadyExists)
+    }
+
+    @Test func v1StoreIsClassifiedAsNeedingMigrationAndRefusesWrites() throws {
+        let dir = TemporaryDirectory()
+        let path = try StoreFixtures.copySample("v1-store", into: dir)
+        let before = try StoreFixtures.tree(path)
+        let store = try Store.open(at: path)
+        #expect(store.compatibility == .needsMigration(from: 1))
+        let error = #expect(throws: StoreError.self) { try store.enqueue(UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!) }
+        #expect(error?.message == "Can't write to '\(path)': it is a schema v1 store. Upgrade it first with 'migrate-store migrate \(path)'.")
+        #expect(try StoreFixtures.tree(path) == before)
+    }
+
+    func storeWithManifest(_ dir: TemporaryDirectory, version: Int, minReader: Int) throws -> String {
+        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        let manifest = "{\"format\": \"work-stream-store\", \"schema_version\": \(version), \"min_reader_version\": \(minReader), \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
+        try manifest.write(toFile: path + "/store.json", atomically: false, encoding: .utf8)
+        return path
+    }
+
+    @Test func newerStoreThatExcludesThisReaderIsRefusedNamingBothVersions() throws {
+        let dir = TemporaryDirectory()
+        let path = try storeWithManifest(dir, version: 3, minReader: 3)
+        let error = #expect(throws: StoreError.self) { try Store.open(at: path, options: .readOnly) }
+        #expect(error?.code == .unsupportedVersion)
+        #expect(error?.message == "Can't open '\(path)': the store has schema_version 3 and needs a reader of version 3 or newer (min_reader_version 3), but this tool reads version 2; use a newer version of the tool.")
+    }
+
+    @Test func newerStoreThatAdmitsThisReaderIsOpened() throws {
+        let dir = TemporaryDirectory()
+        let path = try storeWithManifest(dir, version: 3, minReader: 2)
+        let store = try Store.open(at: path)
+        #expect(store.compatibility == .superseded(storeVersion: 3, minReaderVersion: 2))
+        #expect(try store.listWorkStreams().items.count == 8)
+    }
+
+    @Test func readOnlyOpenWritesNothingNotEvenALockFile() throws {
+        let dir = TemporaryDirectory()
+        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path + "/sessions/.tmp-0123456789abcdef-left.json"))
+        let store = try Store.open(at: path, options: .readOnly)
+        _ = try store.listWorkStreams()
+        #expect(!FileManager.default.fileExists(atPath: path + "/.lock"))
+        #expect(FileManager.default.fileExists(atPath: path + "/sessions/.tmp-0123456789abcdef-left.json"))
+        _ = try Store.open(at: path)
+        #expect(!FileManager.default.fileExists(atPath: path + "/sessions/.tmp-0123456789abcdef-left.json"), "opening for writing sweeps temp files")
+    }
+
+    @Test func scanReportsEveryBadDocumentNotOnlyTheFirst() throws {
+        let dir = TemporaryDirectory()
+        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        try "{".write(toFile: path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json", atomically: false, encoding: .utf8)
+        try "{}".write(toFile: path + "/sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json", atomically: false, encoding: .utf8)
+        try "{}".write(toFile: path + "/sessions/NOT-A-UUID.json", atomically: false, encoding: .utf8)
+        let result = try Store.open(at: path, options: .readOnly).listWorkStreams()
+        #expect(result.items.count == 6)
+        #expect(result.problems.map(\.code) == [.invalidFileName, .corruptDocument, .invalidDocument])
+        #expect(result.problems[1].message.hasPrefix("Can't read '\(path)/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json': JSON syntax error at line 1, column 2 (byte 1)"))
+    }
+
+    @Test func documentWhoseIDDiffersFromItsFileNameIsAnError() throws {
+        let dir = TemporaryDirectory()
+        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        try FileManager.default.moveItem(atPath: path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json",
+                                         toPath: path + "/sessions/00000000-0000-4000-8000-000000000001.json")
+        let store = try Store.open(at: path, options: .readOnly)
+        let error = #expect(throws: StoreError.self) { try store.workStream(UUID(uuidString: "00000000-0000-4000-8000-000000000001")!) }
+        #expect(error?.code == .invalidDocument)
+    }
+}
+
+@Suite struct StoreWritingTests {
+    @Test func workStreamLifecycleKeepsFilesCanonicalAndPrivate() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store.create(at: dir.sub("s"))
+        let created = try store.createWorkStream(workingDirectory: "/Users/ana/app", at: StoreFixtures.t0)
+        #expect(created.providerSessionID == created.id.lowercased && created.backendName == "")
+        let message = MessageV1(id: UUID(), sessionID: UUID(), role: "user", text: "hello", timestamp: StoreFixtures.t0.addingTimeInterval(5))
+        let updated = try store.appendMessages(created.id, [message])
+        #expect(updated.messages.first?.sessionID == created.id)
+        #expect(updated.lastModified == message.timestamp)
+        let file = dir.sub("s/sessions/\(created.id.lowercased).json")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == updated.encoded)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file)
+        try store.updateWorkStream(created.id) { $0.fields.unreadCount = 3 }
+        #expect(try StoreFixtures.mode(file) == 0o640, "an existing file keeps its mode")
+        try store.setCustomName(created.id, "Mine")
+        try store.setUserDeleted(created.id, true)
+        let customization = try #require(try store.customization(created.id))
+        #expect(customization.customName == "Mine" && customization.isUserDeleted)
+        try store.enqueue(created.id)
+        try store.deleteWorkStream(created.id)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(try store.queue().fifo.isEmpty)
+        #expect(try store.customization(created.id) != nil, "the customisation is kept")
+    }
+
+    @Test func symlinkInPlaceOfADocumentIsRefusedNotFollowed() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store.create(at: dir.sub("s"))
+        let s = try store.createWorkStream(workingDirectory: "/w")
+        let outside = dir.sub("outside.json")
+        try Data(s.encoded).write(to: URL(fileURLWithPath: outside))
+        let file = dir.sub("s/sessions/\(s.id.lowercased).json")
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: outside)
+        let error = #expect(throws: StoreError.self) { try store.updateWorkStream(s.id) { $0.fields.unreadCount = 1 } }
+        #expect(error?.code == .symlinkRefused)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: outside))) == s.encoded)
+    }
+
+    /// Issue 3 acceptance: one queue.json write plus only the mirror writes whose values changed.
+    @Test func queueOperationWritesQueueJSONOncePlusOnlyTheChangedMirrors() throws {
+        let dir = TemporaryDirectory()
+        let calls = CountingCalls()
+        let system = SystemCalls(calls: calls)
+        let store = try Store.create(at: dir.sub("s"), options: Store.Options(), now: StoreFixtures.t0, system: system)
+        var ids: [UUID] = []
+        for n in 0..<20 {
+            let s = try store.createWorkStream(id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))!, workingDirectory: "/w")
+            try store.enqueue(s.id, at: StoreFixtures.t0)
+            ids.append(s.id)
+        }
+        calls.reset()
+        try store.removeFromQueue(ids[17])   // positions 19 and 20 move up, 18 leaves
+        #expect(calls.count(renamesEndingIn: "queue.json") == 1)
+        #expect(calls.count(renamesEndingIn: ".json") == 1 + 3)
+        calls.reset()
+        try store.enqueue(ids[0], at: StoreFixtures.t0)   // every other entry moves up by one
+        #expect(calls.count(renamesEndingIn: ".json") == 1 + 19)
+        calls.reset()
+        try store.addToPriorityQueue(ids[5], priority: 1, at: StoreFixtures.t0)
+        #expect(calls.count(renamesEndingIn: ".json") == 1 + 1)
+        calls.reset()
+        try store.removeFromPriorityQueue(ids[5])
+        #expect(calls.count(renamesEndingIn: ".json") == 1 + 1)
+        let mirrored = try store.workStream(ids[5]).fields
+        #expect(mirrored.priority == 10 && mirrored.priorityOrder == 0 && mirrored.priorityQueuedAt == nil && !mirrored.isInPriorityQueue)
+        let summaries = try store.listWorkStreams().items.map(\.queueSummary)
+        #expect(RollbackCheck.checkMirror(sessions: summaries, queue: try store.queue()) == nil)
+    }
+
+    @Test func migratorTurnsTheV1SampleIntoTheV2SampleAndASecondRunChangesNoByte() throws {
+        let dir = TemporaryDirectory()
+        let path = try StoreFixtures.copySample("v1-store", into: dir)
+        let store = try Store.open(at: path)
+        let plan = try StoreMigrator(store: store).plan()
+        let report = try StoreMigrator(store: store).migrate(toolVersion: "0.1.0")
+        #expect(plan.documents.map(\.file) == report.documents.map(\.file))
+        #expect(plan.documents.map(\.changes) == report.documents.map(\.changes))
+        var migrated = try StoreFixtures.tree(path)
+        var expected = try StoreFixtures.tree(StoreFixtures.samples + "/v2-store")
+        #expect(migrated.removeValue(forKey: "store.json") != nil && expected.removeValue(forKey: "store.json") != nil)
+        #expect(migrated == expected)
+        let before = try StoreFixtures.tree(path)
+        let again = try StoreMigrator(store: try Store.open(at: path)).migrate(toolVersion: "0.1.0")
+        #expect(again.isNoop)
+        #expect(try StoreFixtures.tree(path) == before)
+    }
+}
