@@ -51,8 +51,8 @@ public enum Backup {
     ///    entry that does not belong is an error, never skipped silently) and hard-link or copy
     ///    every file into staging (`BackupCapture`). The lock is released right after: the
     ///    snapshot is complete, and linked inodes never change.
-    /// 4. Read every file back, fsync it, hash it; write `SHA256SUMS` and `backup.json`; fsync
-    ///    the staging folders.
+    /// 4. Read every file back and hash it; write `SHA256SUMS` and `backup.json`; make every
+    ///    file durable (one `syncfs` on Linux, else an fsync each), fsync the staging folders.
     /// 5. Verify the staging folder as `verify-backup` does (file set, sizes, hashes).
     /// 6. Rename staging to `destination` and fsync the parent. A crash before this leaves only a
     ///    dot-named staging folder; `destination` never holds a partial backup.
@@ -105,7 +105,7 @@ public enum Backup {
         StagingDirectory.removeStale(besides: target, purpose: "staging", system: system)
         let staging = try StagingDirectory(besides: target, purpose: "staging", system: system)
         do {
-            let report = try BackupWriter(store: store, staging: staging.path, target: target, tool: tool, version: version,
+            let report = try BackupWriter(store: store, staging: staging, target: target, tool: tool, version: version,
                                           options: options, heldLock: lock, system: system).write()
             try refuseExisting(target, system: system)
             try system.rename(staging.path, to: target.path, context: ErrorContext("create the backup", target.path))

@@ -32,7 +32,7 @@ final class StagedStore {
     /// Writes one file. The caller has checked `bytes` against the archive's size and hash.
     func add(_ path: StoreFilePath, _ bytes: [UInt8]) throws(StoreError) {
         precondition(expected[path] == nil, "StagedStore: '\(path)' added twice")
-        try NewFiles.write(path.absolute(in: directory.path), bytes, system: system)
+        try NewFiles.write(path.absolute(in: directory.path), bytes, sync: false, system: system)  // durable in seal()
         expected[path] = (Int64(bytes.count), SHA256.hex(of: bytes))
     }
 
@@ -61,18 +61,23 @@ final class StagedStore {
             guard let path = StoreFilePath(document.file), let bytes = newFiles[document.file] else {
                 preconditionFailure("StagedStore: the migration reported '\(document.file)', which it did not produce")
             }
-            let folder = path.folder.map { joinPath(directory.path, $0) } ?? directory.path
-            try AtomicFile.durableReplace(directory: folder, name: path.fileName, bytes: bytes, system: system)
+            // The staging folder is nobody's store yet: rewriting a file in place is safe here, and a
+            // crash only leaves a partial staging folder, which the next run removes.
+            let file = path.absolute(in: directory.path)
+            if expected[path] != nil { try system.unlink(file, context: ErrorContext("migrate", file)) }
+            try NewFiles.write(file, bytes, sync: false, system: system)  // durable in seal()
             expected[path] = (Int64(bytes.count), SHA256.hex(of: bytes))
         }
         return report
     }
 
-    /// fsyncs the folders (files were fsynced when written), then reads every file back and
-    /// checks the folder holds exactly the expected files with the expected sizes and hashes.
+    /// Makes every file durable (`StagingDirectory.makeDurable`), fsyncs the folders and the
+    /// parent, then reads every file back and checks the folder holds exactly the expected files
+    /// with the expected sizes and hashes.
     ///
     /// - Throws: `StoreError` `.io` naming the first difference, or the code of a failed call.
     func seal() throws(StoreError) {
+        try directory.makeDurable(expected.keys.map { $0.absolute(in: directory.path) })
         for folder in StoreFilePath.folderNames.keys.sorted() {
             try NewFiles.syncDirectory(joinPath(directory.path, folder), system: system)
         }
