@@ -15,8 +15,9 @@ import Darwin
 /// `queue.json` with the same new `writer_generation` (an unknown key, kept by every reader),
 /// writing them one by one with `AtomicFile` and a pause between files, then releases the lock.
 /// The backups are taken by the built `migrate-store` binary in separate processes, so the only
-/// thing keeping them consistent is the lock between two processes. (`store-test-helper`, the
-/// test executable of the I/O layer, is not in this branch's Package.swift, hence a thread.)
+/// thing keeping them consistent is the lock between two processes. (When this test was written
+/// `store-test-helper` was not in the package yet; moving the writer there would make it a third
+/// process, which changes nothing for flock, whose locks belong to open file descriptions.)
 @Suite struct BackupConsistencyTests {
     @Test func backupTakenWhileAnotherProcessWritesIsOneInstantOfTheStore() throws {
         let scratch = BackupScratch()
