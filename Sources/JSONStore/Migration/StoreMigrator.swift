@@ -27,12 +27,21 @@ public struct StoreMigrator: Sendable {
     /// Migrates under the store's lock. A v2 store that needs nothing comes back with an empty
     /// report and no byte changed.
     ///
-    /// - Parameter progress: called with (done, total) work streams during pass B.
-    public func migrate(toolVersion: String, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
-        let lock = try StoreLock(store: store.path, tool: store.options.tool, version: store.options.version,
+    /// - Parameters:
+    ///   - holding: the store's lock when the caller already holds it (to take a backup and
+    ///     migrate without a writer in between); nil takes it for the duration of the call.
+    ///   - progress: called with (done, total) work streams.
+    public func migrate(toolVersion: String, holding lock: StoreLock? = nil, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
+        let held: StoreLock
+        if let lock {
+            precondition(lock.isHeld && lock.storePath == store.path, "StoreMigrator.migrate: the lock given is not this store's, held")
+            held = lock
+        } else {
+            held = try StoreLock(store: store.path, tool: store.options.tool, version: store.options.version,
                                  timeout: store.options.lockTimeout, system: store.system)
-        defer { lock.release() }
-        _ = try TempSweep.sweep(store: store.path, holding: lock, system: store.system)
+        }
+        defer { if lock == nil { held.release() } }
+        _ = try TempSweep.sweep(store: store.path, holding: held, system: store.system)
         return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion), progress: progress)
     }
 

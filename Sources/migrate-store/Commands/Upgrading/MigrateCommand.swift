@@ -29,11 +29,14 @@ enum MigrateCommand {
             out.emitJSON(ReportRendering.json(plan).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null]) { a, _ in a })
             return .success
         }
-        let backup = try MigrationBackup.take(args, store: path, out: out)
         let store = try Store.open(at: path, options: StoreArgument.options(readOnly: false))
         for warning in store.warnings { out.warning(warning) }
+        // One lock for the backup and the migration: no writer can slip in between them.
+        let lock = try StoreLock(store: path, tool: ToolInfo.name, version: ToolInfo.version)
+        defer { lock.release() }
+        let backup = try MigrationBackup.take(args, store: path, holding: lock, out: out)
         let report = try out.withProgress("Migrating", total: nil) { progress in
-            try StoreMigrator(store: store).migrate(toolVersion: ToolInfo.version) { done, total in
+            try StoreMigrator(store: store).migrate(toolVersion: ToolInfo.version, holding: lock) { done, total in
                 progress.update(done, detail: "\(done)/\(total) work streams")
             }
         }
