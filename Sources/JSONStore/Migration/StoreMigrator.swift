@@ -3,23 +3,18 @@ import Foundation
 /// Runs the v1 → v2 migration (spec §6) and the §7 reconcile on a store on disk, streaming:
 /// memory holds one document at a time plus a small summary per work stream.
 ///
-/// Two passes over the work streams. Pass A decodes and validates every document and keeps its
-/// queue keys; nothing is written unless every document of the store reads (bad input changes
-/// nothing). The queue is resolved from those keys (§6 rules 5–6, §7), which also fixes the
-/// write order. Pass B re-reads each work stream in that order, migrates it and writes it.
+/// One pass decodes, validates and migrates every work stream into a temp file; nothing becomes
+/// visible unless every document of the store reads (bad input changes nothing). The queue is
+/// resolved from the session keys (§6 rules 5–6, §7), which also fixes the write order (see
+/// `StoreMigrator+Staging.swift`). The dry run (`plan`) reads twice instead and writes nothing.
 ///
 /// Write order, so that a crash at any instant leaves a store a v1 reader reads correctly and
-/// the next run finishes byte-identically: `queue.json`; the sessions whose FIFO position
-/// changes, one durable write each in `QueueBuilder.writeOrder` (a v1 reader derives the same
-/// queue after every prefix); the other sessions in batches; customisations; settings;
-/// `store.json` last, in its own durable write, so the store says v2 only once everything is v2.
+/// the next run finishes byte-identically: `queue.json`; the sessions, renamed in
+/// `QueueBuilder.writeOrder` (a v1 reader derives the same queue after every prefix);
+/// customisations; settings; `store.json` last, in its own durable write, so the store says v2
+/// only once everything is v2.
 public struct StoreMigrator: Sendable {
     public let store: Store
-    /// A batch commit is flushed at this many files or this many bytes, whichever comes first:
-    /// bounded, so memory does not grow with the store, and large, so that one `syncfs` and one
-    /// folder fsync cover many files.
-    var batchFiles = 256
-    var batchBytes = 16 * 1024 * 1024
 
     public init(store: Store) { self.store = store }
 
@@ -32,12 +27,21 @@ public struct StoreMigrator: Sendable {
     /// Migrates under the store's lock. A v2 store that needs nothing comes back with an empty
     /// report and no byte changed.
     ///
-    /// - Parameter progress: called with (done, total) work streams during pass B.
-    public func migrate(toolVersion: String, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
-        let lock = try StoreLock(store: store.path, tool: store.options.tool, version: store.options.version,
+    /// - Parameters:
+    ///   - holding: the store's lock when the caller already holds it (to take a backup and
+    ///     migrate without a writer in between); nil takes it for the duration of the call.
+    ///   - progress: called with (done, total) work streams.
+    public func migrate(toolVersion: String, holding lock: StoreLock? = nil, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
+        let held: StoreLock
+        if let lock {
+            precondition(lock.isHeld && lock.storePath == store.path, "StoreMigrator.migrate: the lock given is not this store's, held")
+            held = lock
+        } else {
+            held = try StoreLock(store: store.path, tool: store.options.tool, version: store.options.version,
                                  timeout: store.options.lockTimeout, system: store.system)
-        defer { lock.release() }
-        _ = try TempSweep.sweep(store: store.path, holding: lock, system: store.system)
+        }
+        defer { if lock == nil { held.release() } }
+        _ = try TempSweep.sweep(store: store.path, holding: held, system: store.system)
         return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion), progress: progress)
     }
 
