@@ -95,6 +95,33 @@ enum PowerLossWorkloads {
         }
     }
 
+    /// After a writable open (which finishes or rolls back an interrupted restore), the store holds
+    /// every document of the old store or every document of the backup (the backup if the restore
+    /// was acknowledged), each whole; the backup is unchanged; a folder kept aside holds the old store.
+    static func restoreRecovers(_ crash: PowerLossHarness.Crash) -> [String] {
+        let model = ModelFileSystem(crash.state)
+        do {
+            _ = try Store.open(at: store, options: options, system: SystemCalls(calls: model))
+        } catch {
+            return ["the store does not open after the crash: \(error)"]
+        }
+        let files = model.current.files()
+        func under(_ folder: String, _ tree: [String: [UInt8]]) -> [String: [UInt8]] {
+            Dictionary(uniqueKeysWithValues: tree.filter { $0.key.hasPrefix(folder + "/") }.map { (String($0.key.dropFirst(folder.count)), $0.value) })
+        }
+        let old = under(store, crash.versions[0]), restored = under(store, crash.versions.last!)
+        let now = under(store, files)
+        var failures: [String] = []
+        if now != restored && (now != old || crash.acknowledged == 1) {
+            failures.append(crash.acknowledged == 1 ? "the acknowledged restore is not in the store" : "the store is neither the old one nor the restored one: \(now.keys.sorted())")
+        }
+        if under(backup, files) != under(backup, crash.versions[0]) { failures.append("the backup changed") }
+        for folder in Set(files.keys.compactMap { $0.split(separator: "/").first.map(String.init) }) where folder.hasPrefix("store.replaced-") {
+            if under("/" + folder, files) != old { failures.append("the folder kept aside, '/\(folder)', is not the old store") }
+        }
+        return failures
+    }
+
     /// After open (which reconciles), the mirror a v1 reader sees equals `queue.json`, and the FIFO
     /// positions are 1...n without duplicates.
     static func queueIsConsistentAfterOpen(_ crash: PowerLossHarness.Crash) -> [String] {
