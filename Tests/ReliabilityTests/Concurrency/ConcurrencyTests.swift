@@ -89,7 +89,7 @@ final class Child {
         return failures
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
     func processesMixingQueueMovesAndUpdatesLoseNoUpdate() throws {
         let seed = environmentSeed()
         let workers = 4, rounds = environmentInteger("RELIABILITY_MIX_ROUNDS", default: 40, full: 250)
@@ -131,7 +131,7 @@ final class Child {
         return ids
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
     func migrateRacingAnApplicationWriterLosesNoUpdateAndNamesTheHolder() throws {
         let scratch = Scratch()
         let path = scratch("store")
@@ -166,7 +166,7 @@ final class Child {
               + "the writer met the lock \(locked.count) times and the v1 store \(lines.filter { $0 == "v1" }.count) times")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
     func backupsDuringContinuousWritesAreConsistentSnapshotsAndLoseNoUpdate() throws {
         guard Tool.implements("backup") && Tool.implements("verify-backup") else {
             print("SKIPPED backupsDuringContinuousWritesAreConsistentSnapshotsAndLoseNoUpdate: this build has no 'backup' command yet")
@@ -218,7 +218,7 @@ final class Child {
               + "(it met the lock \(lines.filter { $0.hasPrefix("locked ") }.count) times); \(failures.count) failures")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 1)))
     func lockedStoreErrorNamesItsHolderInLibraryAndTool() throws {
         let scratch = Scratch()
         let path = scratch("store")

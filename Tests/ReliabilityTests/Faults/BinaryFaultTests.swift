@@ -46,7 +46,7 @@ import Darwin
         return out
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 5)))
     func injectedSystemCallFailuresGiveClearErrorExit74AndConsistentStore() throws {
         guard Tool.isInstalled("fiu-run") else {
             print("SKIPPED injectedSystemCallFailuresGiveClearErrorExit74AndConsistentStore: fiu-run not found; "
@@ -111,7 +111,7 @@ import Darwin
 
     // MARK: A real full disk
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
     func fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent() throws {
         let scratch = Scratch()
         let mount = scratch("disk")

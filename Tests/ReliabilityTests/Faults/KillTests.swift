@@ -11,7 +11,7 @@ import Darwin
 /// file is whole (old or new), a v1 reader reads the store with its queue, and the next run
 /// finishes it byte-identical to an uninterrupted migration (migration timestamps aside).
 @Suite(.serialized) struct KillTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 5)))
     func killedMigrationIsReadableByV1AndResumesIdentically() throws {
         let seed = environmentSeed()
         let kills = environmentInteger("RELIABILITY_KILLS", default: 15, full: 200)
