@@ -134,7 +134,8 @@ extension StoreMigrator {
                 // A session whose FIFO position changes is durable before the next rename (see above).
                 if ordered.contains(session.id) { try store.system.sync(fd, context: context) }
             } catch {
-                removeTemporaries(Array(pending))
+                // This session's temp file too: after a failed rename it is still there.
+                removeTemporaries([session] + Array(pending))
                 throw error
             }
         }

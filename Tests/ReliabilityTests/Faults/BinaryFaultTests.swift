@@ -82,6 +82,70 @@ import Darwin
         #expect(injected >= Self.faults.count / 2)
     }
 
+    /// Folders next to `path` whose names start with `prefix` (backups, asides).
+    static func siblings(of path: String, prefix: String) -> [String] {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix(prefix) }.sorted().map { parent + "/" + $0 }
+    }
+
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 5)))
+    func injectedFaultsDuringBackupRestoreAndMigrateWithBackupLeaveNothingPartial() throws {
+        guard Tool.isInstalled("fiu-run") else {
+            print("SKIPPED injectedFaultsDuringBackupRestoreAndMigrateWithBackupLeaveNothingPartial: fiu-run not found (apt-get install fiu-utils)")
+            return
+        }
+        let faults = Self.faults.filter { !$0.point.hasSuffix("unlink") && !$0.point.hasSuffix("read") }
+        var injected = 0, failures: [String] = []
+        let v2Files = tree(Samples.v2Store)
+        for fault in faults {
+            let fiu = ["fiu-run", "-x", "-c", fault.command]
+            let scratch = Scratch("fiu-backup")
+            let name = Self.errnoNames[fault.errno]!
+            func expectClear(_ run: ToolRun, _ what: String) -> Bool {
+                if run.code == 0 { return false }
+                if run.code != 74 || !run.stderr.hasPrefix("Error: Can't ") || !run.stderr.contains("(\(name))") {
+                    failures.append("[\(fault)] \(what): unclear failure: \(run)")
+                }
+                injected += 1
+                return true
+            }
+            // backup: the destination is absent or a complete, verified backup.
+            let store = try scratch.copy(Samples.v2Store, as: "store")
+            let backup = scratch("backup")
+            let made = !expectClear(try Tool.migrate(["backup", store, backup], launcher: fiu), "backup")
+            if FileManager.default.fileExists(atPath: backup) {
+                let verify = try Tool.migrate(["verify-backup", backup])
+                if verify.code != 0 { failures.append("[\(fault)] backup: a partial backup was left: \(verify)") }
+            } else if made {
+                failures.append("[\(fault)] backup: exit 0 but no backup")
+            }
+            if tree(store) != v2Files { failures.append("[\(fault)] backup: the store changed") }
+            if !FileManager.default.fileExists(atPath: backup) {
+                try #require(try Tool.migrate(["backup", store, backup]).code == 0)
+            }
+            // restore --force over another store: after the fault the target is the old store or the backup.
+            let target = try scratch.copy(Samples.v1Store, as: "target")
+            let restored = !expectClear(try Tool.migrate(["restore", backup, target, "--force"], launcher: fiu), "restore")
+            let after = tree(target)
+            if after != tree(Samples.v1Store) && after != v2Files { failures.append("[\(fault)] restore: the target is neither old nor restored: \(after.keys.sorted())") }
+            if restored && after != v2Files { failures.append("[\(fault)] restore: exit 0 but the target is not the backup") }
+            let again = try Tool.migrate(["restore", backup, target, "--force"])
+            if again.code != 0 || tree(target) != v2Files { failures.append("[\(fault)] restore again without faults: \(again)") }
+            // migrate with its backup: the store stays consistent, any backup left is complete.
+            let v1 = try scratch.copy(Samples.v1Store, as: "v1")
+            _ = expectClear(try Tool.migrate(["migrate", v1], launcher: fiu), "migrate with backup")
+            failures += StoreConsistency.check(v1).map { "[\(fault)] migrate with backup: \($0)" }
+            for left in Self.siblings(of: v1, prefix: "v1.backup-") {
+                let verify = try Tool.migrate(["verify-backup", left])
+                if verify.code != 0 { failures.append("[\(fault)] migrate with backup: partial backup '\(left)': \(verify)") }
+            }
+            failures += try StoreConsistency.resumes(v1).map { "[\(fault)] migrate with backup, then again: \($0)" }
+        }
+        FaultTotals.shared.add(injected)
+        print("fault injection (fiu-run) on backup, restore --force and migrate with backup: \(faults.count * 3) runs, \(injected) failed with an injected fault, \(failures.count) failures")
+        #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
+    }
+
     @Test func shortWritesStillMigrateCorrectly() throws {
         guard Tool.isInstalled("fiu-run") else { print("SKIPPED shortWritesStillMigrateCorrectly: fiu-run not found (apt-get install fiu-utils)"); return }
         let scratch = Scratch()

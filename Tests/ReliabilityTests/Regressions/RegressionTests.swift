@@ -1,10 +1,19 @@
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import JSONStore
 import Schema
 
 /// One test per defect the reliability suites found, at the library level (the suites that found
-/// them run the built tool too; see RELIABILITY.md, "Defects found").
+/// them run the built tool too; see RELIABILITY.md, "Defects found"). Defect 3 (a writable open
+/// finished an interrupted restore through the real file system instead of the given seam) is
+/// covered by `PowerLossTests.restoreCutByPowerLossLeavesOldOrRestoredStoreAfterRecovery`, which
+/// fails without the fix.
 @Suite struct RegressionTests {
     /// Defect 1: a store whose `sessions/` was a symbolic link was read through the link (its
     /// documents listed and migrated) and written through it (temp files, documents).
@@ -33,6 +42,41 @@ import Schema
         #expect(!result.passed)
         #expect(result.unreadable.map(\.path) == [store + "/settings.json"])
         #expect(result.unreadable.first?.code == .corruptDocument)
+    }
+}
+
+extension RegressionTests {
+    /// Defect 4: when renaming a migrated work stream over its document failed, the migration
+    /// removed the temp files of the sessions after it but left that session's own.
+    @Test(arguments: [1, 2, 3])
+    func failedRenameDuringMigrationLeavesNoTempFile(failing renameNumber: Int) throws {
+        let model = ModelFileSystem(try PowerLossWorkloads.v1Store())
+        let calls = FailingRename(model, failing: renameNumber)
+        let system = SystemCalls(calls: calls)
+        let store = try Store.open(at: "/store", options: PowerLossWorkloads.options, system: system)
+        let error = #expect(throws: StoreError.self) { _ = try StoreMigrator(store: store).migrate(toolVersion: "1") }
+        #expect(error?.code == .permissionDenied && error?.syscall == "rename")
+        #expect(model.current.files(includeDotNames: true).keys.filter { $0.contains("/.tmp-") }.sorted() == [])
+    }
+}
+
+/// Fails the `number`-th rename into `/store/sessions/` with EACCES (doing nothing).
+final class FailingRename: ForwardingCalls, @unchecked Sendable {
+    private let number: Int
+    private let lock = NSLock()
+    private var seen = 0
+
+    init(_ base: ModelFileSystem, failing number: Int) {
+        self.number = number
+        super.init(base)
+    }
+
+    override func system_rename(_ from: String, _ to: String) throws(Errno) {
+        if to.hasPrefix("/store/sessions/") {
+            lock.lock(); seen += 1; let hit = seen == number; lock.unlock()
+            if hit { throw Errno(EACCES) }
+        }
+        try base.system_rename(from, to)
     }
 }
 
