@@ -175,8 +175,8 @@ import Darwin
 
     // MARK: A real full disk
 
-    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
-    func fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent() throws {
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)), arguments: [false, true])
+    func fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent(withBackup: Bool) throws {
         let scratch = Scratch()
         let mount = scratch("disk")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
@@ -189,14 +189,19 @@ import Darwin
         try #require(!StoreConsistency.migrated.isEmpty, "the reference migration failed")
         var noSpace = 0, succeeded = 0, failures: [String] = []
         // Leave 0, 1, 2, ... pages free, until the migration fits.
-        for pages in 0...40 {
+        for pages in 0...60 {
             let store = mount + "/store"
-            try? FileManager.default.removeItem(atPath: store)
-            try? FileManager.default.removeItem(atPath: mount + "/filler")
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: mount)) ?? [] {
+                try FileManager.default.removeItem(atPath: mount + "/" + entry)
+            }
             try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: store)
             try fill(mount + "/filler", leavingFree: pages * 4096)
-            let run = try Tool.migrate(["migrate", store, "--no-backup"])
+            let run = try Tool.migrate(["migrate", store] + (withBackup ? [] : ["--no-backup"]))
             var problems: [String] = []
+            for left in Self.siblings(of: store, prefix: "store.backup-") {
+                let verify = try Tool.migrate(["verify-backup", left])
+                if verify.code != 0 { problems.append("partial backup '\(left)': \(verify)") }
+            }
             if run.code == 74 {
                 noSpace += 1
                 if !(run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("the disk is full (ENOSPC)")) { problems.append("unclear error: \(run.stderr)") }
@@ -212,7 +217,7 @@ import Darwin
             if run.code == 0 { break }
         }
         FaultTotals.shared.add(noSpace)
-        print("full disk (tmpfs): \(noSpace) migrations stopped by ENOSPC at increasing free space, \(succeeded) fitted; \(failures.count) failures")
+        print("full disk (tmpfs)\(withBackup ? ", migrate with backup" : ""): \(noSpace) migrations stopped by ENOSPC at increasing free space, \(succeeded) fitted; \(failures.count) failures")
         #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
         #expect(noSpace > 3 && succeeded == 1)
     }
