@@ -61,6 +61,8 @@ import Darwin
             let run = try Tool.migrate(["migrate", store, "--no-backup"], launcher: ["fiu-run", "-x", "-c", fault.command])
             var problems: [String] = []
             switch run.code {
+            case 0 where fault.point.hasSuffix("unlink"):
+                break  // a temp file whose removal failed may stay until the next writable open (checked below)
             case 0:
                 problems += StoreConsistency.equalsMigrated(store)
             case 74:
@@ -73,7 +75,7 @@ import Darwin
                 problems.append("exit \(run.code), not 0 or 74: \(run)")
             }
             problems += StoreConsistency.check(store, allowLeftovers: fault.point.hasSuffix("unlink"))
-            problems += try StoreConsistency.resumes(store)
+            problems += try StoreConsistency.resumes(store, sweep: fault.point.hasSuffix("unlink"))
             failures += problems.map { "[\(fault)] \($0)" }
         }
         FaultTotals.shared.add(injected)
