@@ -45,9 +45,24 @@ public struct StoreMigrator: Sendable {
         return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion), progress: progress)
     }
 
+    /// True when the §7 reconcile would change something: a work stream written by a v1 writer,
+    /// a queue entry for a missing work stream, or a mirror that disagrees with `queue.json`.
+    /// Reads only the top level of each work stream (`WorkStreamSummary`), so opening a large
+    /// store stays fast; an unreadable document counts as needing the full run (which reports it).
+    func needsReconcile() throws(StoreError) -> Bool {
+        let listing = try store.listWorkStreams()
+        guard listing.problems.isEmpty, let queue = try store.queueDocument() else { return true }
+        let summaries = listing.items.map(\.queueSummary)
+        let resolved = QueueResolution.resolve(manifestVersion: DocumentVersion.current, sessions: summaries, existing: queue)
+        guard resolved.changes.isEmpty else { return true }
+        let index = QueueIndex(resolved.queue)
+        return summaries.contains { $0.schemaVersion < DocumentVersion.current || index.mirror(for: $0.id, current: $0.keys) != $0.keys }
+    }
+
     /// The §7 reconcile of a v2 store, for a caller that already holds the lock (opening for writing).
     func reconcileHoldingLock() throws(StoreError) -> MigrationReport {
-        try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version), progress: nil)
+        guard try needsReconcile() else { return MigrationReport() }
+        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version), progress: nil)
     }
 }
 
