@@ -126,7 +126,7 @@ extension StoreMigrator {
         defer { store.system.discard(fd) }
         var pending = order.compactMap { byID[$0] }[...]
         while let session = pending.popFirst() {
-            if !session.changes.isEmpty { report.documents.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes)) }
+            if !session.changes.isEmpty { report.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes)) }
             guard let temporary = session.temporary else { continue }
             let target = store.file(Store.sessionFile(session.id))
             do {
