@@ -19,6 +19,7 @@ let package = Package(
         // Deterministic stores for benchmarks and tests (Benchmarks/README.md); not products.
         .target(name: "StoreGenerator", dependencies: ["Schema"]),
         .executableTarget(name: "generate-store", dependencies: ["StoreGenerator"]),
+        .executableTarget(name: "store-bench", dependencies: ["JSONStore", "Schema"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper", "StoreGenerator"]),
         .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema"]),
