@@ -276,10 +276,11 @@ def g1_migration(b):
     f_bk.note = backup_note
     f_py = b.figure("g1_naive_python", "naive Python script (json, no fsync)")
     f_cp = b.figure("g1_copy_floor", "floor: cp -a + sync")
+    f_cf = b.figure("g1_copy_fsync", "floor with per-file durability: copy + fsync each file and folder")
     f_vf = b.figure("g6_verify", "migrate-store verify (migrated store)")
     f_bu = b.figure("g6_backup", "migrate-store backup (migrated store)")
     f_bu.note = backup_cmd_note
-    for f in (f_nb, f_bk, f_py, f_cp, f_vf, f_bu):
+    for f in (f_nb, f_bk, f_py, f_cp, f_cf, f_vf, f_bu):
         f.extra["store_bytes"] = size
     backup_dest = b.scratch("g6-backup")
 
@@ -294,6 +295,7 @@ def g1_migration(b):
         (f_bk, lambda: (clean_backups(), fresh_copy(source, target)), measure_backup_migrate),
         (f_py, lambda: fresh_copy(source, target), timed([sys.executable, os.path.join(HERE, "peers", "naive_migrate.py"), target])),
         (f_cp, lambda: (remove(target), sync()), timed(["sh", "-c", 'cp -a "$0" "$1" && sync', source, target])),
+        (f_cf, lambda: (remove(target), sync()), timed([sys.executable, os.path.join(HERE, "peers", "copy_fsync.py"), source, target])),
         (f_vf, sync, timed([ms, "verify", migrated])),
         (f_bu, lambda: (remove(backup_dest), sync()), timed([ms, "backup", migrated, backup_dest])),
     ])
@@ -301,6 +303,7 @@ def g1_migration(b):
     remove(backup_dest)
     b.ratio("g1_vs_python", "migrate --no-backup / naive Python", "g1_migrate_nobackup", "g1_naive_python", ("<", 1.0))
     b.ratio("g1_vs_floor", "migrate --no-backup / cp -a + sync", "g1_migrate_nobackup", "g1_copy_floor", ("<=", 2.0))
+    b.ratio("g1_vs_fsync_floor", "migrate --no-backup / copy + fsync each file (information)", "g1_migrate_nobackup", "g1_copy_fsync", None)
     b.ratio("g1b_vs_python", "migrate (backup) / naive Python", "g1_migrate_backup", "g1_naive_python", ("<", 1.0))
     b.ratio("g1b_vs_floor", "migrate (backup) / cp -a + sync", "g1_migrate_backup", "g1_copy_floor", ("<=", 2.0))
     b.ratio("g6_verify", "verify / migrate --no-backup", "g6_verify", "g1_migrate_nobackup", None)
@@ -573,7 +576,9 @@ METHOD = """
   before every timed run. Timed from spawn to exit: `migrate-store migrate --no-backup`; `migrate-store
   migrate` with its default backup (the backup folder is removed, untimed, after each run);
   `Benchmarks/peers/naive_migrate.py` (the §6 transform with `json.load`/`json.dump(sort_keys=True, indent=2)`,
-  all in memory, no fsync, no backup); the floor `cp -a <store> <copy> && sync`.
+  all in memory, no fsync, no backup); the floor `cp -a <store> <copy> && sync` (`sync` is system-wide: on
+  a shared machine it also waits for other processes' writes); and, for information, a floor with the
+  durability `migrate` gives each file (`peers/copy_fsync.py`: copy, fsync every file, then every folder).
 - **2.** `store-bench update` opens the migrated store once, then makes K durable updates of the work stream
   whose file is closest to 30 KB through `Store.updateWorkStream` (lock, read, decode, change
   `unread_count`, encode, durable replace). The floor, `peers/durable_write.c`, writes the same final bytes
