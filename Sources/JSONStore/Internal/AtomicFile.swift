@@ -117,6 +117,25 @@ enum AtomicFile {
         return temporary
     }
 
+    /// A new temp file next to the target holding `bytes` with `mode`, not yet fsynced and still
+    /// open: for `BatchCommit`, which makes a whole batch durable at once. On failure the temp
+    /// file is removed.
+    static func writeUnsynced(
+        directory: String, name: String, bytes: [UInt8], mode: mode_t,
+        system: SystemCalls, context: ErrorContext
+    ) throws(StoreError) -> (fd: Int32, path: String) {
+        let (fd, temporary) = try createTemporary(directory: directory, name: name, system: system, context: context)
+        do {
+            try system.writeAll(fd, bytes, context: context)
+            try system.setPermissions(fd, mode, context: context)
+        } catch {
+            system.discard(fd)
+            system.removeLeftover(temporary)
+            throw error
+        }
+        return (fd, temporary)
+    }
+
     /// Step 3. A name collision (64 random bits) is retried with a new name a few times.
     private static func createTemporary(
         directory: String, name: String, system: SystemCalls, context: ErrorContext

@@ -10,18 +10,27 @@ extension StoreMigrator {
         var queue: QueueV2?
     }
 
+    /// Pass A of the dry run: every work stream decoded and validated, its queue keys kept.
     func survey() throws(StoreError) -> Survey {
         var problems: [StoreError] = []
-        let manifest = try store.manifest()
-        var survey = Survey(manifest: manifest)
+        var summaries: [SessionQueueSummary] = []
         let ids = try store.workStreamIDs()
         problems += ids.problems
         for id in ids.items {
             do {
                 let document = try store.workStream(id)
-                survey.summaries.append(SessionQueueSummary(document))
+                summaries.append(SessionQueueSummary(document))
             } catch { problems.append(error) }
         }
+        var survey = try surveyOtherDocuments(&problems)
+        if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
+        survey.summaries = summaries
+        return survey
+    }
+
+    /// The manifest, customisations, settings and queue; unreadable ones are added to `problems`.
+    func surveyOtherDocuments(_ problems: inout [StoreError]) throws(StoreError) -> Survey {
+        var survey = Survey(manifest: try store.manifest())
         let customizations = try store.customizations()
         problems += customizations.problems
         survey.customizations = customizations.items
@@ -30,7 +39,6 @@ extension StoreMigrator {
             survey.settings = try store.readIfPresent("settings.json") { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) }
         } catch { problems.append(error) }
         do { survey.queue = try store.queueDocument() } catch { problems.append(error) }
-        if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
         return survey
     }
 
@@ -38,14 +46,25 @@ extension StoreMigrator {
         if case .refused = store.compatibility {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(store.compatibility.refusal!).", path: store.path)
         }
-        let survey = try survey()
+        let survey: Survey
+        var staged: [StagedSession] = []
+        if write { (survey, staged) = try stage(progress: progress) } else { survey = try self.survey() }
         var report = MigrationReport()
         let resolved = QueueResolution.resolve(manifestVersion: survey.manifest.schemaVersion, sessions: survey.summaries, existing: survey.queue)
         if !resolved.changes.isEmpty {
             report.documents.append(DocumentChanges(file: "queue.json", changes: resolved.changes))
-            if write { try store.write("queue.json", resolved.queue.encoded) }
+            if write {
+                do { try store.write("queue.json", resolved.queue.encoded) } catch {
+                    removeTemporaries(staged)
+                    throw error
+                }
+            }
         }
-        try migrateSessions(survey, index: QueueIndex(resolved.queue), write: write, report: &report, progress: progress)
+        if write {
+            try commitStaged(staged, index: QueueIndex(resolved.queue), report: &report)
+        } else {
+            try planSessions(survey, index: QueueIndex(resolved.queue), report: &report)
+        }
         try upgradeSmallDocuments(survey, write: write, report: &report)
         var finishing = context
         finishing.finishedAt = Date()
@@ -59,41 +78,17 @@ extension StoreMigrator {
         return report
     }
 
-    /// Pass B, in write order.
-    func migrateSessions(_ survey: Survey, index: QueueIndex, write: Bool, report: inout MigrationReport,
-                         progress: ((Int, Int) -> Void)?) throws(StoreError) {
-        var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
-        var ordered = Set<UUID>()
-        for s in survey.summaries {
-            let new = index.mirror(for: s.id, current: s.keys)
-            moves.append((s.id, s.keys, new))
-            if s.keys.isInQueue && new.isInQueue && s.keys.queuePosition != new.queuePosition { ordered.insert(s.id) }
-        }
-        var batch: [FileChange] = []
-        let total = moves.count
-        for (done, id) in QueueBuilder.writeOrder(moves).enumerated() {
-            progress?(done, total)
-            let relative = Store.sessionFile(id)
+    /// The dry run's pass B: each work stream decoded again and migrated in write order, nothing written.
+    func planSessions(_ survey: Survey, index: QueueIndex, report: inout MigrationReport) throws(StoreError) {
+        let moves = survey.summaries.map { (id: $0.id, old: $0.keys, new: index.mirror(for: $0.id, current: $0.keys)) }
+        for id in QueueBuilder.writeOrder(moves) {
             let document = try store.workStream(id)
-            let migrated: SessionV2, changes: [Change]
-            do throws(SchemaError) { (migrated, changes) = try StoreMigration.migrateSession(document, index: index) } catch {
-                throw StoreError.document(error, path: store.file(relative))
+            let changes: [Change]
+            do throws(SchemaError) { changes = try StoreMigration.migrateSession(document, index: index).1 } catch {
+                throw StoreError.document(error, path: store.file(Store.sessionFile(id)))
             }
-            guard !changes.isEmpty else { continue }
-            report.documents.append(DocumentChanges(file: relative, changes: changes))
-            guard write, changes.contains(where: \.changesBytes) else { continue }
-            let change = FileChange(directory: store.sessionsDirectory, name: Store.documentName(id), bytes: migrated.encoded)
-            if ordered.contains(id) {
-                try BatchCommit.commit(batch, system: store.system)   // keep the order: earlier files first
-                batch = []
-                try BatchCommit.commit([change], system: store.system)
-            } else {
-                batch.append(change)
-                if batch.count >= batchSize { try BatchCommit.commit(batch, system: store.system); batch = [] }
-            }
+            if !changes.isEmpty { report.documents.append(DocumentChanges(file: Store.sessionFile(id), changes: changes)) }
         }
-        try BatchCommit.commit(batch, system: store.system)
-        progress?(total, total)
     }
 
     /// Customisations and settings: `schema_version` 1 → 2.

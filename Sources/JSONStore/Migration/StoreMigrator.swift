@@ -3,20 +3,18 @@ import Foundation
 /// Runs the v1 → v2 migration (spec §6) and the §7 reconcile on a store on disk, streaming:
 /// memory holds one document at a time plus a small summary per work stream.
 ///
-/// Two passes over the work streams. Pass A decodes and validates every document and keeps its
-/// queue keys; nothing is written unless every document of the store reads (bad input changes
-/// nothing). The queue is resolved from those keys (§6 rules 5–6, §7), which also fixes the
-/// write order. Pass B re-reads each work stream in that order, migrates it and writes it.
+/// One pass decodes, validates and migrates every work stream into a temp file; nothing becomes
+/// visible unless every document of the store reads (bad input changes nothing). The queue is
+/// resolved from the session keys (§6 rules 5–6, §7), which also fixes the write order (see
+/// `StoreMigrator+Staging.swift`). The dry run (`plan`) reads twice instead and writes nothing.
 ///
 /// Write order, so that a crash at any instant leaves a store a v1 reader reads correctly and
-/// the next run finishes byte-identically: `queue.json`; the sessions whose FIFO position
-/// changes, one durable write each in `QueueBuilder.writeOrder` (a v1 reader derives the same
-/// queue after every prefix); the other sessions in batches; customisations; settings;
-/// `store.json` last, in its own durable write, so the store says v2 only once everything is v2.
+/// the next run finishes byte-identically: `queue.json`; the sessions, renamed in
+/// `QueueBuilder.writeOrder` (a v1 reader derives the same queue after every prefix);
+/// customisations; settings; `store.json` last, in its own durable write, so the store says v2
+/// only once everything is v2.
 public struct StoreMigrator: Sendable {
     public let store: Store
-    /// Files per batch commit (one fsync per file, one per folder per batch).
-    var batchSize = 64
 
     public init(store: Store) { self.store = store }
 

@@ -47,7 +47,7 @@ extension Store {
         let listing = try DocumentListing.list(userSessionsDirectory, system: system)
         var result = ScanResult<UserSessionV1>(problems: listing.invalid.map(\.error))
         for documentID in listing.ids {
-            guard let id = UUID(uuidString: documentID.rawValue) else { continue }
+            guard let id = UUIDText.parse(documentID.rawValue) else { continue }
             do {
                 if let doc = try customization(id) { result.items.append(doc) }
             } catch { result.problems.append(error) }
@@ -70,7 +70,7 @@ extension Store {
     /// The work-stream ids of the store, and every entry of `sessions/` that is not a document.
     public func workStreamIDs() throws(StoreError) -> ScanResult<UUID> {
         let listing = try DocumentListing.list(sessionsDirectory, system: system)
-        return ScanResult(items: listing.ids.compactMap { UUID(uuidString: $0.rawValue) }, problems: listing.invalid.map(\.error))
+        return ScanResult(items: listing.ids.compactMap { UUIDText.parse($0.rawValue) }, problems: listing.invalid.map(\.error))
     }
 
     /// A summary of every work stream, and every document that could not be read.

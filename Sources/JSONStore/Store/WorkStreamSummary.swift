@@ -22,8 +22,16 @@ public struct WorkStreamSummary: Sendable, Hashable {
     /// The file's size in bytes.
     public var fileSize: Int
 
-    /// Decodes the document (validating all of it) and keeps the summary.
+    /// Decodes every top-level key of the document but not its messages, which are only
+    /// counted (`JSONSkimmer`): listing a large store does not decode every message. A document
+    /// the fast path cannot read is decoded in full, so its error is the exact one.
     public init(bytes: [UInt8], acceptingNewerVersions: Bool) throws(SchemaError) {
+        if let (members, skipped) = JSONSkimmer.topLevel(bytes, skipping: ["messages"]), let stored = skipped["messages"] ?? 0 {
+            let document = try SessionDocument(json: .object(members), acceptingNewerVersions: acceptingNewerVersions)
+            self.init(document, fileSize: bytes.count)
+            storedMessages = stored
+            return
+        }
         let document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptingNewerVersions)
         self.init(document, fileSize: bytes.count)
     }

@@ -10,7 +10,10 @@ import Foundation
 struct ObjectReader {
     private let object: JSONObject
     private let path: String
-    private var consumed: Set<String> = []
+    /// Keys asked for (a handful per type: a linear scan beats hashing here).
+    private var consumed: [String] = []
+    /// How many of the keys asked for were present.
+    private var present = 0
 
     init(_ value: JSONValue, path: String) throws(SchemaError) {
         guard case .object(let object) = value else {
@@ -26,8 +29,10 @@ struct ObjectReader {
 
     /// Marks `key` as known and returns its value; nil when absent. An explicit null is returned as `.null`.
     mutating func take(_ key: String) -> JSONValue? {
-        consumed.insert(key)
-        return object[key]
+        consumed.append(key)
+        let value = object[key]
+        if value != nil { present += 1 }
+        return value
     }
 
     mutating func required(_ key: String) throws(SchemaError) -> JSONValue {
@@ -53,7 +58,10 @@ struct ObjectReader {
     }
 
     /// Every member that no `take` asked for, with its value unchanged.
-    func unknownKeys() -> JSONObject { object.filter { !consumed.contains($0.key) } }
+    func unknownKeys() -> JSONObject {
+        guard object.count > present else { return [:] }   // every member was a known key
+        return object.filter { !consumed.contains($0.key) }
+    }
 }
 
 // MARK: - Typed fields
@@ -125,7 +133,7 @@ extension ObjectReader {
     mutating func uuid(_ key: String) throws(SchemaError) -> UUID {
         let found = try required(key)
         guard case .string(let s) = found else { throw wrongType(key, "a UUID string", found) }
-        guard let id = UUID(uuidString: s) else { throw invalid(key, "a UUID like '4f1c2a9e-…'", found) }
+        guard let id = UUIDText.parse(s) else { throw invalid(key, "a UUID like '4f1c2a9e-…'", found) }
         return id
     }
 
@@ -159,5 +167,5 @@ struct ObjectWriter {
 
 extension UUID {
     /// The store's spelling of a UUID: lowercase, 8-4-4-4-12.
-    public var lowercased: String { uuidString.lowercased() }
+    public var lowercased: String { UUIDText.lowercase(self) }
 }

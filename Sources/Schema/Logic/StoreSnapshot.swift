@@ -69,7 +69,7 @@ public struct StoreSnapshot: Sendable, Hashable {
 
     /// The id a document file name stands for: `<lowercase uuid>.json` only.
     public static func documentID(_ path: String, _ name: String) throws(SchemaError) -> UUID {
-        guard name.hasSuffix(".json"), let id = UUID(uuidString: String(name.dropLast(5))), id.lowercased + ".json" == name else {
+        guard name.hasSuffix(".json"), let id = UUIDText.parse(String(name.dropLast(5))), id.lowercased + ".json" == name else {
             throw SchemaError(code: .invalidValue, file: path, detail: "the file name is not a lowercase UUID followed by '.json'; rename or remove it")
         }
         return id

@@ -34,7 +34,7 @@ public enum WorkStreamRules {
     /// True when `name` is non-empty (ignoring surrounding white space) and does not parse as a UUID in any case.
     public static func isValidDisplayName(_ name: String) -> Bool {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        return !trimmed.isEmpty && UUID(uuidString: trimmed) == nil
+        return !trimmed.isEmpty && UUIDText.parse(trimmed) == nil
     }
 
     /// The customisation's `custom_name` when non-empty, else `backend_name` when valid, else the placeholder.

@@ -2,13 +2,21 @@ import JSONStore
 
 /// How library errors map to the documented exit codes (see `ExitCode`).
 extension StoreError: ExitCodeError {
+    /// | code | exit |
+    /// |---|---|
+    /// | archive rejected (`ArchiveRejection` underlying) | 69 corrupt, 65 incompatible |
+    /// | `.locked` | 75 |
+    /// | `.alreadyExists` | 73 |
+    /// | names, types, documents, versions (`.invalidFileName`, `.notAStore`, …) | 65 |
+    /// | everything from the operating system (`.io`, `.noSpace`, `.notFound`, …) | 74 |
     var exitCode: ExitCode {
+        if let rejection = underlying as? ArchiveRejection { return ArchiveExit.code(for: rejection.status) }
         switch code {
-        case .locked: .locked
-        case .alreadyExists: .cannotCreate
+        case .locked: return .locked
+        case .alreadyExists: return .cannotCreate
         case .notAStore, .corruptDocument, .invalidDocument, .unsupportedVersion, .invalidFileName,
-             .symlinkRefused, .notARegularFile, .conflict, .fileTooLarge: .dataError
-        default: .ioError
+             .symlinkRefused, .notARegularFile, .conflict, .fileTooLarge: return .dataError
+        default: return .ioError
         }
     }
 }

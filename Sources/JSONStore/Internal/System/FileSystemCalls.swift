@@ -54,6 +54,8 @@ protocol FileSystemCalls: Sendable {
     /// `/proc/self/mountinfo` whose device matches `stat(2)`'s, because Glibc's Swift module
     /// does not export `statfs`.
     func system_fileSystemType(_ path: String) throws(Errno) -> String?
+    /// `syncfs(2)`; see `FileSystemCalls+SyncFS.swift` (the default reports `ENOSYS`).
+    func system_syncfs(_ fd: Int32) throws(Errno)
 }
 
 /// An `errno` value reported by a failed system call.

@@ -4,8 +4,10 @@ extension CommandSpec {
         name: "ls", group: .inspecting,
         abstract: "List the work streams in a store.",
         discussion: """
-            One line per work stream: its id, display name, last change, message and unread counts, \
-            and queue position. Work streams the user deleted are hidden unless --deleted is given.
+            One line per work stream: its id, display name, provider and provider session, message \
+            count, last change, FIFO position, priority and flags (local, deleted, hidden). Work \
+            streams the user deleted are hidden, as the app hides them, unless --deleted is given. \
+            Documents that can't be read are listed as warnings after the table (exit status 65).
             """,
         arguments: [.store],
         options: [
@@ -22,7 +24,8 @@ extension CommandSpec {
         abstract: "Show one work stream and its latest messages.",
         discussion: """
             Prints the work stream's keys, its user customisation, its queue entries and its latest \
-            messages. A unique prefix of the id is enough; an ambiguous prefix lists the matches.
+            messages. A unique prefix of the id (4 hexadecimal digits or more) is enough; an \
+            ambiguous prefix lists the matches (exit status 64), an unknown id exits with 65.
             """,
         arguments: [
             .store,
@@ -31,7 +34,7 @@ extension CommandSpec {
         options: [
             .integer("messages", valueName: "n", help: "How many of the latest messages to show.",
                      minimum: 0, default: 5),
-            .flag("full", help: "Show whole message texts instead of their first line."),
+            .flag("full", help: "Show whole message texts instead of their first 200 characters."),
         ])
 
     /// `queue <store> [--locked ID,...]`
@@ -54,6 +57,10 @@ extension CommandSpec {
     static let stats = CommandSpec(
         name: "stats", group: .inspecting,
         abstract: "Count the documents, messages and bytes in a store.",
+        discussion: """
+            Counts, bytes and schema versions per kind of document, the largest documents, \
+            messages, queue sizes, and the anomalies 'validate' reports, counted by code.
+            """,
         arguments: [.store])
 
     /// `validate <store>`
@@ -61,9 +68,10 @@ extension CommandSpec {
         name: "validate", group: .inspecting,
         abstract: "Check every document and report every problem.",
         discussion: """
-            Reads every document and reports each one that can't be read, with its path and what \
-            is wrong, not only the first. Changes nothing. Exits with status 65 when a document \
-            has a problem.
+            Reads every document and reports every problem, not only the first, one per line: \
+            '<file>: <key path>: <what is wrong>. Fix: <suggestion>'. Notes (an orphan \
+            customisation, what migration will fix) follow and are not problems. Changes nothing. \
+            Exits with status 0 when there is no problem, 65 when there is any.
             """,
         arguments: [.store])
 }

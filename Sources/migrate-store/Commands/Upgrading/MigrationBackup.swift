@@ -17,7 +17,10 @@ enum MigrationBackup {
             return nil
         }
         let destination = args.option("backup-dir") ?? defaultLocation(for: store)
-        // INTERIM: the backup engine lands with the backup/restore work; until then only --no-backup works.
-        throw CommandError(.internalError, "Can't back up '\(store)' to '\(destination)' yet: this build has no backup engine. Use --no-backup with your own copy.")
+        let report = try out.withProgress("Backing up", total: nil) { _ in
+            try Backup.create(store: store, destination: destination, tool: ToolInfo.name, version: ToolInfo.version)
+        }
+        out.info("Backed up '\(store)' to '\(destination)': \(report.manifest.files.count) files, \(report.totalBytes) bytes, verified.")
+        return destination
     }
 }

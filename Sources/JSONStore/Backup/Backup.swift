@@ -1,0 +1,116 @@
+import Foundation
+
+/// What `Backup.create` made.
+public struct BackupReport: Sendable, Equatable {
+    /// The backup folder, as given.
+    public var destination: String
+    /// The backup's `backup.json`: every file with its size and SHA-256.
+    public var manifest: BackupManifest
+    /// How many files are hard links to the store's (see `BackupCapture`), and how many copies.
+    public var linkedFiles: Int
+    public var copiedFiles: Int
+    /// Documents of the store that do not decode: backed up as they are (a backup of a damaged
+    /// store is still worth having), but `verify-backup` and `restore` will report them.
+    public var unreadableDocuments: [ArchiveProblem]
+    /// Dot names in the store that were left out (lock file, temp files, journals).
+    public var skippedDotNames: [String]
+
+    /// The total size of the store files, in bytes.
+    public var totalBytes: Int64 { manifest.files.reduce(0) { $0 + $1.size } }
+}
+
+/// Consistent, verified backups of a store.
+///
+/// A backup is a folder with the store's files at the same relative paths, plus `SHA256SUMS`
+/// (checkable with `cd <backup> && sha256sum -c SHA256SUMS`) and `backup.json` (see
+/// `BackupManifest`). Bookkeeping files (dot names) are never in it.
+public enum Backup {
+    /// How to take a backup.
+    public struct Options: Sendable {
+        /// Hard-link the store's files when the destination is on the same file system (see
+        /// `BackupCapture` for why that is safe). The default is `true`; `false` always copies.
+        public var allowHardLinks: Bool
+        /// How long to wait for a writer that holds the store's lock. The default is 10 seconds.
+        public var lockTimeout: Duration
+
+        public init(allowHardLinks: Bool = true, lockTimeout: Duration = StoreLock.defaultTimeout) {
+            self.allowHardLinks = allowHardLinks
+            self.lockTimeout = lockTimeout
+        }
+    }
+
+    /// Takes a consistent backup of `store` into the new folder `destination`, and verifies it.
+    ///
+    /// The steps:
+    /// 1. Refuse if `destination` exists. Remove staging folders of earlier crashed backups to the
+    ///    same destination (`StagingDirectory.removeStale`).
+    /// 2. Create the staging folder `<parent>/.<name>.staging-<16 hex>` next to `destination`.
+    /// 3. Under the store's exclusive lock, so that no writer can interleave: list the store (an
+    ///    entry that does not belong is an error, never skipped silently) and hard-link or copy
+    ///    every file into staging (`BackupCapture`). The lock is released right after: the
+    ///    snapshot is complete, and linked inodes never change.
+    /// 4. Read every file back, fsync it, hash it; write `SHA256SUMS` and `backup.json`; fsync
+    ///    the staging folders.
+    /// 5. Verify the staging folder as `verify-backup` does (file set, sizes, hashes).
+    /// 6. Rename staging to `destination` and fsync the parent. A crash before this leaves only a
+    ///    dot-named staging folder; `destination` never holds a partial backup.
+    ///
+    /// ```swift
+    /// let report = try Backup.create(store: "/data/store", destination: "/data/store.backup-1",
+    ///                                tool: "migrate-store", version: "0.1.0")
+    /// print(report.manifest.files.count, report.totalBytes)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - store: The store folder.
+    ///   - destination: The backup folder to create. It must not exist; its parent must.
+    ///   - tool: The calling tool's name, recorded in the store's lock file while it is held.
+    ///   - version: The calling tool's version: recorded in the lock file and in `backup.json`.
+    ///   - options: Linking and lock timeout. The default links where possible and waits 10 s.
+    /// - Throws: `StoreError`: `.alreadyExists` when `destination` exists; `.locked` when a writer
+    ///   holds the store longer than the timeout; `.notAStore`; `.invalidFileName` naming every
+    ///   entry of the store that does not belong; `.io` if the written backup does not verify; or
+    ///   the code of a failed system call. Nothing is left at `destination` after an error.
+    public static func create(store: String, destination: String, tool: String, version: String,
+                              options: Options = Options()) throws(StoreError) -> BackupReport {
+        try create(store: store, destination: destination, tool: tool, version: version, options: options, system: .real)
+    }
+
+    static func create(store: String, destination: String, tool: String, version: String,
+                       options: Options, system: SystemCalls) throws(StoreError) -> BackupReport {
+        let target = try SiblingPath(destination)
+        try refuseExisting(target, system: system)
+        try requireStoreFolder(store, system: system)
+        StagingDirectory.removeStale(besides: target, purpose: "staging", system: system)
+        let staging = try StagingDirectory(besides: target, purpose: "staging", system: system)
+        do {
+            let report = try BackupWriter(store: store, staging: staging.path, target: target, tool: tool, version: version,
+                                          options: options, system: system).write()
+            try refuseExisting(target, system: system)
+            try system.rename(staging.path, to: target.path, context: ErrorContext("create the backup", target.path))
+            staging.release()
+            try NewFiles.syncDirectory(target.parent, note: "the backup is complete but may not survive a power failure", system: system)
+            return report
+        } catch {
+            staging.discard()
+            throw error
+        }
+    }
+
+    private static func refuseExisting(_ target: SiblingPath, system: SystemCalls) throws(StoreError) {
+        guard try system.linkStatus(target.path, context: ErrorContext("create the backup", target.path)) != nil else { return }
+        throw StoreError(.alreadyExists,
+                         "Can't create the backup '\(target.path)': it already exists. Choose a new folder name; an existing backup is never overwritten.",
+                         path: target.path)
+    }
+
+    static func requireStoreFolder(_ store: String, system: SystemCalls) throws(StoreError) {
+        let context = ErrorContext("read the store", store)
+        guard let status = try system.linkStatus(store, context: context) else {
+            throw StoreError(.notFound, "Can't read the store '\(store)': it does not exist. Check the path.", path: store)
+        }
+        guard status.type == .directory || status.type == .symbolicLink else {
+            throw StoreError(.notAStore, "Can't read the store '\(store)': it is not a folder. Check the path.", path: store)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Steps 3–5 of `Backup.create`, inside the staging folder: capture under the lock, hash and
+/// describe, verify. The caller renames the folder into place or discards it.
+struct BackupWriter {
+    let store: String
+    let staging: String
+    let target: SiblingPath
+    let tool: String
+    let version: String
+    let options: Backup.Options
+    let system: SystemCalls
+
+    func write() throws(StoreError) -> BackupReport {
+        // Both document folders always exist in a backup, even when empty, as in a store.
+        for folder in StoreFilePath.folderNames.keys.sorted() {
+            try NewFiles.makeDirectory(joinPath(staging, folder), system: system)
+        }
+        let capture = BackupCapture(store: store, staging: staging, tryLinks: try linksPossible(), system: system)
+        let (files, skipped) = try withStoreLock { () throws(StoreError) in try capture.capture() }
+        let described = try describe(files)
+        let manifest = BackupManifest(toolVersion: version, storeSchemaVersion: described.schemaVersion,
+                                      createdAt: Date(), files: described.entries)
+        try NewFiles.write(joinPath(staging, ChecksumFile.fileName), ChecksumFile.render(manifest.files), system: system)
+        try NewFiles.write(joinPath(staging, BackupManifest.fileName), manifest.encoded, system: system)
+        for folder in StoreFilePath.folderNames.keys.sorted() {
+            try NewFiles.syncDirectory(joinPath(staging, folder), system: system)
+        }
+        try NewFiles.syncDirectory(staging, system: system)
+        try verify(expecting: manifest, unreadable: described.unreadable)
+        let linked = files.filter(\.linked).count
+        return BackupReport(destination: target.path, manifest: manifest, linkedFiles: linked, copiedFiles: files.count - linked,
+                            unreadableDocuments: described.unreadable, skippedDotNames: skipped)
+    }
+
+    /// True when hard links may work: allowed, and the store and the staging folder are on the
+    /// same device (`st_dev`). A link can still fail (`EXDEV`, `EPERM`); the capture copies then.
+    private func linksPossible() throws(StoreError) -> Bool {
+        guard options.allowHardLinks else { return false }
+        let context = ErrorContext("back up", store)
+        guard let source = try system.linkStatus(joinPath(store, "store.json"), context: context),
+              let destination = try system.linkStatus(staging, context: context) else { return false }
+        return source.device == destination.device
+    }
+
+    /// Runs `body` holding the store's exclusive lock. A store on a read-only file system cannot
+    /// be locked (the lock file cannot be created or written), but nobody can write to it either,
+    /// so it is read without the lock.
+    private func withStoreLock<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        let lock: StoreLock
+        do {
+            lock = try StoreLock(store: store, tool: tool, version: version, timeout: options.lockTimeout, system: system)
+        } catch where error.code == .readOnlyFileSystem {
+            return try body()
+        }
+        defer { lock.release() }
+        return try body()
+    }
+
+    /// Reads every captured file back (fsyncing it), hashes it, and decodes it.
+    private func describe(_ files: [BackupCapture.File]) throws(StoreError) -> (entries: [BackupManifest.Entry], schemaVersion: Int, unreadable: [ArchiveProblem]) {
+        var entries: [BackupManifest.Entry] = []
+        var unreadable: [ArchiveProblem] = []
+        var schemaVersion = 0
+        var newer: Bool?
+        let ordered = files.filter { $0.path.kind == .manifest } + files.filter { $0.path.kind != .manifest }
+        for file in ordered {
+            let path = file.path.absolute(in: staging)
+            let bytes = try BackupCapture.readAndSync(path, system: system)
+            let hash = SHA256.hex(of: bytes)
+            if let written = file.sha256, written != hash || Int64(bytes.count) != file.size {
+                throw StoreError(.io, "Can't back up '\(store)': the copy of '\(file.path)' reads back different from what was written. "
+                                    + "Check the disk of '\(target.path)'.", path: path)
+            }
+            entries.append(BackupManifest.Entry(path: file.path.rawValue, size: Int64(bytes.count), sha256: hash))
+            if file.path.kind == .manifest {
+                schemaVersion = try Self.schemaVersion(of: bytes, store: store)
+                switch DocumentCheck.manifest(bytes) {
+                case .success: newer = schemaVersion > DocumentVersion.current
+                case .failure(let problem): unreadable.append(problem)
+                }
+            } else if let acceptingNewer = newer, let problem = DocumentCheck.check(file.path, bytes, acceptingNewer: acceptingNewer) {
+                unreadable.append(problem)
+            }
+        }
+        entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        unreadable.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
+        return (entries, schemaVersion, unreadable)
+    }
+
+    /// `store.json`'s `schema_version`, from the header every version shares.
+    static func schemaVersion(of bytes: [UInt8], store: String) throws(StoreError) -> Int {
+        do {
+            return try ManifestHeader(json: try DocumentVersion.parse(bytes)).schemaVersion
+        } catch {
+            throw StoreError(.notAStore, "Can't back up '\(store)': its store.json does not read (\(error.reason)), so the "
+                                + "store's schema version is unknown. Repair store.json and try again.", path: store, underlying: error)
+        }
+    }
+
+    /// Verifies the staging folder exactly as `verify-backup` will verify the backup. The only
+    /// problems allowed are the store's own unreadable documents, found the same way before.
+    private func verify(expecting manifest: BackupManifest, unreadable: [ArchiveProblem]) throws(StoreError) {
+        let report = try BackupVerification.verify(backup: staging, system: system).report
+        guard report.manifest == manifest, report.problems == unreadable else {
+            let list = report.problems.map(\.description).joined(separator: "; ")
+            throw StoreError(.io, "Can't back up '\(store)': the backup did not verify after writing: \(list). "
+                                + "Check the disk of '\(target.path)'; nothing was left at the destination.", path: target.path)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Creating the files and folders of a backup, a staging folder or an export: always new
+/// entries (never an existing file, never through a link), written completely and fsynced.
+enum NewFiles {
+    /// Creates `path` (which must not exist) holding `bytes` with mode `0o600`, fsyncs and closes it.
+    ///
+    /// `O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC`: an existing file or a link at `path` is an error,
+    /// never overwritten or followed. The folder is not fsynced here; callers fsync each folder
+    /// once after creating all its files (`syncDirectory`).
+    ///
+    /// - Throws: `StoreError` of the failed call (`.alreadyExists`, `.noSpace`, ...). The partial
+    ///   file is removed.
+    static func write(_ path: String, _ bytes: [UInt8], system: SystemCalls = .real) throws(StoreError) {
+        let context = ErrorContext("write", path)
+        let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, context: context)
+        do {
+            try system.writeAll(fd, bytes, context: context)
+            try system.setPermissions(fd, 0o600, context: context)
+            try system.sync(fd, context: context)
+        } catch {
+            system.discard(fd)
+            system.removeLeftover(path)
+            throw error
+        }
+        do {
+            try system.close(fd, context: context)
+        } catch {
+            system.removeLeftover(path)
+            throw error
+        }
+    }
+
+    /// Creates the folder `path` (which must not exist) with mode `0o700` whatever the umask.
+    /// The parent is not fsynced here (see `syncDirectory`).
+    static func makeDirectory(_ path: String, system: SystemCalls = .real) throws(StoreError) {
+        let context = ErrorContext("create the folder", path)
+        try system.makeDirectory(path, mode: 0o700, context: context)
+        let fd = try system.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, context: context)
+        defer { system.discard(fd) }
+        try system.setPermissions(fd, 0o700, context: context)
+    }
+
+    /// fsyncs the folder `path`, so that the entries created, renamed or removed in it are
+    /// durable (man 2 fsync: "an explicit fsync() on a file descriptor for the directory is also
+    /// needed").
+    static func syncDirectory(_ path: String, note: String? = nil, system: SystemCalls = .real) throws(StoreError) {
+        let context = ErrorContext("flush the folder", path, note: note)
+        let fd = try system.open(path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, context: context)
+        defer { system.discard(fd) }
+        try system.sync(fd, context: context)
+    }
+
+    /// Removes a folder this code created (a staging folder) with everything in it, without
+    /// following links: files and links are unlinked, sub-folders emptied then removed.
+    ///
+    /// - Warning: Deletes data. Call it only on a folder this code created and owns (a staging
+    ///   folder whose owner is gone), never on a store or a backup.
+    static func removeTree(_ path: String, system: SystemCalls = .real) throws(StoreError) {
+        let context = ErrorContext("remove", path)
+        for entry in try system.listDirectory(path, context: context) {
+            let child = joinPath(path, entry.name)
+            var type = entry.type
+            if type == nil { type = try system.linkStatus(child, context: context)?.type }
+            if type == .directory {
+                try removeTree(child, system: system)
+            } else if type != nil {
+                try system.unlink(child, context: ErrorContext("remove", child))
+            }
+        }
+        do {
+            try system.calls.system_rmdir(path)
+        } catch {
+            throw .systemCall("rmdir", errno: error.rawValue, context: context)
+        }
+    }
+
+    /// `removeTree`, ignoring errors: for cleaning up after another failure, which is the one to
+    /// report. A leftover staging folder starts with a dot and is removed by the next run.
+    static func removeTreeLeftover(_ path: String, system: SystemCalls = .real) {
+        do { try removeTree(path, system: system) } catch { /* see above */ }
+    }
+
+    /// 16 random lowercase hex digits, for staging and temporary names.
+    static func randomSuffix() -> String {
+        let hex = String(UInt64.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A new folder next to a target, `<parent>/.<name>.<purpose>-<16 hex>`, where a backup or a
+/// restored store is built before it is renamed into place, so that the target never holds a
+/// partial result.
+///
+/// The owner holds `flock(LOCK_EX)` on the folder for as long as it exists (the kernel drops it
+/// when the process dies, even by SIGKILL). So a staging folder nobody holds a lock on is a
+/// leftover of a crash, and `removeStale` may delete it; one that is locked is in use.
+/// The dot keeps store readers and backups away from it (STORE-FORMAT §1).
+final class StagingDirectory {
+    /// The folder's full path.
+    let path: String
+    private var fd: Int32?
+    private let system: SystemCalls
+
+    /// Creates and locks a new staging folder next to `target`.
+    ///
+    /// - Parameter purpose: `"staging"` for backups, `"restoring"` for restores and imports.
+    /// - Throws: `StoreError` if the folder cannot be created (`.notFound` when the parent is
+    ///   missing, `.permissionDenied`, `.noSpace`, ...).
+    init(besides target: SiblingPath, purpose: String, system: SystemCalls = .real) throws(StoreError) {
+        let path = target.sibling(Self.prefix(for: target, purpose: purpose) + NewFiles.randomSuffix())
+        try NewFiles.makeDirectory(path, system: system)
+        let context = ErrorContext("lock", path)
+        var opened: Int32?
+        do throws(StoreError) {
+            let fd = try system.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, context: context)
+            opened = fd
+            guard try system.tryLock(fd, LOCK_EX, context: context) else {
+                throw StoreError(.locked, "Can't use '\(path)': another process locked it.", path: path)
+            }
+        } catch {
+            if let opened { system.discard(opened) }
+            system.removeDirectoryLeftover(path)
+            throw error
+        }
+        self.fd = opened
+        self.path = path
+        self.system = system
+    }
+
+    deinit { release() }
+
+    /// `.<name>.<purpose>-`: what every staging folder of `target` starts with.
+    static func prefix(for target: SiblingPath, purpose: String) -> String { ".\(target.name).\(purpose)-" }
+
+    /// The folder's name (its last path component).
+    var name: String { String(path.split(separator: "/").last ?? "") }
+
+    /// Releases the lock (LOCK_UN, then close). Call after the folder was renamed into place.
+    func release() {
+        guard let fd else { return }
+        self.fd = nil
+        do { try system.calls.system_flock(fd, LOCK_UN) } catch { /* closing releases it too */ }
+        system.discard(fd)
+    }
+
+    /// Removes the folder and everything in it, then releases the lock. Errors are ignored: this
+    /// runs after another failure, and a leftover is removed by the next run (`removeStale`).
+    ///
+    /// - Warning: Deletes the staged files. Never call it after the folder was renamed into place.
+    func discard() {
+        NewFiles.removeTreeLeftover(path, system: system)
+        release()
+    }
+
+    /// Removes the staging folders of `target` left behind by crashed runs: every folder named
+    /// `.<name>.<purpose>-*` that no process holds a lock on, except the names in `keeping`
+    /// (a staging folder a restore journal still needs).
+    ///
+    /// - Warning: Deletes folders. Only this code's own staging folders match the pattern, and a
+    ///   live owner always holds its lock, so only dead runs' partial copies are removed.
+    /// - Returns: The paths removed.
+    @discardableResult
+    static func removeStale(besides target: SiblingPath, purpose: String, keeping: Set<String> = [],
+                            system: SystemCalls = .real) -> [String] {
+        let prefix = Self.prefix(for: target, purpose: purpose)
+        let entries: [DirectoryEntry]
+        do { entries = try system.listDirectory(target.parent, context: ErrorContext("list", target.parent)) } catch { return [] }
+        var removed: [String] = []
+        for entry in entries where entry.name.hasPrefix(prefix) && !keeping.contains(entry.name) {
+            let path = target.sibling(entry.name)
+            // Never a link: O_NOFOLLOW|O_DIRECTORY fail on one, and it is left alone.
+            guard let fd = try? system.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+                                            context: ErrorContext("open", path)) else { continue }
+            defer { system.discard(fd) }
+            guard (try? system.tryLock(fd, LOCK_EX, context: ErrorContext("lock", path))) == true else { continue }
+            if (try? NewFiles.removeTree(path, system: system)) != nil { removed.append(path) }
+        }
+        return removed
+    }
+}
+
+/// The lock that serialises restores and imports into one target and their recovery:
+/// `flock(2)` on `<parent>/.<name>.restore-lock`.
+///
+/// It lives next to the target, not inside it, because a restore renames the target folder (and
+/// the store's own `.lock` with it). It is created only when a restore is about to change
+/// something, and never deleted (deleting a lock file would let two processes lock two different
+/// files); it holds no data and may be deleted by hand when no restore runs.
+final class RestoreLock {
+    private var fd: Int32?
+    private let system: SystemCalls
+
+    /// Takes the lock, polling every 20 ms for up to `timeout`.
+    ///
+    /// - Throws: `StoreError` `.locked` when another restore of the same target holds it.
+    init(for target: SiblingPath, timeout: Duration = .seconds(10), system: SystemCalls = .real) throws(StoreError) {
+        let path = target.sibling(".\(target.name).restore-lock")
+        let context = ErrorContext("lock", path)
+        let fd = try system.open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, context: context)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        do throws(StoreError) {
+            while try !system.tryLock(fd, LOCK_EX, context: context) {
+                guard ContinuousClock.now < deadline else {
+                    throw StoreError(.locked, "Can't restore into '\(target.path)': another restore or import into it is "
+                        + "running (it holds '\(path)'). Wait for it to finish, or stop that process.", path: target.path)
+                }
+                usleep(20_000)
+            }
+        } catch {
+            system.discard(fd)
+            throw error
+        }
+        self.fd = fd
+        self.system = system
+    }
+
+    deinit { release() }
+
+    /// Releases the lock. Calling it again does nothing.
+    func release() {
+        guard let fd else { return }
+        self.fd = nil
+        do { try system.calls.system_flock(fd, LOCK_UN) } catch { /* closing releases it too */ }
+        system.discard(fd)
+    }
+}

@@ -1,0 +1,98 @@
+/// Lists the documents of a store folder, or of a backup folder (which has the store's layout
+/// plus `backup.json` and `SHA256SUMS`), and reports every entry that does not belong there.
+///
+/// Nothing is opened or followed: types come from `d_type` or `lstat`. Names starting with a dot
+/// are bookkeeping (lock file, temp files, journals, Finder's `.DS_Store`): they are skipped and
+/// never copied (STORE-FORMAT §1). Every other entry that is not one of the spec's paths as a
+/// regular file is a problem, reported by its relative path; none hides another. A backup or
+/// export never silently leaves a file out.
+struct TreeScan: Sendable, Equatable {
+    /// The regular files with valid store paths, sorted.
+    var files: [StoreFilePath] = []
+    /// The extra top-level names asked for (`backup.json`, `SHA256SUMS`) that exist as regular files.
+    var extras: Set<String> = []
+    /// Every entry that does not belong, sorted by entry.
+    var problems: [ArchiveProblem] = []
+    /// Skipped dot names, as relative paths, sorted.
+    var skippedDotNames: [String] = []
+
+    /// Scans `root`.
+    ///
+    /// - Parameters:
+    ///   - root: The store or backup folder. It must exist and be a real folder.
+    ///   - extraFiles: Top-level file names allowed besides the store's (the backup's own files).
+    /// - Throws: `StoreError` when a folder cannot be listed for a reason other than a problem
+    ///   with an entry (`.notFound` for a missing `root`, `.permissionDenied`, `.io`).
+    static func scan(_ root: String, extraFiles: Set<String> = [], system: SystemCalls = .real) throws(StoreError) -> TreeScan {
+        var scan = TreeScan()
+        let context = ErrorContext("list", root)
+        for entry in try system.listDirectory(root, context: context) {
+            let name = entry.name
+            if name.hasPrefix(".") {
+                scan.skippedDotNames.append(name)
+                continue
+            }
+            let path = joinPath(root, name)
+            var type = entry.type
+            if type == nil { type = try system.linkStatus(path, context: context)?.type }
+            guard let type else { continue }  // removed between readdir and lstat
+            if StoreFilePath.topLevelNames[name] != nil || extraFiles.contains(name) {
+                guard type == .regular else {
+                    scan.problems.append(Self.notRegular(name, type))
+                    continue
+                }
+                if let file = StoreFilePath(name) { scan.files.append(file) } else { scan.extras.insert(name) }
+            } else if StoreFilePath.folderNames[name] != nil {
+                guard type == .directory else {
+                    scan.problems.append(ArchiveProblem(.corrupt, entry: name, "is \(Self.describe(type)), not a folder"))
+                    continue
+                }
+                try scan.addFolder(name, in: root, system: system)
+            } else {
+                scan.problems.append(ArchiveProblem(
+                    .corrupt, entry: name, "is not part of a store (STORE-FORMAT §1 allows only store.json, "
+                        + "settings.json, queue.json, sessions/ and user-sessions/)"))
+            }
+        }
+        scan.files.sort()
+        scan.problems.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
+        scan.skippedDotNames.sort()
+        return scan
+    }
+
+    /// Adds the documents of `sessions/` or `user-sessions/` and the problems of its other entries.
+    private mutating func addFolder(_ folder: String, in root: String, system: SystemCalls) throws(StoreError) {
+        let listing = try DocumentListing.list(joinPath(root, folder), system: system)
+        for id in listing.ids {
+            guard let file = StoreFilePath(folder + "/" + id.fileName) else {
+                preconditionFailure("TreeScan: DocumentListing returned an invalid name '\(id.fileName)'")
+            }
+            files.append(file)
+        }
+        for invalid in listing.invalid {
+            let entry = folder + "/" + invalid.name
+            switch invalid.problem {
+            case .invalidName:
+                problems.append(ArchiveProblem(
+                    .corrupt, entry: entry, "is not a valid document name: only a lowercase UUID followed by '.json' is allowed"))
+            case .notARegularFile(let type):
+                problems.append(Self.notRegular(entry, type))
+            }
+        }
+        skippedDotNames += listing.skippedDotNames.map { folder + "/" + $0 }
+    }
+
+    private static func notRegular(_ entry: String, _ type: FileType) -> ArchiveProblem {
+        ArchiveProblem(.corrupt, entry: entry, "is \(describe(type)), not a regular file; it is never read or followed")
+    }
+
+    /// "a symbolic link", "a folder", "a special file (FIFO, socket or device)".
+    static func describe(_ type: FileType) -> String {
+        switch type {
+        case .symbolicLink: "a symbolic link"
+        case .directory: "a folder"
+        case .regular: "a regular file"
+        case .other: "a special file (FIFO, socket or device)"
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// The write path of a migration: each work stream is decoded once.
+///
+/// One pass decodes and validates every work stream, migrates it (spec §6 rules 1–4) and writes
+/// the result to a temp file, which readers never see (its name starts with a dot). If any
+/// document of the store is unreadable, every temp file is removed and the store is unchanged.
+/// Once the queue is resolved, the few work streams whose queue mirror changes are re-encoded.
+/// Then all temp files are made durable at once (`syncfs`, or an fsync each), and renamed over
+/// their documents in `QueueBuilder.writeOrder`: each session whose FIFO position changes is
+/// renamed and its folder fsynced on its own, so a v1 reader derives the same queue after every
+/// rename even across a power loss; the others are renamed together, then the folder is fsynced.
+extension StoreMigrator {
+    struct StagedSession {
+        var id: UUID
+        var schemaVersion: Int
+        var keys: QueueKeys
+        var changes: [Change]
+        var temporary: String?
+    }
+
+    /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
+    func stage(progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, [StagedSession]) {
+        var staged: [StagedSession] = []
+        var problems: [StoreError] = []
+        let ids = try store.workStreamIDs()
+        problems += ids.problems
+        for (done, id) in ids.items.enumerated() {
+            progress?(done, ids.items.count)
+            do throws(StoreError) {
+                let document = try store.workStream(id)
+                let relative = Store.sessionFile(id)
+                let migrated: SessionV2, changes: [Change]
+                do throws(SchemaError) { (migrated, changes) = try SessionMigration.migrate(document) } catch {
+                    throw StoreError.document(error, path: store.file(relative))
+                }
+                var session = StagedSession(id: id, schemaVersion: document.schemaVersion, keys: document.fields.queueKeys, changes: changes)
+                if problems.isEmpty, changes.contains(where: \.changesBytes) {
+                    session.temporary = try writeTemporary(id, migrated.encoded)
+                }
+                staged.append(session)
+            } catch { problems.append(error) }
+        }
+        do throws(StoreError) {
+            var survey = try surveyOtherDocuments(&problems)
+            if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
+            survey.summaries = staged.map { SessionQueueSummary(id: $0.id, schemaVersion: $0.schemaVersion, keys: $0.keys) }
+            return (survey, staged)
+        } catch {
+            removeTemporaries(staged)
+            throw error
+        }
+    }
+
+    func writeTemporary(_ id: UUID, _ bytes: [UInt8]) throws(StoreError) -> String {
+        let context = ErrorContext("write", store.file(Store.sessionFile(id)))
+        let (fd, path) = try AtomicFile.writeUnsynced(directory: store.sessionsDirectory, name: Store.documentName(id),
+                                                      bytes: bytes, mode: try sessionMode(id, context: context), system: store.system, context: context)
+        do { try store.system.close(fd, context: context) } catch {
+            store.system.removeLeftover(path)
+            throw error
+        }
+        return path
+    }
+
+    /// An existing document keeps its mode; a symbolic link or other odd file is refused here, before any rename.
+    func sessionMode(_ id: UUID, context: ErrorContext) throws(StoreError) -> mode_t {
+        var context = context
+        return try AtomicFile.intendedMode(of: store.file(Store.sessionFile(id)), newFileMode: 0o600, system: store.system, context: &context)
+    }
+
+    func removeTemporaries(_ staged: [StagedSession]) {
+        for session in staged { if let path = session.temporary { store.system.removeLeftover(path) } }
+    }
+
+    /// Applies the queue mirror, makes the temp files durable and renames them in write order.
+    func commitStaged(_ staged: [StagedSession], index: QueueIndex, report: inout MigrationReport) throws(StoreError) {
+        var sessions = staged
+        var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
+        var ordered = Set<UUID>()
+        do throws(StoreError) {
+            for i in sessions.indices {
+                let new = index.mirror(for: sessions[i].id, current: sessions[i].keys)
+                moves.append((sessions[i].id, sessions[i].keys, new))
+                guard new != sessions[i].keys else { continue }
+                if sessions[i].keys.isInQueue && new.isInQueue && sessions[i].keys.queuePosition != new.queuePosition { ordered.insert(sessions[i].id) }
+                let document = try store.workStream(sessions[i].id)
+                let (migrated, changes) = try migrateSession(document, index: index)
+                if let old = sessions[i].temporary { store.system.removeLeftover(old); sessions[i].temporary = nil }
+                sessions[i].changes = changes
+                sessions[i].temporary = try writeTemporary(sessions[i].id, migrated.encoded)
+            }
+            try makeDurable(sessions)
+        } catch {
+            removeTemporaries(sessions)
+            throw error
+        }
+        try renameInWriteOrder(sessions, order: QueueBuilder.writeOrder(moves), ordered: ordered, report: &report)
+    }
+
+    private func migrateSession(_ document: SessionDocument, index: QueueIndex) throws(StoreError) -> (SessionV2, [Change]) {
+        do { return try StoreMigration.migrateSession(document, index: index) } catch {
+            throw StoreError.document(error, path: store.file(Store.sessionFile(document.fields.id)))
+        }
+    }
+
+    /// One `syncfs` for all temp files, or an fsync of each where it is not available.
+    private func makeDurable(_ sessions: [StagedSession]) throws(StoreError) {
+        let context = ErrorContext("write", store.sessionsDirectory)
+        let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
+        defer { store.system.discard(fd) }
+        if try store.system.syncFileSystem(fd, context: context) { return }
+        for path in sessions.compactMap(\.temporary) {
+            let fileContext = ErrorContext("write", path)
+            let file = try store.system.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, context: fileContext)
+            defer { store.system.discard(file) }
+            try store.system.sync(file, context: fileContext)
+        }
+    }
+
+    private func renameInWriteOrder(_ sessions: [StagedSession], order: [UUID], ordered: Set<UUID>,
+                                    report: inout MigrationReport) throws(StoreError) {
+        let byID = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let context = ErrorContext("write", store.sessionsDirectory)
+        let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
+        defer { store.system.discard(fd) }
+        var pending = order.compactMap { byID[$0] }[...]
+        while let session = pending.popFirst() {
+            if !session.changes.isEmpty { report.documents.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes)) }
+            guard let temporary = session.temporary else { continue }
+            let target = store.file(Store.sessionFile(session.id))
+            do {
+                try store.system.rename(temporary, to: target, context: ErrorContext("write", target))
+                // A session whose FIFO position changes is durable before the next rename (see above).
+                if ordered.contains(session.id) { try store.system.sync(fd, context: context) }
+            } catch {
+                removeTemporaries(Array(pending))
+                throw error
+            }
+        }
+        try store.system.sync(fd, context: context)
+    }
+}

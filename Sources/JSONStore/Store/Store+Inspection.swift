@@ -1,0 +1,81 @@
+import Foundation
+
+/// An entry at the top of a store folder, as `lstat` sees it (links are never followed).
+///
+/// Used by tools that report on a store (`migrate-store stats`, `validate`): spec §1 allows
+/// only `store.json`, `sessions/`, `user-sessions/`, `settings.json`, `queue.json` and dot names.
+public struct StoreFolderEntry: Sendable, Hashable {
+    /// What kind of entry it is.
+    public enum Kind: String, Sendable, Hashable {
+        case file, folder
+        case symbolicLink = "symbolic_link"
+        case other
+    }
+
+    /// The entry's name in the store folder.
+    public var name: String
+    public var kind: Kind
+    /// The size in bytes; 0 for anything but a regular file.
+    public var size: Int
+}
+
+/// A document decoded as its file holds it, with the file's size in bytes.
+///
+/// Unlike ``Store/workStream(_:)``, reading one does not compare the id inside with the file
+/// name: a tool that reports problems compares them itself, to name both ids.
+public struct StoredDocument<Value: Sendable>: Sendable {
+    public var value: Value
+    /// The file's size in bytes.
+    public var size: Int
+}
+
+extension Store {
+    /// Every entry of the store folder except the dot names readers ignore (spec §1), sorted by name.
+    ///
+    /// - Throws: `StoreError` when the folder can't be listed.
+    public func topLevelEntries() throws(StoreError) -> [StoreFolderEntry] {
+        let context = ErrorContext("list", path)
+        var entries: [StoreFolderEntry] = []
+        for entry in try system.listDirectory(path, context: context) where !entry.name.hasPrefix(".") {
+            guard let status = try system.linkStatus(joinPath(path, entry.name), context: context) else { continue }
+            let kind: StoreFolderEntry.Kind
+            switch status.type {
+            case .regular: kind = .file
+            case .directory: kind = .folder
+            case .symbolicLink: kind = .symbolicLink
+            case .other: kind = .other
+            }
+            entries.append(StoreFolderEntry(name: entry.name, kind: kind, size: kind == .file ? Int(clamping: status.size) : 0))
+        }
+        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// One work stream as its file holds it, whichever version, without the id check.
+    ///
+    /// - Throws: `.notFound`; a document error naming the file (the schema error is its `underlying`).
+    public func storedWorkStream(_ id: UUID) throws(StoreError) -> StoredDocument<SessionDocument> {
+        let newer = acceptsNewerDocuments
+        return try readStored(Store.sessionFile(id)) { (b) throws(SchemaError) in try SessionDocument(bytes: b, acceptingNewerVersions: newer) }
+    }
+
+    /// One user customisation as its file holds it, without the id check.
+    ///
+    /// - Throws: `.notFound`; a document error naming the file.
+    public func storedCustomization(_ id: UUID) throws(StoreError) -> StoredDocument<UserSessionV1> {
+        let newer = acceptsNewerDocuments
+        return try readStored(Store.userSessionFile(id)) { (b) throws(SchemaError) in try UserSessionV1(bytes: b, acceptingNewerVersions: newer) }
+    }
+
+    /// The ids of the user customisations, and every entry of `user-sessions/` that is not a document.
+    public func customizationIDs() throws(StoreError) -> ScanResult<UUID> {
+        let listing = try DocumentListing.list(userSessionsDirectory, system: system)
+        return ScanResult(items: listing.ids.compactMap { UUID(uuidString: $0.rawValue) }, problems: listing.invalid.map(\.error))
+    }
+
+    private func readStored<T: Sendable>(_ relative: String, _ decode: ([UInt8]) throws(SchemaError) -> T) throws(StoreError) -> StoredDocument<T> {
+        let bytes = try FileReader.read(file(relative), system: system)
+        do { return StoredDocument(value: try decode(bytes), size: bytes.count) } catch {
+            throw StoreError.document(error, path: file(relative))
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/// backup, verify-backup, restore, export, import.
+enum BackupHooks {
+    static let hooks: [String: CommandHook] = [
+        "backup": BackupCommand.run,
+        "verify-backup": VerifyBackupCommand.run,
+    ]
+}

@@ -1,0 +1,124 @@
+import Foundation
+import JSONStore
+import Schema
+
+/// One thing wrong in a store (or, as a note, worth knowing), in the shape `validate` prints:
+///
+///     sessions/4f1c….json: messages[2].timestamp: expected an RFC 3339 date, found '2025-13-01'. Fix: …
+///
+/// `code` is stable for scripts; `message` and `fix` are sentences for people and may be reworded.
+struct InspectProblem: Sendable, Hashable {
+    /// The file, relative to the store (`sessions/<id>.json`, `queue.json`, `sessions`).
+    var file: String
+    /// Where in the document (`messages[2].timestamp`); nil for the whole file.
+    var keyPath: String?
+    /// A stable snake_case code: `invalid_json`, `id_mismatch`, …
+    var code: String
+    /// What is wrong, without a final period.
+    var message: String
+    /// What the user can do, ending with a period.
+    var fix: String
+
+    /// `<file>: <key path>: <what is wrong>. Fix: <suggestion>`
+    var line: String {
+        let place = keyPath.map { "\(file): \($0)" } ?? file
+        return "\(place): \(message). Fix: \(fix)"
+    }
+
+    var json: JSONOutputValue {
+        ["file": .string(file), "key_path": keyPath.map(JSONOutputValue.string) ?? .null,
+         "code": .string(code), "message": .string(message), "fix": .string(fix)]
+    }
+
+    /// Sorted by file, then key path, then code (byte order), so reports are stable.
+    static func sorted(_ problems: [InspectProblem]) -> [InspectProblem] {
+        problems.sorted { a, b in
+            let ka = [a.file, a.keyPath ?? "", a.code], kb = [b.file, b.keyPath ?? "", b.code]
+            return ka.lexicographicallyPrecedes(kb) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+    }
+}
+
+extension InspectProblem {
+    /// The problem a store error describes, with the file relative to `store`.
+    init(_ error: StoreError, in store: InspectedStore) {
+        let file = store.relative(error.path)
+        if let schema = error.schemaError {
+            self.init(schema, file: file)
+            return
+        }
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        switch error.code {
+        case .invalidFileName:
+            let lower = name.lowercased()
+            let rename = lower != name && DocumentName.isValid(lower) ? "rename it to '\(lower)'" : "rename it to '<lowercase uuid>.json'"
+            self.init(file: file, code: "invalid_file_name",
+                      message: "not a valid document name: only a lowercase UUID followed by '.json' is allowed here, so readers ignore it",
+                      fix: "\(rename.prefix(1).uppercased())\(rename.dropFirst()), or move it out of the store.")
+        case .symlinkRefused:
+            self.init(file: file, code: "symbolic_link", message: "a symbolic link, not a document; the store never follows links",
+                      fix: "Replace it with the file it points to, or move it out of the store.")
+        case .notARegularFile:
+            self.init(file: file, code: "not_a_regular_file", message: "not a regular file (a folder, FIFO or device), so readers ignore it",
+                      fix: "Move it out of the store.")
+        case .fileTooLarge:
+            self.init(file: file, code: "file_too_large", message: "larger than any store document, so it is not read",
+                      fix: "Move it out of the store.")
+        case .invalidDocument, .corruptDocument, .unsupportedVersion, .notAStore:
+            // The store's own checks (an id that is not the file name): its sentence, with the path made relative.
+            let message = error.message.replacingOccurrences(of: error.path ?? "\u{0}", with: file)
+            self.init(file: file, code: "invalid_document", message: InspectProblem.sentence(message),
+                      fix: "Run 'migrate-store validate' on the store for the exact problem and its fix.")
+        default:
+            self.init(file: file, code: "unreadable_file", message: InspectProblem.sentence(error.description),
+                      fix: "Check the file's permissions and the disk, then run the command again.")
+        }
+    }
+
+    /// The problem a schema error describes.
+    init(_ error: SchemaError, file: String) {
+        if let syntax = error.syntax {
+            self.init(file: file, code: "invalid_json",
+                      message: "not valid JSON: line \(syntax.line), column \(syntax.column) (byte \(syntax.offset)): \(syntax.reason)",
+                      fix: "Correct the JSON at that position by hand, or restore the file from a backup.")
+            return
+        }
+        var parts: [String] = []
+        if let expected = error.expected { parts.append("expected \(expected)") }
+        if let found = error.found { parts.append("found \(found)") }
+        if let detail = error.detail { parts.append(detail) }
+        let message = InspectProblem.sentence(parts.joined(separator: ", "))
+        let keyPath = error.keyPath.flatMap { $0.isEmpty ? nil : $0 }
+        let fix: String
+        let code: String
+        switch error.code {
+        case .missingKey:
+            code = "missing_key"; fix = "Add the key with a valid value, or restore the file from a backup."
+        case .wrongType:
+            code = "wrong_type"; fix = "Put a value of the expected type there, or restore the file from a backup."
+        case .notAnObject:
+            code = "not_an_object"; fix = "Restore the file from a backup: a document is one JSON object."
+        case .unsupportedVersion:
+            code = "unsupported_version"; fix = "Use a version of migrate-store that reads it, or migrate the store first."
+        case .notAStore:
+            code = "not_a_store"; fix = "Point the tool at a work-stream store folder."
+        default:
+            code = "invalid_value"; fix = "Put a valid value there, or restore the file from a backup."
+        }
+        self.init(file: file, keyPath: keyPath, code: code, message: message.isEmpty ? "invalid" : message, fix: fix)
+    }
+
+    /// `text` without a final period, so that `line` can add its own.
+    static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+}
+
+/// The names the store reads under `sessions/` and `user-sessions/`: `<lowercase uuid>.json`.
+enum DocumentName {
+    static func isValid(_ name: String) -> Bool {
+        guard name.hasSuffix(".json") else { return false }
+        let id = String(name.dropLast(5))
+        return id.count == 36 && id == id.lowercased() && UUID(uuidString: id) != nil
+    }
+}

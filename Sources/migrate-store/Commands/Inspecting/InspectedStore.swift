@@ -1,0 +1,99 @@
+import Foundation
+import JSONStore
+import Schema
+
+/// A store opened for an inspecting command: read-only (no lock file, no temp sweep, no
+/// reconcile), with the helpers every inspecting command shares.
+struct InspectedStore {
+    let store: Store
+
+    /// Opens `path` read-only.
+    ///
+    /// - Throws: `CommandError` with the exit status of ``InspectFailure/exitCode(for:)``.
+    init(path: String) throws {
+        do {
+            store = try Store.open(at: path, options: .readOnly)
+        } catch {
+            throw InspectFailure.commandError(error)
+        }
+    }
+
+    var path: String { store.path }
+
+    /// The store's schema version as `store.json` says (1 for a v1 store).
+    var schemaVersion: Int {
+        switch store.compatibility {
+        case .current: DocumentVersion.current
+        case .needsMigration(let from): from
+        case .superseded(let version, _), .refused(let version, _, _): version
+        }
+    }
+
+    /// True for a store `migrate` has not upgraded yet: its queue lives in the session keys.
+    var isV1: Bool {
+        if case .needsMigration = store.compatibility { return true }
+        return false
+    }
+
+    /// `path` relative to the store folder (`sessions/<id>.json`), or `path` itself when outside it.
+    func relative(_ path: String?) -> String {
+        guard let path else { return "." }
+        let base = store.path.hasSuffix("/") ? store.path : store.path + "/"
+        if path.hasPrefix(base) { return String(path.dropFirst(base.count)) }
+        return path == store.path ? "." : path
+    }
+
+    /// Runs a store call, turning its error into the command's error.
+    func call<T>(_ body: () throws(StoreError) -> T) throws -> T {
+        do { return try body() } catch { throw InspectFailure.commandError(error) }
+    }
+
+    /// The queue as v2 code sees it, and where it came from: `queue.json`, or (v1 store, or a
+    /// v2 store that lacks it) the per-session keys of the readable work streams.
+    func queue(summaries: [WorkStreamSummary]) throws -> (queue: QueueV2, source: QueueSource) {
+        if !isV1, let document = try call({ () throws(StoreError) in try store.queueDocument() }) {
+            return (document, .queueDocument)
+        }
+        return (QueueBuilder.build(from: summaries.map(\.queueSummary)), isV1 ? .sessionKeysV1 : .sessionKeysMissingDocument)
+    }
+}
+
+/// Where the queue an inspecting command shows comes from.
+enum QueueSource: String {
+    /// `queue.json` of a v2 store.
+    case queueDocument = "queue.json"
+    /// A v1 store: the per-session keys (spec §6 rules 5–6).
+    case sessionKeysV1 = "session_keys"
+    /// A v2 store without `queue.json`: the per-session keys.
+    case sessionKeysMissingDocument = "session_keys_no_queue_json"
+
+    /// One line for people.
+    var sentence: String {
+        switch self {
+        case .queueDocument: "queue.json (v2 store)"
+        case .sessionKeysV1: "queue.json: absent (v1 store); the queue comes from the session keys"
+        case .sessionKeysMissingDocument: "queue.json: absent (a v2 store should have one); the queue comes from the session keys"
+        }
+    }
+}
+
+/// How a `StoreError` becomes an exit status and message for an inspecting command.
+enum InspectFailure {
+    /// 65 for bad or incompatible data (including a folder that is not a store), 75 when
+    /// locked, 74 for every failure to read.
+    static func exitCode(for error: StoreError) -> ExitCode {
+        switch error.code {
+        case .corruptDocument, .invalidDocument, .unsupportedVersion, .notAStore, .invalidFileName,
+             .symlinkRefused, .notARegularFile, .fileTooLarge, .conflict:
+            return .dataError
+        case .locked:
+            return .locked
+        default:
+            return .ioError
+        }
+    }
+
+    static func commandError(_ error: StoreError) -> CommandError {
+        CommandError(exitCode(for: error), error.description)
+    }
+}

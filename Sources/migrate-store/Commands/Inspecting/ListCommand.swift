@@ -1,0 +1,100 @@
+import Foundation
+import JSONStore
+import Schema
+
+/// `migrate-store ls <store> [--sort last-modified|name|queue] [--deleted] [--queued]`
+///
+/// One line per work stream, read through `Store.listWorkStreams()` (summaries: the messages are
+/// not kept). Work streams the user deleted are hidden as a client hides them, unless `--deleted`.
+/// Unreadable documents are listed after the table as warnings, and the exit status is then 65.
+enum ListCommand {
+    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: args.argument("store"))
+        let store = inspected.store
+        let listing = try inspected.call { () throws(StoreError) in try store.listWorkStreams() }
+        let customizations = try inspected.call { () throws(StoreError) in try store.customizations() }
+        let (queue, source) = try inspected.queue(summaries: listing.items)
+        let byID = Dictionary(customizations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let lookup = QueueLookup(queue)
+        let all = listing.items.map { WorkStreamRow($0, customization: byID[$0.id], queue: lookup) }
+
+        let includeDeleted = args.flag("deleted"), queuedOnly = args.flag("queued")
+        let sort = args.option("sort") ?? "last-modified"
+        var rows = all.filter { (includeDeleted || !$0.isUserDeleted) && (!queuedOnly || $0.isQueued) }
+        rows.sort(by: order(sort))
+        let problems = InspectProblem.sorted((listing.problems + customizations.problems).map { InspectProblem($0, in: inspected) })
+
+        let notShownDeleted = includeDeleted ? 0 : all.filter { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }.count
+        printTable(rows, out)
+        out.print(footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly))
+        out.emitJSON([
+            "store": .string(store.path), "store_schema_version": .int(inspected.schemaVersion),
+            "sort": .string(sort), "include_deleted": .bool(includeDeleted), "queued_only": .bool(queuedOnly),
+            "queue_source": .string(source.rawValue),
+            "total": .int(all.count), "shown": .int(rows.count), "deleted_not_shown": .int(notShownDeleted),
+            "work_streams": .array(rows.map(\.json)), "problems": .array(problems.map(\.json)),
+        ])
+        return try finish(problems, store: store.path, out)
+    }
+
+    /// The ordering for `--sort`; ties fall back to the id, so the output is stable.
+    static func order(_ sort: String) -> (WorkStreamRow, WorkStreamRow) -> Bool {
+        func byID(_ a: WorkStreamRow, _ b: WorkStreamRow) -> Bool { a.id.lowercased < b.id.lowercased }
+        func newestFirst(_ a: WorkStreamRow, _ b: WorkStreamRow) -> Bool {
+            a.summary.lastModified != b.summary.lastModified ? a.summary.lastModified > b.summary.lastModified : byID(a, b)
+        }
+        switch sort {
+        case "name":
+            return { a, b in
+                let (x, y) = (a.displayName.lowercased(), b.displayName.lowercased())
+                if x != y { return x.utf8.lexicographicallyPrecedes(y.utf8) }
+                return a.displayName != b.displayName ? a.displayName.utf8.lexicographicallyPrecedes(b.displayName.utf8) : byID(a, b)
+            }
+        case "queue":
+            // FIFO position first (unqueued last), then priority-queue place, then newest first.
+            return { a, b in
+                let (fa, fb) = (a.fifoPosition ?? Int.max, b.fifoPosition ?? Int.max)
+                if fa != fb { return fa < fb }
+                let (pa, pb) = (a.priorityPosition ?? Int.max, b.priorityPosition ?? Int.max)
+                if pa != pb { return pa < pb }
+                return newestFirst(a, b)
+            }
+        default:
+            return newestFirst
+        }
+    }
+
+    private static func printTable(_ rows: [WorkStreamRow], _ out: Output) {
+        guard !rows.isEmpty else { return }
+        let short = ShortIDs(rows.map(\.id))
+        var table = TextTable(["ID", "NAME", "PROVIDER", "PROVIDER SESSION", "MSGS", "LAST MODIFIED", "FIFO", "PRIO", "FLAGS"],
+                              rightAligned: [4, 6, 7])
+        for row in rows {
+            let session = row.summary.effectiveProviderSessionID
+            table.append([
+                short(row.id), row.displayName, row.summary.effectiveProvider,
+                session == row.id.lowercased ? "= id" : String(session.prefix(max(short.length, 8))),
+                TextFormat.count(Int(row.summary.messageCount)), RFC3339.format(row.summary.lastModified),
+                row.fifoPosition.map(String.init) ?? "-", row.priorityEntry.map { String($0.priority) } ?? "-",
+                row.flags.joined(separator: ","),
+            ])
+        }
+        for line in table.render() { out.print(line) }
+    }
+
+    static func footer(shown: Int, total: Int, deletedNotShown: Int, queuedOnly: Bool) -> String {
+        var text = queuedOnly ? "\(TextFormat.count(shown)) queued of \(TextFormat.plural(total, "work stream"))"
+                              : TextFormat.plural(shown, "work stream")
+        if deletedNotShown > 0 {
+            text += " (\(TextFormat.count(deletedNotShown)) deleted by the user not shown; --deleted shows \(deletedNotShown == 1 ? "it" : "them"))"
+        }
+        return text + "."
+    }
+
+    /// Warnings for every unreadable document, then exit status 65 if there was any.
+    static func finish(_ problems: [InspectProblem], store: String, _ out: Output) throws -> ExitCode {
+        guard !problems.isEmpty else { return .success }
+        for problem in problems { out.warning(problem.line) }
+        throw CommandError(.dataError, "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run 'migrate-store validate \(store)' for every problem.")
+    }
+}

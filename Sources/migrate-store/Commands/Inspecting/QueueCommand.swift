@@ -1,0 +1,96 @@
+import Foundation
+import JSONStore
+import Schema
+
+/// `migrate-store queue <store> [--locked ID,...]`
+///
+/// Both queues in order, each entry marked with the reasons a client would hide it (spec §5):
+/// `queue_disabled`, `locked` (only for the provider sessions given with `--locked`: a lock is
+/// not knowable offline), `deleted`, `missing`, and `unreadable` (the document exists but
+/// can't be read). Then where the queue comes from and whether `queue.json` and its mirror agree.
+enum QueueCommand {
+    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: args.argument("store"))
+        let report = try QueueReport(inspected, locked: args.list("locked"))
+        for line in report.lines { out.print(line) }
+        out.emitJSON(report.json)
+        return try ListCommand.finish(report.problems, store: inspected.path, out)
+    }
+}
+
+/// What `queue` shows, gathered once for both audiences.
+struct QueueReport {
+    /// One queue entry with what a client needs to show it.
+    struct Row {
+        var visibility: QueueEntryVisibility
+        var reasons: [String]
+        var name: String?
+        var fifo: FIFOEntry?
+        var priority: PriorityEntry?
+    }
+
+    /// Whether `queue.json` and the per-session keys (the mirror v1 readers use) agree.
+    enum MirrorStatus: String { case agrees, disagrees, notApplicable = "not_applicable", notChecked = "not_checked" }
+
+    let inspected: InspectedStore
+    let settings: SettingsV1
+    let source: QueueSource
+    let locked: [String]
+    /// `--locked` values that are no work stream's provider session.
+    let unmatchedLocked: [String]
+    let fifo: [Row]
+    let priority: [Row]
+    var mirror: MirrorStatus = .notApplicable
+    var mirrorDetail: String?
+    var problems: [InspectProblem] = []
+
+    init(_ inspected: InspectedStore, locked lockedArguments: [String]) throws {
+        self.inspected = inspected
+        let store = inspected.store
+        let listing = try inspected.call { () throws(StoreError) in try store.listWorkStreams() }
+        let files = Set(try inspected.call { () throws(StoreError) in try store.workStreamIDs() }.items)
+        let customizations = try inspected.call { () throws(StoreError) in try store.customizations() }
+        settings = try inspected.call { () throws(StoreError) in try store.settings() }
+        let queue: QueueV2
+        (queue, source) = try inspected.queue(summaries: listing.items)
+        problems = (listing.problems + customizations.problems).map { InspectProblem($0, in: inspected) }
+
+        locked = lockedArguments.map { $0.lowercased() }
+        let sessions = Dictionary(listing.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let providerSessions = Set(sessions.values.map(\.effectiveProviderSessionID))
+        unmatchedLocked = locked.filter { !providerSessions.contains($0) }
+        let custom = Dictionary(customizations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let context = QueueContext(providerSessionIDs: sessions.mapValues(\.effectiveProviderSessionID),
+                                   deleted: Set(custom.values.filter(\.isUserDeleted).map(\.id)),
+                                   lockedProviderSessions: Set(locked))
+        let unreadable = files.subtracting(sessions.keys)
+        func row(_ v: QueueEntryVisibility) -> Row {
+            let reasons = v.hiddenBecause.map { $0 == .missing && unreadable.contains(v.workStreamID) ? "unreadable" : $0.rawValue }
+            let name = sessions[v.workStreamID].map { WorkStreamRules.displayName(backendName: $0.backendName, customization: custom[v.workStreamID]) }
+            return Row(visibility: v, reasons: reasons, name: name)
+        }
+        fifo = zip(queue.fifoVisibility(context, enabled: settings.queueEnabled), queue.fifo).map { var r = row($0); r.fifo = $1; return r }
+        priority = zip(queue.priorityVisibility(context, enabled: settings.priorityQueueEnabled), queue.priority).map { var r = row($0); r.priority = $1; return r }
+        checkMirror(queue, listing: listing)
+    }
+
+    /// Check (d) of spec §7, and which side §7 makes the truth when they disagree.
+    private mutating func checkMirror(_ queue: QueueV2, listing: ScanResult<WorkStreamSummary>) {
+        guard source == .queueDocument else { return }
+        guard listing.problems.isEmpty else {
+            mirror = .notChecked
+            mirrorDetail = "\(TextFormat.plural(listing.problems.count, "work stream")) can't be read"
+            return
+        }
+        guard let failure = RollbackCheck.checkMirror(sessions: listing.items.map(\.queueSummary), queue: queue) else {
+            mirror = .agrees
+            return
+        }
+        mirror = .disagrees
+        let v1Written = listing.items.filter { $0.schemaVersion < 2 }.count
+        let repair = v1Written > 0
+            ? "the session keys are the truth because a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")) (spec §7): 'migrate-store migrate' rebuilds queue.json from them"
+            : "queue.json is the truth (spec §7): 'migrate-store migrate', or any client opening the store for writing, rewrites the mirror"
+        mirrorDetail = "\(failure.reason); \(repair)"
+    }
+}

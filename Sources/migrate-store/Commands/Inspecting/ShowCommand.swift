@@ -1,0 +1,98 @@
+import Foundation
+import JSONStore
+import Schema
+
+/// `migrate-store show <store> <id-or-prefix> [--messages N] [--full]`
+///
+/// One work stream in full: its file, every key of its document (unknown keys included), the
+/// values derived by spec §4, its customisation, its place in both queues and its latest
+/// messages, newest last, long texts cut at ``ShowReport/cutLength`` characters unless `--full`.
+enum ShowCommand {
+    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: args.argument("store"))
+        let id = try IDPrefix.resolve(args.argument("id-or-prefix"), in: inspected, command: "show")
+        let report = try ShowReport(id: id, in: inspected, messages: args.integer("messages") ?? 5, full: args.flag("full"))
+        for line in report.lines { out.print(line) }
+        out.emitJSON(report.json)
+        return try ListCommand.finish(report.problems, store: inspected.path, out)
+    }
+}
+
+/// What `show` prints, gathered once for both audiences.
+struct ShowReport {
+    /// Message texts longer than this many characters are cut unless `--full`.
+    static let cutLength = 200
+
+    let inspected: InspectedStore
+    let id: UUID
+    let document: SessionDocument
+    let fileSize: Int
+    let customization: UserSessionV1?
+    let queue: QueueV2
+    let queueSource: QueueSource
+    /// Indexes into `messages` of the ones shown (the last N).
+    let shownMessages: Range<Int>
+    let full: Bool
+    /// The customisation, when it can't be read.
+    var problems: [InspectProblem] = []
+
+    init(id: UUID, in inspected: InspectedStore, messages: Int, full: Bool) throws {
+        self.inspected = inspected; self.id = id; self.full = full
+        let store = inspected.store
+        let stored: StoredDocument<SessionDocument>
+        do { stored = try store.storedWorkStream(id) } catch where error.code == .notFound {
+            throw CommandError(.dataError, "'\(store.path)' has no work stream '\(id.lowercased)'. Run 'migrate-store ls \(store.path) --deleted' to see every id.")
+        } catch { throw InspectFailure.commandError(error) }
+        guard stored.value.fields.id == id else {
+            throw CommandError(.dataError, "Can't show '\(Self.file(id, in: store))': its id is '\(stored.value.fields.id.lowercased)' but its file name says '\(id.lowercased)'. Rename the file or fix the id by hand.")
+        }
+        document = stored.value; fileSize = stored.size
+        do { customization = try store.customization(id) } catch {
+            customization = nil
+            problems.append(InspectProblem(error, in: inspected))
+        }
+        (queue, queueSource) = try Self.queue(inspected)
+        let count = document.fields.messages.count
+        shownMessages = max(0, count - messages)..<count
+    }
+
+    /// `queue.json`, or the queue the session keys give when there is none (this reads every work stream).
+    private static func queue(_ inspected: InspectedStore) throws -> (QueueV2, QueueSource) {
+        let store = inspected.store
+        if !inspected.isV1, let document = try inspected.call({ () throws(StoreError) in try store.queueDocument() }) {
+            return (document, .queueDocument)
+        }
+        let summaries = try inspected.call { () throws(StoreError) in try store.listWorkStreams() }.items
+        return try inspected.queue(summaries: summaries)
+    }
+
+    static func file(_ id: UUID, in store: Store) -> String {
+        let base = store.path.hasSuffix("/") ? store.path : store.path + "/"
+        return base + "sessions/" + id.lowercased + ".json"
+    }
+
+    var path: String { Self.file(id, in: inspected.store) }
+    var fields: SessionFieldsV1 { document.fields }
+    var displayName: String { WorkStreamRules.displayName(backendName: fields.backendName, customization: customization) }
+    var displayNameSource: WorkStreamRules.DisplayNameSource {
+        WorkStreamRules.displayNameSource(backendName: fields.backendName, customization: customization)
+    }
+    var providerSessionID: String { WorkStreamRules.effectiveProviderSessionID(document) }
+    var provider: String { WorkStreamRules.effectiveProvider(document) }
+    /// True when the document has the key itself (a v2 document, or a v1 one that kept it).
+    func hasKey(_ key: String) -> Bool {
+        guard case .object(let object) = document.json else { return false }
+        return object[key] != nil
+    }
+    var isUserDeleted: Bool { customization?.isUserDeleted ?? false }
+    var fifoPosition: Int? { queue.fifoPosition(of: id) }
+    var priorityPlace: (entry: PriorityEntry, position: Int)? {
+        queue.priority.firstIndex { $0.workStreamID == id }.map { (queue.priority[$0], $0 + 1) }
+    }
+
+    /// The message text as shown: whole with `--full`, else its first ``cutLength`` characters.
+    func shownText(_ text: String) -> (text: String, cut: Int) {
+        guard !full, text.count > Self.cutLength else { return (text, 0) }
+        return (String(text.prefix(Self.cutLength)), text.count - Self.cutLength)
+    }
+}

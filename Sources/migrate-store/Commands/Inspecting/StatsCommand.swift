@@ -1,0 +1,93 @@
+import Foundation
+import JSONStore
+import Schema
+
+/// `migrate-store stats <store>`
+///
+/// Counts and sizes per kind of document, the mix of schema versions, the largest documents,
+/// messages, queues, and the anomalies `validate` reports, summarised by code. Exit status 65
+/// when a document can't be read (the counts leave it out), else 0: anomalies are reported,
+/// `validate` is the command whose status says whether there are any.
+enum StatsCommand {
+    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: args.argument("store"))
+        let stats = StoreStats(try StoreScan(inspected))
+        for line in stats.lines { out.print(line) }
+        out.emitJSON(stats.json)
+        guard stats.scan.unreadable == 0 else {
+            throw CommandError(.dataError, "\(TextFormat.plural(stats.scan.unreadable, "document")) of '\(inspected.path)' can't be read and \(stats.scan.unreadable == 1 ? "is" : "are") left out of the counts. Run 'migrate-store validate \(inspected.path)' for every problem.")
+        }
+        return .success
+    }
+}
+
+/// The numbers of `stats`, computed from a ``StoreScan``.
+struct StoreStats {
+    /// One row of the per-kind table.
+    struct Kind {
+        var name: String
+        var files: Int
+        var bytes: Int
+        /// schema_version → how many documents have it.
+        var versions: [Int: Int]
+    }
+
+    /// One document and its size, for the largest-documents list.
+    struct Document { var file: String; var bytes: Int }
+
+    static let largestCount = 5
+
+    let scan: StoreScan
+    let kinds: [Kind]
+    let largest: [Document]
+
+    init(_ scan: StoreScan) {
+        self.scan = scan
+        var kinds = [
+            Kind(name: "work streams", files: scan.sessions.count, bytes: scan.sessions.reduce(0) { $0 + $1.fileSize },
+                 versions: Self.mix(scan.sessions.map(\.schemaVersion))),
+            Kind(name: "customisations", files: scan.customizations.count, bytes: scan.customizations.reduce(0) { $0 + $1.size },
+                 versions: Self.mix(scan.customizations.map(\.document.schemaVersion))),
+        ]
+        let single: [(String, Int?)] = [("settings.json", scan.settings?.schemaVersion), ("queue.json", scan.queue?.schemaVersion),
+                                        ("store.json", scan.manifest?.schemaVersion)]
+        for (name, version) in single {
+            guard let version, let size = scan.size(of: name) else { continue }
+            kinds.append(Kind(name: name, files: 1, bytes: size, versions: [version: 1]))
+        }
+        self.kinds = kinds
+        var documents = scan.sessions.map { Document(file: "sessions/\($0.id.lowercased).json", bytes: $0.fileSize) }
+            + scan.customizations.map { Document(file: "user-sessions/\($0.document.id.lowercased).json", bytes: $0.size) }
+        for kind in kinds where kind.files == 1 && kind.name.hasSuffix(".json") { documents.append(Document(file: kind.name, bytes: kind.bytes)) }
+        largest = Array(documents.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.file < $1.file }.prefix(Self.largestCount))
+    }
+
+    static func mix(_ versions: [Int]) -> [Int: Int] {
+        versions.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
+    var totalFiles: Int { kinds.reduce(0) { $0 + $1.files } }
+    var totalBytes: Int { kinds.reduce(0) { $0 + $1.bytes } }
+    var storedMessages: Int { scan.sessions.reduce(0) { $0 + $1.storedMessages } }
+    var reportedMessages: Int { scan.sessions.reduce(0) { $0 + Int($1.messageCount) } }
+    var deleted: Int { scan.customizations.filter { $0.document.isUserDeleted && scan.sessionFiles.contains($0.document.id) }.count }
+    var locallyCreated: Int { scan.sessions.filter(\.isLocallyCreated).count }
+    var unread: (streams: Int, messages: Int) {
+        (scan.sessions.filter { $0.unreadCount > 0 }.count, scan.sessions.reduce(0) { $0 + Int($1.unreadCount) })
+    }
+    var providerSessionReplaced: Int { scan.sessions.filter { $0.effectiveProviderSessionID != $0.id.lowercased }.count }
+    var providers: [String: Int] { scan.sessions.reduce(into: [:]) { $0[$1.effectiveProvider, default: 0] += 1 } }
+
+    /// The queue as v2 code sees it: `queue.json`, or the session keys when the store has none.
+    var queue: QueueV2 { scan.queue ?? QueueBuilder.build(from: scan.sessions.map(\.queueSummary)) }
+
+    /// Problems and notes counted by code, most frequent first, then by code.
+    var anomalies: [(code: String, count: Int, isNote: Bool)] {
+        func count(_ list: [InspectProblem], note: Bool) -> [(String, Int, Bool)] {
+            list.reduce(into: [String: Int]()) { $0[$1.code, default: 0] += 1 }
+                .map { ($0.key, $0.value, note) }
+                .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+        }
+        return count(scan.problems, note: false) + count(scan.notes, note: true)
+    }
+}

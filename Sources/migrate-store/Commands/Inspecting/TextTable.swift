@@ -1,0 +1,69 @@
+/// Aligned columns for people: a header row, then one row per item, columns separated by two
+/// spaces, no trailing spaces.
+///
+/// ```swift
+/// var table = TextTable(["POS", "ID"], rightAligned: [0])
+/// table.append(["1", "ad9a22b8"])
+/// table.render(indent: "  ")   // ["  POS  ID", "    1  ad9a22b8"]
+/// ```
+///
+/// Widths count characters (grapheme clusters), which is right for the Latin, Greek and
+/// Cyrillic text of the samples; wide East Asian characters take two cells on most terminals
+/// and make their row a little longer.
+struct TextTable {
+    let headers: [String]
+    /// Column indexes whose cells are right-aligned (numbers).
+    let rightAligned: Set<Int>
+    private(set) var rows: [[String]] = []
+
+    init(_ headers: [String], rightAligned: Set<Int> = []) {
+        self.headers = headers
+        self.rightAligned = rightAligned
+    }
+
+    /// Adds a row. - Precondition: it has one cell per header.
+    mutating func append(_ row: [String]) {
+        precondition(row.count == headers.count, "TextTable: \(row.count) cells for \(headers.count) columns")
+        rows.append(row)
+    }
+
+    /// The header and the rows as lines, each starting with `indent`.
+    func render(indent: String = "") -> [String] {
+        let all = [headers] + rows
+        let widths = headers.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            var line = indent
+            for (column, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                if column > 0 { line += "  " }
+                line += rightAligned.contains(column) ? padding + cell : cell + padding
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+}
+
+/// Small text formats shared by the inspecting commands.
+enum TextFormat {
+    /// `2841` → `2,841`: digits grouped by three with commas, the same in every locale.
+    static func count(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out += "," }
+            out.append(digit)
+        }
+        return value < 0 ? "-" + out : out
+    }
+
+    /// `1 work stream`, `2 work streams`.
+    static func plural(_ value: Int, _ singular: String, _ pluralForm: String? = nil) -> String {
+        "\(count(value)) \(value == 1 ? singular : pluralForm ?? singular + "s")"
+    }
+
+    /// `text` in double quotes with newlines shown as `\n`, for one-line display.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+}

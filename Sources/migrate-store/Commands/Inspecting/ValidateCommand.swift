@@ -1,0 +1,50 @@
+import Foundation
+import JSONStore
+import Schema
+
+/// `migrate-store validate <store>`
+///
+/// Runs every check of ``StoreScan`` and prints each problem as
+/// `<file>: <key path>: <what is wrong>. Fix: <suggestion>`, then the notes (worth knowing,
+/// not wrong), then a summary line. Exit status 0 when there is no problem, 65 when there is
+/// any; notes don't count.
+enum ValidateCommand {
+    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: args.argument("store"))
+        let scan = try StoreScan(inspected)
+        for problem in scan.problems { out.print(problem.line) }
+        if !scan.problems.isEmpty { out.print("") }
+        for note in scan.notes { out.print("Note: " + note.line) }
+        if !scan.notes.isEmpty { out.print("") }
+        out.print(summary(scan))
+        out.emitJSON([
+            "store": .string(inspected.path),
+            "store_schema_version": .int(inspected.schemaVersion),
+            "valid": .bool(scan.problems.isEmpty),
+            "checked": checkedJSON(scan),
+            "problems": .array(scan.problems.map(\.json)),
+            "notes": .array(scan.notes.map(\.json)),
+        ])
+        return scan.problems.isEmpty ? .success : .dataError
+    }
+
+    /// `'<store>' (schema v2): no problems in 8 work streams, 4 customisations and 3 other documents.`
+    static func summary(_ scan: StoreScan) -> String {
+        let counts = checkedCounts(scan)
+        let what = "\(TextFormat.plural(counts.sessions, "work stream")), \(TextFormat.plural(counts.customizations, "customisation")) and \(TextFormat.plural(counts.other, "other document"))"
+        let found = scan.problems.isEmpty ? "no problems" : TextFormat.plural(scan.problems.count, "problem")
+        let notes = scan.notes.isEmpty ? "" : " (\(TextFormat.plural(scan.notes.count, "note")))"
+        return "'\(scan.inspected.path)' (schema v\(scan.inspected.schemaVersion)): \(found)\(notes) in \(what)."
+    }
+
+    /// Files checked: every work-stream and customisation file with a valid name, and the top-level documents present.
+    static func checkedCounts(_ scan: StoreScan) -> (sessions: Int, customizations: Int, other: Int) {
+        let other = scan.entries.filter { StoreScan.documentFiles.contains($0.name) }.count
+        return (scan.sessionFiles.count, scan.customizationFiles.count, other)
+    }
+
+    static func checkedJSON(_ scan: StoreScan) -> JSONOutputValue {
+        let counts = checkedCounts(scan)
+        return ["work_streams": .int(counts.sessions), "customizations": .int(counts.customizations), "other_documents": .int(counts.other)]
+    }
+}

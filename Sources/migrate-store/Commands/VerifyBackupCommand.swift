@@ -1,0 +1,32 @@
+import JSONStore
+
+/// `migrate-store verify-backup <backup>`: checks a backup without changing it
+/// (see `BackupVerification.verify`).
+///
+/// Exit status: 0 when the backup is complete and intact; 69 when it is corrupt (a file missing,
+/// extra, changed, truncated, not a regular file, a hostile path, a document that does not read);
+/// 65 when it is incompatible (a newer backup format or store schema than this tool reads).
+enum VerifyBackupCommand {
+    static func run(_ arguments: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let backup = arguments.argument("backup")
+        let report = try reportingStoreErrors { () throws(StoreError) in try BackupVerification.verify(backup: backup) }
+        out.emitJSON([
+            "backup": .string(backup), "status": .string(report.status.name),
+            "files": .int(report.fileCount), "bytes": .int(Int(report.totalBytes)),
+            "store_schema_version": report.manifest.map { .int($0.storeSchemaVersion) } ?? .null,
+            "problems": .array(report.problems.map(\.json)),
+        ])
+        switch report.status {
+        case .ok:
+            let version = report.manifest.map { ", schema version \($0.storeSchemaVersion)" } ?? ""
+            out.print("OK: '\(backup)' is complete: \(counted(report.fileCount, "file")) (\(report.totalBytes) bytes\(version)); "
+                      + "every size and SHA-256 matches and every document reads.")
+            return .success
+        case .corrupt, .incompatible:
+            let verdict = report.status == .corrupt ? "is corrupt" : "can't be read by this version of the tool"
+            out.error("'\(backup)' \(verdict): \(counted(report.problems.count, "problem")):")
+            out.printProblems(report.problems)
+            return ArchiveExit.code(for: report.status)
+        }
+    }
+}

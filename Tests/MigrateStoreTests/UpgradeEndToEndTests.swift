@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import JSONStore
+
+/// Issue 4 acceptance, on the built binary.
+@Suite(.serialized) struct UpgradeEndToEndTests {
+    @Test func planStatusAndVerifyWriteNothingNotEvenALockFile() throws {
+        let dir = try StoreTrees.temporary("plan")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        try Data("left".utf8).write(to: URL(fileURLWithPath: dir + "/store/sessions/.tmp-0123456789abcdef-x.json"))
+        let before = try StoreTrees.snapshot(dir + "/store")
+        for command in [["plan"], ["status"], ["plan", "--json"], ["status", "--json"]] {
+            let run = try BuiltTool.run(command + [dir + "/store"])
+            #expect(run.code == 0, "\(command): \(run.stderr)")
+        }
+        #expect(StoreTrees.same(before, try StoreTrees.snapshot(dir + "/store")))
+    }
+
+    @Test func planReportsExactlyWhatMigrateThenDoes() throws {
+        let dir = try StoreTrees.temporary("plan-eq")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        let plan = try BuiltTool.run(["plan", dir + "/store", "--json"])
+        let migrate = try BuiltTool.run(["migrate", dir + "/store", "--no-backup", "--json"])
+        #expect(plan.code == 0 && migrate.code == 0)
+        let p = try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as! [String: Any]
+        let m = try JSONSerialization.jsonObject(with: Data(migrate.stdout.utf8)) as! [String: Any]
+        #expect(p["format_version"] as? Int == 1 && m["format_version"] as? Int == 1)
+        #expect(p["command"] as? String == "plan" && m["command"] as? String == "migrate")
+        #expect((p["documents"] as! NSArray).isEqual(m["documents"] as! NSArray))
+        #expect((p["totals"] as! NSDictionary).isEqual(m["totals"] as! NSDictionary))
+        #expect(p["files_changed"] as? Int == 15)
+        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(StoreTrees.samples + "/v2-store"))
+    }
+
+    @Test func migratingTwiceChangesNoByteAndSaysAlreadyAtVersion2() throws {
+        let dir = try StoreTrees.temporary("twice")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        #expect(try BuiltTool.run(["migrate", dir + "/store", "--no-backup"]).code == 0)
+        let before = try StoreTrees.snapshot(dir + "/store")
+        let again = try BuiltTool.run(["migrate", dir + "/store", "--no-backup"])
+        #expect(again == ToolRun(stdout: "'\(dir)/store' is already at version 2: nothing to do, no file was changed.\n", stderr: "", code: 0))
+        #expect(StoreTrees.same(before, try StoreTrees.snapshot(dir + "/store")))
+    }
+
+    /// Kill -9 at random points: a v1 reader reads every intermediate state correctly, and the
+    /// next migrate ends byte-identical to an uninterrupted run (migration timestamps aside).
+    @Test func killedMigrationResumesToIdenticalStore() throws {
+        let kills = Int(ProcessInfo.processInfo.environment["MIGRATE_KILLS"] ?? "") ?? 50
+        let seed = UInt64(ProcessInfo.processInfo.environment["MIGRATE_KILL_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
+        print("killedMigrationResumesToIdenticalStore: \(kills) kills, seed \(seed) (replay with MIGRATE_KILL_SEED=\(seed))")
+        let dir = try StoreTrees.temporary("kill")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try StoreTrees.largeV1Store(at: dir + "/original", copies: 12)
+        let original = try StoreTrees.v1View(dir + "/original")
+        try FileManager.default.copyItem(atPath: dir + "/original", toPath: dir + "/reference")
+        // Time a warm run (the first one pays for cold caches) to aim the kills inside a run.
+        try FileManager.default.copyItem(atPath: dir + "/original", toPath: dir + "/warmup")
+        #expect(try BuiltTool.run(["migrate", dir + "/warmup", "--no-backup", "--quiet"]).code == 0)
+        let started = Date()
+        #expect(try BuiltTool.run(["migrate", dir + "/reference", "--no-backup", "--quiet"]).code == 0)
+        let fullRun = Date().timeIntervalSince(started)
+        let expected = try StoreTrees.documents(dir + "/reference")
+        var generator = SeededGenerator(seed: seed)
+        var interrupted = 0, halfway = 0, staging = 0
+        for _ in 0..<kills {
+            let store = dir + "/victim"
+            try? FileManager.default.removeItem(atPath: store)
+            try FileManager.default.copyItem(atPath: dir + "/original", toPath: store)
+            let process = Process()
+            process.executableURL = BuiltTool.executable
+            process.arguments = ["migrate", store, "--no-backup", "--quiet"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(Double.random(in: 0...(fullRun * 0.9), using: &generator) * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { interrupted += 1 }
+            let manifest = try String(contentsOfFile: store + "/store.json", encoding: .utf8)
+            let upgraded = try FileManager.default.contentsOfDirectory(atPath: store + "/sessions").filter { name in
+                !name.hasPrefix(".") && ((try? String(contentsOfFile: store + "/sessions/" + name, encoding: .utf8))?.contains("\"provider_session_id\"") ?? false)
+            }.count
+            let temporaries = try FileManager.default.contentsOfDirectory(atPath: store + "/sessions").filter { $0.hasPrefix(".tmp-") }.count
+            if manifest.contains("\"schema_version\": 1") && upgraded > 0 { halfway += 1 } else if temporaries > 0 { staging += 1 }
+            let view = try StoreTrees.v1View(store)
+            #expect(view.fifo == original.fifo, "a v1 reader derives the same queue order")
+            #expect(view.sessions.count == original.sessions.count)
+            for (id, fields) in original.sessions {
+                var expectedFields = fields, seen = view.sessions[id]!
+                expectedFields.queueKeys = seen.queueKeys
+                for i in expectedFields.messages.indices { expectedFields.messages[i].sessionID = id }
+                for i in seen.messages.indices { seen.messages[i].sessionID = id }
+                #expect(seen == expectedFields, "v1 values of \(id) survive")
+            }
+            #expect(try BuiltTool.run(["migrate", store, "--no-backup", "--quiet"]).code == 0)
+            #expect(try StoreTrees.documents(store) == expected, "seed \(seed)")
+        }
+        print("killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (temp files only), \(halfway) while renaming (some work streams at v2, store.json still v1) (full run \(Int(fullRun * 1000)) ms)")
+        #expect(halfway + staging > kills / 4, "the kills landed in the middle of the migration")
+        #expect(halfway > 0, "some kills landed between the renames")
+    }
+}
