@@ -1,13 +1,18 @@
 import Foundation
 import JSONStore
 import Schema
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `store-bench`: the Swift side of the measurements in `Benchmarks/` (not a product).
 ///
 ///     store-bench update <store> --id <uuid> --count K [--dump FILE]
 ///         Opens the (v2) store for writing, then makes K durable updates of one work stream
 ///         through `Store.updateWorkStream` (unread_count cycles 0…9, so each update changes
-///         bytes but not the size). With --dump, writes the document's final bytes to FILE (the
+///         bytes but not the size); reports each operation's wall and CPU time. With --dump, writes the document's final bytes to FILE (the
 ///         bytes the C floor writes).
 ///     store-bench codec <store>
 ///         Reads every work stream file, then times parse, decode (SessionV1/V2), encode, and
@@ -20,6 +25,13 @@ func fail(_ message: String) -> Never {
 }
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// CPU time of this process (user + system), in seconds: separates computing from waiting for the disk.
+func cpuTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
 func seconds(_ start: UInt64, _ end: UInt64) -> Double { Double(end - start) / 1e9 }
 
 func option(_ name: String, in args: [String]) -> String? {
@@ -37,20 +49,22 @@ func update(_ args: [String]) throws {
     let t0 = now()
     let store = try Store.open(at: args[1], options: Store.Options(tool: "store-bench"))
     let t1 = now()
-    var perOp: [Double] = []
+    var perOp: [Double] = [], cpuPerOp: [Double] = []
     var last: SessionV2?
     for _ in 0..<count {
-        let start = now()
+        let start = now(), cpuStart = cpuTime()
         last = try store.updateWorkStream(id) { session in
             session.fields.unreadCount = (session.fields.unreadCount + 1) % 10
         }
         perOp.append(seconds(start, now()))
+        cpuPerOp.append(cpuTime() - cpuStart)
     }
     if let dump = option("dump", in: args), let last {
         try Data(last.encoded).write(to: URL(fileURLWithPath: dump))
     }
     print(json([("open_s", "\(seconds(t0, t1))"), ("ops", "\(count)"), ("bytes", "\(last?.encoded.count ?? 0)"),
-                ("per_op_s", "[" + perOp.map { "\($0)" }.joined(separator: ", ") + "]")]))
+                ("per_op_s", "[" + perOp.map { "\($0)" }.joined(separator: ", ") + "]"),
+                ("cpu_per_op_s", "[" + cpuPerOp.map { "\($0)" }.joined(separator: ", ") + "]")]))
 }
 
 func codec(_ args: [String]) throws {
