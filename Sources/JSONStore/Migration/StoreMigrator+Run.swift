@@ -92,7 +92,8 @@ extension StoreMigrator {
         }
     }
 
-    /// Customisations and settings: `schema_version` 1 → 2.
+    /// Customisations and settings: `schema_version` 1 → 2, committed in batches of at most
+    /// `smallDocumentBatch` files, so memory does not grow with the number of customisations.
     func upgradeSmallDocuments(_ survey: Survey, write: Bool, report: inout MigrationReport) throws(StoreError) {
         var batch: [FileChange] = []
         for var doc in survey.customizations.sorted(by: { $0.id.lowercased < $1.id.lowercased }) {
@@ -100,16 +101,23 @@ extension StoreMigrator {
             guard !changes.isEmpty else { continue }
             doc.schemaVersion = version
             report.append(DocumentChanges(file: Store.userSessionFile(doc.id), changes: changes))
+            guard write else { continue }
             batch.append(FileChange(directory: store.userSessionsDirectory, name: Store.documentName(doc.id), bytes: doc.encoded))
+            if batch.count >= Self.smallDocumentBatch {
+                try BatchCommit.commit(batch, system: store.system)
+                batch = []
+            }
         }
         if var settings = survey.settings {
             let (version, changes) = StoreMigration.upgradedVersion(settings.schemaVersion)
             if !changes.isEmpty {
                 settings.schemaVersion = version
                 report.append(DocumentChanges(file: "settings.json", changes: changes))
-                batch.append(FileChange(directory: store.path, name: "settings.json", bytes: settings.encoded))
+                if write { batch.append(FileChange(directory: store.path, name: "settings.json", bytes: settings.encoded)) }
             }
         }
         if write { try BatchCommit.commit(batch, system: store.system) }
     }
+
+    static let smallDocumentBatch = 256
 }
