@@ -209,3 +209,17 @@ import Testing
         #expect(try StoreFixtures.tree(path) == before)
     }
 }
+
+@Suite struct MigrationReportModesTests {
+    /// `migrate` keeps totals only (constant memory); they equal the totals of the per-document plan.
+    @Test func totalsOnlyReportEqualsThePlansTotals() throws {
+        let dir = TemporaryDirectory()
+        let path = try StoreFixtures.copySample("v1-store", into: dir)
+        let plan = try StoreMigrator(store: try Store.open(at: path, options: .readOnly)).plan()
+        let report = try StoreMigrator(store: try Store.open(at: path)).migrate(toolVersion: "test", keepingDocuments: false)
+        #expect(report.documents.isEmpty)
+        #expect(report.totals == plan.totals)
+        #expect(report.filesChanged == plan.filesChanged)
+        #expect(report.filesChanged == 15)
+    }
+}

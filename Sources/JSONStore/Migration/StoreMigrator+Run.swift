@@ -49,8 +49,8 @@ extension StoreMigrator {
         }
         let survey: Survey
         var staged: [StagedSession] = []
-        if write { (survey, staged) = try stage(progress: progress) } else { survey = try self.survey() }
         var report = MigrationReport(keepsDocuments: keepingDocuments)
+        if write { (survey, staged) = try stage(report: &report, progress: progress) } else { survey = try self.survey() }
         let resolved = QueueResolution.resolve(manifestVersion: survey.manifest.schemaVersion, sessions: survey.summaries, existing: survey.queue)
         if !resolved.changes.isEmpty {
             report.append(DocumentChanges(file: "queue.json", changes: resolved.changes))

@@ -111,6 +111,15 @@ public struct MigrationReport: Sendable, Hashable {
         if keepsDocuments { documents.append(document) }
     }
 
+    /// Adds more changes to a file already appended (its count of changed files stays the same).
+    /// For reports that keep totals only.
+    public mutating func appendMore(_ changes: [Change]) {
+        for change in changes {
+            totals[change.code, default: 0] += 1
+            if change.changesBytes { rewritingTotals[change.code, default: 0] += 1 }
+        }
+    }
+
     /// True when no file would change: the store is already migrated.
     public var isNoop: Bool { filesChanged == 0 }
 }
