@@ -16,9 +16,14 @@ let package = Package(
         .executableTarget(name: "migrate-store", dependencies: ["Schema", "JSONStore"]),
         // Child process for JSONStoreTests' multi-process tests (kill -9, lock contention); not a product.
         .executableTarget(name: "store-test-helper", dependencies: ["JSONStore"]),
+        // Deterministic stores for benchmarks and tests (Benchmarks/README.md); not products.
+        .target(name: "StoreGenerator", dependencies: ["Schema"]),
+        .executableTarget(name: "generate-store", dependencies: ["StoreGenerator"]),
+        .executableTarget(name: "store-bench", dependencies: ["JSONStore", "Schema"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
-        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper"]),
-        .testTarget(name: "MigrateStoreTests", dependencies: ["migrate-store", "JSONStore", "Schema"]),
+        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper", "StoreGenerator"]),
+        .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema"]),
+        .testTarget(name: "MigrateStoreTests", dependencies: ["migrate-store", "JSONStore", "Schema", "StoreGenerator"]),
         // Crash, fault, bad-input, concurrency and hostile-file suites; runs the built migrate-store.
         .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "migrate-store", "reliability-helper"]),
         // Child process for ReliabilityTests' concurrency tests (public Store API only); not a product.

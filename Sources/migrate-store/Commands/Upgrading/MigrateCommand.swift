@@ -36,7 +36,7 @@ enum MigrateCommand {
         defer { lock.release() }
         let backup = try MigrationBackup.take(args, store: path, holding: lock, out: out)
         let report = try out.withProgress("Migrating", total: nil) { progress in
-            try StoreMigrator(store: store).migrate(toolVersion: ToolInfo.version, holding: lock) { done, total in
+            try StoreMigrator(store: store).migrate(toolVersion: ToolInfo.version, holding: lock, keepingDocuments: false) { done, total in
                 progress.update(done, detail: "\(done)/\(total) work streams")
             }
         }

@@ -1,0 +1,657 @@
+#!/usr/bin/env python3
+"""The benchmark driver behind Benchmarks/run (Python standard library only).
+
+Every goal is a ratio of two figures measured in the same run, with the contenders alternated
+(the order rotates each repetition), because absolute numbers on a shared machine drift. A
+figure is the median of the repetitions, shown with its min and max.
+
+Usage: bench.py --bin DIR --out FILE [--quick] [--reps N] [--only g1,g2,...]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+WORK = os.path.join(HERE, "work")
+SEED = 20251120
+
+FULL = {
+    "reps": 5,
+    "g1": (2000, 50),                 # work streams, messages each
+    "g2": (100, 30),                  # the store holding the ~30 KB work stream
+    "g3": (100, 1000, 10000), "g3_messages": 30,
+    "update_ops": 20, "sqlite_ops": 20, "tinydb_ops": {100: 5, 1000: 3, 10000: 1},
+    "g4": (10000, 30),
+    "g5": (1000, 10000), "g5_messages": 30,
+}
+QUICK = {
+    "reps": 2,
+    "g1": (40, 8),
+    "g2": (10, 30),
+    "g3": (10, 30, 100), "g3_messages": 6,
+    "update_ops": 3, "sqlite_ops": 3, "tinydb_ops": {10: 2, 30: 2, 100: 1},
+    "g4": (100, 6),
+    "g5": (20, 100), "g5_messages": 6,
+}
+
+
+# ---------------------------------------------------------------- running and measuring
+
+class Run:
+    """One finished child process: wall time, peak RSS (KiB), CPU times, exit status, output."""
+
+    def __init__(self, seconds, maxrss_kib, user, system, code, out, err):
+        self.seconds, self.maxrss_kib, self.user, self.system = seconds, maxrss_kib, user, system
+        self.code, self.out, self.err = code, out, err
+
+
+def run(cmd, cwd=None, check=True):
+    """Runs `cmd`, timing it from spawn to exit; rusage comes from wait4 on this child only."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        result = Run(seconds, maxrss_kib(usage.ru_maxrss), usage.ru_utime, usage.ru_stime,
+                     child.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"))
+    if check and result.code != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited with {result.code}:\n{result.err.strip()[:2000]}")
+    return result
+
+
+def maxrss_kib(value):
+    # getrusage(2): ru_maxrss is in kilobytes on Linux, in bytes on macOS.
+    return value // 1024 if sys.platform == "darwin" else value
+
+
+def sync():
+    run(["sync"])
+
+
+def remove(path):
+    if os.path.islink(path) or os.path.isfile(path):
+        os.remove(path)
+    elif os.path.isdir(path):
+        shutil.rmtree(path)
+
+
+def fresh_copy(source, target):
+    """An untimed copy, flushed, so the timed command neither pays nor profits from it."""
+    remove(target)
+    run(["cp", "-a", source, target])
+    sync()
+
+
+def tree_bytes(path):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
+
+
+class Figure:
+    def __init__(self, key, label, unit):
+        self.key, self.label, self.unit = key, label, unit
+        self.values, self.extra = [], {}
+        self.note = None
+
+    @property
+    def ok(self):
+        return bool(self.values)
+
+    def median(self):
+        return statistics.median(self.values)
+
+    def json(self):
+        return {"label": self.label, "unit": self.unit, "values": self.values, "note": self.note, **self.extra}
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.cfg = dict(QUICK if args.quick else FULL)
+        if args.reps:
+            self.cfg["reps"] = args.reps
+        self.bin = args.bin
+        self.figures = {}
+        self.ratios = []
+        self.notes = []
+        self.peers = {}
+        self.codec = None
+
+    def tool(self, name):
+        return os.path.join(self.bin, name)
+
+    def figure(self, key, label, unit="s"):
+        if key not in self.figures:
+            self.figures[key] = Figure(key, label, unit)
+        return self.figures[key]
+
+    def alternate(self, contenders, reps=None):
+        """contenders: list of (figure, prepare, measure[, most repetitions]); measure returns a value.
+        Repetition r runs them rotated by r, so no contender always runs first or last."""
+        reps = reps or self.cfg["reps"]
+        active = [tuple(c) + (reps,) * (4 - len(c)) for c in contenders if c[0].note is None]
+        for r in range(reps):
+            k = r % len(active) if active else 0
+            for fig, prepare, measure, most in active[k:] + active[:k]:
+                if fig.note is not None or r >= most:
+                    continue
+                if prepare:
+                    prepare()
+                try:
+                    value = measure()
+                except RuntimeError as error:
+                    fig.note = "failed: " + str(error).strip().splitlines()[-1][:300]
+                    print(f"  {fig.label}: {fig.note}", flush=True)
+                    continue
+                fig.values.append(value)
+                print(f"  [{r + 1}/{reps}] {fig.label}: {fmt(value, fig.unit)}", flush=True)
+
+    def ratio(self, key, label, numerator, denominator, goal=None, paired=True):
+        """goal: ("<", 1.0) / ("<=", 2.0) / (">=", 50) on numerator/denominator, or None (reported only)."""
+        a, b = self.figures.get(numerator), self.figures.get(denominator)
+        entry = {"key": key, "label": label, "numerator": numerator, "denominator": denominator, "goal": goal}
+        if not (a and b and a.ok and b.ok):
+            missing = [f.label + (f" ({f.note})" if f.note else "") for f in (a, b) if f and not f.ok]
+            entry["value"] = None
+            entry["why"] = "not measured: " + "; ".join(missing or [numerator, denominator])
+        else:
+            entry["value"] = a.median() / b.median()
+            if paired:
+                pairs = [x / y for x, y in zip(a.values, b.values) if y > 0]
+                entry["paired_min"], entry["paired_max"] = min(pairs), max(pairs)
+            if goal:
+                op, limit = goal
+                v = entry["value"]
+                entry["met"] = {"<": v < limit, "<=": v <= limit, ">=": v >= limit}[op]
+        self.ratios.append(entry)
+
+    # ------------------------------------------------------------ stores
+
+    def stores_dir(self):
+        path = os.path.join(WORK, "stores")
+        os.makedirs(path, exist_ok=True)
+        return path
+
+    def binary_stamp(self, *names):
+        stamps = []
+        for name in names:
+            st = os.stat(self.tool(name))
+            stamps.append(f"{name}:{st.st_size}:{int(st.st_mtime)}")
+        return " ".join(stamps)
+
+    def v1_store(self, n, m):
+        """A generated v1 store, kept between runs while generate-store is unchanged."""
+        path = os.path.join(self.stores_dir(), f"v1-n{n}-m{m}-s{SEED}")
+        marker = path + ".done"
+        stamp = self.binary_stamp("generate-store")
+        if os.path.isdir(path) and os.path.exists(marker) and open(marker).read() == stamp:
+            return path
+        remove(path)
+        result = run([self.tool("generate-store"), path, "--work-streams", str(n), "--messages", str(m), "--seed", str(SEED)])
+        print("  " + result.out.strip(), flush=True)
+        with open(marker, "w") as f:
+            f.write(stamp)
+        sync()
+        return path
+
+    def v2_store(self, n, m):
+        """The same store migrated by migrate-store (timed once, reported as information)."""
+        source = self.v1_store(n, m)
+        path = os.path.join(self.stores_dir(), f"v2-n{n}-m{m}-s{SEED}")
+        marker = path + ".done"
+        stamp = self.binary_stamp("generate-store", "migrate-store")
+        if os.path.isdir(path) and os.path.exists(marker) and open(marker).read() == stamp:
+            return path
+        fresh_copy(source, path)
+        result = run([self.tool("migrate-store"), "migrate", "--no-backup", path])
+        print(f"  migrated {os.path.basename(path)} in {result.seconds:.2f} s", flush=True)
+        with open(marker, "w") as f:
+            f.write(stamp)
+        sync()
+        return path
+
+    def scratch(self, name):
+        path = os.path.join(WORK, "scratch", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        return path
+
+    def available(self, cmd, what):
+        """Runs a command once on a small store to see whether this build has it."""
+        result = run(cmd, check=False)
+        if result.code == 0:
+            return None
+        line = (result.err.strip() or result.out.strip() or f"exit status {result.code}").splitlines()[0]
+        note = f"not available in this build ({what}: exit {result.code}: {line[:200]})"
+        self.notes.append(note)
+        return note
+
+
+# ---------------------------------------------------------------- the benchmarks
+
+def g1_migration(b):
+    """Goal 1 and goal 6: migrating a v1 store, against a naive script and the copy floor;
+    verify and backup throughput relative to migrate."""
+    n, m = b.cfg["g1"]
+    print(f"== 1. migration of {n} work streams x {m} messages (+ 6. verify, backup)", flush=True)
+    source = b.v1_store(n, m)
+    migrated = b.v2_store(n, m)
+    size = tree_bytes(source)
+    target = b.scratch("g1-store")
+    ms = b.tool("migrate-store")
+
+    probe = b.scratch("g1-probe")
+    small = b.v1_store(3, 2)
+    fresh_copy(small, probe)
+    backup_note = b.available([ms, "migrate", probe], "migrate with its default backup")
+    for entry in os.listdir(os.path.dirname(probe)):
+        if entry.startswith("g1-probe.backup"):
+            remove(os.path.join(os.path.dirname(probe), entry))
+    remove(probe + "-bk")
+    backup_cmd_note = b.available([ms, "backup", small, probe + "-bk"], "backup")
+    remove(probe + "-bk")
+
+    def timed(cmd, fig):
+        def measure():
+            result = run(cmd)
+            fig.extra.setdefault("cpu_s", []).append(result.user + result.system)
+            return result.seconds
+        return measure
+
+    def clean_backups():
+        parent = os.path.dirname(target)
+        for entry in os.listdir(parent):
+            if entry.startswith(os.path.basename(target) + ".backup"):
+                remove(os.path.join(parent, entry))
+        sync()
+
+    f_nb = b.figure("g1_migrate_nobackup", "migrate-store migrate --no-backup")
+    f_bk = b.figure("g1_migrate_backup", "migrate-store migrate (default backup)")
+    f_bk.note = backup_note
+    f_py = b.figure("g1_naive_python", "naive Python script (json, no fsync)")
+    f_cp = b.figure("g1_copy_floor", "floor: cp -a + sync")
+    f_cf = b.figure("g1_copy_fsync", "floor with per-file durability: copy + fsync each file and folder")
+    f_vf = b.figure("g6_verify", "migrate-store verify (migrated store)")
+    f_bu = b.figure("g6_backup", "migrate-store backup (migrated store)")
+    f_bu.note = backup_cmd_note
+    for f in (f_nb, f_bk, f_py, f_cp, f_cf, f_vf, f_bu):
+        f.extra["store_bytes"] = size
+    backup_dest = b.scratch("g6-backup")
+
+    def measure_backup_migrate():
+        try:
+            result = run([ms, "migrate", target])
+            f_bk.extra.setdefault("cpu_s", []).append(result.user + result.system)
+            return result.seconds
+        finally:
+            clean_backups()
+
+    b.alternate([
+        (f_nb, lambda: fresh_copy(source, target), timed([ms, "migrate", "--no-backup", target], f_nb)),
+        (f_bk, lambda: (clean_backups(), fresh_copy(source, target)), measure_backup_migrate),
+        (f_py, lambda: fresh_copy(source, target), timed([sys.executable, os.path.join(HERE, "peers", "naive_migrate.py"), target], f_py)),
+        (f_cp, lambda: (remove(target), sync()), timed(["sh", "-c", 'cp -a "$0" "$1" && sync', source, target], f_cp)),
+        (f_cf, lambda: (remove(target), sync()), timed([sys.executable, os.path.join(HERE, "peers", "copy_fsync.py"), source, target], f_cf)),
+        (f_vf, sync, timed([ms, "verify", migrated], f_vf)),
+        (f_bu, lambda: (remove(backup_dest), sync()), timed([ms, "backup", migrated, backup_dest], f_bu)),
+    ])
+    remove(target)
+    remove(backup_dest)
+    b.ratio("g1_vs_python", "migrate --no-backup / naive Python", "g1_migrate_nobackup", "g1_naive_python", ("<", 1.0))
+    b.ratio("g1_vs_floor", "migrate --no-backup / cp -a + sync", "g1_migrate_nobackup", "g1_copy_floor", ("<=", 2.0))
+    b.ratio("g1_vs_fsync_floor", "migrate --no-backup / copy + fsync each file (information)", "g1_migrate_nobackup", "g1_copy_fsync", None)
+    b.ratio("g1b_vs_python", "migrate (backup) / naive Python", "g1_migrate_backup", "g1_naive_python", ("<", 1.0))
+    b.ratio("g1b_vs_floor", "migrate (backup) / cp -a + sync", "g1_migrate_backup", "g1_copy_floor", ("<=", 2.0))
+    b.ratio("g6_verify", "verify / migrate --no-backup", "g6_verify", "g1_migrate_nobackup", None)
+    b.ratio("g6_backup", "backup / migrate --no-backup", "g6_backup", "g1_migrate_nobackup", None)
+    b.ratio("g6_backup_in_migrate", "migrate (backup) / migrate --no-backup", "g1_migrate_backup", "g1_migrate_nobackup", None)
+
+    # In-memory codec throughput on the same files (information for the analysis).
+    result = run([b.tool("store-bench"), "codec", source])
+    b.codec = json.loads(result.out)
+
+
+def pick_stream(store, near=30_000):
+    """The work stream whose file is closest to `near` bytes."""
+    folder = os.path.join(store, "sessions")
+    best = min((abs(os.path.getsize(os.path.join(folder, n)) - near), n) for n in sorted(os.listdir(folder)) if n.endswith(".json"))
+    return best[1][:-len(".json")]
+
+
+def per_op(output):
+    data = json.loads(output)
+    return statistics.median(data["per_op_s"]), data
+
+
+def g2_durable_update(b):
+    n, m = b.cfg["g2"]
+    print(f"== 2. one durable update of a ~30 KB work stream (store of {n})", flush=True)
+    store = b.v2_store(n, m)
+    target = pick_stream(store)
+    ops = b.cfg["update_ops"]
+    floor_bin = b.peers.get("durable_write")
+    dump = b.scratch("g2-document.json")
+    first = run([b.tool("store-bench"), "update", store, "--id", target, "--count", "1", "--dump", dump])
+    size = os.path.getsize(dump)
+    floor_dir = b.scratch("g2-floor")
+    remove(floor_dir)
+    os.makedirs(floor_dir)
+
+    f_ours = b.figure("g2_store_update", f"Store.updateWorkStream ({size} B document)")
+    f_floor = b.figure("g2_floor", f"floor: temp+write+fsync+rename+fsync dir ({size} B, C)")
+    f_ours.extra["bytes"] = f_floor.extra["bytes"] = size
+    if not floor_bin:
+        f_floor.note = "no C compiler: floor not measured"
+
+    def ours():
+        value, data = per_op(run([b.tool("store-bench"), "update", store, "--id", target, "--count", str(ops)]).out)
+        f_ours.extra.setdefault("cpu_s", []).append(statistics.median(data["cpu_per_op_s"]))
+        return value
+
+    def floor():
+        value, _ = per_op(run([floor_bin, floor_dir, target + ".json", dump, str(ops)]).out)
+        return value
+
+    # Cheap runs: three times the repetitions, for a steadier median on a noisy disk.
+    b.alternate([(f_ours, sync, ours), (f_floor, sync, floor)], reps=3 * b.cfg["reps"])
+    b.ratio("g2", "Store update / durable-write floor", "g2_store_update", "g2_floor", ("<=", 1.3))
+    del first
+
+
+def g3_update_vs_size(b):
+    sizes, m = b.cfg["g3"], b.cfg["g3_messages"]
+    print(f"== 3. update cost versus store size: N = {', '.join(map(str, sizes))} ({m} messages each)", flush=True)
+    contenders = []
+    for n in sizes:
+        store = b.v2_store(n, m)
+        target = pick_stream(store)
+        f = b.figure(f"g3_ours_{n}", f"Store.updateWorkStream, N = {n}")
+        f_open = b.figure(f"g3_open_{n}", f"Store.open for writing (reconciles the queue), N = {n}")
+
+        def ours(store=store, target=target, f_open=f_open, f=f):
+            value, data = per_op(run([b.tool("store-bench"), "update", store, "--id", target, "--count", str(b.cfg["update_ops"])]).out)
+            f_open.values.append(data["open_s"])
+            f.extra.setdefault("cpu_s", []).append(statistics.median(data["cpu_per_op_s"]))
+            return value
+        contenders.append((f, sync, ours))
+
+        f_sql = b.figure(f"g3_sqlite_{n}", f"SQLite WAL synchronous=FULL, N = {n}")
+        if "sqlite" in b.peers:
+            db = os.path.join(b.stores_dir(), f"sqlite-n{n}-m{m}.db")
+            run([sys.executable, os.path.join(HERE, "peers", "sqlite_peer.py"), "build", store, db])
+            contenders.append((f_sql, sync, lambda db=db, target=target: per_op(run(
+                [sys.executable, os.path.join(HERE, "peers", "sqlite_peer.py"), "update", db, target, str(b.cfg["sqlite_ops"])]).out)[0]))
+        else:
+            f_sql.note = b.peers_missing.get("sqlite", "not available")
+
+        f_tiny = b.figure(f"g3_tinydb_{n}", f"TinyDB db.update, N = {n}")
+        if "tinydb" in b.peers:
+            db = os.path.join(b.stores_dir(), f"tinydb-n{n}-m{m}.json")
+            run([sys.executable, os.path.join(HERE, "peers", "tinydb_peer.py"), "build", store, db, target])
+            f_tiny.extra["db_bytes"] = os.path.getsize(db)
+            contenders.append((f_tiny, sync, lambda db=db, n=n: per_op(run(
+                [sys.executable, os.path.join(HERE, "peers", "tinydb_peer.py"), "update", db, str(b.cfg["tinydb_ops"][n])]).out)[0],
+                b.cfg["reps"]))
+        else:
+            f_tiny.note = b.peers_missing.get("tinydb", "not available")
+    sync()
+    # Store and SQLite runs are cheap: three times the repetitions; TinyDB keeps the base count.
+    b.alternate(contenders, reps=3 * b.cfg["reps"])
+    small, large = sizes[0], sizes[-1]
+    b.ratio("g3_scaling", f"Store update N = {large} / N = {small}", f"g3_ours_{large}", f"g3_ours_{small}", ("<=", 1.2))
+    b.ratio("g3_tinydb", f"TinyDB / Store update at N = {large}", f"g3_tinydb_{large}", f"g3_ours_{large}", (">=", 50))
+    b.ratio("g3_sqlite", f"Store update / SQLite at N = {large}", f"g3_ours_{large}", f"g3_sqlite_{large}", ("<=", 1.5))
+    b.ratio("g3_open_scaling", f"Store.open N = {large} / N = {small} (information)", f"g3_open_{large}", f"g3_open_{small}", None)
+
+
+JQ_FIELDS = ('{id, backend_name, provider: (.provider // "claude"), provider_session_id: (.provider_session_id // .id), '
+             'message_count, stored_messages: ((.messages // []) | length), unread_count, last_modified, '
+             'working_directory, is_locally_created, schema_version}')
+
+
+def g4_listing(b):
+    n, m = b.cfg["g4"]
+    print(f"== 4. listing {n} work streams", flush=True)
+    store = b.v2_store(n, m)
+    f_ls = b.figure("g4_ls", f"migrate-store ls --json, N = {n}")
+    f_jq = b.figure("g4_jq", f"jq over sessions/*.json, N = {n}")
+    f_ls.note = b.available([b.tool("migrate-store"), "ls", "--json", b.v2_store(3, 2)], "ls --json")
+    if "jq" not in b.peers:
+        f_jq.note = b.peers_missing.get("jq", "jq not installed")
+    folder = os.path.join(store, "sessions")
+    files = sorted(os.path.join("sessions", f) for f in os.listdir(folder) if f.endswith(".json"))
+    def timed(cmd, fig, cwd=None):
+        def measure():
+            result = run(cmd, cwd=cwd)
+            fig.extra.setdefault("cpu_s", []).append(result.user + result.system)
+            return result.seconds
+        return measure
+
+    b.alternate([
+        (f_ls, None, timed([b.tool("migrate-store"), "ls", "--json", store], f_ls)),
+        (f_jq, None, timed([b.peers.get("jq", "jq"), "-c", JQ_FIELDS] + files, f_jq, cwd=store)),
+    ])
+    b.ratio("g4", f"jq / migrate-store ls --json at N = {n}", "g4_jq", "g4_ls", (">=", 3.0))
+
+
+def g5_memory(b):
+    sizes, m = b.cfg["g5"], b.cfg["g5_messages"]
+    print(f"== 5. peak memory of migrate: N = {sizes[0]} vs {sizes[1]}", flush=True)
+    contenders = []
+    for n in sizes:
+        source = b.v1_store(n, m)
+        target = b.scratch(f"g5-store-{n}")
+        f = b.figure(f"g5_rss_{n}", f"peak RSS of migrate --no-backup, N = {n}", "KiB")
+        f_t = b.figure(f"g5_time_{n}", f"time of migrate --no-backup, N = {n}")
+        f.extra["store_bytes"] = f_t.extra["store_bytes"] = tree_bytes(source)
+
+        def measure(target=target, f_t=f_t):
+            result = run([b.tool("migrate-store"), "migrate", "--no-backup", target])
+            f_t.values.append(result.seconds)
+            f_t.extra.setdefault("cpu_s", []).append(result.user + result.system)
+            return result.maxrss_kib
+        contenders.append((f, lambda source=source, target=target: fresh_copy(source, target), measure))
+    b.alternate(contenders)
+    for n in sizes:
+        remove(b.scratch(f"g5-store-{n}"))
+    b.ratio("g5", f"peak RSS N = {sizes[1]} / N = {sizes[0]}", f"g5_rss_{sizes[1]}", f"g5_rss_{sizes[0]}", ("<=", 1.3))
+
+
+# ---------------------------------------------------------------- peers and report
+
+def find_peers(b):
+    b.peers_missing = {}
+    try:
+        import sqlite3
+        b.peers["sqlite"] = sqlite3.sqlite_version
+    except ImportError as error:
+        b.peers_missing["sqlite"] = f"Python sqlite3 missing ({error})"
+    try:
+        import tinydb
+        b.peers["tinydb"] = tinydb.__version__
+    except ImportError:
+        b.peers_missing["tinydb"] = "tinydb not installed (pip install tinydb failed?)"
+    jq = shutil.which("jq")
+    if jq:
+        b.peers["jq"] = jq
+        b.peers["jq_version"] = run([jq, "--version"]).out.strip()
+    else:
+        b.peers_missing["jq"] = "jq not installed"
+    cc = shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
+    if cc:
+        out = os.path.join(WORK, "bin", "durable_write")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        run([cc, "-O2", "-o", out, os.path.join(HERE, "peers", "durable_write.c")])
+        b.peers["durable_write"] = out
+    for name, why in b.peers_missing.items():
+        print(f"note: peer {name} skipped: {why}", flush=True)
+
+
+def fmt(value, unit):
+    if value is None:
+        return "—"
+    if unit == "KiB":
+        return f"{value / 1024:.1f} MiB"
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.2f} ms"
+    return f"{value * 1e6:.0f} µs"
+
+
+def machine():
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), cpu)
+    except OSError:
+        pass
+    fs = subprocess.run(["df", "-PT", WORK], capture_output=True, text=True).stdout.strip().splitlines()
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "os": f"{platform.system()} {platform.release()} {platform.machine()}",
+        "cpu": cpu, "cores": os.cpu_count(),
+        "swift": swift[0] if swift else "unknown",
+        "python": platform.python_version(),
+        "filesystem": fs[-1].split()[1] if len(fs) > 1 and len(fs[-1].split()) > 1 else "unknown",
+        "load_start": os.getloadavg()[0],
+    }
+
+
+def report(b, info):
+    q = b.args.quick
+    lines = ["# Benchmark results", ""]
+    if q:
+        lines += ["**Quick mode** (`Benchmarks/run --quick`): tiny stores, debug build, few repetitions. "
+                  "A smoke test of the benchmark itself; the figures mean nothing.", ""]
+    lines += [
+        "Written by `Benchmarks/run`" + (" --quick" if q else "") + ". Every goal is a ratio of two figures "
+        "measured in the same run, the contenders alternated (their order rotates every repetition). "
+        f"A figure is the median of {b.cfg['reps']} repetitions, with min and max. A ratio is the ratio of the "
+        "medians; the range after it is the min–max of the per-repetition ratios.", "",
+        "## Machine", "",
+        f"- {info['date']}; {info['os']}; {info['cpu']}, {info['cores']} cores; file system {info['filesystem']}",
+        f"- {info['swift']}; Python {info['python']}; peers: "
+        + ", ".join(f"{k} {v}" for k, v in b.peers.items() if k not in ("jq", "durable_write")),
+        f"- load average (1 min) at start {info['load_start']:.2f}, at end {os.getloadavg()[0]:.2f} "
+        "(a shared machine: other jobs run at the same time)", "",
+        "## Goals", "",
+        "| # | ratio | goal | measured | per-repetition range | result |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in b.ratios:
+        goal = f"{r['goal'][0]} {r['goal'][1]:g}" if r["goal"] else "reported"
+        if r["value"] is None:
+            measured, rng, result = "—", "—", "not measured: " + r["why"].replace("not measured: ", "")
+        else:
+            measured = f"{r['value']:.3g}"
+            rng = f"{r['paired_min']:.3g}–{r['paired_max']:.3g}" if "paired_min" in r else ""
+            result = "—" if not r["goal"] else ("**met**" if r["met"] else "**not met**")
+        lines.append(f"| {r['key'].split('_')[0][1:]} | {r['label']} | {goal} | {measured} | {rng} | {result} |")
+    lines += ["", "## Figures", "", "| figure | median | min | max | n | notes |", "|---|---|---|---|---|---|"]
+    for f in b.figures.values():
+        notes = f.note or ""
+        if f.ok and "store_bytes" in f.extra and f.unit == "s":
+            notes = f"{f.extra['store_bytes'] / 1e6:.1f} MB, {f.extra['store_bytes'] / 1e6 / f.median():.1f} MB/s"
+        if "db_bytes" in f.extra:
+            notes = f"database file {f.extra['db_bytes'] / 1e6:.1f} MB"
+        if f.ok and f.extra.get("cpu_s"):
+            cpu = fmt(statistics.median(f.extra["cpu_s"]), "s")
+            notes = (notes + "; " if notes else "") + f"CPU {cpu}" + ("/op" if f.key.startswith(("g2", "g3")) else "")
+        if f.ok:
+            lines.append(f"| {f.label} | {fmt(f.median(), f.unit)} | {fmt(min(f.values), f.unit)} | "
+                         f"{fmt(max(f.values), f.unit)} | {len(f.values)} | {notes} |")
+        else:
+            lines.append(f"| {f.label} | — | — | — | 0 | {notes} |")
+    if b.codec:
+        c = b.codec
+        mb = c["bytes"] / 1e6
+        lines += ["", "## In-memory codec throughput (information)", "",
+                  f"`store-bench codec` on the goal-1 store ({c['files']} work streams, {mb:.1f} MB), one pass each:", "",
+                  "| step | time | MB/s |", "|---|---|---|"]
+        for key, label in (("parse_s", "JSONParser.parse (bytes → JSONValue)"), ("decode_s", "SessionDocument(json:) (JSONValue → model)"),
+                           ("encode_s", "JSONWriter.document (model → canonical bytes)"),
+                           ("foundation_jsonserialization_s", "Foundation JSONSerialization.jsonObject, same bytes")):
+            lines.append(f"| {label} | {c[key]:.2f} s | {mb / c[key]:.0f} |")
+    lines += ["", "## How each figure is measured", "", METHOD.strip()]
+    if b.notes:
+        lines += ["", "## Notes from this run", ""] + [f"- {n}" for n in b.notes]
+    analysis = os.path.join(HERE, "ANALYSIS.md")
+    if not q and os.path.exists(analysis):
+        lines += ["", open(analysis, encoding="utf-8").read().strip()]
+    return "\n".join(lines) + "\n"
+
+
+METHOD = """
+- **1.** A generated v1 store (seeded, `generate-store`) is copied and flushed (`cp -a`, `sync`, untimed)
+  before every timed run. Timed from spawn to exit: `migrate-store migrate --no-backup`; `migrate-store
+  migrate` with its default backup (the backup folder is removed, untimed, after each run);
+  `Benchmarks/peers/naive_migrate.py` (the §6 transform with `json.load`/`json.dump(sort_keys=True, indent=2)`,
+  all in memory, no fsync, no backup); the floor `cp -a <store> <copy> && sync` (`sync` is system-wide: on
+  a shared machine it also waits for other processes' writes); and, for information, a floor with the
+  durability `migrate` gives each file (`peers/copy_fsync.py`: copy, fsync every file, then every folder).
+- CPU in the notes is the median user + system time of the process (for goals 2 and 3: of one operation);
+  the rest of the wall time is spent waiting, mostly for the disk.
+- **2.** `store-bench update` opens the migrated store once, then makes K durable updates of the work stream
+  whose file is closest to 30 KB through `Store.updateWorkStream` (lock, read, decode, change
+  `unread_count`, encode, durable replace). The floor, `peers/durable_write.c`, writes the same final bytes
+  K times with open(O_CREAT|O_EXCL)/write/fsync/close/rename/open dir/fsync dir. A repetition's value is the
+  median of its K operations; goals 2 and 3 run three times the base repetitions (TinyDB: the base count),
+  because a repetition is cheap and the disk is noisy.
+- **3.** The same `store-bench update` in migrated stores of N work streams. SQLite: the work streams as JSON
+  text in one table, WAL, synchronous=FULL; an operation is BEGIN IMMEDIATE, SELECT, json.loads, change,
+  json.dumps, UPDATE, COMMIT. TinyDB: the work streams as documents of one table (default JSONStorage);
+  an operation is `db.update(fn, doc_ids=[…])`, which reads and rewrites the whole file and fsyncs it.
+  Opening is outside the timed operations for all three; `Store.open` is reported separately (it sweeps
+  temp files and reconciles the queue, reading every work stream).
+- **4.** `migrate-store ls --json` against `jq -c` extracting the same per-work-stream fields from every
+  `sessions/*.json` (one jq process for all files), both with a warm page cache.
+- **5.** Peak RSS (`wait4` rusage of the child) of `migrate-store migrate --no-backup` on fresh copies of
+  two generated v1 stores.
+- **6.** `migrate-store verify` and `migrate-store backup` on the migrated goal-1 store, alternated with
+  the goal-1 runs; the ratio to `migrate --no-backup` on the same store.
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True, help="the folder with migrate-store, generate-store, store-bench")
+    parser.add_argument("--out", required=True, help="the Markdown file to write")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, 2 repetitions: a smoke test")
+    parser.add_argument("--reps", type=int, help="repetitions (default 5, quick 2)")
+    parser.add_argument("--only", default="g1,g2,g3,g4,g5", help="which benchmarks, comma-separated")
+    args = parser.parse_args()
+    b = Bench(args)
+    os.makedirs(WORK, exist_ok=True)
+    info = machine()
+    find_peers(b)
+    started = time.perf_counter()
+    steps = {"g1": g1_migration, "g2": g2_durable_update, "g3": g3_update_vs_size, "g4": g4_listing, "g5": g5_memory}
+    for name in args.only.split(","):
+        steps[name](b)
+    remove(os.path.join(WORK, "scratch"))
+    text = report(b, info)
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    with open(os.path.join(WORK, "results-quick.json" if args.quick else "results.json"), "w") as f:
+        json.dump({"machine": info, "peers": b.peers, "config": {k: v for k, v in b.cfg.items() if k != "tinydb_ops"},
+                   "figures": {k: f.json() for k, f in b.figures.items()}, "ratios": b.ratios, "codec": b.codec,
+                   "notes": b.notes}, f, indent=2)
+    print()
+    print(text)
+    print(f"Wrote {os.path.relpath(args.out, ROOT)} in {time.perf_counter() - started:.0f} s.")
+
+
+if __name__ == "__main__":
+    main()

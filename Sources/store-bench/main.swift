@@ -1,0 +1,105 @@
+import Foundation
+import JSONStore
+import Schema
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `store-bench`: the Swift side of the measurements in `Benchmarks/` (not a product).
+///
+///     store-bench update <store> --id <uuid> --count K [--dump FILE]
+///         Opens the (v2) store for writing, then makes K durable updates of one work stream
+///         through `Store.updateWorkStream` (unread_count cycles 0…9, so each update changes
+///         bytes but not the size); reports each operation's wall and CPU time. With --dump, writes the document's final bytes to FILE (the
+///         bytes the C floor writes).
+///     store-bench codec <store>
+///         Reads every work stream file, then times parse, decode (SessionV1/V2), encode, and
+///         Foundation's JSONSerialization on the same bytes, in memory.
+///
+/// Prints one JSON object on standard output; times are in seconds.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] | codec <store>\n".utf8))
+    exit(64)
+}
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// CPU time of this process (user + system), in seconds: separates computing from waiting for the disk.
+func cpuTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+func seconds(_ start: UInt64, _ end: UInt64) -> Double { Double(end - start) / 1e9 }
+
+func option(_ name: String, in args: [String]) -> String? {
+    guard let index = args.firstIndex(of: "--" + name), index + 1 < args.count else { return nil }
+    return args[index + 1]
+}
+
+func json(_ fields: [(String, String)]) -> String {
+    "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+}
+
+func update(_ args: [String]) throws {
+    guard args.count >= 2, let idText = option("id", in: args), let id = UUID(uuidString: idText),
+          let count = option("count", in: args).flatMap(Int.init), count > 0 else { fail("update needs <store> --id <uuid> --count K") }
+    let t0 = now()
+    let store = try Store.open(at: args[1], options: Store.Options(tool: "store-bench"))
+    let t1 = now()
+    var perOp: [Double] = [], cpuPerOp: [Double] = []
+    var last: SessionV2?
+    for _ in 0..<count {
+        let start = now(), cpuStart = cpuTime()
+        last = try store.updateWorkStream(id) { session in
+            session.fields.unreadCount = (session.fields.unreadCount + 1) % 10
+        }
+        perOp.append(seconds(start, now()))
+        cpuPerOp.append(cpuTime() - cpuStart)
+    }
+    if let dump = option("dump", in: args), let last {
+        try Data(last.encoded).write(to: URL(fileURLWithPath: dump))
+    }
+    print(json([("open_s", "\(seconds(t0, t1))"), ("ops", "\(count)"), ("bytes", "\(last?.encoded.count ?? 0)"),
+                ("per_op_s", "[" + perOp.map { "\($0)" }.joined(separator: ", ") + "]"),
+                ("cpu_per_op_s", "[" + cpuPerOp.map { "\($0)" }.joined(separator: ", ") + "]")]))
+}
+
+func codec(_ args: [String]) throws {
+    guard args.count >= 2 else { fail("codec needs <store>") }
+    let folder = URL(fileURLWithPath: args[1]).appendingPathComponent("sessions")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+    let files = try names.map { Array(try Data(contentsOf: folder.appendingPathComponent($0))) }
+    let total = files.reduce(0) { $0 + $1.count }
+
+    var start = now()
+    let parsed = try files.map { try DocumentVersion.parse($0) }
+    let parse = seconds(start, now())
+    start = now()
+    let decoded = try parsed.map { try SessionDocument(json: $0) }
+    let decode = seconds(start, now())
+    start = now()
+    var written = 0
+    for document in decoded { written += document.encoded.count }
+    let encode = seconds(start, now())
+    start = now()
+    for file in files { _ = try JSONSerialization.jsonObject(with: Data(file)) }
+    let foundation = seconds(start, now())
+    print(json([("files", "\(files.count)"), ("bytes", "\(total)"), ("encoded_bytes", "\(written)"),
+                ("parse_s", "\(parse)"), ("decode_s", "\(decode)"), ("encode_s", "\(encode)"),
+                ("foundation_jsonserialization_s", "\(foundation)")]))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "update": try update(arguments)
+    case "codec": try codec(arguments)
+    default: fail("unknown command '\(arguments.first ?? "")'")
+    }
+} catch {
+    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+    exit(1)
+}
