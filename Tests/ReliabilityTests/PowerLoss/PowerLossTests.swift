@@ -95,7 +95,6 @@ import Schema
     static func report(_ name: String, _ outcome: PowerLossHarness.Outcome, seed: UInt64) {
         print("power loss [\(name)]: \(outcome.crashPoints) crash points, \(outcome.statesChecked) crash states checked "
               + "(\(outcome.sampledCrashPoints) crash points sampled), \(outcome.failures.count) failures, RELIABILITY_SEED=\(seed)")
-        PowerLossTotals.shared.add(outcome)
     }
 
     @Test func acknowledgedDocumentWritesSurvivePowerLossWhole() throws {
@@ -193,33 +192,11 @@ import Schema
             let outcome = harness.run(initial: initial, operations: operations, extraCheck: check)
             print("mutant [\(name)] on [\(workload)]: \(outcome.statesChecked) crash states, \(outcome.failures.count) failures; "
                   + "first: \(outcome.failures.first ?? "none")")
-            PowerLossTotals.shared.addMutantRun(outcome)
             if !outcome.failures.isEmpty { caught.append(workload) }
         }
         print("mutant [\(name)]: caught by \(caught.count) of \(runs.count) workloads: \(caught)")
         let mustCatch = name == "without folder fsync" ? runs.map(\.0) : caught
         #expect(!caught.isEmpty, "mutant '\(name)' escaped every workload")
         #expect(caught == mustCatch, "mutant '\(name)': caught by \(caught), expected \(mustCatch)")
-        PowerLossTotals.shared.mutantCaught(!caught.isEmpty && caught == mustCatch)
-    }
-}
-
-/// Totals over the power-loss tests, printed by the summary test for RELIABILITY.md.
-final class PowerLossTotals: @unchecked Sendable {
-    static let shared = PowerLossTotals()
-    private let lock = NSLock()
-    private(set) var crashPoints = 0, states = 0, failures = 0, mutantStates = 0, mutantsCaught = 0, mutants = 0
-
-    func add(_ outcome: PowerLossHarness.Outcome) {
-        lock.lock(); defer { lock.unlock() }
-        crashPoints += outcome.crashPoints; states += outcome.statesChecked; failures += outcome.failures.count
-    }
-    func addMutantRun(_ outcome: PowerLossHarness.Outcome) {
-        lock.lock(); defer { lock.unlock() }
-        mutantStates += outcome.statesChecked
-    }
-    func mutantCaught(_ caught: Bool) {
-        lock.lock(); defer { lock.unlock() }
-        mutants += 1; if caught { mutantsCaught += 1 }
     }
 }
