@@ -92,6 +92,26 @@ import Schema
                                options: Restore.Options(force: true), system: $0) }]
     }
 
+    static let exportFile = "/export.jsonl", imported = "/imported"
+
+    static func export() -> [(SystemCalls) throws -> Void] {
+        [{ _ = try StoreExport.write(store: W.store, to: .file(exportFile), tool: "reliability-tests", version: "1",
+                                     lockTimeout: .zero, system: $0) }]
+    }
+
+    /// A store and its export at `/export.jsonl`.
+    static func storeWithExport() throws -> ModelState {
+        let model = ModelFileSystem(try W.v2Store(streams: 3))
+        for operation in export() { try operation(SystemCalls(calls: model)) }
+        model.syncEverything()
+        return model.current
+    }
+
+    static func importExport() -> [(SystemCalls) throws -> Void] {
+        [{ _ = try StoreImport.read(from: .file(exportFile), into: imported, tool: "reliability-tests", version: "1",
+                                    force: false, system: $0) }]
+    }
+
     static func report(_ name: String, _ outcome: PowerLossHarness.Outcome, seed: UInt64) {
         print("power loss [\(name)]: \(outcome.crashPoints) crash points, \(outcome.statesChecked) crash states checked "
               + "(\(outcome.sampledCrashPoints) crash points sampled), \(outcome.failures.count) failures, RELIABILITY_SEED=\(seed)")
@@ -147,6 +167,25 @@ import Schema
         let restored = outcome.versions.last!.filter { $0.key.hasPrefix(W.store + "/") }
         let backedUp = outcome.versions[0].filter { $0.key.hasPrefix(W.backup + "/") }
         #expect(restored.count + 2 == backedUp.count)  // the backup also holds SHA256SUMS and backup.json
+    }
+
+    @Test func exportCutByPowerLossIsWholeOrAbsent() throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try W.v2Store(streams: 3), operations: Self.export(), extraCheck: W.storeReads)
+        Self.report("export", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.versions.last![Self.exportFile] != nil)
+    }
+
+    @Test func importCutByPowerLossLeavesNoStoreOrTheWholeOne() throws {
+        var harness = PowerLossHarness()
+        harness.checkFilesBeforeRecovery = false
+        let outcome = harness.run(initial: try Self.storeWithExport(), operations: Self.importExport()) { crash in
+            W.importIsWholeOrAbsent(crash, target: Self.imported)
+        }
+        Self.report("import", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.versions.last!.keys.contains(Self.imported + "/store.json"))
     }
 
     @Test func queueMovesKeepQueueConsistentAfterPowerLoss() throws {
