@@ -24,6 +24,10 @@ let package = Package(
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper", "StoreGenerator"]),
         .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema"]),
         .testTarget(name: "MigrateStoreTests", dependencies: ["migrate-store", "JSONStore", "Schema", "StoreGenerator"]),
+        // Crash, fault, bad-input, concurrency and hostile-file suites; runs the built migrate-store.
+        .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "migrate-store", "reliability-helper"]),
+        // Child process for ReliabilityTests' concurrency tests (public Store API only); not a product.
+        .executableTarget(name: "reliability-helper", dependencies: ["JSONStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,6 +52,7 @@ public struct StoreVerifier: Sendable {
         }
         let customizations = try store.customizations()
         result.unreadable += customizations.problems
+        do { _ = try store.readIfPresent("settings.json") { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) } } catch { result.unreadable.append(error) }
         try checkQueue(summaries, ids: Set(ids.items), result: &result)
         return result
     }

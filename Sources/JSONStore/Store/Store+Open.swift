@@ -18,9 +18,10 @@ extension Store {
         if !options.readOnly {
             // A restore killed between its two renames leaves no store at the path but a journal
             // next to it; finish it first (it writes nothing when there is no journal).
-            recovered = try Restore.recoverInterrupted(target: path, tool: options.tool, version: options.version)?.summary
+            recovered = try StoreSwap.recover(try SiblingPath(path), tool: options.tool, version: options.version, system: system)?.summary
         }
         let compatibility = try classify(path, system: system)
+        try checkDocumentFolders(path, system: system)
         if case .refused = compatibility {
             throw StoreError(.unsupportedVersion, "Can't open '\(path)': \(compatibility.refusal!).", path: joinPath(path, "store.json"))
         }

@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+import JSONStore
+import Schema
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A running `reliability-helper` (or `migrate-store`), its standard output read line by line.
+final class Child {
+    let process = Process()
+    private let output = Pipe()
+    private var buffer: [UInt8] = []
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// The next line without its newline; nil at the end of the output.
+    func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                defer { buffer.removeSubrange(...newline) }
+                return String(decoding: buffer[..<newline], as: UTF8.self)
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = read(output.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                defer { buffer.removeAll() }
+                return buffer.isEmpty ? nil : String(decoding: buffer, as: UTF8.self)
+            }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Every remaining line.
+    func lines() -> [String] {
+        var out: [String] = []
+        while let line = readLine() { out.append(line) }
+        return out
+    }
+
+    @discardableResult
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Concurrency (issue part 4): several processes on one store. No lost update, queue invariants
+/// hold, and a writer that can't get the lock is told who holds it.
+@Suite(.serialized) struct ConcurrencyTests {
+    static func id(_ n: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))! }
+
+    /// A v2 store with `count` work streams, made through the Store API.
+    static func v2Store(_ path: String, streams count: Int) throws -> [UUID] {
+        let store = try Store.create(at: path)
+        return try (1...count).map { n in try store.createWorkStream(id: id(n), workingDirectory: "/work/\(n)").fields.id }
+    }
+
+    /// Queue invariants: `queue.json` lists each stream at most once per queue, only existing
+    /// streams, and the mirror a v1 reader sees has FIFO positions 1...n and equals `queue.json`.
+    static func queueInvariants(_ path: String) throws -> [String] {
+        let store = try Store.open(at: path, options: .readOnly)
+        let summaries = try store.listWorkStreams()
+        guard let queue = try store.queueDocument() else { return ["queue.json missing"] }
+        var failures = summaries.problems.map(\.message)
+        let fifo = queue.fifo.map(\.workStreamID), priority = queue.priority.map(\.workStreamID)
+        if Set(fifo).count != fifo.count { failures.append("duplicate FIFO entries: \(fifo)") }
+        if Set(priority).count != priority.count { failures.append("duplicate priority entries") }
+        let ids = Set(summaries.items.map(\.id))
+        if !Set(fifo + priority).isSubset(of: ids) { failures.append("queue.json names a missing work stream") }
+        let positions = summaries.items.filter(\.queueKeys.isInQueue).map { Int($0.queueKeys.queuePosition) }.sorted()
+        if positions != Array(1..<(positions.count + 1)) { failures.append("mirror FIFO positions \(positions)") }
+        if let failure = RollbackCheck.checkMirror(sessions: summaries.items.map(\.queueSummary), queue: queue) {
+            failures.append("mirror disagrees with queue.json: \(failure)")
+        }
+        return failures
+    }
+
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
+    func processesMixingQueueMovesAndUpdatesLoseNoUpdate() throws {
+        let seed = environmentSeed()
+        let workers = 4, rounds = environmentInteger("RELIABILITY_MIX_ROUNDS", default: 40, full: 250)
+        let scratch = Scratch()
+        let path = scratch("store")
+        let streams = try Self.v2Store(path, streams: 6)
+        let list = streams.map(\.uuidString).joined(separator: ",")
+        let children = try (0..<workers).map { worker in
+            try Child(Tool.helper, ["mix", path, "\(worker)", "\(rounds)", "\(seed &+ UInt64(worker))", list])
+        }
+        for child in children {
+            #expect(child.lines() == ["done \(rounds)"])
+            #expect(child.wait() == 0)
+        }
+        let store = try Store.open(at: path, options: .readOnly)
+        #expect(try store.summary(streams[0]).unreadCount == Int32(workers * rounds), "RELIABILITY_SEED=\(seed)")
+        for worker in 0..<workers {
+            #expect(try store.summary(streams[worker + 1]).messageCount == Int32(rounds), "worker \(worker), RELIABILITY_SEED=\(seed)")
+        }
+        let failures = try Self.queueInvariants(path)
+        #expect(failures.isEmpty, "RELIABILITY_SEED=\(seed): \(failures)")
+        #expect(temporaryLeftovers(path).isEmpty)
+        ConcurrencyTotals.shared.add(writes: workers * rounds * 3)
+        print("concurrency [mix]: \(workers) processes × \(rounds) rounds (queue change + 2 updates), RELIABILITY_SEED=\(seed), \(failures.count) failures")
+    }
+
+    /// A v1 store with `count` work streams (copies of a sample's smallest document), big enough
+    /// that migrating it takes a while.
+    static func largeV1Store(_ path: String, streams count: Int) throws -> [UUID] {
+        try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: path)
+        let template = try String(contentsOfFile: Samples.v1Store + "/sessions/d664cf84-65da-4768-8ba1-acf742bdc1f1.json", encoding: .utf8)
+        var ids: [UUID] = []
+        for n in 1...count {
+            let id = Self.id(n)
+            ids.append(id)
+            let text = template.replacingOccurrences(of: "d664cf84-65da-4768-8ba1-acf742bdc1f1", with: id.uuidString.lowercased())
+            try text.write(toFile: path + "/sessions/\(id.uuidString.lowercased()).json", atomically: false, encoding: .utf8)
+        }
+        return ids
+    }
+
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
+    func migrateRacingAnApplicationWriterLosesNoUpdateAndNamesTheHolder() throws {
+        let scratch = Scratch()
+        let path = scratch("store")
+        let ids = try Self.largeV1Store(path, streams: environmentInteger("RELIABILITY_RACE_STREAMS", default: 200))
+        let writes = 60
+        let writer = try Child(Tool.helper, ["write-loop", path, ids[0].uuidString, "\(writes)"])
+        // Let the writer see the v1 store first, then migrate under it.
+        #expect(writer.readLine() == "v1")
+        let migrate = try Child(Tool.migrateStore, ["migrate", path, "--no-backup"])
+        let migrateOutput = migrate.lines()
+        let migrateStatus = migrate.wait()
+        let lines = writer.lines()
+        #expect(writer.wait() == 0)
+        #expect(migrateStatus == 0, "\(migrateOutput)")
+
+        let acks = lines.filter { $0.hasPrefix("ack ") }
+        let locked = lines.filter { $0.hasPrefix("locked ") }
+        #expect(acks == (1...writes).map { "ack \($0)" })
+        #expect(lines.last == "done")
+        for line in locked {
+            #expect(line.contains("it is locked by process \(migrate.pid) (migrate-store ") || line.contains("(reliability-helper"),
+                    "the lock error does not name its holder: \(line)")
+        }
+        let store = try Store.open(at: path, options: .readOnly)
+        #expect(store.compatibility == .current)
+        #expect(try store.summary(ids[0]).unreadCount == Int32(writes))
+        let verification = try StoreVerifier(store: store).verify()
+        #expect(verification.passed, "\(verification.unreadable.map(\.message)) \(verification.integrity) \(verification.failures)")
+        #expect(try Self.queueInvariants(path).isEmpty)
+        ConcurrencyTotals.shared.add(writes: writes)
+        print("concurrency [migrate vs writer]: \(ids.count) streams migrated while a writer made \(writes) updates; "
+              + "the writer met the lock \(locked.count) times and the v1 store \(lines.filter { $0 == "v1" }.count) times")
+    }
+
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
+    func backupsDuringContinuousWritesAreConsistentSnapshotsAndLoseNoUpdate() throws {
+        guard Tool.implements("backup") && Tool.implements("verify-backup") else {
+            print("SKIPPED backupsDuringContinuousWritesAreConsistentSnapshotsAndLoseNoUpdate: this build has no 'backup' command yet")
+            return
+        }
+        let scratch = Scratch()
+        let path = scratch("store")
+        let ids = try Self.v2Store(path, streams: 5)
+        let writes = environmentInteger("RELIABILITY_BACKUP_WRITES", default: 150, full: 1000)
+        let writer = try Child(Tool.helper, ["write-loop", path, ids[0].uuidString, "\(writes)"])
+        var backups: [String] = []
+        var failures: [String] = []
+        for n in 1...6 {
+            let destination = scratch("backup-\(n)")
+            let run = try Tool.migrate(["backup", path, destination])
+            if run.code == 0 { backups.append(destination) } else { failures.append("backup \(n): \(run)") }
+            usleep(20_000)
+        }
+        let lines = writer.lines()
+        #expect(writer.wait() == 0)
+        #expect(lines.filter { $0.hasPrefix("ack ") } == (1...writes).map { "ack \($0)" })
+        for line in lines where line.hasPrefix("locked ") && !line.contains("(migrate-store ") {
+            failures.append("the lock error does not name the backup as its holder: \(line)")
+        }
+        var previous: Int32 = -1
+        for backup in backups {
+            let verify = try Tool.migrate(["verify-backup", backup])
+            if verify.code != 0 { failures.append("verify-backup '\(backup)': \(verify)") }
+            // Each backup is a consistent snapshot: every document whole, the counter between the
+            // previous backup's and the final value.
+            let copy = scratch("open-" + URL(fileURLWithPath: backup).lastPathComponent)
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+            for relative in ["store.json", "settings.json", "queue.json", "sessions", "user-sessions"] {
+                try FileManager.default.copyItem(atPath: backup + "/" + relative, toPath: copy + "/" + relative)
+            }
+            let snapshot = try Store.open(at: copy, options: .readOnly)
+            let listing = try snapshot.listWorkStreams()
+            if !listing.problems.isEmpty { failures.append("'\(backup)': \(listing.problems.map(\.message))") }
+            let counter = try snapshot.summary(ids[0]).unreadCount
+            if counter < previous || counter > Int32(writes) { failures.append("'\(backup)': counter \(counter) after \(previous)") }
+            previous = counter
+        }
+        let store = try Store.open(at: path, options: .readOnly)
+        #expect(try store.summary(ids[0]).unreadCount == Int32(writes))
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        #expect(backups.count == 6)
+        ConcurrencyTotals.shared.add(writes: writes)
+        print("concurrency [backup vs writer]: \(backups.count) backups taken and verified while a writer made \(writes) updates "
+              + "(it met the lock \(lines.filter { $0.hasPrefix("locked ") }.count) times); \(failures.count) failures")
+    }
+
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 1)))
+    func lockedStoreErrorNamesItsHolderInLibraryAndTool() throws {
+        let scratch = Scratch()
+        let path = scratch("store")
+        _ = try Self.v2Store(path, streams: 1)
+        let holder = try Child(Tool.helper, ["hold-lock", path, "12"])
+        #expect(holder.readLine() == "locked")
+
+        let options = Store.Options(readOnly: false, tool: "t", version: "1", lockTimeout: .zero)
+        let error = #expect(throws: StoreError.self) { _ = try Store.open(at: path, options: options) }
+        #expect(error?.code == .locked)
+        #expect(error?.message.hasPrefix("Can't write '\(path)': it is locked by process \(holder.pid) (reliability-helper 1.0) since ") == true)
+        #expect(try StoreLock.currentHolder(store: path)?.pid == holder.pid)
+
+        let status = try Tool.migrate(["status", path])
+        #expect(status.stdout.contains("held by process \(holder.pid) (reliability-helper 1.0)"), "\(status)")
+        // `migrate` waits for the lock (10 s by default), then exits 75 naming the holder.
+        let v1 = try scratch.copy(Samples.v1Store, as: "v1")
+        let v1Holder = try Child(Tool.helper, ["hold-lock", v1, "12"])
+        #expect(v1Holder.readLine() == "locked")
+        let run = try Tool.migrate(["migrate", v1, "--no-backup"])
+        #expect(run.code == 75, "\(run)")
+        #expect(run.stderr.contains("it is locked by process \(v1Holder.pid) (reliability-helper 1.0) since "), "\(run.stderr)")
+        #expect(tree(v1) == tree(Samples.v1Store))
+        kill(holder.pid, SIGKILL); kill(v1Holder.pid, SIGKILL)
+        holder.wait(); v1Holder.wait()
+    }
+}
+
+final class ConcurrencyTotals: @unchecked Sendable {
+    static let shared = ConcurrencyTotals()
+    private let lock = NSLock()
+    private(set) var writes = 0
+    func add(writes count: Int) { lock.lock(); writes += count; lock.unlock() }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Fault injection on the real binary (issue part 2): system calls of `migrate-store` fail with
+/// EIO, ENOSPC, EACCES (libfiu's `fiu-run`, Debian package `fiu-utils`), and a real full disk
+/// (a small tmpfs). Every fault: a clear error naming the file and the errno, exit status 74,
+/// a consistent store that the next run finishes.
+@Suite(.serialized) struct BinaryFaultTests {
+    /// A libfiu failure point, the errno it sets, and whether it fails every call or a fraction.
+    struct Fault: CustomStringConvertible {
+        var point: String
+        var errno: Int32
+        var probability: Double?
+        var description: String { "\(point) errno \(errno)" + (probability.map { " p=\($0)" } ?? "") }
+        var command: String {
+            probability.map { "enable_random name=\(point),probability=\($0),failinfo=\(errno)" } ?? "enable name=\(point),failinfo=\(errno)"
+        }
+    }
+
+    static let errnoNames: [Int32: String] = [EIO: "EIO", ENOSPC: "ENOSPC", EACCES: "EACCES"]
+
+    static var faults: [Fault] {
+        let points = ["posix/io/sync/fsync", "posix/io/dir/rename", "posix/io/oc/open", "posix/io/rw/pwrite",
+                      "posix/io/rw/ftruncate", "posix/io/rw/read", "posix/io/dir/opendir", "posix/io/dir/unlink"]
+        var out: [Fault] = []
+        for point in points {
+            for errno in [EIO, ENOSPC, EACCES] {
+                out.append(Fault(point: point, errno: errno, probability: nil))
+            }
+        }
+        // A fraction of the calls: the failure lands in the middle of the migration.
+        let rounds = environmentInteger("RELIABILITY_FAULT_ROUNDS", default: 3, full: 20)
+        for _ in 0..<rounds {
+            for point in ["posix/io/sync/fsync", "posix/io/dir/rename", "posix/io/oc/open"] {
+                for (errno, probability) in [(EIO, 0.05), (ENOSPC, 0.1), (EACCES, 0.2)] {
+                    out.append(Fault(point: point, errno: errno, probability: probability))
+                }
+            }
+        }
+        return out
+    }
+
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 5)))
+    func injectedSystemCallFailuresGiveClearErrorExit74AndConsistentStore() throws {
+        guard Tool.isInstalled("fiu-run") else {
+            print("SKIPPED injectedSystemCallFailuresGiveClearErrorExit74AndConsistentStore: fiu-run not found; "
+                  + "install Debian's fiu-utils (apt-get install fiu-utils)")
+            return
+        }
+        try #require(!StoreConsistency.migrated.isEmpty, "the reference migration failed")
+        var injected = 0, failures: [String] = []
+        for fault in Self.faults {
+            let scratch = Scratch("fiu")
+            let store = try scratch.copy(Samples.v1Store, as: "store")
+            let run = try Tool.migrate(["migrate", store, "--no-backup"], launcher: ["fiu-run", "-x", "-c", fault.command])
+            var problems: [String] = []
+            switch run.code {
+            case 0:
+                problems += StoreConsistency.equalsMigrated(store)
+            case 74:
+                injected += 1
+                let name = Self.errnoNames[fault.errno]!
+                if !(run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("(\(name))") && run.stderr.contains("'\(store)")) {
+                    problems.append("unclear error: \(run.stderr)")
+                }
+            default:
+                problems.append("exit \(run.code), not 0 or 74: \(run)")
+            }
+            problems += StoreConsistency.check(store, allowLeftovers: fault.point.hasSuffix("unlink"))
+            problems += try StoreConsistency.resumes(store)
+            failures += problems.map { "[\(fault)] \($0)" }
+        }
+        FaultTotals.shared.add(injected)
+        print("fault injection (fiu-run): \(Self.faults.count) runs of 'migrate', \(injected) failed with an injected fault, \(failures.count) failures")
+        #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
+        #expect(injected >= Self.faults.count / 2)
+    }
+
+    /// Folders next to `path` whose names start with `prefix` (backups, asides).
+    static func siblings(of path: String, prefix: String) -> [String] {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix(prefix) }.sorted().map { parent + "/" + $0 }
+    }
+
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 5)))
+    func injectedFaultsDuringBackupRestoreAndMigrateWithBackupLeaveNothingPartial() throws {
+        guard Tool.isInstalled("fiu-run") else {
+            print("SKIPPED injectedFaultsDuringBackupRestoreAndMigrateWithBackupLeaveNothingPartial: fiu-run not found (apt-get install fiu-utils)")
+            return
+        }
+        let faults = Self.faults.filter { !$0.point.hasSuffix("unlink") && !$0.point.hasSuffix("read") }
+        var injected = 0, failures: [String] = []
+        let v2Files = tree(Samples.v2Store)
+        for fault in faults {
+            let fiu = ["fiu-run", "-x", "-c", fault.command]
+            let scratch = Scratch("fiu-backup")
+            let name = Self.errnoNames[fault.errno]!
+            func expectClear(_ run: ToolRun, _ what: String) -> Bool {
+                if run.code == 0 { return false }
+                if run.code != 74 || !run.stderr.hasPrefix("Error: Can't ") || !run.stderr.contains("(\(name))") {
+                    failures.append("[\(fault)] \(what): unclear failure: \(run)")
+                }
+                injected += 1
+                return true
+            }
+            // backup: the destination is absent or a complete, verified backup.
+            let store = try scratch.copy(Samples.v2Store, as: "store")
+            let backup = scratch("backup")
+            let made = !expectClear(try Tool.migrate(["backup", store, backup], launcher: fiu), "backup")
+            if FileManager.default.fileExists(atPath: backup) {
+                let verify = try Tool.migrate(["verify-backup", backup])
+                if verify.code != 0 { failures.append("[\(fault)] backup: a partial backup was left: \(verify)") }
+            } else if made {
+                failures.append("[\(fault)] backup: exit 0 but no backup")
+            }
+            if tree(store) != v2Files { failures.append("[\(fault)] backup: the store changed") }
+            if !FileManager.default.fileExists(atPath: backup) {
+                try #require(try Tool.migrate(["backup", store, backup]).code == 0)
+            }
+            // restore --force over another store: after the fault the target is the old store or the backup.
+            let target = try scratch.copy(Samples.v1Store, as: "target")
+            let restored = !expectClear(try Tool.migrate(["restore", backup, target, "--force"], launcher: fiu), "restore")
+            let after = tree(target)
+            if after != tree(Samples.v1Store) && after != v2Files { failures.append("[\(fault)] restore: the target is neither old nor restored: \(after.keys.sorted())") }
+            if restored && after != v2Files { failures.append("[\(fault)] restore: exit 0 but the target is not the backup") }
+            let again = try Tool.migrate(["restore", backup, target, "--force"])
+            if again.code != 0 || tree(target) != v2Files { failures.append("[\(fault)] restore again without faults: \(again)") }
+            // migrate with its backup: the store stays consistent, any backup left is complete.
+            let v1 = try scratch.copy(Samples.v1Store, as: "v1")
+            _ = expectClear(try Tool.migrate(["migrate", v1], launcher: fiu), "migrate with backup")
+            failures += StoreConsistency.check(v1).map { "[\(fault)] migrate with backup: \($0)" }
+            for left in Self.siblings(of: v1, prefix: "v1.backup-") {
+                let verify = try Tool.migrate(["verify-backup", left])
+                if verify.code != 0 { failures.append("[\(fault)] migrate with backup: partial backup '\(left)': \(verify)") }
+            }
+            failures += try StoreConsistency.resumes(v1).map { "[\(fault)] migrate with backup, then again: \($0)" }
+        }
+        FaultTotals.shared.add(injected)
+        print("fault injection (fiu-run) on backup, restore --force and migrate with backup: \(faults.count * 3) runs, \(injected) failed with an injected fault, \(failures.count) failures")
+        #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
+    }
+
+    @Test func shortWritesStillMigrateCorrectly() throws {
+        guard Tool.isInstalled("fiu-run") else { print("SKIPPED shortWritesStillMigrateCorrectly: fiu-run not found (apt-get install fiu-utils)"); return }
+        let scratch = Scratch()
+        let store = try scratch.copy(Samples.v1Store, as: "store")
+        let run = try Tool.migrate(["migrate", store, "--no-backup"], launcher: ["fiu-run", "-x", "-c", "enable name=posix/io/rw/write/reduce"])
+        #expect(run.code == 0, "\(run)")
+        #expect(StoreConsistency.equalsMigrated(store).isEmpty)
+    }
+
+    @Test func readFaultsOfReadOnlyCommandsExit74AndWriteNothing() throws {
+        guard Tool.isInstalled("fiu-run") else { print("SKIPPED readFaultsOfReadOnlyCommandsExit74AndWriteNothing: fiu-run not found"); return }
+        let scratch = Scratch()
+        let store = try scratch.copy(Samples.v1Store, as: "store")
+        let migrated = try scratch.copy(Samples.v1Store, as: "migrated")
+        try #require(try Tool.migrate(["migrate", migrated, "--no-backup"]).code == 0)
+        let before = tree(migrated, includeDotNames: true)
+        for (command, target) in [("status", store), ("plan", store), ("status", migrated), ("verify", migrated)] {
+            for point in ["posix/io/rw/read", "posix/io/oc/open", "posix/io/dir/opendir"] {
+                let run = try Tool.migrate([command, target], launcher: ["fiu-run", "-x", "-c", "enable name=\(point),failinfo=\(EIO)"])
+                #expect(run.code == 74 && run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("(EIO)"), "\(command) \(point): \(run)")
+                FaultTotals.shared.add(1)
+            }
+        }
+        #expect(tree(store, includeDotNames: true) == tree(Samples.v1Store, includeDotNames: true))
+        #expect(tree(migrated, includeDotNames: true) == before)
+    }
+
+    // MARK: A real full disk
+
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)), arguments: [false, true])
+    func fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent(withBackup: Bool) throws {
+        let scratch = Scratch()
+        let mount = scratch("disk")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try Tool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mount])
+        guard mounted.code == 0 else {
+            print("SKIPPED fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent: can't mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            return
+        }
+        defer { _ = try? Tool.run("/bin/umount", [mount]) }
+        try #require(!StoreConsistency.migrated.isEmpty, "the reference migration failed")
+        var noSpace = 0, succeeded = 0, failures: [String] = []
+        // Leave 0, 1, 2, ... pages free, until the migration fits.
+        for pages in 0...60 {
+            let store = mount + "/store"
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: mount)) ?? [] {
+                try FileManager.default.removeItem(atPath: mount + "/" + entry)
+            }
+            try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: store)
+            try fill(mount + "/filler", leavingFree: pages * 4096)
+            let run = try Tool.migrate(["migrate", store] + (withBackup ? [] : ["--no-backup"]))
+            var problems: [String] = []
+            for left in Self.siblings(of: store, prefix: "store.backup-") {
+                let verify = try Tool.migrate(["verify-backup", left])
+                if verify.code != 0 { problems.append("partial backup '\(left)': \(verify)") }
+            }
+            if run.code == 74 {
+                noSpace += 1
+                if !(run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("the disk is full (ENOSPC)")) { problems.append("unclear error: \(run.stderr)") }
+            } else if run.code == 0 {
+                succeeded += 1
+            } else {
+                problems.append("exit \(run.code): \(run)")
+            }
+            problems += StoreConsistency.check(store)
+            try FileManager.default.removeItem(atPath: mount + "/filler")
+            problems += try StoreConsistency.resumes(store)
+            failures += problems.map { "[\(pages) pages free] \($0)" }
+            if run.code == 0 { break }
+        }
+        FaultTotals.shared.add(noSpace)
+        print("full disk (tmpfs)\(withBackup ? ", migrate with backup" : ""): \(noSpace) migrations stopped by ENOSPC at increasing free space, \(succeeded) fitted; \(failures.count) failures")
+        #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
+        #expect(noSpace > 3 && succeeded == 1)
+    }
+
+    /// Fills the file system of `path` with a file until `free` bytes are left.
+    private func fill(_ path: String, leavingFree free: Int) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let chunk = [UInt8](repeating: 0x55, count: 4096)
+        var written = 0
+        while true {
+            let n = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            written += n
+        }
+        try #require(ftruncate(fd, off_t(max(0, written - free))) == 0)
+    }
+}
+
+final class FaultTotals: @unchecked Sendable {
+    static let shared = FaultTotals()
+    private let lock = NSLock()
+    private(set) var injected = 0, kills = 0
+    func add(_ count: Int) { lock.lock(); injected += count; lock.unlock() }
+    func addKills(_ count: Int) { lock.lock(); kills += count; lock.unlock() }
+}

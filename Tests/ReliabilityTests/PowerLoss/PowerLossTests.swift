@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+@testable import JSONStore
+import Schema
+
+/// Simulated power loss (issue part 1): every crash point, every allowed loss pattern, for small
+/// workloads; then the same harness against mutants of the write path, each of which it must catch.
+@Suite(.serialized) struct PowerLossTests {
+    typealias W = PowerLossWorkloads
+
+    /// Three document writes through the Store API: a message appended to a 6 KB document (now
+    /// ~12 KB, three 4 KiB blocks), a new work stream, a new customisation.
+    static func documentWrites() -> [(SystemCalls) throws -> Void] {
+        [
+            { try W.opened($0).appendMessages(W.id(1), [W.message(2, in: W.id(1), bytes: 6000)]) },
+            { try W.opened($0).createWorkStream(id: W.id(9), workingDirectory: "/work/new", at: W.t0) },
+            { try W.opened($0).setCustomName(W.id(2), "Renamed", at: W.t0) },
+        ]
+    }
+
+    /// One batch of three files in two folders.
+    static func batchCommit(_ initial: ModelState) throws -> [(SystemCalls) throws -> Void] {
+        var settings = SettingsV1.defaults
+        settings.queueEnabled = true
+        settings.schemaVersion = 2
+        let sessions = W.store + "/sessions"
+        let files = initial.files()
+        let a = try SessionV2(bytes: files[sessions + "/" + W.id(1).lowercased + ".json"]!)
+        let b = try SessionV2(bytes: files[sessions + "/" + W.id(2).lowercased + ".json"]!)
+        var a2 = a, b2 = b
+        a2.fields.preview = "batch"
+        b2.fields.preview = String(repeating: "b", count: 5000)
+        let changes = [
+            FileChange(directory: sessions, name: W.id(1).lowercased + ".json", bytes: a2.encoded),
+            FileChange(directory: W.store, name: "settings.json", bytes: settings.encoded),
+            FileChange(directory: sessions, name: W.id(2).lowercased + ".json", bytes: b2.encoded),
+        ]
+        return [{ try BatchCommit.commit(changes, system: $0) }]
+    }
+
+    /// One batch of nine files (at `BatchCommit.syncFileSystemThreshold` and above, the temp files
+    /// are made durable by one `syncfs` instead of an fsync each).
+    static func largeBatchCommit(_ initial: ModelState) throws -> [(SystemCalls) throws -> Void] {
+        let sessions = W.store + "/sessions"
+        let files = initial.files()
+        var changes: [FileChange] = []
+        for n in 1...9 {
+            var session = try SessionV2(bytes: files[sessions + "/" + W.id(n).lowercased + ".json"]!)
+            session.fields.preview = "large batch \(n)"
+            changes.append(FileChange(directory: sessions, name: W.id(n).lowercased + ".json", bytes: session.encoded))
+        }
+        return [{ try BatchCommit.commit(changes, system: $0) }]
+    }
+
+    /// Queue moves on a five-stream store: the head of the FIFO moves to the end, a stream joins
+    /// the priority queue, another leaves the FIFO queue.
+    static func queueMoves() -> [(SystemCalls) throws -> Void] {
+        [
+            { try W.opened($0).enqueue(W.id(1), at: W.t0.addingTimeInterval(100)) },
+            { try W.opened($0).addToPriorityQueue(W.id(4), priority: 1, at: W.t0) },
+            { try W.opened($0).removeFromQueue(W.id(2)) },
+        ]
+    }
+
+    static func migration() -> [(SystemCalls) throws -> Void] {
+        [{ system in
+            let store = try Store.open(at: W.store, options: W.options, system: system)
+            _ = try StoreMigrator(store: store).migrate(toolVersion: "1")
+        }]
+    }
+
+    /// A backup of the store (hard links where possible, else copies) to `/store.backup-1`.
+    static func backup(hardLinks: Bool) -> [(SystemCalls) throws -> Void] {
+        [{ _ = try Backup.create(store: W.store, destination: W.backup, tool: "reliability-tests", version: "1",
+                                 options: Backup.Options(allowHardLinks: hardLinks, lockTimeout: .zero), system: $0) }]
+    }
+
+    /// A store with a backup at `/store.backup-1` taken before one more message was appended.
+    static func storeWithOlderBackup() throws -> ModelState {
+        let model = ModelFileSystem(try W.v2Store(streams: 3))
+        let system = SystemCalls(calls: model)
+        _ = try Backup.create(store: W.store, destination: W.backup, tool: "reliability-tests", version: "1",
+                              options: Backup.Options(allowHardLinks: false, lockTimeout: .zero), system: system)
+        try W.opened(system).appendMessages(W.id(2), [W.message(3, in: W.id(2), bytes: 300)])
+        model.syncEverything()
+        return model.current
+    }
+
+    /// Restoring that backup over the store (`--force`: the old store is kept aside).
+    static func restore() -> [(SystemCalls) throws -> Void] {
+        [{ _ = try Restore.run(backup: W.backup, target: W.store, tool: "reliability-tests", version: "1",
+                               options: Restore.Options(force: true), system: $0) }]
+    }
+
+    static func report(_ name: String, _ outcome: PowerLossHarness.Outcome, seed: UInt64) {
+        print("power loss [\(name)]: \(outcome.crashPoints) crash points, \(outcome.statesChecked) crash states checked "
+              + "(\(outcome.sampledCrashPoints) crash points sampled), \(outcome.failures.count) failures, RELIABILITY_SEED=\(seed)")
+        PowerLossTotals.shared.add(outcome)
+    }
+
+    @Test func acknowledgedDocumentWritesSurvivePowerLossWhole() throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try W.v2Store(streams: 3), operations: Self.documentWrites(), extraCheck: W.storeOpensAndReads)
+        Self.report("document writes", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.crashPoints > 15)
+    }
+
+    @Test func batchCommitLeavesEveryFileOldOrNewAfterPowerLoss() throws {
+        let harness = PowerLossHarness()
+        let initial = try W.v2Store(streams: 3)
+        let outcome = harness.run(initial: initial, operations: try Self.batchCommit(initial), extraCheck: W.storeOpensAndReads)
+        Self.report("batch commit", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+    }
+
+    @Test(arguments: [true, false])
+    func largeBatchCommitLeavesEveryFileOldOrNewAfterPowerLoss(syncFS: Bool) throws {
+        var harness = PowerLossHarness()
+        harness.seam = { model in model.supportsSyncFS = syncFS; return model }
+        // Nine pending renames and nine pending files give many states per crash point: sampled
+        // above the limit (RELIABILITY_CRASH_LIMIT), and checked with the cheaper read-only open.
+        harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)
+        let initial = try W.v2Store(streams: 9)
+        let outcome = harness.run(initial: initial, operations: try Self.largeBatchCommit(initial), extraCheck: W.storeReads)
+        Self.report("batch of 9 files, \(syncFS ? "syncfs" : "no syncfs: fsync each")", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+    }
+
+    @Test(arguments: [true, false])
+    func backupCutByPowerLossIsWholeOrAbsentAndStoreIntact(hardLinks: Bool) throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try W.v2Store(streams: 3), operations: Self.backup(hardLinks: hardLinks)) { crash in
+            W.storeReads(crash) + W.backupIsWholeOrAbsent(crash)
+        }
+        Self.report("backup, \(hardLinks ? "hard links" : "copies")", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.versions.last!.keys.contains { $0.hasPrefix(W.backup + "/") })
+    }
+
+    @Test func restoreCutByPowerLossLeavesOldOrRestoredStoreAfterRecovery() throws {
+        var harness = PowerLossHarness()
+        // Mid-swap the store's folder may be absent until the next writable open finishes the restore.
+        harness.checkFilesBeforeRecovery = false
+        let outcome = harness.run(initial: try Self.storeWithOlderBackup(), operations: Self.restore(), extraCheck: W.restoreRecovers)
+        Self.report("restore", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        let restored = outcome.versions.last!.filter { $0.key.hasPrefix(W.store + "/") }
+        let backedUp = outcome.versions[0].filter { $0.key.hasPrefix(W.backup + "/") }
+        #expect(restored.count + 2 == backedUp.count)  // the backup also holds SHA256SUMS and backup.json
+    }
+
+    @Test func queueMovesKeepQueueConsistentAfterPowerLoss() throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try W.v2Store(streams: 5), operations: Self.queueMoves()) { crash in
+            W.v1QueueIsOldOrNew(crash) + W.storeOpensAndReads(crash) + W.queueIsConsistentAfterOpen(crash)
+        }
+        Self.report("queue moves", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+    }
+
+    @Test func migrationCutByPowerLossIsReadableByV1AndResumesIdentically() throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try W.v1Store(), operations: Self.migration(), extraCheck: W.migrationResumes)
+        Self.report("migration", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.versions.count == 2 && outcome.versions[0] != outcome.versions[1])
+    }
+
+    // MARK: The harness has teeth
+
+    @Test(arguments: mutants.map(\.name))
+    func harnessCatchesMutantOfTheWritePath(_ name: String) throws {
+        let mutant = mutants.first { $0.name == name }!
+        var harness = PowerLossHarness()
+        harness.seam = mutant.seam
+        harness.stopAtFirstFailure = true
+        var caught: [String] = []
+        let v2 = try W.v2Store(streams: 3), v2Large = try W.v2Store(streams: 9)
+        let runs: [(String, ModelState, [(SystemCalls) throws -> Void], (PowerLossHarness.Crash) -> [String])] = [
+            ("document writes", v2, Self.documentWrites(), W.storeOpensAndReads),
+            ("batch commit", v2, try Self.batchCommit(v2), W.storeOpensAndReads),
+            ("migration", try W.v1Store(), Self.migration(), W.migrationResumes),
+            ("batch of 9 files", v2Large, try Self.largeBatchCommit(v2Large), W.storeReads),
+            ("backup", v2, Self.backup(hardLinks: false), { W.storeReads($0) + W.backupIsWholeOrAbsent($0) }),
+        ]
+        // The batch of nine files and the backup make their files durable with syncfs, not with
+        // one fsync each; the smaller workloads never call syncfs.
+        let expected: [String: [String]] = [
+            "without file fsync": ["document writes", "batch commit", "migration"],
+            "in-place write": ["document writes", "batch commit", "migration", "batch of 9 files"],
+            "syncfs without effect": ["batch of 9 files", "backup"],
+        ]
+        let mustCatch = expected[name] ?? runs.map(\.0)
+        for (workload, initial, operations, check) in runs where mustCatch.contains(workload) {
+            let outcome = harness.run(initial: initial, operations: operations, extraCheck: check)
+            print("mutant [\(name)] on [\(workload)]: \(outcome.statesChecked) crash states, \(outcome.failures.count) failures; "
+                  + "first: \(outcome.failures.first ?? "none")")
+            PowerLossTotals.shared.addMutantRun(outcome)
+            if !outcome.failures.isEmpty { caught.append(workload) }
+        }
+        #expect(caught == mustCatch, "mutant '\(name)': caught by \(caught), expected \(mustCatch)")
+        PowerLossTotals.shared.mutantCaught(caught == mustCatch)
+    }
+}
+
+/// Totals over the power-loss tests, printed by the summary test for RELIABILITY.md.
+final class PowerLossTotals: @unchecked Sendable {
+    static let shared = PowerLossTotals()
+    private let lock = NSLock()
+    private(set) var crashPoints = 0, states = 0, failures = 0, mutantStates = 0, mutantsCaught = 0, mutants = 0
+
+    func add(_ outcome: PowerLossHarness.Outcome) {
+        lock.lock(); defer { lock.unlock() }
+        crashPoints += outcome.crashPoints; states += outcome.statesChecked; failures += outcome.failures.count
+    }
+    func addMutantRun(_ outcome: PowerLossHarness.Outcome) {
+        lock.lock(); defer { lock.unlock() }
+        mutantStates += outcome.statesChecked
+    }
+    func mutantCaught(_ caught: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        mutants += 1; if caught { mutantsCaught += 1 }
+    }
+}

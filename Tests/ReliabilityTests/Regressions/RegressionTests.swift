@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@testable import JSONStore
+import Schema
+
+/// One test per defect the reliability suites found, at the library level (the suites that found
+/// them run the built tool too; see RELIABILITY.md, "Defects found"). Defect 3 (a writable open
+/// finished an interrupted restore through the real file system instead of the given seam) is
+/// covered by `PowerLossTests.restoreCutByPowerLossLeavesOldOrRestoredStoreAfterRecovery`, which
+/// fails without the fix.
+@Suite struct RegressionTests {
+    /// Defect 1: a store whose `sessions/` was a symbolic link was read through the link (its
+    /// documents listed and migrated) and written through it (temp files, documents).
+    @Test func linkedSessionsFolderIsRefusedBeforeAnythingIsListedOrWritten() throws {
+        let model = ModelFileSystem()
+        let system = SystemCalls(calls: model)
+        _ = try Store.create(at: "/store", options: PowerLossWorkloads.options, now: PowerLossWorkloads.t0, system: system)
+        // The model has no links: a seam that reports one where `sessions` is, and counts what follows.
+        let linked = LinkedFolderCalls(model, linkedPath: "/store/sessions")
+        for options in [PowerLossWorkloads.options, Store.Options(readOnly: true)] {
+            let error = #expect(throws: StoreError.self) { _ = try Store.open(at: "/store", options: options, system: SystemCalls(calls: linked)) }
+            #expect(error?.code == .symlinkRefused)
+            #expect(error?.path == "/store/sessions")
+            #expect(error?.message == "Can't open '/store': '/store/sessions' is a symbolic link, which the store never follows. "
+                    + "Replace the link with the folder it points to.")
+        }
+        #expect(linked.listedOrWrittenBelowLink == [])
+    }
+
+    /// Defect 2: `verify` said "Verified" for a store whose settings.json can't be read.
+    @Test func verifyReportsAnUnreadableSettingsFile() throws {
+        let scratch = Scratch()
+        let store = try scratch.copy(Samples.v2Store, as: "store")
+        try Data("{\"schema_version\": 2,".utf8).write(to: URL(fileURLWithPath: store + "/settings.json"))
+        let result = try StoreVerifier(store: try Store.open(at: store, options: .readOnly)).verify()
+        #expect(!result.passed)
+        #expect(result.unreadable.map(\.path) == [store + "/settings.json"])
+        #expect(result.unreadable.first?.code == .corruptDocument)
+    }
+}
+
+extension RegressionTests {
+    /// Defect 4: when renaming a migrated work stream over its document failed, the migration
+    /// removed the temp files of the sessions after it but left that session's own.
+    @Test(arguments: [1, 2, 3])
+    func failedRenameDuringMigrationLeavesNoTempFile(failing renameNumber: Int) throws {
+        let model = ModelFileSystem(try PowerLossWorkloads.v1Store())
+        let calls = FailingRename(model, failing: renameNumber)
+        let system = SystemCalls(calls: calls)
+        let store = try Store.open(at: "/store", options: PowerLossWorkloads.options, system: system)
+        let error = #expect(throws: StoreError.self) { _ = try StoreMigrator(store: store).migrate(toolVersion: "1") }
+        #expect(error?.code == .permissionDenied && error?.syscall == "rename")
+        #expect(model.current.files(includeDotNames: true).keys.filter { $0.contains("/.tmp-") }.sorted() == [])
+    }
+}
+
+/// Fails the `number`-th rename into `/store/sessions/` with EACCES (doing nothing).
+final class FailingRename: ForwardingCalls, @unchecked Sendable {
+    private let number: Int
+    private let lock = NSLock()
+    private var seen = 0
+
+    init(_ base: ModelFileSystem, failing number: Int) {
+        self.number = number
+        super.init(base)
+    }
+
+    override func system_rename(_ from: String, _ to: String) throws(Errno) {
+        if to.hasPrefix("/store/sessions/") {
+            lock.lock(); seen += 1; let hit = seen == number; lock.unlock()
+            if hit { throw Errno(EACCES) }
+        }
+        try base.system_rename(from, to)
+    }
+}
+
+/// Reports a symbolic link at `linkedPath` to `lstat`, and records every call that would list or
+/// write below it.
+final class LinkedFolderCalls: ForwardingCalls, @unchecked Sendable {
+    let linkedPath: String
+    private let lock = NSLock()
+    private var touched: [String] = []
+
+    init(_ base: ModelFileSystem, linkedPath: String) {
+        self.linkedPath = linkedPath
+        super.init(base)
+    }
+
+    var listedOrWrittenBelowLink: [String] { lock.lock(); defer { lock.unlock() }; return touched }
+
+    private func note(_ call: String, _ path: String) {
+        guard path == linkedPath || path.hasPrefix(linkedPath + "/") else { return }
+        lock.lock(); touched.append("\(call) \(path)"); lock.unlock()
+    }
+
+    override func system_lstat(_ path: String) throws(Errno) -> FileStatus {
+        var status = try base.system_lstat(path)
+        if path == linkedPath { status.mode = 0o120777 }
+        return status
+    }
+    override func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry] { note("readdir", path); return try base.system_readdir(path) }
+    override func system_open(_ path: String, _ flags: Int32, _ mode: mode_t) throws(Errno) -> Int32 {
+        note("open", path); return try base.system_open(path, flags, mode)
+    }
+    override func system_rename(_ from: String, _ to: String) throws(Errno) { note("rename", to); try base.system_rename(from, to) }
+    override func system_unlink(_ path: String) throws(Errno) { note("unlink", path); try base.system_unlink(path) }
+}
