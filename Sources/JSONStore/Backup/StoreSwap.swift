@@ -94,7 +94,17 @@ struct StoreSwap {
         }
         if done.contains(.moveTargetAside), let asidePath {
             do {
-                try system.rename(asidePath, to: target.path, context: ErrorContext("restore into", target.path))
+                // Putting the old store back is a plain rename of our own folder: safe to try again
+                // a few times after a transient failure before leaving the job to `recover`.
+                var attempt = 0
+                while true {
+                    do {
+                        try system.rename(asidePath, to: target.path, context: ErrorContext("restore into", target.path))
+                        break
+                    } catch where attempt < 2 {
+                        attempt += 1
+                    }
+                }
             } catch _ {
                 error.message += " The old store is at '\(asidePath)' and the restored one at '\(stagingPath)'; "
                     + "run the same restore again to finish it."

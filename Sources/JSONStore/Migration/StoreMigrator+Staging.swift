@@ -30,6 +30,7 @@ extension StoreMigrator {
         problems += ids.problems
         for (done, id) in ids.items.enumerated() {
             progress?(done, ids.items.count)
+            if done % 256 == 255 { MemoryRelease.trim() }
             do throws(StoreError) {
                 let document = try store.workStream(id)
                 let relative = Store.sessionFile(id)
@@ -71,6 +72,19 @@ extension StoreMigrator {
         return path
     }
 
+    /// Replaces the content of a temp file this migration created (not yet renamed, so no reader sees it).
+    func rewriteTemporary(_ path: String, _ bytes: [UInt8]) throws(StoreError) {
+        let context = ErrorContext("write", path)
+        let fd = try store.system.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, context: context)
+        do throws(StoreError) {
+            try store.system.writeAll(fd, bytes, context: context)
+        } catch {
+            store.system.discard(fd)
+            throw error
+        }
+        try store.system.close(fd, context: context)
+    }
+
     /// An existing document keeps its mode; a symbolic link or other odd file is refused here, before any rename.
     func sessionMode(_ id: UUID, context: ErrorContext) throws(StoreError) -> mode_t {
         var context = context
@@ -94,13 +108,17 @@ extension StoreMigrator {
                 if sessions[i].keys.isInQueue && new.isInQueue && sessions[i].keys.queuePosition != new.queuePosition { ordered.insert(sessions[i].id) }
                 let document = try store.workStream(sessions[i].id)
                 let (migrated, changes) = try migrateSession(document, index: index)
-                if let old = sessions[i].temporary { store.system.removeLeftover(old); sessions[i].temporary = nil }
+                if let staged = sessions[i].temporary {
+                    // Rewrite our own, still invisible temp file in place: no unlink that could fail and leave it.
+                    try rewriteTemporary(staged, migrated.encoded)
+                } else {
+                    sessions[i].temporary = try writeTemporary(sessions[i].id, migrated.encoded)
+                }
                 if sessions[i].counted {
                     report.appendMore(SessionMigration.mirrorChanges(old: sessions[i].keys, new: new))
                 } else {
                     sessions[i].changes = changes
                 }
-                sessions[i].temporary = try writeTemporary(sessions[i].id, migrated.encoded)
             }
             try makeDurable(sessions)
         } catch {
@@ -132,11 +150,13 @@ extension StoreMigrator {
 
     private func renameInWriteOrder(_ sessions: [StagedSession], order: [UUID], ordered: Set<UUID>,
                                     report: inout MigrationReport) throws(StoreError) {
-        let byID = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var position: [UUID: Int] = [:]
+        position.reserveCapacity(sessions.count)
+        for (index, session) in sessions.enumerated() { position[session.id] = index }
         let context = ErrorContext("write", store.sessionsDirectory)
         let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
         defer { store.system.discard(fd) }
-        var pending = order.compactMap { byID[$0] }[...]
+        var pending = order.compactMap { position[$0].map { sessions[$0] } }[...]
         while let session = pending.popFirst() {
             // Changes not counted when staged (kept for the per-document report, or found only
             // when the mirror was applied) are reported here, in write order.

@@ -24,6 +24,22 @@ public struct StoreMigrator: Sendable {
         try run(write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion), progress: nil)
     }
 
+    /// Decodes and validates every document of the store, writing nothing (not even a lock file).
+    /// `migrate-store migrate` runs it before it takes the lock, so bad input changes nothing at all.
+    /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
+    public func validate() throws(StoreError) {
+        _ = try survey()
+    }
+
+    /// True when a crash left temp files in the store (removed by the next open for writing).
+    public func hasLeftoverTemporaryFiles() throws(StoreError) -> Bool {
+        for directory in [store.path, store.sessionsDirectory, store.userSessionsDirectory] {
+            let entries = try store.system.listDirectory(directory, context: ErrorContext("list", directory))
+            if entries.contains(where: { TempSweep.isTemporaryName($0.name) }) { return true }
+        }
+        return false
+    }
+
     /// Migrates under the store's lock. A v2 store that needs nothing comes back with an empty
     /// report and no byte changed.
     ///

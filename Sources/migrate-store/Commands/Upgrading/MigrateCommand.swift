@@ -25,10 +25,17 @@ enum MigrateCommand {
         // A v1 store always changes. A v2 store changes only after a v1 writer touched it (§7):
         // find out read-only first, so that an up-to-date store gets no backup and no write at all.
         if from >= 2, case let plan = try StoreMigrator(store: reader).plan(toolVersion: ToolInfo.version), plan.isNoop {
+            if try StoreMigrator(store: reader).hasLeftoverTemporaryFiles() {
+                // An earlier run was interrupted after its last rename: opening for writing sweeps its temp files.
+                _ = try Store.open(at: path, options: StoreArgument.options(readOnly: false))
+            }
             out.print("'\(path)' is already at version 2: nothing to do, no file was changed.")
             out.emitJSON(ReportRendering.json(plan).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null]) { a, _ in a })
             return .success
         }
+        // Read and validate every document before the first write (a v2 store was just planned):
+        // bad input changes nothing, not even the lock file.
+        if from < 2 { try StoreMigrator(store: reader).validate() }
         let store = try Store.open(at: path, options: StoreArgument.options(readOnly: false))
         for warning in store.warnings { out.warning(warning) }
         // One lock for the backup and the migration: no writer can slip in between them.
