@@ -1,5 +1,4 @@
 import Foundation
-import JSONStore
 
 /// What "the store is consistent" means after a failed or interrupted migration of a copy of a
 /// v1 store (`Samples/v1-store` by default), checked on a real folder.
@@ -20,7 +19,7 @@ struct StoreConsistency {
     static let sample = StoreConsistency(v1Store: Samples.v1Store)
     static var migrated: [String: [UInt8]] { sample.migrated }
     static func check(_ store: String, allowLeftovers: Bool = false) -> [String] { sample.check(store, allowLeftovers: allowLeftovers) }
-    static func resumes(_ store: String, sweep: Bool = false) throws -> [String] { try sample.resumes(store, sweep: sweep) }
+    static func resumes(_ store: String) throws -> [String] { try sample.resumes(store) }
     static func equalsMigrated(_ store: String) -> [String] { sample.equalsMigrated(store) }
 
     /// Every file is the sample's or the migrated one (whole, old or new), a v1 reader reads the
@@ -42,15 +41,11 @@ struct StoreConsistency {
         return failures
     }
 
-    /// Runs `migrate` again without faults and checks it ends as the uninterrupted migration.
-    ///
-    /// - Parameter sweep: Open the store for writing first, as an app does when it starts. A temp
-    ///   file whose removal failed (an `unlink` fault) stays until then: `migrate` on a store that
-    ///   is already v2 writes nothing, not even a sweep.
-    func resumes(_ store: String, sweep: Bool = false) throws -> [String] {
+    /// Runs `migrate` again without faults and checks it ends as the uninterrupted migration, with
+    /// no temp file left (a run that finds nothing to migrate still sweeps).
+    func resumes(_ store: String) throws -> [String] {
         let run = try Tool.migrate(["migrate", store, "--no-backup"])
         guard run.code == 0 else { return ["the next migration failed: \(run)"] }
-        if sweep { _ = try Store.open(at: store) }
         return equalsMigrated(store)
     }
 
