@@ -176,3 +176,50 @@ import Testing
         #expect(try StoreFixtures.tree(path) == before)
     }
 }
+
+@Suite struct StoreReconcileOnOpenTests {
+    /// Spec §7: a v1 writer changed the queue keys of a session in a v2 store; opening the store
+    /// for writing takes the session keys as the truth and rebuilds queue.json, read-only opening changes nothing.
+    @Test func openingForWritingReconcilesAfterAV1Writer() throws {
+        let dir = TemporaryDirectory()
+        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        let file = path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json"
+        var session = try SessionV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))), acceptingNewerVersions: true)
+        session.schemaVersion = 1
+        session.fields.isInQueue = false
+        session.fields.queuePosition = 0
+        try Data(session.encoded).write(to: URL(fileURLWithPath: file))
+        let before = try StoreFixtures.tree(path)
+        _ = try Store.open(at: path, options: .readOnly)
+        #expect(try StoreFixtures.tree(path) == before)
+        let store = try Store.open(at: path)
+        #expect(try store.queue().fifo.map { $0.workStreamID.lowercased.prefix(8) } == ["555a622d", "ec3629cb"])
+        #expect(try store.workStream(UUID(uuidString: "555a622d-4eba-4eda-8989-fc9e679fc303")!).fields.queuePosition == 1)
+        guard case .v2(let upgraded) = try store.workStream(UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!) else {
+            Issue.record("the v1 document was not upgraded"); return
+        }
+        #expect(upgraded.providerSessionID == "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")
+    }
+
+    @Test func openingAConsistentStoreWritesNothing() throws {
+        let dir = TemporaryDirectory()
+        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        let before = try StoreFixtures.tree(path)
+        _ = try Store.open(at: path)
+        #expect(try StoreFixtures.tree(path) == before)
+    }
+}
+
+@Suite struct MigrationReportModesTests {
+    /// `migrate` keeps totals only (constant memory); they equal the totals of the per-document plan.
+    @Test func totalsOnlyReportEqualsThePlansTotals() throws {
+        let dir = TemporaryDirectory()
+        let path = try StoreFixtures.copySample("v1-store", into: dir)
+        let plan = try StoreMigrator(store: try Store.open(at: path, options: .readOnly)).plan()
+        let report = try StoreMigrator(store: try Store.open(at: path)).migrate(toolVersion: "test", keepingDocuments: false)
+        #expect(report.documents.isEmpty)
+        #expect(report.totals == plan.totals)
+        #expect(report.filesChanged == plan.filesChanged)
+        #expect(report.filesChanged == 15)
+    }
+}

@@ -99,3 +99,34 @@ import Testing
         }
     }
 }
+
+@Suite(.serialized) struct RollbackCommandTests {
+    @Test func rollbackPutsBackTheExactPreMigrationBytesAndKeepsTheMigratedStore() throws {
+        let dir = try StoreTrees.temporary("rollback")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        let original = try StoreTrees.documents(dir + "/store")
+        #expect(try BuiltTool.run(["migrate", dir + "/store", "--backup-dir", dir + "/backup", "--quiet"]).code == 0)
+        let migrated = try StoreTrees.documents(dir + "/store")
+        let run = try BuiltTool.run(["rollback", dir + "/store", "--from-backup", dir + "/backup", "--json"])
+        #expect(run.code == 0, "\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        #expect(json["command"] as? String == "rollback" && json["schema_version"] as? Int == 1)
+        let aside = try #require(json["replaced_store_kept_at"] as? String)
+        #expect(try StoreTrees.documents(dir + "/store") == original)
+        #expect(try StoreTrees.documents(aside) == migrated)
+    }
+
+    @Test func rollbackFromACorruptBackupChangesNothingAndExits69() throws {
+        let dir = try StoreTrees.temporary("rollback-bad")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        #expect(try BuiltTool.run(["migrate", dir + "/store", "--backup-dir", dir + "/backup", "--quiet"]).code == 0)
+        try RollbackEndToEndTests.replace(dir + "/backup/settings.json", "true", "fals")
+        let before = try StoreTrees.snapshot(dir + "/store")
+        let run = try BuiltTool.run(["rollback", dir + "/store", "--from-backup", dir + "/backup"])
+        #expect(run.code == 69)
+        #expect(run.stderr.contains("'settings.json'"))
+        #expect(StoreTrees.same(before, try StoreTrees.snapshot(dir + "/store")))
+    }
+}

@@ -28,8 +28,8 @@ import Testing
         let m = try JSONSerialization.jsonObject(with: Data(migrate.stdout.utf8)) as! [String: Any]
         #expect(p["format_version"] as? Int == 1 && m["format_version"] as? Int == 1)
         #expect(p["command"] as? String == "plan" && m["command"] as? String == "migrate")
-        #expect((p["documents"] as! NSArray).isEqual(m["documents"] as! NSArray))
         #expect((p["totals"] as! NSDictionary).isEqual(m["totals"] as! NSDictionary))
+        #expect((p["documents"] as! NSArray).count == 15 && m["documents"] == nil, "migrate reports totals only")
         #expect(p["files_changed"] as? Int == 15)
         #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(StoreTrees.samples + "/v2-store"))
     }

@@ -8,6 +8,7 @@ public struct BackupReport: Sendable, Equatable {
     public var manifest: BackupManifest
     /// How many files are hard links to the store's (see `BackupCapture`), and how many copies.
     public var linkedFiles: Int
+    /// How many files are copies.
     public var copiedFiles: Int
     /// Documents of the store that do not decode: backed up as they are (a backup of a damaged
     /// store is still worth having), but `verify-backup` and `restore` will report them.
@@ -33,6 +34,7 @@ public enum Backup {
         /// How long to wait for a writer that holds the store's lock. The default is 10 seconds.
         public var lockTimeout: Duration
 
+        /// Options with the given values; every default is the documented one.
         public init(allowHardLinks: Bool = true, lockTimeout: Duration = StoreLock.defaultTimeout) {
             self.allowHardLinks = allowHardLinks
             self.lockTimeout = lockTimeout
@@ -49,8 +51,8 @@ public enum Backup {
     ///    entry that does not belong is an error, never skipped silently) and hard-link or copy
     ///    every file into staging (`BackupCapture`). The lock is released right after: the
     ///    snapshot is complete, and linked inodes never change.
-    /// 4. Read every file back, fsync it, hash it; write `SHA256SUMS` and `backup.json`; fsync
-    ///    the staging folders.
+    /// 4. Read every file back and hash it; write `SHA256SUMS` and `backup.json`; make every
+    ///    file durable (one `syncfs` on Linux, else an fsync each), fsync the staging folders.
     /// 5. Verify the staging folder as `verify-backup` does (file set, sizes, hashes).
     /// 6. Rename staging to `destination` and fsync the parent. A crash before this leaves only a
     ///    dot-named staging folder; `destination` never holds a partial backup.
@@ -67,25 +69,44 @@ public enum Backup {
     ///   - tool: The calling tool's name, recorded in the store's lock file while it is held.
     ///   - version: The calling tool's version: recorded in the lock file and in `backup.json`.
     ///   - options: Linking and lock timeout. The default links where possible and waits 10 s.
+    ///   - lock: The store's lock when the caller already holds it (`migrate` backs up inside
+    ///     its own locked section; taking the lock again would wait for itself, since flock
+    ///     locks of two descriptors conflict even in one process). The default is nil: the
+    ///     backup takes the lock itself.
     /// - Throws: `StoreError`: `.alreadyExists` when `destination` exists; `.locked` when a writer
     ///   holds the store longer than the timeout; `.notAStore`; `.invalidFileName` naming every
     ///   entry of the store that does not belong; `.io` if the written backup does not verify; or
     ///   the code of a failed system call. Nothing is left at `destination` after an error.
     public static func create(store: String, destination: String, tool: String, version: String,
-                              options: Options = Options()) throws(StoreError) -> BackupReport {
-        try create(store: store, destination: destination, tool: tool, version: version, options: options, system: .real)
+                              options: Options = Options(), holding lock: StoreLock? = nil) throws(StoreError) -> BackupReport {
+        try create(store: store, destination: destination, tool: tool, version: version, options: options,
+                   holding: lock, system: .real)
+    }
+
+    /// The default place for a backup of `store` taken at `date`: a new folder next to it,
+    /// `<store>.backup-<yyyyMMdd'T'HHmmss'Z'>` (UTC), for `migrate`'s backup before its first write.
+    ///
+    /// - Throws: `StoreError` `.invalidFileName` for a store path without a last component (`/`, `..`).
+    public static func defaultDestination(store: String, date: Date = Date()) throws(StoreError) -> String {
+        let target = try SiblingPath(store)
+        return target.sibling("\(target.name).backup-\(AsideName.stamp(date))")
     }
 
     static func create(store: String, destination: String, tool: String, version: String,
-                       options: Options, system: SystemCalls) throws(StoreError) -> BackupReport {
+                       options: Options, holding lock: StoreLock? = nil, system: SystemCalls) throws(StoreError) -> BackupReport {
+        if let lock { precondition(lock.isHeld && lock.storePath == store, "Backup.create: the lock passed in must be this store's, held") }
         let target = try SiblingPath(destination)
         try refuseExisting(target, system: system)
         try requireStoreFolder(store, system: system)
+        guard !target.isInside(store) else {
+            throw StoreError(.invalidFileName, "Can't create the backup '\(destination)' inside the store '\(store)': it would "
+                                + "become part of what it copies. Choose a folder outside the store.", path: destination)
+        }
         StagingDirectory.removeStale(besides: target, purpose: "staging", system: system)
         let staging = try StagingDirectory(besides: target, purpose: "staging", system: system)
         do {
-            let report = try BackupWriter(store: store, staging: staging.path, target: target, tool: tool, version: version,
-                                          options: options, system: system).write()
+            let report = try BackupWriter(store: store, staging: staging, target: target, tool: tool, version: version,
+                                          options: options, heldLock: lock, system: system).write()
             try refuseExisting(target, system: system)
             try system.rename(staging.path, to: target.path, context: ErrorContext("create the backup", target.path))
             staging.release()

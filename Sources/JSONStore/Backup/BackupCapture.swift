@@ -63,7 +63,7 @@ struct BackupCapture {
                 }
             }
             let bytes = try FileReader.read(source, system: system)
-            try NewFiles.write(target, bytes, system: system)
+            try NewFiles.write(target, bytes, sync: false, system: system)  // made durable at once later
             files.append(File(path: path, linked: false, size: Int64(bytes.count), sha256: SHA256.hex(of: bytes)))
         }
         return (files, scan.skippedDotNames)
@@ -97,19 +97,5 @@ struct BackupCapture {
             // (EPERM); some file systems cannot link at all. A copy works in both cases.
             return .notPossible(always: error.errno == ENOTSUP || error.errno == EOPNOTSUPP)
         }
-    }
-}
-
-extension BackupCapture {
-    /// Reads a captured file back from the staging folder and fsyncs it: a linked file's data was
-    /// written by the store's writer, which should have fsynced it, but the backup does not rely on
-    /// another program's care. Returns the bytes.
-    static func readAndSync(_ path: String, system: SystemCalls) throws(StoreError) -> [UInt8] {
-        let bytes = try FileReader.read(path, system: system)
-        let context = ErrorContext("flush", path)
-        let fd = try system.open(path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, context: context)
-        defer { system.discard(fd) }
-        try system.sync(fd, context: context)
-        return bytes
     }
 }

@@ -45,6 +45,9 @@ public struct BackupManifest: Sendable, Equatable {
     public var createdAt: String
     public var files: [Entry]
 
+    /// The total size of the listed files, in bytes.
+    public var totalBytes: Int64 { files.reduce(0) { $0 + $1.size } }
+
     public init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, files: [Entry]) {
         self.formatVersion = Self.currentFormatVersion
         self.toolVersion = toolVersion

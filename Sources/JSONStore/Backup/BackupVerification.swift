@@ -12,6 +12,7 @@ public struct BackupVerificationReport: Sendable, Equatable {
 
     /// The backup folder, as given.
     public var backup: String
+    /// The verdict.
     public var status: Status
     /// Every problem found, sorted by entry; empty when `status` is `.ok`.
     public var problems: [ArchiveProblem]
@@ -182,9 +183,8 @@ public struct ArchiveRejection: Error, Sendable, Equatable {
         let first = problems.first.map { ": \($0)" } ?? ""
         let more = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
         let verdict = status == .incompatible ? "this tool can't read \(what)" : "\(what) is corrupt"
-        let remedy = status == .incompatible ? "Use a newer version of the tool. " : ""
         let code: StoreError.Code = status == .incompatible ? .unsupportedVersion : .corruptDocument
-        return StoreError(code, "Can't \(action) '\(archive)': \(verdict)\(first)\(more). \(remedy)Nothing was written.",
+        return StoreError(code, "Can't \(action) '\(archive)': \(verdict)\(first)\(more). Nothing was written.",
                           path: archive, underlying: self)
     }
 }

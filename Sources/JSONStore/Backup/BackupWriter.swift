@@ -4,12 +4,28 @@ import Foundation
 /// describe, verify. The caller renames the folder into place or discards it.
 struct BackupWriter {
     let store: String
-    let staging: String
+    let stagingDirectory: StagingDirectory
     let target: SiblingPath
     let tool: String
     let version: String
     let options: Backup.Options
+    /// The store's lock when the caller holds it already; nil to take it here.
+    let heldLock: StoreLock?
     let system: SystemCalls
+
+    init(store: String, staging: StagingDirectory, target: SiblingPath, tool: String, version: String,
+         options: Backup.Options, heldLock: StoreLock?, system: SystemCalls) {
+        self.store = store
+        self.stagingDirectory = staging
+        self.target = target
+        self.tool = tool
+        self.version = version
+        self.options = options
+        self.heldLock = heldLock
+        self.system = system
+    }
+
+    private var staging: String { stagingDirectory.path }
 
     func write() throws(StoreError) -> BackupReport {
         // Both document folders always exist in a backup, even when empty, as in a store.
@@ -21,8 +37,12 @@ struct BackupWriter {
         let described = try describe(files)
         let manifest = BackupManifest(toolVersion: version, storeSchemaVersion: described.schemaVersion,
                                       createdAt: Date(), files: described.entries)
-        try NewFiles.write(joinPath(staging, ChecksumFile.fileName), ChecksumFile.render(manifest.files), system: system)
-        try NewFiles.write(joinPath(staging, BackupManifest.fileName), manifest.encoded, system: system)
+        try NewFiles.write(joinPath(staging, ChecksumFile.fileName), ChecksumFile.render(manifest.files), sync: false, system: system)
+        try NewFiles.write(joinPath(staging, BackupManifest.fileName), manifest.encoded, sync: false, system: system)
+        // Linked files too: their data was written by the store's writer, which fsyncs, but the
+        // backup does not rely on another program's care.
+        try stagingDirectory.makeDurable(files.map { $0.path.absolute(in: staging) }
+            + [ChecksumFile.fileName, BackupManifest.fileName].map { joinPath(staging, $0) })
         for folder in StoreFilePath.folderNames.keys.sorted() {
             try NewFiles.syncDirectory(joinPath(staging, folder), system: system)
         }
@@ -47,6 +67,7 @@ struct BackupWriter {
     /// be locked (the lock file cannot be created or written), but nobody can write to it either,
     /// so it is read without the lock.
     private func withStoreLock<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        if heldLock != nil { return try body() }
         let lock: StoreLock
         do {
             lock = try StoreLock(store: store, tool: tool, version: version, timeout: options.lockTimeout, system: system)
@@ -57,7 +78,7 @@ struct BackupWriter {
         return try body()
     }
 
-    /// Reads every captured file back (fsyncing it), hashes it, and decodes it.
+    /// Reads every captured file back, hashes it, and decodes it.
     private func describe(_ files: [BackupCapture.File]) throws(StoreError) -> (entries: [BackupManifest.Entry], schemaVersion: Int, unreadable: [ArchiveProblem]) {
         var entries: [BackupManifest.Entry] = []
         var unreadable: [ArchiveProblem] = []
@@ -66,7 +87,7 @@ struct BackupWriter {
         let ordered = files.filter { $0.path.kind == .manifest } + files.filter { $0.path.kind != .manifest }
         for file in ordered {
             let path = file.path.absolute(in: staging)
-            let bytes = try BackupCapture.readAndSync(path, system: system)
+            let bytes = try FileReader.read(path, system: system)
             let hash = SHA256.hex(of: bytes)
             if let written = file.sha256, written != hash || Int64(bytes.count) != file.size {
                 throw StoreError(.io, "Can't back up '\(store)': the copy of '\(file.path)' reads back different from what was written. "

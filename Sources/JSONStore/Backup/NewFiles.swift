@@ -7,21 +7,24 @@ import Darwin
 /// Creating the files and folders of a backup, a staging folder or an export: always new
 /// entries (never an existing file, never through a link), written completely and fsynced.
 enum NewFiles {
-    /// Creates `path` (which must not exist) holding `bytes` with mode `0o600`, fsyncs and closes it.
+    /// Creates `path` (which must not exist) holding `bytes` with mode `0o600`, and closes it;
+    /// with `sync`, fsyncs it first.
     ///
     /// `O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC`: an existing file or a link at `path` is an error,
     /// never overwritten or followed. The folder is not fsynced here; callers fsync each folder
-    /// once after creating all its files (`syncDirectory`).
+    /// once after creating all its files (`syncDirectory`). Files written with `sync: false`
+    /// must be made durable later, all at once (`StagingDirectory.makeDurable`).
     ///
+    /// - Parameter sync: fsync the file before closing it. The default is `true`.
     /// - Throws: `StoreError` of the failed call (`.alreadyExists`, `.noSpace`, ...). The partial
     ///   file is removed.
-    static func write(_ path: String, _ bytes: [UInt8], system: SystemCalls = .real) throws(StoreError) {
+    static func write(_ path: String, _ bytes: [UInt8], sync: Bool = true, system: SystemCalls = .real) throws(StoreError) {
         let context = ErrorContext("write", path)
         let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, context: context)
         do {
             try system.writeAll(fd, bytes, context: context)
             try system.setPermissions(fd, 0o600, context: context)
-            try system.sync(fd, context: context)
+            if sync { try system.sync(fd, context: context) }
         } catch {
             system.discard(fd)
             system.removeLeftover(path)

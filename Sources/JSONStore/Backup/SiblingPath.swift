@@ -1,3 +1,5 @@
+import Foundation
+
 /// A folder the user named (a store, a backup destination), split into its parent folder and its
 /// last path component, so that staging folders, journals and replaced copies can be made next
 /// to it: on the same file system, where `rename(2)` is atomic.
@@ -32,6 +34,23 @@ struct SiblingPath: Sendable, Equatable {
         self.name = name
     }
 
-    /// `<parent>/<name>` for a sibling name (a single path component).
-    func sibling(_ name: String) -> String { joinPath(parent, name) }
+    /// `<parent>/<name>` for a sibling name (a single path component); just the name when the
+    /// path had no folder part (`store` → `store.replaced-…`, not `./store.replaced-…`).
+    func sibling(_ name: String) -> String { path.contains("/") ? joinPath(parent, name) : name }
+}
+
+extension SiblingPath {
+    /// True when this path is `folder` itself or lies inside it, after resolving symbolic links
+    /// (of `folder`, and of this path's parent, since this path may not exist yet). Used to refuse
+    /// a backup or an export written into the store it copies, which would put a foreign entry
+    /// in the store, and a restore into the backup it reads.
+    func isInside(_ folder: String) -> Bool {
+        let resolvedFolder = Self.resolved(folder)
+        let resolvedSelf = Self.resolved(parent) + "/" + name
+        return resolvedSelf == resolvedFolder || resolvedSelf.hasPrefix(resolvedFolder.hasSuffix("/") ? resolvedFolder : resolvedFolder + "/")
+    }
+
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
 }

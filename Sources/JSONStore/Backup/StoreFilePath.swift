@@ -84,18 +84,23 @@ public struct ArchiveProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case incompatible
     }
 
+    /// Corrupt or incompatible.
     public var kind: Kind
     /// The entry as the archive names it (`sessions/<id>.json`, `backup.json`, `line 7`).
     public var entry: String
     /// What is wrong, as a sentence without the entry name.
     public var message: String
+    /// Where in the archive, when the entry name alone does not say (`line 7` of an export).
+    public var location: String?
 
-    public init(_ kind: Kind, entry: String, _ message: String) {
+    public init(_ kind: Kind, entry: String, _ message: String, location: String? = nil) {
         self.kind = kind
         self.entry = entry
         self.message = message
+        self.location = location
     }
 
-    /// `'sessions/<id>.json': its SHA-256 is … but backup.json records ….`
-    public var description: String { "'\(entry)': \(message)" }
+    /// `'sessions/<id>.json': has SHA-256 … but backup.json records …`, or with a location:
+    /// `'../x' (line 2): is not a path a store may contain …`.
+    public var description: String { "'\(entry)'\(location.map { " (\($0))" } ?? ""): \(message)" }
 }

@@ -60,12 +60,26 @@ public final class StoreLock {
     init(store: String, tool: String, version: String, timeout: Duration, system: SystemCalls) throws(StoreError) {
         let context = ErrorContext("lock", store)
         let path = joinPath(store, Self.fileName)
-        let fd = try system.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, context: context)
+        var fd = try system.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, context: context)
         do throws(StoreError) {
-            guard try system.status(fd, context: context).type == .regular else {
-                throw StoreError(.notARegularFile, "Can't lock '\(store)': '\(path)' is not a regular file. Remove it and try again.", path: path)
+            var attempts = 0
+            while true {
+                guard try system.status(fd, context: context).type == .regular else {
+                    throw StoreError(.notARegularFile, "Can't lock '\(store)': '\(path)' is not a regular file. Remove it and try again.", path: path)
+                }
+                try Self.waitForLock(fd, store: store, timeout: timeout, system: system, context: context)
+                // While this process waited, `restore --force` may have moved the store aside (with
+                // this lock file) and put a restored store in its place: the lock taken is then the
+                // old store's. Lock the file that stands at the path now (same device and inode).
+                let locked = try system.status(fd, context: context)
+                if let current = try system.linkStatus(path, context: context), current.device == locked.device, current.inode == locked.inode { break }
+                attempts += 1
+                guard attempts < 10 else {
+                    throw StoreError(.conflict, "Can't lock '\(store)': its lock file keeps being replaced (another tool is moving the store). Try again.", path: path)
+                }
+                system.discard(fd)
+                fd = try system.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, context: context)
             }
-            try Self.waitForLock(fd, store: store, timeout: timeout, system: system, context: context)
             let record = LockHolder.current(tool: tool, version: version)
             // Write first, then cut off any longer old record: the file is never empty in between.
             try system.writeAll(fd, record.encoded, at: 0, context: context)

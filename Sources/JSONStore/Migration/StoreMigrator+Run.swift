@@ -42,17 +42,18 @@ extension StoreMigrator {
         return survey
     }
 
-    func run(write: Bool, context: StoreMigration.Context, progress: ((Int, Int) -> Void)?) throws(StoreError) -> MigrationReport {
+    func run(write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true,
+             progress: ((Int, Int) -> Void)?) throws(StoreError) -> MigrationReport {
         if case .refused = store.compatibility {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(store.compatibility.refusal!).", path: store.path)
         }
         let survey: Survey
         var staged: [StagedSession] = []
-        if write { (survey, staged) = try stage(progress: progress) } else { survey = try self.survey() }
-        var report = MigrationReport()
+        var report = MigrationReport(keepsDocuments: keepingDocuments)
+        if write { (survey, staged) = try stage(report: &report, progress: progress) } else { survey = try self.survey() }
         let resolved = QueueResolution.resolve(manifestVersion: survey.manifest.schemaVersion, sessions: survey.summaries, existing: survey.queue)
         if !resolved.changes.isEmpty {
-            report.documents.append(DocumentChanges(file: "queue.json", changes: resolved.changes))
+            report.append(DocumentChanges(file: "queue.json", changes: resolved.changes))
             if write {
                 do { try store.write("queue.json", resolved.queue.encoded) } catch {
                     removeTemporaries(staged)
@@ -70,9 +71,9 @@ extension StoreMigrator {
         finishing.finishedAt = Date()
         let counts = StoreMigration.counts(manifestVersion: survey.manifest.schemaVersion, sessions: survey.summaries.count,
                                            userSessions: survey.customizations.count, settings: survey.settings != nil,
-                                           queue: resolved.queue, report: report.documents)
+                                           queue: resolved.queue, report: report)
         if let (manifest, changes) = StoreMigration.manifest(survey.manifest, counts: counts, anyChange: !report.isNoop, context: write ? finishing : context) {
-            report.documents.append(DocumentChanges(file: "store.json", changes: changes))
+            report.append(DocumentChanges(file: "store.json", changes: changes))
             if write { try store.write("store.json", manifest.encoded) }
         }
         return report
@@ -87,28 +88,36 @@ extension StoreMigrator {
             do throws(SchemaError) { changes = try StoreMigration.migrateSession(document, index: index).1 } catch {
                 throw StoreError.document(error, path: store.file(Store.sessionFile(id)))
             }
-            if !changes.isEmpty { report.documents.append(DocumentChanges(file: Store.sessionFile(id), changes: changes)) }
+            if !changes.isEmpty { report.append(DocumentChanges(file: Store.sessionFile(id), changes: changes)) }
         }
     }
 
-    /// Customisations and settings: `schema_version` 1 → 2.
+    /// Customisations and settings: `schema_version` 1 → 2, committed in batches of at most
+    /// `smallDocumentBatch` files, so memory does not grow with the number of customisations.
     func upgradeSmallDocuments(_ survey: Survey, write: Bool, report: inout MigrationReport) throws(StoreError) {
         var batch: [FileChange] = []
         for var doc in survey.customizations.sorted(by: { $0.id.lowercased < $1.id.lowercased }) {
             let (version, changes) = StoreMigration.upgradedVersion(doc.schemaVersion)
             guard !changes.isEmpty else { continue }
             doc.schemaVersion = version
-            report.documents.append(DocumentChanges(file: Store.userSessionFile(doc.id), changes: changes))
+            report.append(DocumentChanges(file: Store.userSessionFile(doc.id), changes: changes))
+            guard write else { continue }
             batch.append(FileChange(directory: store.userSessionsDirectory, name: Store.documentName(doc.id), bytes: doc.encoded))
+            if batch.count >= Self.smallDocumentBatch {
+                try BatchCommit.commit(batch, system: store.system)
+                batch = []
+            }
         }
         if var settings = survey.settings {
             let (version, changes) = StoreMigration.upgradedVersion(settings.schemaVersion)
             if !changes.isEmpty {
                 settings.schemaVersion = version
-                report.documents.append(DocumentChanges(file: "settings.json", changes: changes))
-                batch.append(FileChange(directory: store.path, name: "settings.json", bytes: settings.encoded))
+                report.append(DocumentChanges(file: "settings.json", changes: changes))
+                if write { batch.append(FileChange(directory: store.path, name: "settings.json", bytes: settings.encoded)) }
             }
         }
         if write { try BatchCommit.commit(batch, system: store.system) }
     }
+
+    static let smallDocumentBatch = 256
 }

@@ -15,12 +15,15 @@ extension StoreMigrator {
         var id: UUID
         var schemaVersion: Int
         var keys: QueueKeys
+        /// The changes, kept only when the report keeps documents; otherwise they were added to
+        /// the report's totals when staged (`counted`), so memory does not grow with the store.
         var changes: [Change]
+        var counted = false
         var temporary: String?
     }
 
     /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
-    func stage(progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, [StagedSession]) {
+    func stage(report: inout MigrationReport, progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, [StagedSession]) {
         var staged: [StagedSession] = []
         var problems: [StoreError] = []
         let ids = try store.workStreamIDs()
@@ -37,6 +40,11 @@ extension StoreMigrator {
                 var session = StagedSession(id: id, schemaVersion: document.schemaVersion, keys: document.fields.queueKeys, changes: changes)
                 if problems.isEmpty, changes.contains(where: \.changesBytes) {
                     session.temporary = try writeTemporary(id, migrated.encoded)
+                }
+                if !report.keepsDocuments && !changes.isEmpty {
+                    report.append(DocumentChanges(file: relative, changes: changes))
+                    session.changes = []
+                    session.counted = true
                 }
                 staged.append(session)
             } catch { problems.append(error) }
@@ -87,7 +95,11 @@ extension StoreMigrator {
                 let document = try store.workStream(sessions[i].id)
                 let (migrated, changes) = try migrateSession(document, index: index)
                 if let old = sessions[i].temporary { store.system.removeLeftover(old); sessions[i].temporary = nil }
-                sessions[i].changes = changes
+                if sessions[i].counted {
+                    report.appendMore(SessionMigration.mirrorChanges(old: sessions[i].keys, new: new))
+                } else {
+                    sessions[i].changes = changes
+                }
                 sessions[i].temporary = try writeTemporary(sessions[i].id, migrated.encoded)
             }
             try makeDurable(sessions)
@@ -126,7 +138,9 @@ extension StoreMigrator {
         defer { store.system.discard(fd) }
         var pending = order.compactMap { byID[$0] }[...]
         while let session = pending.popFirst() {
-            if !session.changes.isEmpty { report.documents.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes)) }
+            // Changes not counted when staged (kept for the per-document report, or found only
+            // when the mirror was applied) are reported here, in write order.
+            if !session.changes.isEmpty { report.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes)) }
             guard let temporary = session.temporary else { continue }
             let target = store.file(Store.sessionFile(session.id))
             do {

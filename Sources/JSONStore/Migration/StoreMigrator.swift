@@ -27,18 +27,46 @@ public struct StoreMigrator: Sendable {
     /// Migrates under the store's lock. A v2 store that needs nothing comes back with an empty
     /// report and no byte changed.
     ///
-    /// - Parameter progress: called with (done, total) work streams during pass B.
-    public func migrate(toolVersion: String, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
-        let lock = try StoreLock(store: store.path, tool: store.options.tool, version: store.options.version,
+    /// - Parameters:
+    ///   - holding: the store's lock when the caller already holds it (to take a backup and
+    ///     migrate without a writer in between); nil takes it for the duration of the call.
+    ///   - keepingDocuments: keep every document's changes in the report (the default); false
+    ///     keeps totals only, so memory does not grow with the store.
+    ///   - progress: called with (done, total) work streams.
+    public func migrate(toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
+                        progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
+        let held: StoreLock
+        if let lock {
+            precondition(lock.isHeld && lock.storePath == store.path, "StoreMigrator.migrate: the lock given is not this store's, held")
+            held = lock
+        } else {
+            held = try StoreLock(store: store.path, tool: store.options.tool, version: store.options.version,
                                  timeout: store.options.lockTimeout, system: store.system)
-        defer { lock.release() }
-        _ = try TempSweep.sweep(store: store.path, holding: lock, system: store.system)
-        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion), progress: progress)
+        }
+        defer { if lock == nil { held.release() } }
+        _ = try TempSweep.sweep(store: store.path, holding: held, system: store.system)
+        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion),
+                       keepingDocuments: keepingDocuments, progress: progress)
+    }
+
+    /// True when the §7 reconcile would change something: a work stream written by a v1 writer,
+    /// a queue entry for a missing work stream, or a mirror that disagrees with `queue.json`.
+    /// Reads only the top level of each work stream (`WorkStreamSummary`), so opening a large
+    /// store stays fast; an unreadable document counts as needing the full run (which reports it).
+    func needsReconcile() throws(StoreError) -> Bool {
+        let listing = try store.listWorkStreams()
+        guard listing.problems.isEmpty, let queue = try store.queueDocument() else { return true }
+        let summaries = listing.items.map(\.queueSummary)
+        let resolved = QueueResolution.resolve(manifestVersion: DocumentVersion.current, sessions: summaries, existing: queue)
+        guard resolved.changes.isEmpty else { return true }
+        let index = QueueIndex(resolved.queue)
+        return summaries.contains { $0.schemaVersion < DocumentVersion.current || index.mirror(for: $0.id, current: $0.keys) != $0.keys }
     }
 
     /// The §7 reconcile of a v2 store, for a caller that already holds the lock (opening for writing).
     func reconcileHoldingLock() throws(StoreError) -> MigrationReport {
-        try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version), progress: nil)
+        guard try needsReconcile() else { return MigrationReport() }
+        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version), progress: nil)
     }
 }
 

@@ -14,11 +14,17 @@ extension Store {
     }
 
     static func open(at path: String, options: Options, system: SystemCalls) throws(StoreError) -> Store {
+        var recovered: String?
+        if !options.readOnly {
+            // A restore killed between its two renames leaves no store at the path but a journal
+            // next to it; finish it first (it writes nothing when there is no journal).
+            recovered = try Restore.recoverInterrupted(target: path, tool: options.tool, version: options.version)?.summary
+        }
         let compatibility = try classify(path, system: system)
         if case .refused = compatibility {
             throw StoreError(.unsupportedVersion, "Can't open '\(path)': \(compatibility.refusal!).", path: joinPath(path, "store.json"))
         }
-        var warnings: [String] = []
+        var warnings: [String] = recovered.map { [$0] } ?? []
         if !options.readOnly {
             let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
             defer { lock.release() }

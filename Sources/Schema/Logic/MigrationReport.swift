@@ -81,21 +81,45 @@ public struct DocumentChanges: Sendable, Hashable {
 }
 
 /// Everything a migration does, per document, in the order it writes; what a dry run prints.
+///
+/// Totals are always kept. The per-document list is kept unless `keepsDocuments` is false, so
+/// that a migration of a large store can report in constant memory.
 public struct MigrationReport: Sendable, Hashable {
-    public var documents: [DocumentChanges] = []
+    /// The documents that change, in write order (empty when `keepsDocuments` is false).
+    public private(set) var documents: [DocumentChanges] = []
+    /// Totals by change code.
+    public private(set) var totals: [String: Int] = [:]
+    /// Totals by change code, of the changes that rewrite bytes (the migration record's counts after a rollback).
+    public private(set) var rewritingTotals: [String: Int] = [:]
+    /// How many files change.
+    public private(set) var filesChanged = 0
+    /// Keep every document's changes. The default is `true`.
+    public var keepsDocuments: Bool
 
-    public init(documents: [DocumentChanges] = []) { self.documents = documents }
+    public init(documents: [DocumentChanges] = [], keepsDocuments: Bool = true) {
+        self.keepsDocuments = keepsDocuments
+        for document in documents { append(document) }
+    }
+
+    /// Adds the changes of one document.
+    public mutating func append(_ document: DocumentChanges) {
+        for change in document.changes {
+            totals[change.code, default: 0] += 1
+            if change.changesBytes { rewritingTotals[change.code, default: 0] += 1 }
+        }
+        if document.rewritesFile { filesChanged += 1 }
+        if keepsDocuments { documents.append(document) }
+    }
+
+    /// Adds more changes to a file already appended (its count of changed files stays the same).
+    /// For reports that keep totals only.
+    public mutating func appendMore(_ changes: [Change]) {
+        for change in changes {
+            totals[change.code, default: 0] += 1
+            if change.changesBytes { rewritingTotals[change.code, default: 0] += 1 }
+        }
+    }
 
     /// True when no file would change: the store is already migrated.
-    public var isNoop: Bool { !documents.contains(where: \.rewritesFile) }
-
-    /// How many files change.
-    public var filesChanged: Int { documents.filter(\.rewritesFile).count }
-
-    /// Totals by change code.
-    public var totals: [String: Int] {
-        var counts: [String: Int] = [:]
-        for d in documents { for c in d.changes { counts[c.code, default: 0] += 1 } }
-        return counts
-    }
+    public var isNoop: Bool { filesChanged == 0 }
 }

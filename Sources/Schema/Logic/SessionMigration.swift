@@ -61,7 +61,8 @@ public enum SessionMigration {
         return mirrorChanges(old: old, new: new)
     }
 
-    static func mirrorChanges(old: QueueKeys, new: QueueKeys) -> [Change] {
+    /// The changes that rewriting the queue keys from `old` to `new` reports.
+    public static func mirrorChanges(old: QueueKeys, new: QueueKeys) -> [Change] {
         var changes: [Change] = []
         func note<T: Equatable>(_ key: String, _ a: T, _ b: T, _ render: (T) -> String) {
             if a != b { changes.append(.mirrorKey(key, from: render(a), to: render(b))) }

@@ -47,18 +47,12 @@ public enum StoreMigration {
     /// report that `plan` and `migrate` print. For a re-upgrade after a rollback they count the
     /// changes this run made, from its report.
     public static func counts(manifestVersion: Int, sessions: Int, userSessions: Int, settings: Bool,
-                              queue: QueueV2, report: [DocumentChanges]) -> [String: Int] {
+                              queue: QueueV2, report: MigrationReport) -> [String: Int] {
         if manifestVersion < DocumentVersion.current {
             return ["sessions": sessions, "user_sessions": userSessions, "settings": settings ? 1 : 0,
                     "fifo_entries": queue.fifo.count, "priority_entries": queue.priority.count]
         }
-        var counts: [String: Int] = [:]
-        for d in report {
-            for c in d.changes where c.changesBytes {
-                counts[c.code, default: 0] += 1
-            }
-        }
-        return counts
+        return report.rewritingTotals
     }
 
     /// Migrates a store in memory. A v2 store without v1 documents and with a consistent queue
@@ -73,7 +67,7 @@ public enum StoreMigration {
                                                sessions: store.sessions.values.map(SessionQueueSummary.init), existing: store.queue)
         if !resolved.changes.isEmpty {
             out.queue = resolved.queue
-            report.documents.append(DocumentChanges(file: "queue.json", changes: resolved.changes))
+            report.append(DocumentChanges(file: "queue.json", changes: resolved.changes))
         }
         let index = QueueIndex(resolved.queue)
         var sessionChanges: [UUID: [Change]] = [:]
@@ -88,27 +82,27 @@ public enum StoreMigration {
             moves.append((id, doc.fields.queueKeys, migrated.fields.queueKeys))
         }
         for id in QueueBuilder.writeOrder(moves) {
-            report.documents.append(DocumentChanges(file: "sessions/\(id.lowercased).json", changes: sessionChanges[id]!))
+            report.append(DocumentChanges(file: "sessions/\(id.lowercased).json", changes: sessionChanges[id]!))
         }
         for id in store.userSessions.keys.sorted(by: { $0.lowercased < $1.lowercased }) {
             let (version, changes) = upgradedVersion(store.userSessions[id]!.schemaVersion)
             guard !changes.isEmpty else { continue }
             out.userSessions[id]!.schemaVersion = version
-            report.documents.append(DocumentChanges(file: "user-sessions/\(id.lowercased).json", changes: changes))
+            report.append(DocumentChanges(file: "user-sessions/\(id.lowercased).json", changes: changes))
         }
         if let settings = store.settings {
             let (version, changes) = upgradedVersion(settings.schemaVersion)
             if !changes.isEmpty {
                 out.settings!.schemaVersion = version
-                report.documents.append(DocumentChanges(file: "settings.json", changes: changes))
+                report.append(DocumentChanges(file: "settings.json", changes: changes))
             }
         }
         let counts = counts(manifestVersion: store.manifest.schemaVersion, sessions: store.sessions.count,
                             userSessions: store.userSessions.count, settings: store.settings != nil,
-                            queue: resolved.queue, report: report.documents)
+                            queue: resolved.queue, report: report)
         if let (manifest, changes) = manifest(store.manifest, counts: counts, anyChange: !report.isNoop, context: context) {
             out.manifest = .v2(manifest)
-            report.documents.append(DocumentChanges(file: "store.json", changes: changes))
+            report.append(DocumentChanges(file: "store.json", changes: changes))
         }
         return (out, report)
     }

@@ -3,5 +3,8 @@ enum BackupHooks {
     static let hooks: [String: CommandHook] = [
         "backup": BackupCommand.run,
         "verify-backup": VerifyBackupCommand.run,
+        "restore": RestoreCommand.run,
+        "export": ExportCommand.run,
+        "import": ImportCommand.run,
     ]
 }

@@ -22,17 +22,21 @@ enum MigrateCommand {
             break
         }
         let from = StatusCommand.versions(try reader.manifest()).0
-        let plan = try StoreMigrator(store: reader).plan(toolVersion: ToolInfo.version)
-        if plan.isNoop {
+        // A v1 store always changes. A v2 store changes only after a v1 writer touched it (§7):
+        // find out read-only first, so that an up-to-date store gets no backup and no write at all.
+        if from >= 2, case let plan = try StoreMigrator(store: reader).plan(toolVersion: ToolInfo.version), plan.isNoop {
             out.print("'\(path)' is already at version 2: nothing to do, no file was changed.")
             out.emitJSON(ReportRendering.json(plan).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null]) { a, _ in a })
             return .success
         }
-        let backup = try MigrationBackup.take(args, store: path, out: out)
         let store = try Store.open(at: path, options: StoreArgument.options(readOnly: false))
         for warning in store.warnings { out.warning(warning) }
+        // One lock for the backup and the migration: no writer can slip in between them.
+        let lock = try StoreLock(store: path, tool: ToolInfo.name, version: ToolInfo.version)
+        defer { lock.release() }
+        let backup = try MigrationBackup.take(args, store: path, holding: lock, out: out)
         let report = try out.withProgress("Migrating", total: nil) { progress in
-            try StoreMigrator(store: store).migrate(toolVersion: ToolInfo.version) { done, total in
+            try StoreMigrator(store: store).migrate(toolVersion: ToolInfo.version, holding: lock, keepingDocuments: false) { done, total in
                 progress.update(done, detail: "\(done)/\(total) work streams")
             }
         }

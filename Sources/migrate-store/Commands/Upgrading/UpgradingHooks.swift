@@ -5,5 +5,6 @@ enum UpgradingHooks {
         "plan": PlanCommand.run,
         "migrate": MigrateCommand.run,
         "verify": VerifyCommand.run,
+        "rollback": RollbackCommand.run,
     ]
 }

@@ -1,0 +1,106 @@
+import Foundation
+
+/// A store being built in a staging folder next to its target by a restore or an import: files
+/// are added one by one (each checked against its expected size and SHA-256), the store can be
+/// migrated in place, and `seal` makes everything durable and verifies it by reading it back.
+/// Only then may `StoreSwap` put it in place.
+final class StagedStore {
+    let target: SiblingPath
+    let directory: StagingDirectory
+    /// The size and SHA-256 every staged file must have, by path.
+    private(set) var expected: [StoreFilePath: (size: Int64, sha256: String)] = [:]
+    private let system: SystemCalls
+
+    /// Removes stale staging folders of `target` (except one a restore journal still names),
+    /// creates a new one with both document folders.
+    init(besides target: SiblingPath, system: SystemCalls) throws(StoreError) {
+        StagingDirectory.removeStale(besides: target, purpose: "restoring",
+                                     keeping: RestoreJournal.stagingInJournal(of: target, system: system), system: system)
+        self.directory = try StagingDirectory(besides: target, purpose: "restoring", system: system)
+        self.target = target
+        self.system = system
+        do {
+            for folder in StoreFilePath.folderNames.keys.sorted() {
+                try NewFiles.makeDirectory(joinPath(directory.path, folder), system: system)
+            }
+        } catch {
+            directory.discard()
+            throw error
+        }
+    }
+
+    /// Writes one file. The caller has checked `bytes` against the archive's size and hash.
+    func add(_ path: StoreFilePath, _ bytes: [UInt8]) throws(StoreError) {
+        precondition(expected[path] == nil, "StagedStore: '\(path)' added twice")
+        try NewFiles.write(path.absolute(in: directory.path), bytes, sync: false, system: system)  // durable in seal()
+        expected[path] = (Int64(bytes.count), SHA256.hex(of: bytes))
+    }
+
+    /// Migrates the staged store to the newest schema when it is older (STORE-FORMAT §6), in the
+    /// staging folder: the target is untouched until the swap, so a crash here loses nothing.
+    /// Only the files the migration changes are rewritten.
+    ///
+    /// - Returns: The migration's report, or nil when the store is not older.
+    func migrate(toolVersion: String) throws(StoreError) -> MigrationReport? {
+        var files: [String: [UInt8]] = [:]
+        for path in expected.keys { files[path.rawValue] = try FileReader.read(path.absolute(in: directory.path), system: system) }
+        let now = Date()
+        let migrated: StoreSnapshot
+        let report: MigrationReport
+        do throws(SchemaError) {
+            let snapshot = try StoreSnapshot(files: files)
+            guard snapshot.manifest.schemaVersion < DocumentVersion.current else { return nil }
+            let context = StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion)
+            (migrated, report) = try StoreMigration.migrate(snapshot, context: context)
+        } catch {
+            throw StoreError(.invalidDocument, "Can't migrate the restored store: \(error) Restore without --migrate, then run "
+                                + "'migrate' to see the full report.", path: target.path, underlying: error)
+        }
+        let newFiles = migrated.files
+        for document in report.documents where document.rewritesFile {
+            guard let path = StoreFilePath(document.file), let bytes = newFiles[document.file] else {
+                preconditionFailure("StagedStore: the migration reported '\(document.file)', which it did not produce")
+            }
+            // The staging folder is nobody's store yet: rewriting a file in place is safe here, and a
+            // crash only leaves a partial staging folder, which the next run removes.
+            let file = path.absolute(in: directory.path)
+            if expected[path] != nil { try system.unlink(file, context: ErrorContext("migrate", file)) }
+            try NewFiles.write(file, bytes, sync: false, system: system)  // durable in seal()
+            expected[path] = (Int64(bytes.count), SHA256.hex(of: bytes))
+        }
+        return report
+    }
+
+    /// Makes every file durable (`StagingDirectory.makeDurable`), fsyncs the folders and the
+    /// parent, then reads every file back and checks the folder holds exactly the expected files
+    /// with the expected sizes and hashes.
+    ///
+    /// - Throws: `StoreError` `.io` naming the first difference, or the code of a failed call.
+    func seal() throws(StoreError) {
+        try directory.makeDurable(expected.keys.map { $0.absolute(in: directory.path) })
+        for folder in StoreFilePath.folderNames.keys.sorted() {
+            try NewFiles.syncDirectory(joinPath(directory.path, folder), system: system)
+        }
+        try NewFiles.syncDirectory(directory.path, system: system)
+        try NewFiles.syncDirectory(target.parent, system: system)
+        let scan = try TreeScan.scan(directory.path, system: system)
+        var problems = scan.problems
+        let present = Set(scan.files)
+        for path in Set(expected.keys).symmetricDifference(present).sorted() {
+            problems.append(ArchiveProblem(.corrupt, entry: path.rawValue, present.contains(path) ? "appeared" : "is missing"))
+        }
+        for (path, want) in expected.sorted(by: { $0.key < $1.key }) where present.contains(path) {
+            let bytes = try FileReader.read(path.absolute(in: directory.path), system: system)
+            if let problem = ArchiveContents.integrityProblem(path.rawValue, bytes, size: want.size, sha256: want.sha256,
+                                                              recordedIn: "the restore") { problems.append(problem) }
+        }
+        guard problems.isEmpty else {
+            throw StoreError(.io, "Can't restore into '\(target.path)': the restored copy in '\(directory.path)' did not verify "
+                                + "after writing: \(problems.map(\.description).joined(separator: "; ")). Check the disk; the store "
+                                + "at '\(target.path)' is unchanged.", path: target.path)
+        }
+    }
+
+    /// The number of files and their total size.
+    var totals: (files: Int, bytes: Int64) { (expected.count, expected.values.reduce(0) { $0 + $1.size }) }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `StoreImport.read` did.
+public struct ImportReport: Sendable {
+    /// The number of files imported, their total size in bytes, and the store's schema version.
+    public var files: Int
+    public var bytes: Int64
+    public var storeSchemaVersion: Int
+    /// An interrupted earlier restore or import into the target that was finished first.
+    public var recovered: RestoreRecovery?
+    /// Where the old target was moved (only with `force` and a non-empty target).
+    public var aside: String?
+}
+
+/// Creating a store from an export written by `StoreExport` (see `ExportFormat`).
+public enum StoreImport {
+    /// Where the export comes from.
+    public enum Source: Sendable, Equatable {
+        /// Standard input (`-` on the command line), read as it arrives.
+        case standardInput
+        /// A file (or a named pipe).
+        case file(String)
+
+        var name: String {
+            switch self {
+            case .standardInput: "standard input"
+            case .file(let path): path
+            }
+        }
+    }
+
+    /// Imports the export from `source` into the folder `target`.
+    ///
+    /// Everything is validated before the target is touched (see `ExportReader` for the checks):
+    /// the files go into a staging folder next to the target as they are verified; a problem
+    /// anywhere removes the staging folder and leaves the target as it was. Only a complete,
+    /// verified store is swapped in, with the same crash-safe `StoreSwap` as a restore.
+    ///
+    /// ```swift
+    /// let report = try StoreImport.read(from: .file("/tmp/store.jsonl"), into: "/data/new-store",
+    ///                                   tool: "migrate-store", version: "0.1.0")
+    /// ```
+    ///
+    /// - Parameter force: Replace a target that holds files, keeping it as
+    ///   `<name>.replaced-<time>` like `restore --force`. The default is `false`.
+    /// - Throws: `StoreError`: with an `ArchiveRejection` as `underlying` (`.corruptDocument` or
+    ///   `.unsupportedVersion`) naming the first bad line and entry; `.alreadyExists` for a
+    ///   non-empty target without `force`; `.locked`; or the code of a failed call.
+    /// - Warning: With `force`, the target is replaced. Its content is kept in the aside folder.
+    public static func read(from source: Source, into target: String, tool: String, version: String,
+                            force: Bool = false) throws(StoreError) -> ImportReport {
+        try read(from: source, into: target, tool: tool, version: version, force: force, system: .real)
+    }
+
+    static func read(from source: Source, into path: String, tool: String, version: String, force: Bool,
+                     system: SystemCalls) throws(StoreError) -> ImportReport {
+        let target = try SiblingPath(path)
+        try Restore.requireParent(target, system: system)
+        let recovered = try StoreSwap.recover(target, tool: tool, version: version, system: system)
+        let hint = "Import into a new or empty folder."
+        if !force, let refusal = try TargetState.inspect(target, system: system).refusal(target, verb: "import", forceHint: hint) {
+            throw refusal
+        }
+        let (fd, owned) = try open(source, system: system)
+        defer { if owned { system.discard(fd) } }
+        let context = ErrorContext("read", source.name)
+        var reader = ExportReader(reader: LineReader(fd: fd, limit: FileReader.defaultLimit + 1024 * 1024, context: context, system: system))
+        var staged: StagedStore?
+        do {
+            try reader.read { (path, bytes) throws(StoreError) in
+                if staged == nil { staged = try StagedStore(besides: target, system: system) }
+                try staged?.add(path, bytes)
+            }
+        } catch {
+            staged?.directory.discard()
+            switch error {
+            case .store(let failure): throw failure
+            case .archive(let problem):
+                throw ArchiveRejection(status: problem.kind == .corrupt ? .corrupt : .incompatible, problems: [problem])
+                    .storeError("import", archive: source.name, what: "the export")
+            }
+        }
+        guard let staged, let header = reader.header else { preconditionFailure("StoreImport: a complete export without files") }
+        do {
+            try staged.seal()
+        } catch {
+            staged.directory.discard()
+            throw error
+        }
+        let aside = try StagedSwap.commit(staged, force: force, tool: tool, version: version, forceHint: hint, system: system)
+        let totals = staged.totals
+        return ImportReport(files: totals.files, bytes: totals.bytes, storeSchemaVersion: header.storeSchemaVersion,
+                            recovered: recovered, aside: aside)
+    }
+
+    /// The descriptor to read, and whether this code opened it (and must close it).
+    private static func open(_ source: Source, system: SystemCalls) throws(StoreError) -> (Int32, Bool) {
+        guard case .file(let path) = source else { return (0, false) }
+        let context = ErrorContext("read", path)
+        // The user names this file; following a link to it is fine. Folders are refused by read(2).
+        let fd = try system.open(path, flags: O_RDONLY | O_CLOEXEC, context: context)
+        return (fd, true)
+    }
+}

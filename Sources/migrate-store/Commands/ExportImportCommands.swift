@@ -1,0 +1,52 @@
+import JSONStore
+
+/// `migrate-store export <store> <file>`: the whole store as one JSON Lines file (see
+/// `StoreExport`); `-` writes to standard output, and the summary then goes to standard error.
+enum ExportCommand {
+    static func run(_ arguments: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let store = arguments.argument("store")
+        let file = arguments.argument("file")
+        let toStandardOutput = file == "-"
+        if toStandardOutput && out.isJSON {
+            throw UsageError("--json can't be used with '-': standard output holds the export.", command: "export")
+        }
+        let report = try reportingStoreErrors { () throws(StoreError) in
+            try StoreExport.write(store: store, to: toStandardOutput ? .standardOutput : .file(file),
+                                  tool: ToolInfo.name, version: ToolInfo.version)
+        }
+        let summary = "Exported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version "
+            + "\(report.storeSchemaVersion)) from '\(store)' to \(toStandardOutput ? "standard output" : "'\(file)'")."
+        if toStandardOutput {
+            if !out.isQuiet { out.streams.standardError(summary + "\n") }
+        } else {
+            out.print(summary)
+        }
+        out.emitJSON(["store": .string(store), "file": .string(file), "files": .int(report.files),
+                      "bytes": .int(Int(report.bytes)), "store_schema_version": .int(report.storeSchemaVersion),
+                      "sha256": .string(report.sha256)])
+        return .success
+    }
+}
+
+/// `migrate-store import <file> <store>`: creates a store from an export (see `StoreImport`);
+/// `-` reads standard input. The store must be new or an empty folder.
+///
+/// Exit status: 0 imported; 69 the export is corrupt, truncated or hostile; 65 it is
+/// incompatible; 73 the store folder is not empty; 75 locked; 74 I/O.
+enum ImportCommand {
+    static func run(_ arguments: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let file = arguments.argument("file")
+        let store = arguments.argument("store")
+        let report = try reportingStoreErrors { () throws(StoreError) in
+            try StoreImport.read(from: file == "-" ? .standardInput : .file(file), into: store,
+                                 tool: ToolInfo.name, version: ToolInfo.version)
+        }
+        if let recovered = report.recovered { out.info(recovered.summary) }
+        out.print("Imported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version \(report.storeSchemaVersion)) "
+                  + "from \(file == "-" ? "standard input" : "'\(file)'") into '\(store)'; every file was verified first.")
+        out.emitJSON(["file": .string(file), "store": .string(store), "files": .int(report.files),
+                      "bytes": .int(Int(report.bytes)), "store_schema_version": .int(report.storeSchemaVersion),
+                      "recovered": report.recovered.map { .string($0.summary) } ?? .null])
+        return .success
+    }
+}

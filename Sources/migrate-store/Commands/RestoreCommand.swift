@@ -1,0 +1,71 @@
+import JSONStore
+
+/// `migrate-store restore <backup> <store> [--dry-run] [--force] [--migrate]` (see `Restore.run`).
+///
+/// A replaced store is kept next to it as `<store>.replaced-<yyyyMMdd'T'HHmmss'Z'>` (UTC).
+/// Exit status: 0 restored (or, with --dry-run, would restore); 69 the backup is corrupt; 65 it
+/// is incompatible; 73 the store is not empty and --force was not given; 75 locked; 74 I/O.
+enum RestoreCommand {
+    static func run(_ arguments: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let backup = arguments.argument("backup")
+        let store = arguments.argument("store")
+        let options = Restore.Options(force: arguments.flag("force"), migrate: arguments.flag("migrate"),
+                                      dryRun: arguments.flag("dry-run"))
+        let report = try reportingStoreErrors { () throws(StoreError) in
+            try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: options)
+        }
+        if let recovered = report.recovered { out.info(recovered.summary) }
+        let manifest = report.manifest
+        let would = report.dryRun ? "Would " : ""
+        if report.dryRun { out.print("Dry run: nothing was written.") }
+        if report.recoveryPending { out.print("Would first finish the interrupted restore into '\(store)' (its journal is next to it).") }
+        out.print("Verified the backup '\(backup)': \(counted(manifest.files.count, "file")) (\(manifest.totalBytes) bytes), "
+                  + "schema version \(manifest.storeSchemaVersion).")
+        if let aside = report.aside {
+            out.print("\(report.dryRun ? "Would move" : "Moved") the existing content of '\(store)' aside to '\(aside)'.")
+        }
+        let verb = report.dryRun ? "restore" : "Restored"
+        out.print("\(would)\(verb) \(counted(manifest.files.count, "file")) into '\(store)'\(targetNote(report.targetBefore)).")
+        printMigration(report, store: store, out: out)
+        out.emitJSON(json(report))
+        if let refusal = report.refusal { throw StoreFailure(error: refusal) }
+        return .success
+    }
+
+    private static func targetNote(_ state: TargetState) -> String {
+        switch state {
+        case .absent: " (a new folder)"
+        case .emptyFolder: " (an empty folder)"
+        case .folder: ""
+        }
+    }
+
+    private static func printMigration(_ report: RestoreReport, store: String, out: Output) {
+        let version = report.manifest.storeSchemaVersion
+        if let migration = report.migration {
+            let files = counted(migration.filesChanged, "file")
+            out.print(report.dryRun
+                ? "Would migrate the restored store from schema version \(version) to \(DocumentVersion.current): \(files) would change."
+                : "Migrated the restored store from schema version \(version) to \(DocumentVersion.current): \(files) changed.")
+        } else if version < DocumentVersion.current {
+            out.info("Note: the restored store has schema version \(version). To upgrade it, run "
+                     + "'\(ToolInfo.name) migrate \(store)' or restore with --migrate.")
+        }
+    }
+
+    private static func json(_ report: RestoreReport) -> [String: JSONOutputValue] {
+        let state: String = switch report.targetBefore {
+        case .absent: "absent"
+        case .emptyFolder: "empty"
+        case .folder: "not_empty"
+        }
+        return [
+            "backup": .string(report.backup), "store": .string(report.target), "dry_run": .bool(report.dryRun),
+            "files": .int(report.manifest.files.count), "bytes": .int(Int(report.manifest.totalBytes)),
+            "store_schema_version": .int(report.manifest.storeSchemaVersion), "target_before": .string(state),
+            "replaced_store_kept_at": report.aside.map(JSONOutputValue.string) ?? .null,
+            "migrated_files": report.migration.map { .int($0.filesChanged) } ?? .null,
+            "recovered": report.recovered.map { .string($0.summary) } ?? .null,
+        ]
+    }
+}

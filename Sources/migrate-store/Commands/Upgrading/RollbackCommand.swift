@@ -1,0 +1,32 @@
+import JSONStore
+
+/// `migrate-store rollback <store> --from-backup BACKUP`: the exact pre-migration bytes back.
+///
+/// A restore with `--force` (see `Restore.run`): the backup is verified first, the restore is
+/// crash-safe, and the migrated store is kept next to it as `<store>.replaced-<time>`, so
+/// nothing written since the migration is lost. Rarely needed: a v1 program reads and writes a
+/// v2 store as it is (`min_reader_version` 1).
+enum RollbackCommand {
+    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
+        let store = args.argument("store")
+        let backup = args.option("from-backup")!   // a required option: the parser refuses a command line without it
+        let report = try reportingStoreErrors { () throws(StoreError) in
+            try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: Restore.Options(force: true))
+        }
+        if let recovered = report.recovered { out.info(recovered.summary) }
+        let version = report.manifest.storeSchemaVersion
+        out.print("Rolled back '\(store)' to the backup '\(backup)': \(report.manifest.files.count) files, schema version \(version), verified before and after.")
+        if let aside = report.aside {
+            out.print("The store it replaced is kept at '\(aside)': anything written since the backup is still there.")
+        }
+        out.info("Note: a v1 app can also run on a migrated store as it is; 'migrate' later upgrades what it wrote.")
+        out.emitJSON([
+            "store": .string(store),
+            "backup": .string(backup),
+            "schema_version": .int(version),
+            "files": .int(report.manifest.files.count),
+            "replaced_store_kept_at": report.aside.map(JSONOutputValue.string) ?? .null,
+        ])
+        return .success
+    }
+}
