@@ -27,7 +27,6 @@ import Schema
             writePasses += result.writePasses
             failures += result.failures.prefix(max(0, 40 - failures.count))
         }
-        BadInputTotals.shared.add(cases.count)
         print("bad input [\(label)]: \(cases.count) cases, \(reported) reported as bad, \(writePasses) also through open-for-writing + migrate, \(failures.count) failures; "
               + byKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         return failures
@@ -105,11 +104,4 @@ import Schema
         ]
         #expect(Self.run(cases, on: probe, label: "huge").isEmpty)
     }
-}
-
-final class BadInputTotals: @unchecked Sendable {
-    static let shared = BadInputTotals()
-    private let lock = NSLock()
-    private(set) var cases = 0
-    func add(_ count: Int) { lock.lock(); cases += count; lock.unlock() }
 }

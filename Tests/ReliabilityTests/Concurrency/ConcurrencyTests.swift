@@ -112,7 +112,6 @@ final class Child {
         let failures = try Self.queueInvariants(path)
         #expect(failures.isEmpty, "RELIABILITY_SEED=\(seed): \(failures)")
         #expect(temporaryLeftovers(path).isEmpty)
-        ConcurrencyTotals.shared.add(writes: workers * rounds * 3)
         print("concurrency [mix]: \(workers) processes × \(rounds) rounds (queue change + 2 updates), RELIABILITY_SEED=\(seed), \(failures.count) failures")
     }
 
@@ -161,7 +160,6 @@ final class Child {
         let verification = try StoreVerifier(store: store).verify()
         #expect(verification.passed, "\(verification.unreadable.map(\.message)) \(verification.integrity) \(verification.failures)")
         #expect(try Self.queueInvariants(path).isEmpty)
-        ConcurrencyTotals.shared.add(writes: writes)
         print("concurrency [migrate vs writer]: \(ids.count) streams migrated while a writer made \(writes) updates; "
               + "the writer met the lock \(locked.count) times and the v1 store \(lines.filter { $0 == "v1" }.count) times")
     }
@@ -213,7 +211,6 @@ final class Child {
         #expect(try store.summary(ids[0]).unreadCount == Int32(writes))
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #expect(backups.count == 6)
-        ConcurrencyTotals.shared.add(writes: writes)
         print("concurrency [backup vs writer]: \(backups.count) backups taken and verified while a writer made \(writes) updates "
               + "(it met the lock \(lines.filter { $0.hasPrefix("locked ") }.count) times); \(failures.count) failures")
     }
@@ -245,11 +242,4 @@ final class Child {
         kill(holder.pid, SIGKILL); kill(v1Holder.pid, SIGKILL)
         holder.wait(); v1Holder.wait()
     }
-}
-
-final class ConcurrencyTotals: @unchecked Sendable {
-    static let shared = ConcurrencyTotals()
-    private let lock = NSLock()
-    private(set) var writes = 0
-    func add(writes count: Int) { lock.lock(); writes += count; lock.unlock() }
 }

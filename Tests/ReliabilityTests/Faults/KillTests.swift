@@ -41,7 +41,6 @@ import Darwin
             failures += problems.prefix(5).map { "round \(round) (killed: \(killed)), RELIABILITY_SEED=\(seed): \($0)" }
             try FileManager.default.removeItem(atPath: store)
         }
-        FaultTotals.shared.addKills(kills)
         print("kill -9 during migrate: \(kills) kills (\(midway) in the middle of writing), RELIABILITY_SEED=\(seed), \(failures.count) failures")
         #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
         #expect(midway > 0, "no kill landed in the middle of a migration; RELIABILITY_SEED=\(seed)")

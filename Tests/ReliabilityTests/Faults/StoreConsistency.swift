@@ -41,7 +41,8 @@ struct StoreConsistency {
         return failures
     }
 
-    /// Runs `migrate` again without faults and checks it ends as the uninterrupted migration.
+    /// Runs `migrate` again without faults and checks it ends as the uninterrupted migration, with
+    /// no temp file left (a run that finds nothing to migrate still sweeps).
     func resumes(_ store: String) throws -> [String] {
         let run = try Tool.migrate(["migrate", store, "--no-backup"])
         guard run.code == 0 else { return ["the next migration failed: \(run)"] }

@@ -67,13 +67,22 @@ import Darwin
         #expect(tree(setup.store, includeDotNames: true) == storeBefore)
     }
 
-    @Test func linkedSessionsFolderInV1StoreIsNotMigratedThroughTheLink() throws {
-        let setup = try Setup(Samples.v1Store)
-        try FileManager.default.removeItem(atPath: setup.store + "/sessions")
-        try FileManager.default.createSymbolicLink(atPath: setup.store + "/sessions", withDestinationPath: setup.outside)
-        let run = try Tool.migrate(["migrate", setup.store, "--no-backup"])
-        #expect(run.code == 65, "\(run)")
-        setup.outsideIsUntouched()
+    @Test func linkedSessionsFolderInV1StoreIsNotMigratedOrSweptThroughTheLink() throws {
+        // Outside: exactly the store's documents (so nothing looks wrong) and a file named like a
+        // leftover temp file, which a sweep through the link would delete.
+        let scratch = Scratch()
+        let store = try scratch.copy(Samples.v1Store, as: "store")
+        let outside = scratch("outside")
+        try FileManager.default.moveItem(atPath: store + "/sessions", toPath: outside)
+        try Data().write(to: URL(fileURLWithPath: outside + "/.tmp-0123456789abcdef-x.json"))
+        try FileManager.default.createSymbolicLink(atPath: store + "/sessions", withDestinationPath: outside)
+        let before = tree(outside, includeDotNames: true)
+        for command in [["migrate", "--no-backup"], ["migrate"]] {
+            let run = try Tool.migrate([command[0], store] + command.dropFirst())
+            #expect(run.code == 65 && run.stderr.contains("symbolic link"), "\(command): \(run)")
+        }
+        #expect(throws: StoreError.self) { _ = try Store.open(at: store) }
+        #expect(tree(outside, includeDotNames: true) == before, "the folder outside the store was written through the link")
     }
 
     // MARK: A linked document

@@ -122,6 +122,33 @@ enum PowerLossWorkloads {
         return failures
     }
 
+    /// After the recovery a writable open runs first, `target` is absent (not acknowledged only) or
+    /// holds exactly the source store's documents, and opens; the source store and the export are unchanged.
+    static func importIsWholeOrAbsent(_ crash: PowerLossHarness.Crash, target: String) -> [String] {
+        let model = ModelFileSystem(crash.state)
+        let system = SystemCalls(calls: model)
+        do {
+            _ = try StoreSwap.recover(try SiblingPath(target), tool: "reliability-tests", version: "1", system: system)
+        } catch {
+            return ["recovery fails: \(error)"]
+        }
+        let files = model.current.files()
+        func under(_ folder: String, _ tree: [String: [UInt8]]) -> [String: [UInt8]] {
+            Dictionary(uniqueKeysWithValues: tree.filter { $0.key.hasPrefix(folder + "/") }.map { (String($0.key.dropFirst(folder.count)), $0.value) })
+        }
+        var failures: [String] = []
+        let now = under(target, files), source = under(store, crash.versions[0])
+        if now.isEmpty {
+            if crash.acknowledged == 1 { failures.append("the acknowledged import is missing") }
+        } else if now != source {
+            failures.append("the imported store is partial or different: \(now.keys.sorted())")
+        } else if (try? Store.open(at: target, options: options, system: system)) == nil {
+            failures.append("the imported store does not open")
+        }
+        if under(store, files) != source { failures.append("the source store changed") }
+        return failures
+    }
+
     /// After open (which reconciles), the mirror a v1 reader sees equals `queue.json`, and the FIFO
     /// positions are 1...n without duplicates.
     static func queueIsConsistentAfterOpen(_ crash: PowerLossHarness.Crash) -> [String] {
