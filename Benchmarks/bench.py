@@ -356,15 +356,22 @@ def g2_durable_update(b):
     def ours():
         value, data = per_op(run([b.tool("store-bench"), "update", store, "--id", target, "--count", str(ops)]).out)
         f_ours.extra.setdefault("cpu_s", []).append(statistics.median(data["cpu_per_op_s"]))
+        f_ours_cpu.values.append(statistics.median(data["cpu_per_op_s"]))
         return value
 
+    f_ours_cpu = b.figure("g2_store_update_cpu", "CPU of one Store.updateWorkStream (user + system)")
+    f_floor_cpu = b.figure("g2_floor_cpu", "CPU of one floor write (user + system)")
+
     def floor():
-        value, _ = per_op(run([floor_bin, floor_dir, target + ".json", dump, str(ops)]).out)
+        value, data = per_op(run([floor_bin, floor_dir, target + ".json", dump, str(ops)]).out)
+        f_floor.extra.setdefault("cpu_s", []).append(statistics.median(data["cpu_per_op_s"]))
+        f_floor_cpu.values.append(statistics.median(data["cpu_per_op_s"]))
         return value
 
     # Cheap runs: three times the repetitions, for a steadier median on a noisy disk.
     b.alternate([(f_ours, sync, ours), (f_floor, sync, floor)], reps=3 * b.cfg["reps"])
     b.ratio("g2", "Store update / durable-write floor", "g2_store_update", "g2_floor", ("<=", 1.3))
+    b.ratio("g2_cpu", "CPU: Store update / floor write (information)", "g2_store_update_cpu", "g2_floor_cpu", None)
     del first
 
 
@@ -377,11 +384,13 @@ def g3_update_vs_size(b):
         target = pick_stream(store)
         f = b.figure(f"g3_ours_{n}", f"Store.updateWorkStream, N = {n}")
         f_open = b.figure(f"g3_open_{n}", f"Store.open for writing (reconciles the queue), N = {n}")
+        f_cpu = b.figure(f"g3_ours_cpu_{n}", f"CPU of one Store.updateWorkStream, N = {n}")
 
-        def ours(store=store, target=target, f_open=f_open, f=f):
+        def ours(store=store, target=target, f_open=f_open, f=f, f_cpu=f_cpu):
             value, data = per_op(run([b.tool("store-bench"), "update", store, "--id", target, "--count", str(b.cfg["update_ops"])]).out)
             f_open.values.append(data["open_s"])
             f.extra.setdefault("cpu_s", []).append(statistics.median(data["cpu_per_op_s"]))
+            f_cpu.values.append(statistics.median(data["cpu_per_op_s"]))
             return value
         contenders.append((f, sync, ours))
 
@@ -411,6 +420,7 @@ def g3_update_vs_size(b):
     b.ratio("g3_scaling", f"Store update N = {large} / N = {small}", f"g3_ours_{large}", f"g3_ours_{small}", ("<=", 1.2))
     b.ratio("g3_tinydb", f"TinyDB / Store update at N = {large}", f"g3_tinydb_{large}", f"g3_ours_{large}", (">=", 50))
     b.ratio("g3_sqlite", f"Store update / SQLite at N = {large}", f"g3_ours_{large}", f"g3_sqlite_{large}", ("<=", 1.5))
+    b.ratio("g3_cpu_scaling", f"CPU of a Store update N = {large} / N = {small} (information)", f"g3_ours_cpu_{large}", f"g3_ours_cpu_{small}", None)
     b.ratio("g3_open_scaling", f"Store.open N = {large} / N = {small} (information)", f"g3_open_{large}", f"g3_open_{small}", None)
 
 
@@ -544,7 +554,7 @@ def report(b, info):
         f"- {info['date']}; {info['os']}; {info['cpu']}, {info['cores']} cores; file system {info['filesystem']}",
         f"- {info['swift']}; Python {info['python']}; peers: "
         + ", ".join(f"{k} {v}" for k, v in b.peers.items() if k not in ("jq", "durable_write")),
-        f"- load average (1 min) at start {info['load_start']:.2f}, at end {os.getloadavg()[0]:.2f} "
+        f"- load average (1 min) at start {info['load_start']:.2f}, at end {info.get('load_end', os.getloadavg()[0]):.2f} "
         "(a shared machine: other jobs run at the same time)", "",
         "## Goals", "",
         "| # | ratio | goal | measured | per-repetition range | result |",
@@ -624,6 +634,22 @@ METHOD = """
 """
 
 
+def rerender(b, args):
+    with open(os.path.join(WORK, "results-quick.json" if args.quick else "results.json"), encoding="utf-8") as f:
+        saved = json.load(f)
+    b.cfg.update(saved["config"])
+    b.peers, b.ratios, b.codec, b.notes = saved["peers"], saved["ratios"], saved["codec"], saved["notes"]
+    for key, data in saved["figures"].items():
+        fig = b.figure(key, data.pop("label"), data.pop("unit"))
+        fig.values, fig.note = data.pop("values"), data.pop("note")
+        fig.extra = data
+    info = saved["machine"]
+    info.setdefault("load_end", info["load_start"])
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(report(b, info))
+    print(f"Wrote {os.path.relpath(args.out, ROOT)} from the saved results of {info['date']}.")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", required=True, help="the folder with migrate-store, generate-store, store-bench")
@@ -631,8 +657,13 @@ def main():
     parser.add_argument("--quick", action="store_true", help="tiny sizes, 2 repetitions: a smoke test")
     parser.add_argument("--reps", type=int, help="repetitions (default 5, quick 2)")
     parser.add_argument("--only", default="g1,g2,g3,g4,g5", help="which benchmarks, comma-separated")
+    parser.add_argument("--rerender", action="store_true",
+                        help="write the report again from Benchmarks/work/results.json (after editing ANALYSIS.md)")
     args = parser.parse_args()
     b = Bench(args)
+    if args.rerender:
+        rerender(b, args)
+        return
     os.makedirs(WORK, exist_ok=True)
     info = machine()
     find_peers(b)
@@ -641,6 +672,7 @@ def main():
     for name in args.only.split(","):
         steps[name](b)
     remove(os.path.join(WORK, "scratch"))
+    info["load_end"] = os.getloadavg()[0]
     text = report(b, info)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)

@@ -3,7 +3,8 @@
  *   open(tmp, O_CREAT|O_EXCL|O_WRONLY) ; write ; fsync ; close ; rename(tmp, target) ;
  *   open(dir) ; fsync(dir) ; close
  * Usage: durable_write <dir> <name> <source-file> <count>
- * Prints {"ops": K, "bytes": B, "per_op_s": [...]} on standard output. */
+ * Prints {"ops": K, "bytes": B, "per_op_s": [...], "cpu_per_op_s": [...]} on standard output
+ * (wall time and process CPU time, user + system, of each operation). */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,11 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void) {
+static double clock_seconds(clockid_t clock) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return t.tv_sec + t.tv_nsec / 1e9;
 }
+static double now(void) { return clock_seconds(CLOCK_MONOTONIC); }
+static double cpu(void) { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
 
 static void die(const char *what) { perror(what); exit(1); }
 
@@ -36,9 +39,9 @@ int main(int argc, char **argv) {
     char target[4096], temp[4096];
     snprintf(target, sizeof target, "%s/%s", dir, name);
     snprintf(temp, sizeof temp, "%s/.tmp-floor-%s", dir, name);
-    printf("{\"ops\": %d, \"bytes\": %ld, \"per_op_s\": [", count, size);
+    double *wall = calloc(count > 0 ? count : 1, sizeof(double)), *cpus = calloc(count > 0 ? count : 1, sizeof(double));
     for (int i = 0; i < count; i++) {
-        double start = now();
+        double start = now(), cpu_start = cpu();
         int fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
         if (fd < 0) die("open temp");
         for (long done = 0; done < size;) {
@@ -53,9 +56,16 @@ int main(int argc, char **argv) {
         if (dfd < 0) die("open dir");
         if (fsync(dfd) != 0) die("fsync dir");
         close(dfd);
-        printf("%s%.9f", i ? ", " : "", now() - start);
+        wall[i] = now() - start;
+        cpus[i] = cpu() - cpu_start;
     }
+    printf("{\"ops\": %d, \"bytes\": %ld, \"per_op_s\": [", count, size);
+    for (int i = 0; i < count; i++) printf("%s%.9f", i ? ", " : "", wall[i]);
+    printf("], \"cpu_per_op_s\": [");
+    for (int i = 0; i < count; i++) printf("%s%.9f", i ? ", " : "", cpus[i]);
     printf("]}\n");
+    free(wall);
+    free(cpus);
     free(bytes);
     return 0;
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 
 /// The write path of a migration: each work stream is decoded once.
 ///
@@ -153,26 +154,84 @@ extension StoreMigrator {
         var position: [UUID: Int] = [:]
         position.reserveCapacity(sessions.count)
         for (index, session) in sessions.enumerated() { position[session.id] = index }
+        let queue = order.compactMap { position[$0].map { sessions[$0] } }
+        // Changes not counted when staged (kept for the per-document report, or found only when
+        // the mirror was applied) are reported here, in write order.
+        for session in queue where !session.changes.isEmpty {
+            report.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes))
+        }
         let context = ErrorContext("write", store.sessionsDirectory)
         let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
         defer { store.system.discard(fd) }
-        var pending = order.compactMap { position[$0].map { sessions[$0] } }[...]
-        while let session = pending.popFirst() {
-            // Changes not counted when staged (kept for the per-document report, or found only
-            // when the mirror was applied) are reported here, in write order.
-            if !session.changes.isEmpty { report.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes)) }
+        // The sessions whose FIFO position changes come first in the write order; each is renamed
+        // and made durable before the next, so a v1 reader derives the same queue after each one.
+        let split = queue.firstIndex { !ordered.contains($0.id) } ?? queue.count
+        for (index, session) in queue[..<split].enumerated() {
             guard let temporary = session.temporary else { continue }
             let target = store.file(Store.sessionFile(session.id))
             do {
                 try store.system.rename(temporary, to: target, context: ErrorContext("write", target))
-                // A session whose FIFO position changes is durable before the next rename (see above).
-                if ordered.contains(session.id) { try store.system.sync(fd, context: context) }
+                try store.system.sync(fd, context: context)
             } catch {
                 // This session's temp file too: after a failed rename it is still there.
-                removeTemporaries([session] + Array(pending))
+                removeTemporaries(Array(queue[index...]))
                 throw error
             }
         }
+        // The others may be renamed in any order (no v1-visible order depends on them).
+        let rest = queue[split...].compactMap { session in session.temporary.map { ($0, store.file(Store.sessionFile(session.id))) } }
+        try ParallelRename.run(rest, system: store.system)
         try store.system.sync(fd, context: context)
+    }
+}
+
+/// Renames many temp files over their documents, from several threads when the real file system
+/// is used: replacing a file frees the old one inside `rename(2)`, which on this machine's ext4
+/// (mounted with `discard`) took 0.6–3.6 ms each, while independent frees overlap well (8
+/// threads ran 12× faster). Through a test seam (which need not be thread-safe) it renames one
+/// by one. On an error, every temp file not renamed is removed and the first error is thrown.
+enum ParallelRename {
+    static let threads = 8
+    static let minimumForThreads = 32
+
+    static func run(_ renames: [(from: String, to: String)], system: SystemCalls) throws(StoreError) {
+        guard renames.count >= minimumForThreads, system.calls is PosixCalls else {
+            for (index, rename) in renames.enumerated() {
+                do { try system.rename(rename.from, to: rename.to, context: ErrorContext("write", rename.to)) } catch {
+                    for leftover in renames[index...] { system.removeLeftover(leftover.from) }
+                    throw error
+                }
+            }
+            return
+        }
+        let state = State(count: renames.count)
+        DispatchQueue.concurrentPerform(iterations: threads) { worker in
+            for index in stride(from: worker, to: renames.count, by: threads) {
+                guard !state.failed else { return }
+                do throws(StoreError) {
+                    try system.rename(renames[index].from, to: renames[index].to, context: ErrorContext("write", renames[index].to))
+                    state.markDone(index)
+                } catch {
+                    state.fail(error)
+                    return
+                }
+            }
+        }
+        guard let error = state.firstError else { return }
+        for index in renames.indices where !state.isDone(index) { system.removeLeftover(renames[index].from) }
+        throw error
+    }
+
+    /// What the threads share: which renames are done, and the first error.
+    private final class State: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done: [Bool]
+        private var error: StoreError?
+        init(count: Int) { done = Array(repeating: false, count: count) }
+        var failed: Bool { lock.withLock { error != nil } }
+        var firstError: StoreError? { lock.withLock { error } }
+        func markDone(_ index: Int) { lock.withLock { done[index] = true } }
+        func isDone(_ index: Int) -> Bool { lock.withLock { done[index] } }
+        func fail(_ failure: StoreError) { lock.withLock { if error == nil { error = failure } } }
     }
 }

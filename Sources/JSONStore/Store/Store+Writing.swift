@@ -57,7 +57,12 @@ extension Store {
     public func updateWorkStream(_ id: UUID, _ body: (inout SessionV2) throws(StoreError) -> Void) throws(StoreError) -> SessionV2 {
         try withLock { () throws(StoreError) in
             let relative = Store.sessionFile(id)
-            let document = try workStream(id)
+            let original = try FileReader.read(file(relative), system: system)
+            let document: SessionDocument
+            do throws(SchemaError) { document = try SessionDocument(bytes: original, acceptingNewerVersions: acceptsNewerDocuments) } catch {
+                throw StoreError.document(error, path: file(relative))
+            }
+            try checkID(document.fields.id, id, relative)
             var session: SessionV2
             do throws(SchemaError) { session = try SessionMigration.migrate(document).0 } catch { throw StoreError.document(error, path: file(relative)) }
             let before = session
@@ -66,7 +71,7 @@ extension Store {
             precondition(session.fields.queueKeys == before.fields.queueKeys, "updateWorkStream: change the queue through the queue methods")
             session.schemaVersion = SessionV2.version
             let bytes = session.encoded
-            if bytes != document.encoded { try write(relative, bytes) }
+            if bytes != original { try write(relative, bytes) }   // compared with the file as read: no second encode
             return session
         }
     }
