@@ -61,7 +61,7 @@ extension RegressionTests {
 }
 
 extension RegressionTests {
-    /// Defect 7: when opening the sessions folder for the renames failed, a migration left every
+    /// Defect 5: when opening the sessions folder for the renames failed, a migration left every
     /// staged temp file behind. Every open of that folder is failed in turn.
     @Test func failedOpenOfSessionsFolderDuringMigrationLeavesNoTempFile() throws {
         var failedRuns = 0
