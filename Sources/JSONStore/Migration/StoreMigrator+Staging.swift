@@ -161,7 +161,11 @@ extension StoreMigrator {
             report.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes))
         }
         let context = ErrorContext("write", store.sessionsDirectory)
-        let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
+        let fd: Int32
+        do { fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context) } catch {
+            removeTemporaries(queue)  // nothing was renamed yet
+            throw error
+        }
         defer { store.system.discard(fd) }
         // The sessions whose FIFO position changes come first in the write order; each is renamed
         // and made durable before the next, so a v1 reader derives the same queue after each one.

@@ -29,16 +29,22 @@ import Darwin
             let store = scratch("round-\(round)")
             try FileManager.default.copyItem(atPath: source, toPath: store)
             let child = try Child(Tool.migrateStore, ["migrate", store, "--no-backup"])
-            usleep(UInt32(Double(random.next() % 1000) / 1000 * duration * 1_000_000))
+            if round % 2 == 0 {
+                // Anywhere in the run, start-up included.
+                usleep(UInt32(Double(random.next() % 1000) / 1000 * duration * 1_000_000))
+            } else {
+                // In the write phase: once the first temp file appears, within the next 3 ms.
+                let deadline = Date().addingTimeInterval(10)
+                while temporaryLeftovers(store).isEmpty && child.process.isRunning && Date() < deadline { usleep(200) }
+                usleep(UInt32(random.next() % 3000))
+            }
             kill(child.pid, SIGKILL)
             _ = child.lines()
             child.wait()
             let killed = child.process.terminationReason == .uncaughtSignal
             let files = tree(store)
-            // In the middle of writing: documents already replaced, or temp files staged (most of a
-            // run since the migration stages every work stream before renaming any).
-            let staged = !temporaryLeftovers(store).isEmpty
-            if killed && (files != oracle.original || staged) && files["/store.json"] == oracle.original["/store.json"] { midway += 1 }
+            let writing = !temporaryLeftovers(store).isEmpty || files != oracle.original
+            if killed && writing && files["/store.json"] == oracle.original["/store.json"] { midway += 1 }
             var problems = oracle.check(store, allowLeftovers: true)
             problems += try oracle.resumes(store)
             failures += problems.prefix(5).map { "round \(round) (killed: \(killed)), RELIABILITY_SEED=\(seed): \($0)" }

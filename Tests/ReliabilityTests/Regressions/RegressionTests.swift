@@ -60,6 +60,49 @@ extension RegressionTests {
     }
 }
 
+extension RegressionTests {
+    /// Defect 5: when opening the sessions folder for the renames failed, a migration left every
+    /// staged temp file behind. Every open of that folder is failed in turn.
+    @Test func failedOpenOfSessionsFolderDuringMigrationLeavesNoTempFile() throws {
+        var failedRuns = 0
+        for number in 1...20 {
+            let model = ModelFileSystem(try PowerLossWorkloads.v1Store())
+            let calls = FailingFolderOpen(model, folder: "/store/sessions", failing: number)
+            let store = try Store.open(at: "/store", options: PowerLossWorkloads.options, system: SystemCalls(calls: calls))
+            do {
+                _ = try StoreMigrator(store: store).migrate(toolVersion: "1")
+                break  // fewer opens than `number`: every open was tried
+            } catch {
+                failedRuns += 1
+                #expect(error.code == .io && error.syscall == "open", "open \(number): \(error)")
+                #expect(model.current.files(includeDotNames: true).keys.filter { $0.contains("/.tmp-") }.sorted() == [], "open \(number)")
+            }
+        }
+        #expect(failedRuns >= 2)
+    }
+}
+
+/// Fails the `number`-th `open` of `folder` itself (not of a file in it) with EIO.
+final class FailingFolderOpen: ForwardingCalls, @unchecked Sendable {
+    private let folder: String, number: Int
+    private let lock = NSLock()
+    private var seen = 0
+
+    init(_ base: ModelFileSystem, folder: String, failing number: Int) {
+        self.folder = folder
+        self.number = number
+        super.init(base)
+    }
+
+    override func system_open(_ path: String, _ flags: Int32, _ mode: mode_t) throws(Errno) -> Int32 {
+        if path == folder {
+            lock.lock(); seen += 1; let hit = seen == number; lock.unlock()
+            if hit { throw Errno(EIO) }
+        }
+        return try base.system_open(path, flags, mode)
+    }
+}
+
 /// Fails the `number`-th rename into `/store/sessions/` with EACCES (doing nothing).
 final class FailingRename: ForwardingCalls, @unchecked Sendable {
     private let number: Int
