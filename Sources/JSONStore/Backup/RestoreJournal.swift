@@ -63,12 +63,14 @@ struct RestoreJournal: Sendable, Equatable {
         self.init(target: name, staging: staging, aside: aside, startedAt: started)
     }
 
-    /// The staging folder a restore journal of `target` still needs, if there is a readable journal:
-    /// never removed as stale, because recovery renames it into place.
-    static func stagingInJournal(of target: SiblingPath, system: SystemCalls) -> Set<String> {
+    /// The staging folder a restore journal of `target` still needs: never removed as stale,
+    /// because recovery renames it into place. Empty when there is no journal; nil when a journal
+    /// exists but cannot be read, and then no staging folder may be removed (fail safe).
+    static func stagingInJournal(of target: SiblingPath, system: SystemCalls) -> Set<String>? {
         let path = target.sibling(RestoreJournal.fileName(for: target))
-        guard let bytes = try? FileReader.read(path, system: system),
-              let journal = try? RestoreJournal(bytes: bytes, for: target, path: path) else { return [] }
+        let bytes: [UInt8]
+        do { bytes = try FileReader.read(path, system: system) } catch where error.code == .notFound { return [] } catch { return nil }
+        guard let journal = try? RestoreJournal(bytes: bytes, for: target, path: path) else { return nil }
         return [journal.staging]
     }
 

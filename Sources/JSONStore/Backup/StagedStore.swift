@@ -14,8 +14,10 @@ final class StagedStore {
     /// Removes stale staging folders of `target` (except one a restore journal still names),
     /// creates a new one with both document folders.
     init(besides target: SiblingPath, system: SystemCalls) throws(StoreError) {
-        StagingDirectory.removeStale(besides: target, purpose: "restoring",
-                                     keeping: RestoreJournal.stagingInJournal(of: target, system: system), system: system)
+        // A journal that cannot be read may name any of them: then none is removed as stale.
+        if let keeping = RestoreJournal.stagingInJournal(of: target, system: system) {
+            StagingDirectory.removeStale(besides: target, purpose: "restoring", keeping: keeping, system: system)
+        }
         self.directory = try StagingDirectory(besides: target, purpose: "restoring", system: system)
         self.target = target
         self.system = system
