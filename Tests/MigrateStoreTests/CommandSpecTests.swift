@@ -40,3 +40,10 @@ import Testing
         #expect(runInProcess(["status", "/s"], registry: registry).code == 70)
     }
 }
+
+@Suite struct CommandImplementationTests {
+    /// Every command the help lists is implemented: none falls back to "not implemented yet".
+    @Test func everyCommandHasAnImplementation() {
+        #expect(Set(CommandSpec.all.map(\.name)) == Set(CommandHooks.all.keys))
+    }
+}

@@ -49,10 +49,16 @@ struct CommandRegistry: Sendable {
 }
 
 extension CommandRegistry {
-    /// TEMPORARY: the hook of commands whose implementation hasn't landed yet. Fails with
-    /// `Error: '<command>' is not implemented yet.` and exit status 70.
+    /// A stand-in hook for registries that only exercise parsing and output (tests). Fails with
+    /// `Error: '<command>' is not implemented yet.` and exit status 70. The tool itself uses
+    /// `requireImplementation`: every command has one.
     static func notImplemented(_ spec: CommandSpec) -> CommandHook {
         let name = spec.name
         return { _, _ in throw CommandError(.internalError, "'\(name)' is not implemented yet.") }
+    }
+
+    /// For the tool: a spec without an implementation is a mistake in the code, caught at start-up.
+    static func requireImplementation(_ spec: CommandSpec) -> CommandHook {
+        preconditionFailure("command '\(spec.name)' has a spec but no implementation in CommandHooks")
     }
 }

@@ -23,8 +23,6 @@ extension StoreError: ExitCodeError {
 
 /// Opening the store named on the command line.
 enum StoreArgument {
-    static let tool = ToolInfo.name
-
     static func options(readOnly: Bool) -> Store.Options {
         Store.Options(readOnly: readOnly, tool: ToolInfo.name, version: ToolInfo.version)
     }
