@@ -10,18 +10,21 @@ extension StoreMigrator {
         var queue: QueueV2?
     }
 
-    /// Pass A of the dry run: every work stream decoded and validated, its queue keys kept.
+    /// Pass A of the dry run: every work stream decoded and validated (on every core), its queue keys kept.
     func survey() throws(StoreError) -> Survey {
         var problems: [StoreError] = []
         var summaries: [SessionQueueSummary] = []
         let ids = try store.workStreamIDs()
         problems += ids.problems
-        for id in ids.items {
-            do {
-                let document = try store.workStream(id)
-                summaries.append(SessionQueueSummary(document))
-            } catch { problems.append(error) }
-        }
+        summaries.reserveCapacity(ids.items.count)
+        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<SessionQueueSummary, StoreError> in
+            do throws(StoreError) { return .success(SessionQueueSummary(try store.workStream(id))) } catch { return .failure(error) }
+        }, consume: { (_, result) throws(StoreError) in
+            switch result {
+            case .success(let summary): summaries.append(summary)
+            case .failure(let error): problems.append(error)
+            }
+        })
         var survey = try surveyOtherDocuments(&problems)
         if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
         survey.summaries = summaries

@@ -24,33 +24,39 @@ extension StoreMigrator {
     }
 
     /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
+    /// The work streams are processed on every core (`ParallelBatches`), the results taken in id order.
     func stage(report: inout MigrationReport, progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, [StagedSession]) {
         var staged: [StagedSession] = []
         var problems: [StoreError] = []
         let ids = try store.workStreamIDs()
         problems += ids.problems
-        for (done, id) in ids.items.enumerated() {
-            progress?(done, ids.items.count)
-            if done % 256 == 255 { MemoryRelease.trim() }
+        // Once a document is known to be unreadable nothing will be committed: stop writing temp files.
+        let failed = FailureFlag(ids.problems.isEmpty ? false : true)
+        let keepsDocuments = report.keepsDocuments
+        var done = 0
+        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<StagedSession, StoreError> in
             do throws(StoreError) {
-                let document = try store.workStream(id)
-                let relative = Store.sessionFile(id)
-                let migrated: SessionV2, changes: [Change]
-                do throws(SchemaError) { (migrated, changes) = try SessionMigration.migrate(document) } catch {
-                    throw StoreError.document(error, path: store.file(relative))
-                }
-                var session = StagedSession(id: id, schemaVersion: document.schemaVersion, keys: document.fields.queueKeys, changes: changes)
-                if problems.isEmpty, changes.contains(where: \.changesBytes) {
-                    session.temporary = try writeTemporary(id, migrated.encoded)
-                }
-                if !report.keepsDocuments && !changes.isEmpty {
-                    report.append(DocumentChanges(file: relative, changes: changes))
+                return .success(try stageSession(id, writing: !failed.isSet))
+            } catch {
+                failed.set()
+                return .failure(error)
+            }
+        }, consume: { (_, result) throws(StoreError) in
+            progress?(done, ids.items.count)
+            done += 1
+            if done % 256 == 0 { MemoryRelease.trim() }
+            switch result {
+            case .success(var session):
+                if !keepsDocuments && !session.changes.isEmpty {
+                    report.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes))
                     session.changes = []
                     session.counted = true
                 }
                 staged.append(session)
-            } catch { problems.append(error) }
-        }
+            case .failure(let error):
+                problems.append(error)
+            }
+        })
         do throws(StoreError) {
             var survey = try surveyOtherDocuments(&problems)
             if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
@@ -60,6 +66,21 @@ extension StoreMigrator {
             removeTemporaries(staged)
             throw error
         }
+    }
+
+    /// One work stream: read, validated, migrated, and written to a temp file if its bytes change
+    /// (and `writing`). Thread-safe on the real file system.
+    private func stageSession(_ id: UUID, writing: Bool) throws(StoreError) -> StagedSession {
+        let document = try store.workStream(id)
+        let migrated: SessionV2, changes: [Change]
+        do throws(SchemaError) { (migrated, changes) = try SessionMigration.migrate(document) } catch {
+            throw StoreError.document(error, path: store.file(Store.sessionFile(id)))
+        }
+        var session = StagedSession(id: id, schemaVersion: document.schemaVersion, keys: document.fields.queueKeys, changes: changes)
+        if writing, changes.contains(where: \.changesBytes) {
+            session.temporary = try writeTemporary(id, migrated.encoded)
+        }
+        return session
     }
 
     func writeTemporary(_ id: UUID, _ bytes: [UInt8]) throws(StoreError) -> String {
@@ -194,6 +215,15 @@ extension StoreMigrator {
 /// (mounted with `discard`) took 0.6–3.6 ms each, while independent frees overlap well (8
 /// threads ran 12× faster). Through a test seam (which need not be thread-safe) it renames one
 /// by one. On an error, every temp file not renamed is removed and the first error is thrown.
+/// Set once by any thread, read by all: "a document failed, stop producing temp files".
+final class FailureFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Bool
+    init(_ value: Bool) { self.value = value }
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
 enum ParallelRename {
     static let threads = 8
     static let minimumForThreads = 32

@@ -29,22 +29,19 @@ public struct StoreVerifier: Sendable {
         let ids = try store.workStreamIDs()
         result.unreadable += ids.problems
         var summaries: [SessionQueueSummary] = []
-        for id in ids.items {
-            let relative = Store.sessionFile(id)
-            let bytes: [UInt8]
-            do { bytes = try FileReader.read(store.file(relative), system: store.system) } catch { result.unreadable.append(error); continue }
-            let original = try backupDocument(id, result: &result)
-            let failures = RollbackCheck.checkSession(bytes: bytes, file: relative, original: original)
-            result.failures += failures
-            for check in [RollbackCheck.Check.v1Decodes, .valuesPreserved, .v2KeysSurviveV1Write] { result.checked[check, default: 0] += 1 }
-            do {
-                let document = try store.workStream(id)
-                summaries.append(SessionQueueSummary(document))
-                if document.schemaVersion < 2 {
-                    result.integrity.append("\(relative): schema_version \(document.schemaVersion) in a v2 store (written by a v1 writer); run 'migrate-store migrate' to upgrade it and reconcile the queue")
-                }
-            } catch { result.unreadable.append(error) }
-        }
+        // Each work stream is checked on its own, on every core; the findings are kept in id order.
+        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Swift.Result<SessionFindings, StoreError> in
+            .success(checkSession(id))
+        }, consume: { (_, outcome) throws(StoreError) in
+            guard case .success(let findings) = outcome else { return }
+            result.unreadable += findings.unreadable
+            result.failures += findings.failures
+            if findings.checked {
+                for check in [RollbackCheck.Check.v1Decodes, .valuesPreserved, .v2KeysSurviveV1Write] { result.checked[check, default: 0] += 1 }
+            }
+            if let summary = findings.summary { summaries.append(summary) }
+            if let integrity = findings.integrity { result.integrity.append(integrity) }
+        })
         if let backup {
             for id in try backup.workStreamIDs().items where !ids.items.contains(id) {
                 result.failures.append(RollbackCheck.Failure(check: .valuesPreserved, file: Store.sessionFile(id), reason: "the work stream is in the backup but not in the store"))
@@ -57,7 +54,39 @@ public struct StoreVerifier: Sendable {
         return result
     }
 
-    private func backupDocument(_ id: UUID, result: inout Result) throws(StoreError) -> SessionV1? {
+    /// What checking one work stream found.
+    struct SessionFindings: Sendable {
+        var unreadable: [StoreError] = []
+        var failures: [RollbackCheck.Failure] = []
+        /// True when checks (a)–(c) ran (the file could be read).
+        var checked = false
+        var summary: SessionQueueSummary?
+        var integrity: String?
+    }
+
+    /// Checks (a)–(c) of one work stream, and its queue keys for (d). Thread-safe.
+    private func checkSession(_ id: UUID) -> SessionFindings {
+        var findings = SessionFindings()
+        let relative = Store.sessionFile(id)
+        let bytes: [UInt8]
+        do { bytes = try FileReader.read(store.file(relative), system: store.system) } catch {
+            findings.unreadable.append(error)
+            return findings
+        }
+        let original = backupDocument(id, findings: &findings)
+        findings.failures = RollbackCheck.checkSession(bytes: bytes, file: relative, original: original)
+        findings.checked = true
+        do {
+            let document = try store.decodeWorkStream(id, bytes: bytes)
+            findings.summary = SessionQueueSummary(document)
+            if document.schemaVersion < 2 {
+                findings.integrity = "\(relative): schema_version \(document.schemaVersion) in a v2 store (written by a v1 writer); run 'migrate-store migrate' to upgrade it and reconcile the queue"
+            }
+        } catch { findings.unreadable.append(error) }
+        return findings
+    }
+
+    private func backupDocument(_ id: UUID, findings: inout SessionFindings) -> SessionV1? {
         guard let backup else { return nil }
         do throws(StoreError) {
             let document = try backup.workStream(id)
@@ -67,7 +96,7 @@ public struct StoreVerifier: Sendable {
         } catch where error.code == .notFound {
             return nil
         } catch {
-            result.unreadable.append(error)
+            findings.unreadable.append(error)
             return nil
         }
     }

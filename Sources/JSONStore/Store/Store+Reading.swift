@@ -20,9 +20,16 @@ extension Store {
     /// One work stream, whichever version its file has.
     /// - Throws: `.notFound` when there is no such work stream; a document error naming the file.
     public func workStream(_ id: UUID) throws(StoreError) -> SessionDocument {
+        try decodeWorkStream(id, bytes: try FileReader.read(file(Store.sessionFile(id)), system: system))
+    }
+
+    /// Decodes a work stream's file content already read (as `workStream` would), without reading it again.
+    func decodeWorkStream(_ id: UUID, bytes: [UInt8]) throws(StoreError) -> SessionDocument {
         let relative = Store.sessionFile(id)
-        let newer = acceptsNewerDocuments
-        let document = try read(relative) { (b) throws(SchemaError) in try SessionDocument(bytes: b, acceptingNewerVersions: newer) }
+        let document: SessionDocument
+        do { document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptsNewerDocuments) } catch {
+            throw StoreError.document(error, path: file(relative))
+        }
         try checkID(document.fields.id, id, relative)
         return document
     }
@@ -78,9 +85,15 @@ extension Store {
         let ids = try workStreamIDs()
         var result = ScanResult<WorkStreamSummary>(problems: ids.problems)
         result.items.reserveCapacity(ids.items.count)
-        for id in ids.items {
-            do { result.items.append(try summary(id)) } catch { result.problems.append(error) }
-        }
+        // Skimming is CPU-bound: the files are read on every core, the results kept in id order.
+        try ParallelBatches.run(ids.items, system: system, work: { (id) -> Result<WorkStreamSummary, StoreError> in
+            do throws(StoreError) { return .success(try summary(id)) } catch { return .failure(error) }
+        }, consume: { (_, outcome) throws(StoreError) in
+            switch outcome {
+            case .success(let summary): result.items.append(summary)
+            case .failure(let error): result.problems.append(error)
+            }
+        })
         return result
     }
 
