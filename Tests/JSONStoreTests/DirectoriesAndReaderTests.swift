@@ -94,6 +94,24 @@ import Darwin
         #expect(error?.message == "Can't read '\(dir("missing.json"))': it or a folder on its path does not exist (ENOENT). Check the path.")
     }
 
+    /// The size from `fstat` is only a hint: a file that grew after it (or a wrong hint) is still
+    /// read whole, and the limit + 1 rule holds whatever the hint.
+    @Test func readAllIsExactWhateverTheSizeHint() throws {
+        let dir = TemporaryDirectory()
+        let content = (0 ..< 200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        try Data(content).write(to: URL(fileURLWithPath: dir("big.json")))
+        for hint in [0, 1, 3, 65_535, 65_536, 199_999, 200_000, 200_001, 1_000_000] {
+            for limit in [FileReader.defaultLimit, 200_000, 199_999, 70_000, 0] {
+                let fd = open(dir("big.json"), O_RDONLY)
+                #expect(fd >= 0)
+                defer { close(fd) }
+                let read = try SystemCalls.real.readAll(fd, limit: limit, sizeHint: hint, context: ErrorContext("read", dir("big.json")))
+                let expected = Array(content.prefix(limit + 1))
+                #expect(read == expected, "hint \(hint), limit \(limit): \(read.count) bytes")
+            }
+        }
+    }
+
     @Test func readFailingAtEveryCallThrowsInjectedErrno() throws {
         let dir = TemporaryDirectory()
         plant(dir("a.json"), "content")

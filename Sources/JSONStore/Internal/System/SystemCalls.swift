@@ -55,22 +55,37 @@ struct SystemCalls: Sendable {
 
     /// `read(2)` until end of file or until more than `limit` bytes were read, retrying `EINTR`.
     /// Returns at most `limit + 1` bytes, so the caller can tell "exactly at the limit" from "over".
+    ///
+    /// Reads straight into the returned array's storage, sized from `sizeHint` (the file size
+    /// from `fstat`) plus one byte, so a file that did not change is read with one `read` that
+    /// fills it and one that returns 0, and no byte is zeroed or copied. If the file grew in
+    /// between, the storage doubles (up to `limit + 1`) and reading goes on.
     func readAll(_ fd: Int32, limit: Int, sizeHint: Int = 0, context: ErrorContext) throws(StoreError) -> [UInt8] {
+        var capacity = min(max(sizeHint, 0), limit) + 1
         var result: [UInt8] = []
-        result.reserveCapacity(min(max(sizeHint, 0), limit) + 1)
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while result.count <= limit {
-            let wanted = min(buffer.count, limit + 1 - result.count)
-            let count = try buffer.withUnsafeMutableBytes { all in
-                let chunk = UnsafeMutableRawBufferPointer(rebasing: all[..<wanted])
-                return Result { () throws(StoreError) in
-                    try retrying("read", context) { () throws(Errno) in try calls.system_read(fd, chunk) }
+        while true {
+            var failure: StoreError?
+            var ended = false
+            let previous = result
+            result = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                // UInt8 is trivial: the bytes past `count` may stay uninitialised.
+                count = buffer.initialize(fromContentsOf: previous)
+                while count < capacity {
+                    let room = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count ..< capacity])
+                    do throws(StoreError) {
+                        let read = try retrying("read", context) { () throws(Errno) in try calls.system_read(fd, room) }
+                        if read == 0 { ended = true; return }
+                        count += read
+                    } catch {
+                        failure = error
+                        return
+                    }
                 }
-            }.get()
-            if count == 0 { break }
-            result.append(contentsOf: buffer[..<count])
+            }
+            if let failure { throw failure }
+            if ended || result.count > limit { return result }
+            capacity = min(max(capacity * 2, 64 * 1024), limit + 1)
         }
-        return result
     }
 
     /// `fsync(2)` (`F_FULLFSYNC` on Darwin). Never retried, not even on `EINTR`: after a failed
