@@ -2,6 +2,16 @@ import Foundation
 
 /// Steps 3–5 of `Backup.create`, inside the staging folder: capture under the lock, hash and
 /// describe, verify. The caller renames the folder into place or discards it.
+///
+/// The guarantee "verified after writing": every file of the backup is read back from the
+/// backup's own path after it was written (linked or copied), and what it holds is the source as
+/// captured: a copy is compared byte for byte with the source bytes it was written from
+/// (`BackupCapture`); a hard link is the captured inode itself. The SHA-256 in the manifest is
+/// taken from those read-back bytes, once per file, and the documents are decoded from them,
+/// once. After everything is durable, `confirmWritten` checks the folder against the manifest
+/// (file set, types, sizes) and reads `backup.json` and `SHA256SUMS` back. The store files are
+/// not read and hashed a second time: both reads would come from the same page cache (neither
+/// reaches the disk platter), so the second would only hash the same bytes again.
 struct BackupWriter {
     let store: String
     let stagingDirectory: StagingDirectory
@@ -32,13 +42,15 @@ struct BackupWriter {
         for folder in StoreFilePath.folderNames.keys.sorted() {
             try NewFiles.makeDirectory(joinPath(staging, folder), system: system)
         }
-        let capture = BackupCapture(store: store, staging: staging, tryLinks: try linksPossible(), system: system)
+        let capture = BackupCapture(store: store, staging: staging, destination: target.path, tryLinks: try linksPossible(),
+                                    system: system)
         let (files, skipped) = try withStoreLock { () throws(StoreError) in try capture.capture() }
         let described = try describe(files)
         let manifest = BackupManifest(toolVersion: version, storeSchemaVersion: described.schemaVersion,
                                       createdAt: Date(), files: described.entries)
-        try NewFiles.write(joinPath(staging, ChecksumFile.fileName), ChecksumFile.render(manifest.files), sync: false, system: system)
-        try NewFiles.write(joinPath(staging, BackupManifest.fileName), manifest.encoded, sync: false, system: system)
+        let written = WrittenManifest(manifest)
+        try NewFiles.write(joinPath(staging, ChecksumFile.fileName), written.checksums, sync: false, system: system)
+        try NewFiles.write(joinPath(staging, BackupManifest.fileName), written.manifestBytes, sync: false, system: system)
         // Linked files too: their data was written by the store's writer, which fsyncs, but the
         // backup does not rely on another program's care.
         try stagingDirectory.makeDurable(files.map { $0.path.absolute(in: staging) }
@@ -47,7 +59,7 @@ struct BackupWriter {
             try NewFiles.syncDirectory(joinPath(staging, folder), system: system)
         }
         try NewFiles.syncDirectory(staging, system: system)
-        try verify(expecting: manifest, unreadable: described.unreadable)
+        try confirmWritten(written)
         let linked = files.filter(\.linked).count
         return BackupReport(destination: target.path, manifest: manifest, linkedFiles: linked, copiedFiles: files.count - linked,
                             unreadableDocuments: described.unreadable, skippedDotNames: skipped)
@@ -78,7 +90,8 @@ struct BackupWriter {
         return try body()
     }
 
-    /// Reads every captured file back, hashes it, and decodes it.
+    /// Reads every captured file back from the staging folder, hashes it (the only hash of its
+    /// bytes), and decodes it.
     private func describe(_ files: [BackupCapture.File]) throws(StoreError) -> (entries: [BackupManifest.Entry], schemaVersion: Int, unreadable: [ArchiveProblem]) {
         var entries: [BackupManifest.Entry] = []
         var unreadable: [ArchiveProblem] = []
@@ -88,12 +101,11 @@ struct BackupWriter {
         for file in ordered {
             let path = file.path.absolute(in: staging)
             let bytes = try FileReader.read(path, system: system)
-            let hash = SHA256.hex(of: bytes)
-            if let written = file.sha256, written != hash || Int64(bytes.count) != file.size {
+            if !file.linked && Int64(bytes.count) != file.size {  // a copy was compared with the source already
                 throw StoreError(.io, "Can't back up '\(store)': the copy of '\(file.path)' reads back different from what was written. "
                                     + "Check the disk of '\(target.path)'.", path: path)
             }
-            entries.append(BackupManifest.Entry(path: file.path.rawValue, size: Int64(bytes.count), sha256: hash))
+            entries.append(BackupManifest.Entry(path: file.path.rawValue, size: Int64(bytes.count), sha256: SHA256.hex(of: bytes)))
             if file.path.kind == .manifest {
                 schemaVersion = try Self.schemaVersion(of: bytes, store: store)
                 switch DocumentCheck.manifest(bytes) {
@@ -116,17 +128,6 @@ struct BackupWriter {
         } catch {
             throw StoreError(.notAStore, "Can't back up '\(store)': its store.json does not read (\(error.reason)), so the "
                                 + "store's schema version is unknown. Repair store.json and try again.", path: store, underlying: error)
-        }
-    }
-
-    /// Verifies the staging folder exactly as `verify-backup` will verify the backup. The only
-    /// problems allowed are the store's own unreadable documents, found the same way before.
-    private func verify(expecting manifest: BackupManifest, unreadable: [ArchiveProblem]) throws(StoreError) {
-        let report = try BackupVerification.verify(backup: staging, system: system).report
-        guard report.manifest == manifest, report.problems == unreadable else {
-            let list = report.problems.map(\.description).joined(separator: "; ")
-            throw StoreError(.io, "Can't back up '\(store)': the backup did not verify after writing: \(list). "
-                                + "Check the disk of '\(target.path)'; nothing was left at the destination.", path: target.path)
         }
     }
 }
