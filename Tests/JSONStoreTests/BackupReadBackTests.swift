@@ -1,4 +1,5 @@
 import Foundation
+import StoreGenerator
 import Testing
 @testable import JSONStore
 
@@ -114,5 +115,23 @@ import Testing
                 + "'\(fixture.destination)'; nothing was left at the destination."
         }
         #expect(folderNamesIn(fixture.scratch.path) == ["store"])
+    }
+
+    @Test func threadedReadBackRecordsExactlyWhatTheSerialOneRecords() throws {
+        let scratch = SwapScratch()
+        let store = scratch.path + "/store"
+        _ = try StoreGenerator(seed: 6, workStreams: 40, messagesPerStream: 3).write(to: store)
+        let damaged = "sessions/" + StoreGenerator(seed: 6, workStreams: 40, messagesPerStream: 3).workStreamID(7).uuidString.lowercased() + ".json"
+        try Data("{".utf8).write(to: URL(fileURLWithPath: store + "/" + damaged))
+        let files = scratch.files(under: "store").mapValues { Array($0.utf8) }
+        // The real file system reads back on several threads; a seam, one file after another.
+        let threaded = try Backup.create(store: store, destination: scratch.path + "/threaded", tool: "t", version: "0")
+        let serial = try Backup.create(store: store, destination: scratch.path + "/serial", tool: "t", version: "0",
+                                       options: .init(), system: SystemCalls(calls: ReadTrackingCalls()))
+        #expect(threaded.manifest.files.count == files.count && files.count > 40)
+        #expect(threaded.manifest.files == serial.manifest.files)
+        for entry in threaded.manifest.files { #expect(entry.sha256 == SHA256.hex(of: files[entry.path]!), "\(entry.path)") }
+        #expect(threaded.unreadableDocuments.map(\.entry) == [damaged])
+        #expect(threaded.unreadableDocuments == serial.unreadableDocuments)
     }
 }

@@ -17,7 +17,7 @@ import Darwin
 /// (`Backup.Options.allowHardLinks = false`, or a destination on another file system).
 struct BackupCapture {
     /// One captured file. A copy was already read back and compared with the source bytes.
-    struct File {
+    struct File: Sendable {
         var path: StoreFilePath
         var linked: Bool
         var size: Int64

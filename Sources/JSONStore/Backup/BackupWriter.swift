@@ -90,37 +90,6 @@ struct BackupWriter {
         return try body()
     }
 
-    /// Reads every captured file back from the staging folder, hashes it (the only hash of its
-    /// bytes), and decodes it.
-    private func describe(_ files: [BackupCapture.File]) throws(StoreError) -> (entries: [BackupManifest.Entry], schemaVersion: Int, unreadable: [ArchiveProblem]) {
-        var entries: [BackupManifest.Entry] = []
-        var unreadable: [ArchiveProblem] = []
-        var schemaVersion = 0
-        var newer: Bool?
-        let ordered = files.filter { $0.path.kind == .manifest } + files.filter { $0.path.kind != .manifest }
-        for file in ordered {
-            let path = file.path.absolute(in: staging)
-            let bytes = try FileReader.read(path, system: system)
-            if !file.linked && Int64(bytes.count) != file.size {  // a copy was compared with the source already
-                throw StoreError(.io, "Can't back up '\(store)': the copy of '\(file.path)' reads back different from what was written. "
-                                    + "Check the disk of '\(target.path)'.", path: path)
-            }
-            entries.append(BackupManifest.Entry(path: file.path.rawValue, size: Int64(bytes.count), sha256: SHA256.hex(of: bytes)))
-            if file.path.kind == .manifest {
-                schemaVersion = try Self.schemaVersion(of: bytes, store: store)
-                switch DocumentCheck.manifest(bytes) {
-                case .success: newer = schemaVersion > DocumentVersion.current
-                case .failure(let problem): unreadable.append(problem)
-                }
-            } else if let acceptingNewer = newer, let problem = DocumentCheck.check(file.path, bytes, acceptingNewer: acceptingNewer) {
-                unreadable.append(problem)
-            }
-        }
-        entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        unreadable.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
-        return (entries, schemaVersion, unreadable)
-    }
-
     /// `store.json`'s `schema_version`, from the header every version shares.
     static func schemaVersion(of bytes: [UInt8], store: String) throws(StoreError) -> Int {
         do {
