@@ -10,8 +10,8 @@ import Foundation
 /// taken from those read-back bytes, once per file, and the documents are decoded from them,
 /// once. After everything is durable, `confirmWritten` checks the folder against the manifest
 /// (file set, types, sizes) and reads `backup.json` and `SHA256SUMS` back. The store files are
-/// not read and hashed a second time: both reads would come from the same page cache (neither
-/// reaches the disk platter), so the second would only hash the same bytes again.
+/// not read and hashed a second time: a second read would be served from the same page cache as
+/// the first (neither goes to the disk), so it would only hash the same bytes again.
 struct BackupWriter {
     let store: String
     let stagingDirectory: StagingDirectory
