@@ -17,10 +17,12 @@ import Darwin
 ///     store-bench codec <store>
 ///         Reads every work stream file, then times parse, decode (SessionV1/V2), encode, and
 ///         Foundation's JSONSerialization on the same bytes, in memory.
+///     store-bench sha256 <file> [--passes N]
+///         Hashes the file's bytes N times in memory with the package's SHA256 (SHA256Bench.swift).
 ///
 /// Prints one JSON object on standard output; times are in seconds.
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] | codec <store>\n".utf8))
+    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] | codec <store> | sha256 <file> [--passes N]\n".utf8))
     exit(64)
 }
 
@@ -97,6 +99,7 @@ do {
     switch arguments.first {
     case "update": try update(arguments)
     case "codec": try codec(arguments)
+    case "sha256": try sha256(arguments)
     default: fail("unknown command '\(arguments.first ?? "")'")
     }
 } catch {

@@ -49,11 +49,14 @@ public enum Backup {
     /// 2. Create the staging folder `<parent>/.<name>.staging-<16 hex>` next to `destination`.
     /// 3. Under the store's exclusive lock, so that no writer can interleave: list the store (an
     ///    entry that does not belong is an error, never skipped silently) and hard-link or copy
-    ///    every file into staging (`BackupCapture`). The lock is released right after: the
-    ///    snapshot is complete, and linked inodes never change.
-    /// 4. Read every file back and hash it; write `SHA256SUMS` and `backup.json`; make every
-    ///    file durable (one `syncfs` on Linux, else an fsync each), fsync the staging folders.
-    /// 5. Verify the staging folder as `verify-backup` does (file set, sizes, hashes).
+    ///    every file into staging (`BackupCapture`); a copy is read back at once and compared
+    ///    byte for byte with the source bytes. The lock is released right after: the snapshot is
+    ///    complete, and linked inodes never change.
+    /// 4. Read every file back from staging, hash it (once) and decode it; write `SHA256SUMS` and
+    ///    `backup.json`; make every file durable (one `syncfs` on Linux, else an fsync each),
+    ///    fsync the staging folders.
+    /// 5. Check the staging folder against the manifest (file set, types, sizes) and read
+    ///    `backup.json` and `SHA256SUMS` back (`BackupWriter.confirmWritten`).
     /// 6. Rename staging to `destination` and fsync the parent. A crash before this leaves only a
     ///    dot-named staging folder; `destination` never holds a partial backup.
     ///

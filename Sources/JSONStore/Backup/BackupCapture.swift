@@ -16,16 +16,17 @@ import Darwin
 /// names share. `verify-backup` detects the first; use a copy on another disk against the second
 /// (`Backup.Options.allowHardLinks = false`, or a destination on another file system).
 struct BackupCapture {
-    /// One captured file and, for a copy, its hash (taken from the bytes written).
-    struct File {
+    /// One captured file. A copy was already read back and compared with the source bytes.
+    struct File: Sendable {
         var path: StoreFilePath
         var linked: Bool
         var size: Int64
-        var sha256: String?
     }
 
     let store: String
     let staging: String
+    /// The backup folder the staging folder becomes, for messages.
+    let destination: String
     let tryLinks: Bool
     let system: SystemCalls
 
@@ -64,9 +65,29 @@ struct BackupCapture {
             }
             let bytes = try FileReader.read(source, system: system)
             try NewFiles.write(target, bytes, sync: false, system: system)  // made durable at once later
-            files.append(File(path: path, linked: false, size: Int64(bytes.count), sha256: SHA256.hex(of: bytes)))
+            try confirmCopy(path, at: target, equals: bytes)
+            files.append(File(path: path, linked: false, size: Int64(bytes.count)))
         }
         return (files, scan.skippedDotNames)
+    }
+
+    /// Reads the copy just written back and compares it byte for byte with the source bytes still
+    /// in hand: the check that the backup's copy equals the source as captured, without hashing
+    /// (the one hash of every file is taken later from the backup's own bytes, `BackupWriter`).
+    private func confirmCopy(_ path: StoreFilePath, at target: String, equals source: [UInt8]) throws(StoreError) {
+        let copy = try FileReader.read(target, system: system)
+        guard copy.count == source.count, Self.sameBytes(copy, source) else {
+            throw StoreError(.io, "Can't back up '\(store)': the copy of '\(path)' reads back different from what was written. "
+                                + "Check the disk of '\(destination)'.", path: target)
+        }
+    }
+
+    /// True when the two arrays, of equal length, hold the same bytes (`memcmp`).
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        precondition(a.count == b.count, "BackupCapture.sameBytes: lengths differ")
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
     }
 
     private enum LinkOutcome {

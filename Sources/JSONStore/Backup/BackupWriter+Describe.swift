@@ -1,0 +1,70 @@
+extension BackupWriter {
+    /// What step 4 of `Backup.create` learns from the files read back.
+    struct Description {
+        /// Every file's size and SHA-256, sorted by path.
+        var entries: [BackupManifest.Entry]
+        /// `store.json`'s `schema_version`.
+        var schemaVersion: Int
+        /// The documents that do not decode, sorted by entry.
+        var unreadable: [ArchiveProblem]
+    }
+
+    /// Reads every captured file back from the staging folder, hashes it (the only hash of its
+    /// bytes) and decodes it. `store.json` comes first: its version decides how the other
+    /// documents are read (STORE-FORMAT §4). The others are independent, so with the real file
+    /// system they are read, hashed and decoded on several threads (`ParallelWork`).
+    func describe(_ files: [BackupCapture.File]) throws(StoreError) -> Description {
+        let reader = StagedFileReader(staging: stagingDirectory.path, store: store, destination: target.path, system: system)
+        var description = Description(entries: [], schemaVersion: 0, unreadable: [])
+        var newer: Bool?
+        for file in files where file.path.kind == .manifest {
+            let bytes = try reader.read(file)
+            description.entries.append(StagedFileReader.entry(file, bytes))
+            description.schemaVersion = try Self.schemaVersion(of: bytes, store: store)
+            switch DocumentCheck.manifest(bytes) {
+            case .success: newer = description.schemaVersion > DocumentVersion.current
+            case .failure(let problem): description.unreadable.append(problem)
+            }
+        }
+        let documents = files.filter { $0.path.kind != .manifest }
+        let acceptingNewer = newer
+        let described = try ParallelWork.map(documents.count, threaded: system.calls is PosixCalls) { (index) throws(StoreError) in
+            let file = documents[index]
+            let bytes = try reader.read(file)
+            // Not decoded when store.json is unreadable: every document would fail the same way.
+            let problem = acceptingNewer.flatMap { DocumentCheck.check(file.path, bytes, acceptingNewer: $0) }
+            return (entry: StagedFileReader.entry(file, bytes), problem: problem)
+        }
+        description.entries += described.map(\.entry)
+        description.unreadable += described.compactMap(\.problem)
+        description.entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        description.unreadable.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
+        return description
+    }
+}
+
+/// Reads the files of a staging folder back (a value that threads may share).
+struct StagedFileReader: Sendable {
+    let staging: String
+    let store: String
+    /// The backup folder the staging folder becomes, for messages.
+    let destination: String
+    let system: SystemCalls
+
+    /// The file's bytes as the staging folder holds them. A copy must still have the size it was
+    /// written with (its bytes were compared with the source's when it was written).
+    func read(_ file: BackupCapture.File) throws(StoreError) -> [UInt8] {
+        let path = file.path.absolute(in: staging)
+        let bytes = try FileReader.read(path, system: system)
+        if !file.linked && Int64(bytes.count) != file.size {
+            throw StoreError(.io, "Can't back up '\(store)': the copy of '\(file.path)' reads back different from what was written. "
+                                + "Check the disk of '\(destination)'.", path: path)
+        }
+        return bytes
+    }
+
+    /// The manifest entry of `file`: its size, and the SHA-256 of the bytes read back.
+    static func entry(_ file: BackupCapture.File, _ bytes: [UInt8]) -> BackupManifest.Entry {
+        BackupManifest.Entry(path: file.path.rawValue, size: Int64(bytes.count), sha256: SHA256.hex(of: bytes))
+    }
+}
