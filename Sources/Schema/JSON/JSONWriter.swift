@@ -95,10 +95,20 @@ public enum JSONWriter {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
+    /// Appends `2 * level` spaces, copied from a constant run of spaces (one `memcpy` for the
+    /// usual depths instead of a generic `repeatElement` append).
     @inline(__always)
     static func indent(_ level: Int, into out: inout [UInt8]) {
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        var remaining = 2 * level
+        while remaining > 0 {
+            let count = min(remaining, spaces.utf8CodeUnitCount)
+            out.append(contentsOf: UnsafeBufferPointer(start: spaces.utf8Start, count: count))
+            remaining -= count
+        }
     }
+
+    /// 64 spaces: the indentation of 32 levels in one copy.
+    private static let spaces: StaticString = "                                                                "
 
     /// Writes `text` quoted. Escapes `"`, `\` and the C0 controls (`\b \f \n \r \t`, else
     /// `\u00xx` in lowercase hex); every other scalar, `/` and U+2028 included, is raw UTF-8.
@@ -108,14 +118,44 @@ public enum JSONWriter {
         text.withUTF8 { utf8 in
             // Copy the runs between escapes whole; most strings are a single run.
             var runStart = 0
-            for index in utf8.indices where needsEscape(utf8[index]) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscaped(utf8[index], into: &out)
-                runStart = index + 1
+            var index = 0
+            while let next = nextEscape(in: utf8, from: index) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<next]))
+                appendEscaped(utf8[next], into: &out)
+                runStart = next + 1
+                index = next + 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte at or after `start` that needs an escape, or nil.
+    ///
+    /// Eight bytes at a time: a word is loaded (unaligned, only while `start + 8 <= count`, so
+    /// never past the buffer) and tested for any byte < 0x20, == `"` or == `\` with the
+    /// "has less / has zero byte" bit tricks (Hacker's Delight 6-1; Anderson, Bit Twiddling
+    /// Hacks). Each test is exact for the word as a whole; a word that has a hit is then
+    /// scanned byte by byte, so the exact index comes from the plain test.
+    @inline(__always)
+    static func nextEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = utf8.baseAddress else { return nil }
+        let count = utf8.count
+        var index = start
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let control = (word &- ones &* 0x20) & ~word
+            let hits = (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
+            if hits != 0 { break }
+            index += 8
+        }
+        while index < count {
+            if needsEscape(base[index]) { return index }
+            index += 1
+        }
+        return nil
     }
 
     @inline(__always)
