@@ -17,7 +17,8 @@ import Testing
         }
     }
 
-    /// The word-at-a-time scan of `JSONWriter.writeString` against a byte-by-byte reference, with
+    /// The word-at-a-time scans of `JSONWriter.writeString` and `CanonicalWriter.string` against a
+    /// byte-by-byte reference (the canonical writer starts with a small buffer, so it also regrows), with
     /// each byte that needs an escape (and its neighbours 0x1F/0x20, 0x21/0x23, 0x5B/0x5D and
     /// non-ASCII bytes) at every position of strings of 0 to 40 bytes.
     @Test func stringEscapesMatchAByteByByteReferenceAtEveryPosition() {
@@ -29,11 +30,26 @@ import Testing
                     bytes[position] = probe
                     if length > 3 { bytes[(position + 3) % length] = 0xC3; bytes[(position + 4) % length] = 0xA9 }
                     let text = String(decoding: bytes, as: UTF8.self)
+                    let expected = Self.referenceEscape(text)
                     var written: [UInt8] = []
                     JSONWriter.writeString(text, into: &written)
-                    #expect(written == Self.referenceEscape(text), "length \(length), byte \(probe) at \(position)")
+                    #expect(written == expected, "JSONWriter: length \(length), byte \(probe) at \(position)")
+                    var direct = CanonicalWriter(capacity: 0)
+                    direct.string(text)
+                    #expect(direct.document() == expected + [0x0A], "CanonicalWriter: length \(length), byte \(probe) at \(position)")
                 }
             }
+        }
+    }
+
+    /// A document is written into the returned array when the estimate holds, and moved to the
+    /// writer's own memory (then copied) when it outgrows it: the same bytes either way.
+    @Test func documentIsTheSameWhetherItFitsItsEstimateOrOutgrowsIt() {
+        let text = String(repeating: "ab\u{1}\"cd\n", count: 50)
+        let expected = Self.referenceEscape(text) + [0x0A]
+        for capacity in [0, 8, 63, 64, 65, expected.count - 1, expected.count, expected.count + 1, 10 * expected.count] {
+            let bytes = CanonicalWriter.document(capacity: capacity) { w in w.string(text) }
+            #expect(bytes == expected, "capacity \(capacity)")
         }
     }
 

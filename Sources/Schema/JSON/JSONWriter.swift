@@ -108,7 +108,7 @@ public enum JSONWriter {
     }
 
     /// 64 spaces: the indentation of 32 levels in one copy.
-    private static let spaces: StaticString = "                                                                "
+    static let spaces: StaticString = "                                                                "
 
     /// Writes `text` quoted. Escapes `"`, `\` and the C0 controls (`\b \f \n \r \t`, else
     /// `\u00xx` in lowercase hex); every other scalar, `/` and U+2028 included, is raw UTF-8.
@@ -132,23 +132,17 @@ public enum JSONWriter {
 
     /// The index of the first byte at or after `start` that needs an escape, or nil.
     ///
-    /// Eight bytes at a time: a word is loaded (unaligned, only while `start + 8 <= count`, so
-    /// never past the buffer) and tested for any byte < 0x20, == `"` or == `\` with the
-    /// "has less / has zero byte" bit tricks (Hacker's Delight 6-1; Anderson, Bit Twiddling
-    /// Hacks). Each test is exact for the word as a whole; a word that has a hit is then
-    /// scanned byte by byte, so the exact index comes from the plain test.
+    /// Eight bytes at a time (see ``escapeHits(_:)``); the loads stay inside `utf8` (only while
+    /// `index + 8 <= count`), and the last bytes (fewer than 8) are tested one at a time.
     @inline(__always)
     static func nextEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard let base = utf8.baseAddress else { return nil }
         let count = utf8.count
         var index = start
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         while index + 8 <= count {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-            let control = (word &- ones &* 0x20) & ~word
-            let hits = (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
-            if hits != 0 { break }
+            let hits = escapeHits(UInt64(littleEndian: word))
+            if hits != 0 { return index + hits.trailingZeroBitCount / 8 }
             index += 8
         }
         while index < count {
@@ -158,12 +152,40 @@ public enum JSONWriter {
         return nil
     }
 
+    /// The high bit of each byte of `word` that needs an escape (< 0x20, `"` or `\\`), where
+    /// byte 0 of the string is the least significant byte of `word`: zero when none does.
+    ///
+    /// The "has less / has zero byte" tricks (Hacker's Delight 6-1; Anderson, Bit Twiddling
+    /// Hacks). A flag can also be set wrongly, but only in a byte above one that needs an escape
+    /// (a borrow travels upward), so the lowest flag is always exact: the first byte to escape is
+    /// byte `escapeHits(word).trailingZeroBitCount / 8`.
+    @inline(__always)
+    static func escapeHits(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        return (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
+    }
+
     @inline(__always)
     static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     static func appendEscaped(_ byte: UInt8, into out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longestEscape) { buffer in
+            let count = writeEscape(byte, to: buffer.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// The length of the longest escape, `\u00xx`.
+    static let longestEscape = 6
+
+    /// Writes the escape of `byte` (one that `needsEscape`) at `out`, which has room for
+    /// ``longestEscape`` bytes, and returns its length (2 or 6).
+    @inline(__always)
+    static func writeEscape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let escape: UInt8
         switch byte {
         case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
@@ -174,15 +196,16 @@ public enum JSONWriter {
         case 0x0D: escape = UInt8(ascii: "r")
         case 0x09: escape = UInt8(ascii: "t")
         case 0..<0x20:
-            let hex = Array("0123456789abcdef".utf8)
-            out.append(contentsOf: "\\u00".utf8)
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0xF)])
-            return
+            let hex: StaticString = "0123456789abcdef"
+            out[0] = UInt8(ascii: "\\"); out[1] = UInt8(ascii: "u"); out[2] = UInt8(ascii: "0"); out[3] = UInt8(ascii: "0")
+            out[4] = hex.utf8Start[Int(byte >> 4)]
+            out[5] = hex.utf8Start[Int(byte & 0xF)]
+            return 6
         default:
             preconditionFailure("byte 0x\(String(byte, radix: 16)) needs no escape")
         }
-        out.append(UInt8(ascii: "\\"))
-        out.append(escape)
+        out[0] = UInt8(ascii: "\\")
+        out[1] = escape
+        return 2
     }
 }

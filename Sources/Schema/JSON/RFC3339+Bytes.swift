@@ -18,15 +18,6 @@ extension RFC3339 {
         return Int64(rounded) + referenceDateMilliseconds
     }
 
-    /// Appends the canonical form of `date` (see ``format(_:)``), without quotes.
-    static func append(_ date: Date, to bytes: inout [UInt8]) {
-        let milliseconds = roundedMilliseconds(date)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: formattedCount) { buffer in
-            write(milliseconds: milliseconds, to: buffer)
-            bytes.append(contentsOf: UnsafeBufferPointer(buffer))
-        }
-    }
-
     /// Writes the canonical form of `milliseconds` since 1970 (within ``representable``, so the
     /// year has four digits) into the first ``formattedCount`` bytes of `buffer`.
     static func write(milliseconds: Int64, to buffer: UnsafeMutableBufferPointer<UInt8>) {
@@ -34,21 +25,33 @@ extension RFC3339 {
                      "RFC3339.write: \(milliseconds) ms is outside the years 0000–9999, or the buffer is short")
         let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
-        /// Writes `value` as `width` decimal digits ending just before `end`, then `separator` at `end`.
-        func put(_ value: Int64, _ width: Int, endingAt end: Int, _ separator: Unicode.Scalar) {
-            var rest = value
-            for position in stride(from: end - 1, through: end - width, by: -1) {
-                buffer[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
+        /// Writes `value` (0...99) as two digits at `position`, from a table of the pairs 00–99.
+        func pair(_ value: Int64, at position: Int) {
+            let digits = twoDigits.utf8Start + 2 * Int(value)
+            buffer[position] = digits[0]
+            buffer[position + 1] = digits[1]
+        }
+        /// Writes `value` (0...99) as two digits ending just before `end`, then `separator` at `end`.
+        func put(_ value: Int64, endingAt end: Int, _ separator: Unicode.Scalar) {
+            pair(value, at: end - 2)
             buffer[end] = UInt8(ascii: separator)
         }
-        put(year, 4, endingAt: 4, "-")
-        put(month, 2, endingAt: 7, "-")
-        put(day, 2, endingAt: 10, "T")
-        put(msOfDay / 3_600_000, 2, endingAt: 13, ":")
-        put(msOfDay / 60_000 % 60, 2, endingAt: 16, ":")
-        put(msOfDay / 1000 % 60, 2, endingAt: 19, ".")
-        put(msOfDay % 1000, 3, endingAt: 23, "Z")
+        pair(year / 100, at: 0)
+        put(year % 100, endingAt: 4, "-")
+        put(month, endingAt: 7, "-")
+        put(day, endingAt: 10, "T")
+        put(msOfDay / 3_600_000, endingAt: 13, ":")
+        put(msOfDay / 60_000 % 60, endingAt: 16, ":")
+        put(msOfDay / 1000 % 60, endingAt: 19, ".")
+        let millisecond = msOfDay % 1000
+        buffer[20] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millisecond / 100)
+        put(millisecond % 100, endingAt: 23, "Z")
     }
+
+    /// "00", "01", … "99": two digits per table entry.
+    private static let twoDigits: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 }

@@ -6,26 +6,30 @@ extension UUIDText {
     /// The length of a spelled UUID: 32 hex digits and 4 hyphens.
     static let spelledCount = 36
 
-    /// Appends the lowercase `8-4-4-4-12` spelling of `id` (see ``lowercase(_:)``), without quotes.
-    static func append(_ id: UUID, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: spelledCount) { buffer in
-            write(id, to: buffer)
-            bytes.append(contentsOf: UnsafeBufferPointer(buffer))
+    /// Writes the lowercase `8-4-4-4-12` spelling of `id` into the first ``spelledCount`` bytes of `out`.
+    static func write(_ id: UUID, to out: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(out.count >= spelledCount, "UUIDText.write: the buffer holds \(out.count) bytes, not 36")
+        withUnsafeBytes(of: id.uuid) { raw in
+            /// Writes bytes `from..<to` of the UUID as hex digit pairs, starting at `out[at]`.
+            func hex(_ from: Int, _ to: Int, at position: Int) {
+                var o = position
+                for i in from..<to {
+                    out[o] = hexDigits.utf8Start[Int(raw[i] >> 4)]
+                    out[o + 1] = hexDigits.utf8Start[Int(raw[i] & 0x0F)]
+                    o += 2
+                }
+            }
+            hex(0, 4, at: 0)
+            out[8] = UInt8(ascii: "-")
+            hex(4, 6, at: 9)
+            out[13] = UInt8(ascii: "-")
+            hex(6, 8, at: 14)
+            out[18] = UInt8(ascii: "-")
+            hex(8, 10, at: 19)
+            out[23] = UInt8(ascii: "-")
+            hex(10, 16, at: 24)
         }
     }
 
-    /// Writes the lowercase spelling of `id` into the first ``spelledCount`` bytes of `out`.
-    static func write(_ id: UUID, to out: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(out.count >= spelledCount, "UUIDText.write: the buffer holds \(out.count) bytes, not 36")
-        let digits: StaticString = "0123456789abcdef"
-        withUnsafeBytes(of: id.uuid) { raw in
-            var o = 0
-            for (i, byte) in raw.enumerated() {
-                if i == 4 || i == 6 || i == 8 || i == 10 { out[o] = UInt8(ascii: "-"); o += 1 }
-                out[o] = digits.utf8Start[Int(byte >> 4)]
-                out[o + 1] = digits.utf8Start[Int(byte & 0x0F)]
-                o += 2
-            }
-        }
-    }
+    private static let hexDigits: StaticString = "0123456789abcdef"
 }

@@ -12,15 +12,15 @@ extension MessageV1 {
         (.timestamp, "timestamp"), (.serverTimestamp, "server_timestamp"), (.status, "status"),
     ])
 
-    /// About the size of the written object (unknown members not counted), to reserve the buffer.
-    var estimatedSize: Int { 320 + role.utf8.count + text.utf8.count + status.utf8.count }
+    /// About the size of the written object, to reserve the buffer.
+    var estimatedSize: Int {
+        320 + role.utf8.count + text.utf8.count + status.utf8.count + CanonicalWriter.estimatedSize(of: unknown)
+    }
 
     /// Writes exactly what `JSONWriter` writes for `json` as an element of `messages`.
     func write(to w: inout CanonicalWriter) {
-        var object = w.openObject(Self.layout, unknown: unknown)
-        for member in Self.layout.members {
-            w.member(member, of: &object)
-            switch member.field {
+        w.object(Self.layout, unknown: unknown) { w, field in
+            switch field {
             case .id: w.uuid(id)
             case .sessionID: w.uuid(sessionID)
             case .role: w.string(role)
@@ -30,6 +30,5 @@ extension MessageV1 {
             case .status: w.string(status)
             }
         }
-        w.close(&object)
     }
 }

@@ -43,42 +43,52 @@ enum SessionEncoding {
     ///   - provider: The v2 keys; required with ``v2``, ignored with ``v1``.
     static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1,
                          provider: Provider?, unknown: JSONObject) -> [UInt8] {
-        var w = CanonicalWriter(capacity: estimatedSize(fields, provider))
-        var object = w.openObject(layout, unknown: unknown)
-        for member in layout.members {
-            w.member(member, of: &object)
-            switch member.field {
-            case .schemaVersion: w.integer(schemaVersion)
-            case .id: w.uuid(fields.id)
-            case .backendName: w.string(fields.backendName)
-            case .workingDirectory: w.string(fields.workingDirectory)
-            case .isLocallyCreated: w.bool(fields.isLocallyCreated)
-            case .lastModified: w.date(fields.lastModified)
-            case .messageCount: w.integer(fields.messageCount)
-            case .preview: w.string(fields.preview)
-            case .unreadCount: w.integer(fields.unreadCount)
-            case .isInQueue: w.bool(fields.isInQueue)
-            case .queuePosition: w.integer(fields.queuePosition)
-            case .queuedAt: w.date(fields.queuedAt)
-            case .isInPriorityQueue: w.bool(fields.isInPriorityQueue)
-            case .priority: w.integer(fields.priority)
-            case .priorityOrder: w.double(fields.priorityOrder)
-            case .priorityQueuedAt: w.date(fields.priorityQueuedAt)
-            case .messages: w.array(fields.messages, level: 1) { w, message in message.write(to: &w) }
-            case .providerSessionID, .provider:
-                guard let provider else { preconditionFailure("SessionEncoding: the v2 layout needs the provider keys") }
-                w.string(member.field == .provider ? provider.name : provider.sessionID)
+        CanonicalWriter.document(capacity: estimatedSize(fields, provider, unknown)) { w in
+            w.object(layout, unknown: unknown) { w, field in
+                switch field {
+                case .schemaVersion: w.integer(schemaVersion)
+                case .id: w.uuid(fields.id)
+                case .backendName: w.string(fields.backendName)
+                case .workingDirectory: w.string(fields.workingDirectory)
+                case .isLocallyCreated: w.bool(fields.isLocallyCreated)
+                case .lastModified: w.date(fields.lastModified)
+                case .messageCount: w.integer(fields.messageCount)
+                case .preview: w.string(fields.preview)
+                case .unreadCount: w.integer(fields.unreadCount)
+                case .isInQueue: w.bool(fields.isInQueue)
+                case .queuePosition: w.integer(fields.queuePosition)
+                case .queuedAt: w.date(fields.queuedAt)
+                case .isInPriorityQueue: w.bool(fields.isInPriorityQueue)
+                case .priority: w.integer(fields.priority)
+                case .priorityOrder: w.double(fields.priorityOrder)
+                case .priorityQueuedAt: w.date(fields.priorityQueuedAt)
+                case .messages: w.messages(fields.messages)
+                case .providerSessionID, .provider:
+                    guard let provider else { preconditionFailure("SessionEncoding: the v2 layout needs the provider keys") }
+                    w.string(field == .provider ? provider.name : provider.sessionID)
+                }
             }
         }
-        w.close(&object)
-        return w.document()
     }
 
-    /// About the size of the document (unknown members not counted), to reserve the buffer once.
-    static func estimatedSize(_ fields: SessionFieldsV1, _ provider: Provider?) -> Int {
-        var size = 900 + fields.backendName.utf8.count + fields.workingDirectory.utf8.count + fields.preview.utf8.count
+    /// The size of the document, estimated on the high side so that it is written straight into
+    /// the array returned (see `CanonicalWriter.document(capacity:_:)`).
+    static func estimatedSize(_ fields: SessionFieldsV1, _ provider: Provider?, _ unknown: JSONObject) -> Int {
+        var size = 900 + CanonicalWriter.estimatedSize(of: unknown)
+            + fields.backendName.utf8.count + fields.workingDirectory.utf8.count + fields.preview.utf8.count
         if let provider { size += provider.sessionID.utf8.count + provider.name.utf8.count }
-        for message in fields.messages { size += message.estimatedSize }
-        return size
+        for index in fields.messages.indices { size += fields.messages[index].estimatedSize }  // no copy of each message
+        return size + size / 16  // escapes
+    }
+}
+
+extension CanonicalWriter {
+    /// The `messages` array of a work-stream document (level 1), `[]` when empty.
+    mutating func messages(_ messages: [MessageV1]) {
+        // Each message is written in place (through the buffer pointer), not copied out of the
+        // array as `for message in messages` does (a retain and a release of each of its strings).
+        messages.withUnsafeBufferPointer { messages in
+            array(count: messages.count, level: 1) { w, index in messages[index].write(to: &w) }
+        }
     }
 }
