@@ -16,12 +16,11 @@ struct KeyLayout<Field: Sendable>: Sendable {
 
     /// The members in canonical order.
     let members: [Member]
-    /// The key of each member, in the same order.
+    /// The key of each member, in the same order. An unknown member with one of these keys is
+    /// not written: the model's own value wins, as with `ObjectWriter`, which sets the known keys
+    /// over the unknown ones.
     let keys: [String]
     let heads: [UInt8]
-    /// Every known key: an unknown member with one of these keys is not written (the model's
-    /// own value wins, as with `ObjectWriter`, which sets the known keys over the unknown ones).
-    let keySet: Set<String>
     /// The nesting level of the object itself; its members sit one level deeper.
     let level: Int
 
@@ -30,8 +29,7 @@ struct KeyLayout<Field: Sendable>: Sendable {
     ///   - fields: Every known key with the field it names, in any order; no key twice.
     init(level: Int, _ fields: [(Field, String)]) {
         self.level = level
-        keySet = Set(fields.map(\.1))
-        precondition(keySet.count == fields.count, "KeyLayout: a key is listed twice")
+        precondition(Set(fields.map(\.1)).count == fields.count, "KeyLayout: a key is listed twice")
         let sorted = fields.sorted { JSONWriter.utf8Precedes($0.1, $1.1) }
         var heads: [UInt8] = []
         members = sorted.map { field, key in
@@ -80,9 +78,11 @@ extension CanonicalWriter {
     private mutating func openObject<Field>(_ layout: borrowing KeyLayout<Field>, unknown: JSONObject) -> OpenObject {
         append(UInt8(ascii: "{"))
         guard !unknown.isEmpty else { return OpenObject(level: layout.level, pending: []) }
-        let pending = unknown.filter { !layout.keySet.contains($0.key) }
-            .sorted { JSONWriter.utf8Precedes($0.key, $1.key) }
-            .map { (key: $0.key, value: $0.value) }
+        var pending: [(key: String, value: JSONValue)] = []
+        pending.reserveCapacity(unknown.count)
+        // A handful of known keys: a linear scan with `==` (the dictionary's own key equality).
+        for (key, value) in unknown where !layout.keys.contains(key) { pending.append((key, value)) }
+        pending.sort { JSONWriter.utf8Precedes($0.key, $1.key) }
         return OpenObject(level: layout.level, pending: pending)
     }
 

@@ -54,11 +54,21 @@ extension CanonicalWriter {
         if let date { self.date(date) } else { null() }
     }
 
-    /// Any value, written by `JSONWriter` at the nesting level `level`.
+    /// Any value at the nesting level `level`, as `JSONWriter.write` writes it: scalars here,
+    /// containers by `JSONWriter` itself.
     mutating func value(_ value: JSONValue, level: Int) {
-        var bytes: [UInt8] = []
-        JSONWriter.write(value, indentLevel: level, into: &bytes)
-        append(bytes)
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let number):
+            var literal = number.literal
+            literal.withUTF8 { append($0) }
+        case .string(let text): string(text)
+        case .array, .object:
+            var bytes: [UInt8] = []
+            JSONWriter.write(value, indentLevel: level, into: &bytes)
+            append(bytes)
+        }
     }
 
     /// `2 * level` spaces.
