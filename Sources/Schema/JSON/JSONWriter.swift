@@ -118,12 +118,10 @@ public enum JSONWriter {
         text.withUTF8 { utf8 in
             // Copy the runs between escapes whole; most strings are a single run.
             var runStart = 0
-            var index = 0
-            while let next = nextEscape(in: utf8, from: index) {
+            while let next = nextEscape(in: utf8, from: runStart) {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<next]))
                 appendEscaped(utf8[next], into: &out)
                 runStart = next + 1
-                index = next + 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
@@ -152,7 +150,7 @@ public enum JSONWriter {
         return nil
     }
 
-    /// The high bit of each byte of `word` that needs an escape (< 0x20, `"` or `\\`), where
+    /// The high bit of each byte of `word` that needs an escape (< 0x20, `"` or `\`), where
     /// byte 0 of the string is the least significant byte of `word`: zero when none does.
     ///
     /// The "has less / has zero byte" tricks (Hacker's Delight 6-1; Anderson, Bit Twiddling
@@ -163,8 +161,9 @@ public enum JSONWriter {
     static func escapeHits(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        return (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
+        // Each test is `(x - k) & ~x & highs`; `~quote` and `~backslash` have the high bits of
+        // `~word` (0x22 and 0x5C are below 0x80), so the three share one `& ~word & highs`.
+        return ((word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones)) & ~word & highs
     }
 
     @inline(__always)
