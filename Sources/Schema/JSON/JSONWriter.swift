@@ -95,10 +95,20 @@ public enum JSONWriter {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
+    /// Appends `2 * level` spaces, copied from a constant run of spaces (one `memcpy` for the
+    /// usual depths instead of a generic `repeatElement` append).
     @inline(__always)
     static func indent(_ level: Int, into out: inout [UInt8]) {
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        var remaining = 2 * level
+        while remaining > 0 {
+            let count = min(remaining, spaces.utf8CodeUnitCount)
+            out.append(contentsOf: UnsafeBufferPointer(start: spaces.utf8Start, count: count))
+            remaining -= count
+        }
     }
+
+    /// 64 spaces: the indentation of 32 levels in one copy.
+    static let spaces: StaticString = "                                                                "
 
     /// Writes `text` quoted. Escapes `"`, `\` and the C0 controls (`\b \f \n \r \t`, else
     /// `\u00xx` in lowercase hex); every other scalar, `/` and U+2028 included, is raw UTF-8.
@@ -108,14 +118,52 @@ public enum JSONWriter {
         text.withUTF8 { utf8 in
             // Copy the runs between escapes whole; most strings are a single run.
             var runStart = 0
-            for index in utf8.indices where needsEscape(utf8[index]) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscaped(utf8[index], into: &out)
-                runStart = index + 1
+            while let next = nextEscape(in: utf8, from: runStart) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<next]))
+                appendEscaped(utf8[next], into: &out)
+                runStart = next + 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte at or after `start` that needs an escape, or nil.
+    ///
+    /// Eight bytes at a time (see ``escapeHits(_:)``); the loads stay inside `utf8` (only while
+    /// `index + 8 <= count`), and the last bytes (fewer than 8) are tested one at a time.
+    @inline(__always)
+    static func nextEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = utf8.baseAddress else { return nil }
+        let count = utf8.count
+        var index = start
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let hits = escapeHits(UInt64(littleEndian: word))
+            if hits != 0 { return index + hits.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count {
+            if needsEscape(base[index]) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The high bit of each byte of `word` that needs an escape (< 0x20, `"` or `\`), where
+    /// byte 0 of the string is the least significant byte of `word`: zero when none does.
+    ///
+    /// The "has less / has zero byte" tricks (Hacker's Delight 6-1; Anderson, Bit Twiddling
+    /// Hacks). A flag can also be set wrongly, but only in a byte above one that needs an escape
+    /// (a borrow travels upward), so the lowest flag is always exact: the first byte to escape is
+    /// byte `escapeHits(word).trailingZeroBitCount / 8`.
+    @inline(__always)
+    static func escapeHits(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+        // Each test is `(x - k) & ~x & highs`; `~quote` and `~backslash` have the high bits of
+        // `~word` (0x22 and 0x5C are below 0x80), so the three share one `& ~word & highs`.
+        return ((word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones)) & ~word & highs
     }
 
     @inline(__always)
@@ -124,6 +172,19 @@ public enum JSONWriter {
     }
 
     static func appendEscaped(_ byte: UInt8, into out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longestEscape) { buffer in
+            let count = writeEscape(byte, to: buffer.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// The length of the longest escape, `\u00xx`.
+    static let longestEscape = 6
+
+    /// Writes the escape of `byte` (one that `needsEscape`) at `out`, which has room for
+    /// ``longestEscape`` bytes, and returns its length (2 or 6).
+    @inline(__always)
+    static func writeEscape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let escape: UInt8
         switch byte {
         case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
@@ -134,15 +195,16 @@ public enum JSONWriter {
         case 0x0D: escape = UInt8(ascii: "r")
         case 0x09: escape = UInt8(ascii: "t")
         case 0..<0x20:
-            let hex = Array("0123456789abcdef".utf8)
-            out.append(contentsOf: "\\u00".utf8)
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0xF)])
-            return
+            let hex: StaticString = "0123456789abcdef"
+            out[0] = UInt8(ascii: "\\"); out[1] = UInt8(ascii: "u"); out[2] = UInt8(ascii: "0"); out[3] = UInt8(ascii: "0")
+            out[4] = hex.utf8Start[Int(byte >> 4)]
+            out[5] = hex.utf8Start[Int(byte & 0xF)]
+            return 6
         default:
             preconditionFailure("byte 0x\(String(byte, radix: 16)) needs no escape")
         }
-        out.append(UInt8(ascii: "\\"))
-        out.append(escape)
+        out[0] = UInt8(ascii: "\\")
+        out[1] = escape
+        return 2
     }
 }

@@ -46,12 +46,7 @@ public enum RFC3339 {
     /// - Returns: The canonical string.
     /// - Precondition: `date` lies within years 0000–9999; RFC 3339 has no form for others.
     public static func format(_ date: Date) -> String {
-        let interval = date.timeIntervalSinceReferenceDate
-        let rounded = (interval * 1000).rounded()
-        let lower = Double(representable.lowerBound - referenceDateMilliseconds)
-        let upper = Double(representable.upperBound - referenceDateMilliseconds)
-        precondition(rounded >= lower && rounded <= upper, "RFC3339.format: \(date) is outside the years 0000–9999")
-        return format(milliseconds: Int64(rounded) + referenceDateMilliseconds)
+        format(milliseconds: roundedMilliseconds(date))
     }
 
     /// The `Date` for milliseconds since 1970, with one rounding step only.
@@ -61,25 +56,10 @@ public enum RFC3339 {
 
     /// Formats milliseconds since 1970 (within ``representable``).
     static func format(milliseconds: Int64) -> String {
-        let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
-        let (year, month, day) = civil(fromDays: days)
-        let fields: [(Int64, Int)] = [
-            (year, 4), (month, 2), (day, 2),
-            (msOfDay / 3_600_000, 2), (msOfDay / 60_000 % 60, 2), (msOfDay / 1000 % 60, 2), (msOfDay % 1000, 3),
-        ]
-        let separators = Array("--T::.Z".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
-        for (index, (value, width)) in fields.enumerated() {
-            var divisor: Int64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-            out.append(separators[index])
+        String(unsafeUninitializedCapacity: formattedCount) { buffer in
+            write(milliseconds: milliseconds, to: buffer)
+            return formattedCount
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Milliseconds since 1970 for an RFC 3339 date-time, or nil when it is not one.

@@ -34,18 +34,9 @@ public enum UUIDText {
 
     /// The lowercase `8-4-4-4-12` spelling (Foundation's `uuidString` goes through `snprintf`).
     public static func lowercase(_ id: UUID) -> String {
-        let digits: StaticString = "0123456789abcdef"
-        return withUnsafeBytes(of: id.uuid) { raw in
-            String(unsafeUninitializedCapacity: 36) { out in
-                var o = 0
-                for (i, byte) in raw.enumerated() {
-                    if i == 4 || i == 6 || i == 8 || i == 10 { out[o] = UInt8(ascii: "-"); o += 1 }
-                    out[o] = digits.utf8Start[Int(byte >> 4)]
-                    out[o + 1] = digits.utf8Start[Int(byte & 0x0F)]
-                    o += 2
-                }
-                return o
-            }
+        String(unsafeUninitializedCapacity: spelledCount) { out in
+            write(id, to: out)
+            return spelledCount
         }
     }
 

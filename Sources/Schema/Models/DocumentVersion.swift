@@ -91,5 +91,10 @@ public enum SessionDocument: Sendable, Hashable {
         }
     }
 
-    public var encoded: [UInt8] { JSONWriter.document(json) }
+    public var encoded: [UInt8] {
+        switch self {
+        case .v1(let s): s.encoded
+        case .v2(let s): s.encoded
+        }
+    }
 }

@@ -44,6 +44,9 @@ public struct SessionV1: Sendable, Hashable {
         return w.value
     }
 
-    /// The canonical file bytes (sorted keys, pretty-printed, final newline).
-    public var encoded: [UInt8] { JSONWriter.document(json) }
+    /// The canonical file bytes (sorted keys, pretty-printed, final newline): `JSONWriter.document(json)`,
+    /// written directly (`SessionEncoding`).
+    public var encoded: [UInt8] {
+        SessionEncoding.document(SessionEncoding.v1, schemaVersion: schemaVersion, fields: fields, provider: nil, unknown: unknown)
+    }
 }

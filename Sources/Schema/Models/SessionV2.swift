@@ -56,6 +56,10 @@ public struct SessionV2: Sendable, Hashable {
         return w.value
     }
 
-    /// The canonical file bytes (sorted keys, pretty-printed, final newline).
-    public var encoded: [UInt8] { JSONWriter.document(json) }
+    /// The canonical file bytes (sorted keys, pretty-printed, final newline): `JSONWriter.document(json)`,
+    /// written directly (`SessionEncoding`).
+    public var encoded: [UInt8] {
+        SessionEncoding.document(SessionEncoding.v2, schemaVersion: schemaVersion, fields: fields,
+                                 provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown)
+    }
 }

@@ -1,0 +1,94 @@
+import Foundation
+
+// The canonical bytes of a work-stream document (SessionV1, SessionV2), written directly
+// (see CanonicalWriter) instead of through `json` and `JSONWriter`, which build and sort a
+// dictionary per object: the encoding is the largest CPU cost of a migration and of an update.
+
+/// Writes work-stream documents: the keys of `SessionFieldsV1`, `schema_version`, and for v2 the
+/// provider keys.
+enum SessionEncoding {
+    enum Field: Sendable {
+        case schemaVersion, id, backendName, workingDirectory, isLocallyCreated, lastModified, messageCount
+        case preview, unreadCount, isInQueue, queuePosition, queuedAt, isInPriorityQueue, priority
+        case priorityOrder, priorityQueuedAt, messages, providerSessionID, provider
+    }
+
+    /// The keys `SessionV1.json` sets.
+    static let v1 = KeyLayout<Field>(level: 0, v1Keys)
+
+    /// The keys `SessionV2.json` sets.
+    static let v2 = KeyLayout<Field>(level: 0, v1Keys + [(.providerSessionID, "provider_session_id"), (.provider, "provider")])
+
+    private static var v1Keys: [(Field, String)] {
+        [
+            (.schemaVersion, "schema_version"), (.id, "id"), (.backendName, "backend_name"),
+            (.workingDirectory, "working_directory"), (.isLocallyCreated, "is_locally_created"),
+            (.lastModified, "last_modified"), (.messageCount, "message_count"), (.preview, "preview"),
+            (.unreadCount, "unread_count"), (.isInQueue, "is_in_queue"), (.queuePosition, "queue_position"),
+            (.queuedAt, "queued_at"), (.isInPriorityQueue, "is_in_priority_queue"), (.priority, "priority"),
+            (.priorityOrder, "priority_order"), (.priorityQueuedAt, "priority_queued_at"), (.messages, "messages"),
+        ]
+    }
+
+    /// The v2 keys beyond the v1 ones.
+    struct Provider {
+        var sessionID: String
+        var name: String
+    }
+
+    /// The document bytes, equal to `JSONWriter.document(json)` of the model.
+    ///
+    /// - Parameters:
+    ///   - layout: ``v1`` or ``v2``.
+    ///   - provider: The v2 keys; required with ``v2``, ignored with ``v1``.
+    static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1,
+                         provider: Provider?, unknown: JSONObject) -> [UInt8] {
+        CanonicalWriter.document(capacity: estimatedSize(fields, provider, unknown)) { w in
+            w.object(layout, unknown: unknown) { w, field in
+                switch field {
+                case .schemaVersion: w.integer(schemaVersion)
+                case .id: w.uuid(fields.id)
+                case .backendName: w.string(fields.backendName)
+                case .workingDirectory: w.string(fields.workingDirectory)
+                case .isLocallyCreated: w.bool(fields.isLocallyCreated)
+                case .lastModified: w.date(fields.lastModified)
+                case .messageCount: w.integer(fields.messageCount)
+                case .preview: w.string(fields.preview)
+                case .unreadCount: w.integer(fields.unreadCount)
+                case .isInQueue: w.bool(fields.isInQueue)
+                case .queuePosition: w.integer(fields.queuePosition)
+                case .queuedAt: w.date(fields.queuedAt)
+                case .isInPriorityQueue: w.bool(fields.isInPriorityQueue)
+                case .priority: w.integer(fields.priority)
+                case .priorityOrder: w.double(fields.priorityOrder)
+                case .priorityQueuedAt: w.date(fields.priorityQueuedAt)
+                case .messages: w.messages(fields.messages)
+                case .providerSessionID, .provider:
+                    guard let provider else { preconditionFailure("SessionEncoding: the v2 layout needs the provider keys") }
+                    w.string(field == .provider ? provider.name : provider.sessionID)
+                }
+            }
+        }
+    }
+
+    /// The size of the document, estimated on the high side so that it is written straight into
+    /// the array returned (see `CanonicalWriter.document(capacity:_:)`).
+    static func estimatedSize(_ fields: SessionFieldsV1, _ provider: Provider?, _ unknown: JSONObject) -> Int {
+        var size = 900 + CanonicalWriter.estimatedSize(of: unknown)
+            + fields.backendName.utf8.count + fields.workingDirectory.utf8.count + fields.preview.utf8.count
+        if let provider { size += provider.sessionID.utf8.count + provider.name.utf8.count }
+        for index in fields.messages.indices { size += fields.messages[index].estimatedSize }  // no copy of each message
+        return size + size / 16  // escapes
+    }
+}
+
+extension CanonicalWriter {
+    /// The `messages` array of a work-stream document (level 1), `[]` when empty.
+    mutating func messages(_ messages: [MessageV1]) {
+        // Each message is written in place (through the buffer pointer), not copied out of the
+        // array as `for message in messages` does (a retain and a release of each of its strings).
+        messages.withUnsafeBufferPointer { messages in
+            array(count: messages.count, level: 1) { w, index in messages[index].write(to: &w) }
+        }
+    }
+}
