@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Schema
 
 /// Who holds a store's lock, as the holder recorded it in `<store>/.lock`:
 /// `{"host":"mac.local","pid":4242,"since":"2026-11-21T12:01:00Z","tool":"migrate-store","version":"0.3.0"}`.
@@ -40,24 +41,58 @@ public struct LockHolder: Sendable, Equatable, Codable {
         if isUnknown { return "another process (it left no readable record of who it is)" }
         var text = pid.map { "process \($0)" } ?? "a process"
         if let tool { text += " (\([tool, version].compactMap { $0 }.joined(separator: " ")))" }
-        if let host, host != Self.currentHost() { text += " on '\(host)'" }
+        if let host, host != Self.hostOfThisProcess { text += " on '\(host)'" }
         if let since { text += " since \(since)" }
         return text
     }
 
     /// The record for this process, taking the lock now.
     static func current(tool: String, version: String) -> LockHolder {
-        LockHolder(pid: getpid(), tool: tool, version: version,
-                   since: Date().formatted(.iso8601), host: currentHost())
+        LockHolder(pid: getpid(), tool: tool, version: version, since: utcSeconds(time(nil)), host: hostOfThisProcess)
     }
 
-    /// The record as written to the lock file: compact JSON, keys sorted, then a newline.
+    /// `2026-11-21T12:01:00Z`: RFC 3339 in UTC, whole seconds (what `Date.formatted(.iso8601)`
+    /// gives), built with `gmtime_r` because a writer takes the lock for every update.
+    static func utcSeconds(_ seconds: time_t) -> String {
+        var seconds = seconds
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return Date(timeIntervalSince1970: Double(seconds)).formatted(.iso8601) }
+        var out: [UInt8] = []
+        out.reserveCapacity(20)
+        func digits(_ value: Int32, _ count: Int, then separator: Character?) {
+            var text = Array(String(value).utf8)
+            while text.count < count { text.insert(UInt8(ascii: "0"), at: 0) }
+            out += text
+            if let separator { out += Array(String(separator).utf8) }
+        }
+        digits(parts.tm_year + 1900, 4, then: "-")
+        digits(parts.tm_mon + 1, 2, then: "-")
+        digits(parts.tm_mday, 2, then: "T")
+        digits(parts.tm_hour, 2, then: ":")
+        digits(parts.tm_min, 2, then: ":")
+        digits(parts.tm_sec, 2, then: "Z")
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The record as written to the lock file: compact JSON, keys sorted, absent fields left out,
+    /// then a newline. Written by hand (strings escaped as the store's documents are), because
+    /// `JSONEncoder` cost more than the rest of taking the lock.
     var encoded: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding five optional scalars cannot fail; a failure would be a broken invariant.
-        guard let data = try? encoder.encode(self) else { preconditionFailure("LockHolder: JSON encoding failed") }
-        return Array(data) + [UInt8(ascii: "\n")]
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        func member(_ key: String, _ value: JSONValue?) {
+            guard let value else { return }
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.write(.string(key), indentLevel: 0, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONWriter.write(value, indentLevel: 0, into: &out)
+        }
+        member("host", host.map { .string($0) })
+        member("pid", pid.map { .number(JSONNumber($0)) })
+        member("since", since.map { .string($0) })
+        member("tool", tool.map { .string($0) })
+        member("version", version.map { .string($0) })
+        out += [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        return out
     }
 
     /// Parses a record; an empty or unreadable record gives an unknown holder.
@@ -65,6 +100,9 @@ public struct LockHolder: Sendable, Equatable, Codable {
         // A record that does not parse is expected (empty, half-written, foreign): not an error.
         self = (try? JSONDecoder().decode(LockHolder.self, from: Data(bytes))) ?? LockHolder()
     }
+
+    /// This machine's host name, read once per process (a writer takes the lock for every update).
+    static let hostOfThisProcess: String? = currentHost()
 
     /// This machine's host name (`gethostname(3)`), nil if it cannot be read.
     static func currentHost() -> String? {

@@ -82,8 +82,9 @@ public final class StoreLock {
             }
             let record = LockHolder.current(tool: tool, version: version)
             // Write first, then cut off any longer old record: the file is never empty in between.
-            try system.writeAll(fd, record.encoded, at: 0, context: context)
-            try system.truncate(fd, to: Int64(record.encoded.count), context: context)
+            let bytes = record.encoded
+            try system.writeAll(fd, bytes, at: 0, context: context)
+            try system.truncate(fd, to: Int64(bytes.count), context: context)
             self.holder = record
         } catch {
             system.discard(fd)  // closing releases a lock taken above (man 2 flock)
