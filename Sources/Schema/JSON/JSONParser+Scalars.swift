@@ -119,14 +119,20 @@ extension JSONByteParser {
     /// The string whose UTF-8 is `utf8`, or nil when `utf8` is not valid UTF-8. `highBits` is
     /// the or of (at least) every byte of `utf8`: below 0x80, the bytes are ASCII.
     ///
-    /// `String(decoding:)` validates as it copies and replaces each invalid sequence with
+    /// Long, mostly ASCII text is made by `SparseUTF8`. Otherwise `String(decoding:)` validates
+    /// as it copies and replaces each invalid sequence with
     /// U+FFFD, so its bytes equal the input exactly when the input is valid UTF-8; comparing
     /// them (`memcmp`) costs less than `String(validating:)`, which is generic, runs unspecialized
     /// (about 750 instructions more per call, callgrind) and needs macOS 15.
     @inline(__always)
     static func exactString(_ utf8: UnsafeBufferPointer<UInt8>, highBits: UInt8) -> String? {
+        if highBits < 0x80 { return String(decoding: utf8, as: UTF8.self) }
+        switch SparseUTF8.string(utf8) {
+        case .string(let text): return text
+        case .invalid: return nil
+        case .notSparse: break
+        }
         let text = String(decoding: utf8, as: UTF8.self)
-        if highBits < 0x80 { return text }
         let same = text.utf8.withContiguousStorageIfAvailable { decoded in
             decoded.count == utf8.count
                 && (utf8.isEmpty || memcmp(decoded.baseAddress!, utf8.baseAddress!, utf8.count) == 0)

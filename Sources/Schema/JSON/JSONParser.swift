@@ -95,6 +95,8 @@ struct JSONByteParser {
     var depth = 0
     /// Reused buffer for strings that contain escapes.
     let scratch = ScratchBytes()
+    /// Keys already made in this document.
+    let keyCache = KeyCache()
     /// The open containers, innermost last. Arrays are built in place at the top of
     /// `openArrays`; objects collect their members on the shared `members` stack.
     var openKinds: [Container] = []
