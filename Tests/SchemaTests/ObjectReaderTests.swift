@@ -39,6 +39,13 @@ import Testing
         }
     }
 
+    @Test func aKeyAskedForTwiceGivesItsValueTwice() throws {
+        var reader = try ObjectReader(try object(#"{"id": 1, "text": "t", "x": 2}"#), path: "", keys: Self.table)
+        #expect(reader.take("text") == .string("t"))
+        #expect(reader.take("text") == .string("t"))
+        #expect(reader.take("id") == .number(JSONNumber(1)))
+    }
+
     @Test func aTableNameNeverAskedForIsAnUnknownKey() throws {
         var reader = try ObjectReader(try object(#"{"id": 1, "text": "kept"}"#), path: "", keys: Self.table)
         _ = reader.take("id")
@@ -59,7 +66,7 @@ import Testing
             try reader.uuid("id")
         }
         #expect(throws: SchemaError(code: .wrongType, keyPath: "fifo[0]", expected: "an object", found: "an integer")) {
-            try ObjectReader(.number(JSONNumber(1)), path: "fifo", index: 0)
+            _ = try ObjectReader(.number(JSONNumber(1)), path: "fifo", index: 0)
         }
     }
 
