@@ -59,6 +59,15 @@ import Testing
         #expect(reader.unknownKeys().isEmpty)
     }
 
+    @Test func anObjectOfManyMembersKeepsEveryUnknownKey() throws {
+        let members = (0..<100).map { "\"x\($0)\": \($0)" } + [#""id": "kept apart""#]
+        var reader = try ObjectReader(try object("{" + members.joined(separator: ", ") + "}"), path: "", keys: Self.table)
+        #expect(reader.take("id") == .string("kept apart"))
+        let unknown = reader.unknownKeys()
+        #expect(unknown.count == 100)
+        #expect((0..<100).allSatisfy { unknown["x\($0)"] == .number(JSONNumber($0)) })
+    }
+
     @Test func anElementPathIsFormattedIntoErrors() throws {
         var reader = try ObjectReader(try object(#"{"id": "x"}"#), path: "messages", index: 3, keys: MessageV1.readerKeys)
         #expect(reader.path == "messages[3]")

@@ -102,12 +102,18 @@ extension JSONByteParser {
                 if let text = Self.exactString(scratch.bytes, highBits: highBits) { return text }
                 throw invalidUTF8Error(in: contentStart..<i)
             }
-            do throws(JSONSyntaxError) {
-                if b < 0x20 { throw controlCharacterError(at: i) }
-                i = try appendEscape(at: i)
-            } catch {
-                if highBits >= 0x80 { try checkUTF8(contentStart..<i) }
-                throw error
+            if b == ASCII.backslash, i + 1 < count, let simple = Self.simpleEscape(bytes[i + 1]) {
+                // `\n`, `\"` and the like, decoded here: a message text has dozens of `\n`.
+                scratch.append(simple)
+                i += 2
+            } else {
+                do throws(JSONSyntaxError) {
+                    if b < 0x20 { throw controlCharacterError(at: i) }
+                    i = try appendEscape(at: i)
+                } catch {
+                    if highBits >= 0x80 { try checkUTF8(contentStart..<i) }
+                    throw error
+                }
             }
             segment = i
             i = endOfPlainRun(from: i, highBits: &highBits)
@@ -151,26 +157,32 @@ extension JSONByteParser {
         preconditionFailure("String(decoding:) and checkUTF8 disagree on bytes \(input)")
     }
 
+    /// The byte an escape of one character stands for (`n` in `\n`: 0x0A); nil for `u` and
+    /// for characters that do not follow a backslash in JSON.
+    @inline(__always)
+    static func simpleEscape(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "n"): 0x0A
+        case ASCII.quote, ASCII.backslash, UInt8(ascii: "/"): character
+        case UInt8(ascii: "t"): 0x09
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        default: nil
+        }
+    }
+
     /// Decodes the escape whose backslash is at `index` into `scratch`; returns the offset after it.
     mutating func appendEscape(at index: Int) throws(JSONSyntaxError) -> Int {
         guard index + 1 < bytes.count else {
             throw error(at: bytes.count, "unexpected end of input inside a string")
         }
-        let simple: UInt8
-        switch bytes[index + 1] {
-        case ASCII.quote: simple = ASCII.quote
-        case ASCII.backslash: simple = ASCII.backslash
-        case UInt8(ascii: "/"): simple = UInt8(ascii: "/")
-        case UInt8(ascii: "b"): simple = 0x08
-        case UInt8(ascii: "f"): simple = 0x0C
-        case UInt8(ascii: "n"): simple = 0x0A
-        case UInt8(ascii: "r"): simple = 0x0D
-        case UInt8(ascii: "t"): simple = 0x09
-        case UInt8(ascii: "u"): return try appendUnicodeEscape(at: index)
-        default: throw invalidEscapeError(at: index)
+        if let simple = Self.simpleEscape(bytes[index + 1]) {
+            scratch.append(simple)
+            return index + 2
         }
-        scratch.append(simple)
-        return index + 2
+        guard bytes[index + 1] == UInt8(ascii: "u") else { throw invalidEscapeError(at: index) }
+        return try appendUnicodeEscape(at: index)
     }
 
     /// Decodes `\uXXXX`, or a surrogate pair `\uD83D\uDE00`, at `index`.

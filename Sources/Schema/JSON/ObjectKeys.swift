@@ -18,6 +18,10 @@ final class ObjectKeys: Sendable {
     private let utf8: [UInt8]
     private let starts: [Int]
     private let namesAreASCII: Bool
+    /// The name whose signature hashes to each of 64 buckets (-1: none), with a multiplier
+    /// chosen so that no two names share a bucket.
+    private let buckets: [Int8]
+    private let multiplier: UInt32
 
     /// The most names a table holds: a reader keeps one bit per slot.
     static let capacity = 64
@@ -40,8 +44,25 @@ final class ObjectKeys: Sendable {
         }
         self.utf8 = utf8
         self.starts = starts
-        signatures = names.map { name in name.utf8.withContiguousStorageIfAvailable(Self.signature) ?? 0 }
+        let signatures = names.map { name in name.utf8.withContiguousStorageIfAvailable(Self.signature) ?? 0 }
+        self.signatures = signatures
         namesAreASCII = utf8.allSatisfy { $0 < 0x80 }
+        // Odd multipliers are tried in turn until no two names share a bucket. Names with equal
+        // signatures always share one; then (or after 1,000 tries) lookups scan all names.
+        var chosen: (multiplier: UInt32, buckets: [Int8])?
+        for attempt in 0..<1000 where chosen == nil {
+            let multiplier = 0x9E37_79B1 &+ UInt32(attempt) &* 2
+            var buckets = [Int8](repeating: -1, count: 64)
+            var clash = false
+            for (index, signature) in signatures.enumerated() {
+                let bucket = Int((signature &* multiplier) >> 26)
+                if buckets[bucket] >= 0 { clash = true; break }
+                buckets[bucket] = Int8(index)
+            }
+            if !clash { chosen = (multiplier, buckets) }
+        }
+        multiplier = chosen?.multiplier ?? 0
+        buckets = chosen?.buckets ?? []
     }
 
     /// Length (below 0x10000), first byte and last byte of non-empty UTF-8; 0 for empty.
@@ -55,11 +76,13 @@ final class ObjectKeys: Sendable {
     func slot(of key: String) -> Int? {
         let found = key.utf8.withContiguousStorageIfAvailable { bytes -> Int in
             let signature = Self.signature(bytes)
-            for index in signatures.indices where signatures[index] == signature {
-                let same = utf8.withUnsafeBufferPointer { names in
-                    memcmp(names.baseAddress! + starts[index], bytes.baseAddress!, bytes.count) == 0
+            if buckets.isEmpty {
+                for index in signatures.indices where signatures[index] == signature && equalsName(index, bytes) {
+                    return index
                 }
-                if same { return index }
+            } else {
+                let index = Int(buckets[Int((signature &* multiplier) >> 26)])
+                if index >= 0, signatures[index] == signature, equalsName(index, bytes) { return index }
             }
             // Two ASCII strings are equal only when their bytes are: the key is no name.
             if namesAreASCII, !bytes.contains(where: { $0 >= 0x80 }) { return -1 }
@@ -69,6 +92,14 @@ final class ObjectKeys: Sendable {
         case -1: return nil
         case let index? where index >= 0: return index
         default: return names.firstIndex(of: key)   // not contiguous, or not ASCII: compare as Strings
+        }
+    }
+
+    /// True when name `index` has the bytes `bytes`, of the same length (equal signatures).
+    @inline(__always)
+    private func equalsName(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.withUnsafeBufferPointer { names in
+            memcmp(names.baseAddress! + starts[index], bytes.baseAddress!, bytes.count) == 0
         }
     }
 

@@ -21,11 +21,17 @@ struct ObjectReader: ~Copyable {
     private let basePath: String
     private let index: Int?
     private let keys: ObjectKeys
-    /// `keys.names.count` slots (nil for an empty table): slot `i` holds the member whose key
-    /// is `keys.names[i]`, if the object has one, until `take` moves it out.
-    private let slots: UnsafeMutablePointer<JSONValue?>?
+    /// Room for `keys.names.count` values (nil for an empty table). Slot `i` is initialized,
+    /// holding the value of the member whose key is `keys.names[i]`, exactly when bit `i` of
+    /// `filledSlots` is set and that of `takenSlots` is not: the first `take` moves it out.
+    private let slots: UnsafeMutablePointer<JSONValue>?
     /// One bit per slot whose name was asked for.
     private var takenSlots: UInt64 = 0
+    /// One bit per slot that a member filled.
+    private let filledSlots: UInt64
+    /// One bit per member (by position in the object's iteration order, for the first 64)
+    /// whose key is no name of the table: the unknown keys, unless some are asked for.
+    private let membersWithoutSlot: UInt64
     /// The slot after the last one asked for: decoders ask in the table's order.
     private var nextSlot = 0
     /// Keys asked for that are not in `keys` (rare: none for a decoder whose table is complete).
@@ -47,20 +53,31 @@ struct ObjectReader: ~Copyable {
         self.index = index
         self.keys = keys
         let count = keys.names.count
-        guard count > 0 else { slots = nil; return }
-        let slots = UnsafeMutablePointer<JSONValue?>.allocate(capacity: count)
-        slots.initialize(repeating: nil, count: count)
-        for (key, member) in object {
-            if let slot = keys.slot(of: key) { slots[slot] = member }
+        guard count > 0 else { slots = nil; filledSlots = 0; membersWithoutSlot = 0; return }
+        let slots = UnsafeMutablePointer<JSONValue>.allocate(capacity: count)
+        var filled: UInt64 = 0, withoutSlot: UInt64 = 0
+        for (position, (key, member)) in object.enumerated() {
+            if let slot = keys.slot(of: key) {
+                // A dictionary has no two equal keys, so no two members share a slot.
+                (slots + slot).initialize(to: member)
+                filled |= 1 << UInt64(slot)
+            } else if position < 64 {
+                withoutSlot |= 1 << UInt64(position)
+            }
         }
         self.slots = slots
+        filledSlots = filled
+        membersWithoutSlot = withoutSlot
     }
 
     deinit {
-        if let slots {
-            slots.deinitialize(count: keys.names.count)
-            slots.deallocate()
+        guard let slots else { return }
+        var live = filledSlots & ~takenSlots
+        while live != 0 {
+            (slots + live.trailingZeroBitCount).deinitialize(count: 1)
+            live &= live - 1
         }
+        slots.deallocate()
     }
 
     private static func format(_ path: String, _ index: Int?) -> String {
@@ -84,7 +101,11 @@ struct ObjectReader: ~Copyable {
             nextSlot = slot + 1
             let bit: UInt64 = 1 << UInt64(slot)
             // The first time, the value moves out of its slot; asked again, it is looked up.
-            value = takenSlots & bit == 0 ? slots[slot].take() : object[key]
+            if takenSlots & bit != 0 {
+                value = object[key]
+            } else {
+                value = filledSlots & bit != 0 ? (slots + slot).move() : nil
+            }
             takenSlots |= bit
         } else {
             takenOthers.append(key)
@@ -119,6 +140,15 @@ struct ObjectReader: ~Copyable {
     /// Every member that no `take` asked for, with its value unchanged.
     func unknownKeys() -> JSONObject {
         guard object.count > present else { return [:] }   // every member was a known key
+        if slots != nil, object.count <= 64, filledSlots & ~takenSlots == 0, takenOthers.isEmpty {
+            // Every member with a slot was asked for, and no other key: the unknown members are
+            // those without a slot, found in `init` (same dictionary, same iteration order).
+            var unknown = JSONObject(minimumCapacity: membersWithoutSlot.nonzeroBitCount)
+            for (position, member) in object.enumerated() where membersWithoutSlot & 1 << UInt64(position) != 0 {
+                unknown[member.key] = member.value
+            }
+            return unknown
+        }
         let keys = self.keys, takenSlots = self.takenSlots, takenOthers = self.takenOthers
         return object.filter { member in
             if let slot = keys.slot(of: member.key) { return takenSlots & 1 << UInt64(slot) == 0 }
@@ -184,7 +214,7 @@ extension ObjectReader {
     mutating func date(_ key: String) throws(SchemaError) -> Date {
         let found = try required(key)
         guard case .string(let s) = found else { throw wrongType(key, "an RFC 3339 date string", found) }
-        guard let date = RFC3339.parse(s) else { throw invalid(key, "an RFC 3339 date like '2025-10-17T14:30:00.000Z'", found) }
+        guard let date = RFC3339.canonicalDate(s) ?? RFC3339.parse(s) else { throw invalid(key, "an RFC 3339 date like '2025-10-17T14:30:00.000Z'", found) }
         return date
     }
 
@@ -192,7 +222,7 @@ extension ObjectReader {
         guard let found = take(key) else { return nil }
         if case .null = found { return nil }
         guard case .string(let s) = found else { throw wrongType(key, "an RFC 3339 date string", found) }
-        guard let date = RFC3339.parse(s) else { throw invalid(key, "an RFC 3339 date like '2025-10-17T14:30:00.000Z'", found) }
+        guard let date = RFC3339.canonicalDate(s) ?? RFC3339.parse(s) else { throw invalid(key, "an RFC 3339 date like '2025-10-17T14:30:00.000Z'", found) }
         return date
     }
 

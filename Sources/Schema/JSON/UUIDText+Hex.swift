@@ -18,9 +18,10 @@ extension UUIDText {
               let c = decode8(half(19) | half(24) << 32), let d = decode8(word(28)) else { return nil }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { out in
-            for (index, group) in [a, b, c, d].enumerated() {
-                out.storeBytes(of: group.littleEndian, toByteOffset: index * 4, as: UInt32.self)
-            }
+            out.storeBytes(of: a.littleEndian, toByteOffset: 0, as: UInt32.self)
+            out.storeBytes(of: b.littleEndian, toByteOffset: 4, as: UInt32.self)
+            out.storeBytes(of: c.littleEndian, toByteOffset: 8, as: UInt32.self)
+            out.storeBytes(of: d.littleEndian, toByteOffset: 12, as: UInt32.self)
         }
         return UUID(uuid: uuid)
     }
