@@ -13,12 +13,11 @@ extension JSONByteParser {
         var value: JSONValue
     }
 
-    /// An open object: where its members start on `members`, and the key whose value is
-    /// being parsed (`pendingKeyOffset` is -1 when there is none).
+    /// An open object: where its members start on `members`. A key is pushed there as soon as
+    /// it is read, with a `null` value that `storeMember` replaces: the last member of an open
+    /// object whose value is being parsed is that pending key.
     struct OpenObject {
         var membersStart: Int
-        var pendingKey = ""
-        var pendingKeyOffset = -1
     }
 
     /// Steps over the `[` or `{` at `pos`, enforcing the depth limit.
@@ -68,14 +67,12 @@ extension JSONByteParser {
         return false
     }
 
-    /// Reads `"key" :` and makes the key the innermost open object's pending key.
+    /// Reads `"key" :` and pushes the key, the innermost open object's pending key.
     mutating func parseKey(afterComma: Bool) throws(JSONSyntaxError) {
         guard peek(is: ASCII.quote) else { throw expectedKeyError(afterComma: afterComma) }
         let keyOffset = pos
-        let key = try parseString()
-        let top = openObjects.count - 1
-        openObjects[top].pendingKey = key
-        openObjects[top].pendingKeyOffset = keyOffset
+        let key = try parseKeyString()
+        members.append(Member(key: key, keyOffset: keyOffset, value: .null))
         skipWhitespace()
         guard peek(is: ASCII.colon) else {
             throw error(at: pos, "expected ':' after object key, found \(describe(at: pos))")
@@ -83,11 +80,22 @@ extension JSONByteParser {
         pos += 1
     }
 
-    /// Adds the innermost object's pending key with `value` to its members.
+    /// Parses the key whose opening quote is at `pos`. A short ASCII key without escapes comes
+    /// from `keyCache`; any other is parsed as a string (from the start again).
+    mutating func parseKeyString() throws(JSONSyntaxError) -> String {
+        let start = pos + 1
+        var highBits: UInt8 = 0
+        let end = endOfPlainRun(from: start, highBits: &highBits)
+        if end < bytes.count, bytes[end] == ASCII.quote, highBits < 0x80, end > start, end - start <= KeyCache.maximumLength {
+            pos = end + 1
+            return keyCache.key(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+        return try parseString()
+    }
+
+    /// Makes `value` the value of the innermost object's pending key, the last member.
     mutating func storeMember(_ value: JSONValue) {
-        let top = openObjects.count - 1
-        members.append(Member(key: openObjects[top].pendingKey, keyOffset: openObjects[top].pendingKeyOffset, value: value))
-        openObjects[top].pendingKeyOffset = -1
+        members[members.count - 1].value = value
     }
 
     /// Builds the innermost object from its members and pops it; rejects a duplicate key.
@@ -99,19 +107,19 @@ extension JSONByteParser {
             guard let duplicate = duplicateKeyError(before: .max) else { preconditionFailure("duplicate key not found") }
             throw duplicate
         }
-        members.removeSubrange(start...)
+        // One by one: `removeSubrange` goes through generic code that cost more than this loop.
+        while members.count > start { members.removeLast() }
         openObjects.removeLast()
         return object
     }
 
     /// The error for the earliest key before `offset` that repeats a key of its open object
-    /// (members and pending key), or nil. Only called on the way out with an error.
+    /// (its members, the pending key included), or nil. Only called on the way out with an error.
     func duplicateKeyError(before offset: Int) -> JSONSyntaxError? {
         var found: (key: String, earlier: String, offset: Int)?
         for (index, object) in openObjects.enumerated() {
             let end = index + 1 < openObjects.count ? openObjects[index + 1].membersStart : members.count
-            var keys = members[object.membersStart..<end].map { (key: $0.key, offset: $0.keyOffset) }
-            if object.pendingKeyOffset >= 0 { keys.append((object.pendingKey, object.pendingKeyOffset)) }
+            let keys = members[object.membersStart..<end].map { (key: $0.key, offset: $0.keyOffset) }
             var seen: [String: String] = [:]
             for key in keys {
                 if let earlier = seen[key.key] {

@@ -94,7 +94,9 @@ struct JSONByteParser {
     /// Number of arrays and objects currently open; equals `openKinds.count`.
     var depth = 0
     /// Reused buffer for strings that contain escapes.
-    var scratch: [UInt8] = []
+    let scratch = ScratchBytes()
+    /// Keys already made in this document.
+    let keyCache = KeyCache()
     /// The open containers, innermost last. Arrays are built in place at the top of
     /// `openArrays`; objects collect their members on the shared `members` stack.
     var openKinds: [Container] = []

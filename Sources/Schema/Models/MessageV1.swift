@@ -27,9 +27,10 @@ public struct MessageV1: Sendable, Hashable {
 
     static let knownKeys: Set<String> = ["id", "session_id", "role", "text", "timestamp", "server_timestamp", "status"]
 
-    /// Reads a message object; `path` is its key path in the document (`messages[3]`).
-    init(json: JSONValue, path: String) throws(SchemaError) {
-        var r = try ObjectReader(json, path: path)
+    /// Reads a message object; `path` is its key path in the document (`messages[3]`) or, with
+    /// `index`, the path of the array holding it (`messages` and 3).
+    init(json: JSONValue, path: String, index: Int? = nil) throws(SchemaError) {
+        var r = try ObjectReader(json, path: path, index: index, keys: MessageV1.readerKeys)
         id = try r.uuid("id")
         sessionID = try r.uuid("session_id")
         role = try r.string("role")

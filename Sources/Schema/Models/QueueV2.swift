@@ -29,11 +29,11 @@ public struct QueueV2: Sendable, Hashable {
         let version = try DocumentVersion.read(&r, reader: 2, acceptingNewer: acceptingNewerVersions, kind: "queue")
         var fifo: [FIFOEntry] = []
         for (index, item) in (try r.array("fifo") ?? []).enumerated() {
-            fifo.append(try FIFOEntry(json: item, path: "fifo[\(index)]"))
+            fifo.append(try FIFOEntry(json: item, path: "fifo", index: index))
         }
         var priority: [PriorityEntry] = []
         for (index, item) in (try r.array("priority") ?? []).enumerated() {
-            priority.append(try PriorityEntry(json: item, path: "priority[\(index)]"))
+            priority.append(try PriorityEntry(json: item, path: "priority", index: index))
         }
         try QueueV2.checkUnique(fifo.map(\.workStreamID), list: "fifo")
         try QueueV2.checkUnique(priority.map(\.workStreamID), list: "priority")
@@ -73,8 +73,8 @@ public struct FIFOEntry: Sendable, Hashable {
         self.workStreamID = workStreamID; self.queuedAt = queuedAt; self.unknown = unknown
     }
 
-    init(json: JSONValue, path: String) throws(SchemaError) {
-        var r = try ObjectReader(json, path: path)
+    init(json: JSONValue, path: String, index: Int? = nil) throws(SchemaError) {
+        var r = try ObjectReader(json, path: path, index: index, keys: FIFOEntry.readerKeys)
         workStreamID = try r.uuid("work_stream_id")
         queuedAt = try r.optionalDate("queued_at")
         unknown = r.unknownKeys()
@@ -101,8 +101,8 @@ public struct PriorityEntry: Sendable, Hashable {
         self.priorityQueuedAt = priorityQueuedAt; self.unknown = unknown
     }
 
-    init(json: JSONValue, path: String) throws(SchemaError) {
-        var r = try ObjectReader(json, path: path)
+    init(json: JSONValue, path: String, index: Int? = nil) throws(SchemaError) {
+        var r = try ObjectReader(json, path: path, index: index, keys: PriorityEntry.readerKeys)
         workStreamID = try r.uuid("work_stream_id")
         priority = try r.int32("priority", nonNegative: false, default: 10)
         priorityOrder = try r.double("priority_order", default: 0)

@@ -76,8 +76,9 @@ public struct SessionFieldsV1: Sendable, Hashable {
         let items = try r.array("messages") ?? []
         var messages: [MessageV1] = []
         messages.reserveCapacity(items.count)
+        let messagesPath = r.keyPath("messages")
         for (index, item) in items.enumerated() {
-            messages.append(try MessageV1(json: item, path: r.keyPath("messages") + "[\(index)]"))
+            messages.append(try MessageV1(json: item, path: messagesPath, index: index))
         }
         self.messages = messages
     }

@@ -26,7 +26,7 @@ public struct SessionV1: Sendable, Hashable {
     ///   the store's `min_reader_version` ≤ 1, spec §4). The default is `false`.
     /// - Throws: `SchemaError` naming the key path, or `.unsupportedVersion` naming both versions.
     public init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
-        var r = try ObjectReader(json, path: "")
+        var r = try ObjectReader(json, path: "", keys: SessionV1.readerKeys)
         schemaVersion = try DocumentVersion.read(&r, reader: 1, acceptingNewer: acceptingNewerVersions, kind: "work stream")
         fields = try SessionFieldsV1(reading: &r)
         unknown = r.unknownKeys()

@@ -35,7 +35,7 @@ public struct SessionV2: Sendable, Hashable {
     ///   store's `min_reader_version` ≤ 2). The default is `false`.
     /// - Throws: `SchemaError`; `.unsupportedVersion` for a v1 document or a newer one not accepted.
     public init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
-        var r = try ObjectReader(json, path: "")
+        var r = try ObjectReader(json, path: "", keys: SessionV2.readerKeys)
         schemaVersion = try DocumentVersion.read(&r, reader: 2, acceptingNewer: acceptingNewerVersions, kind: "work stream")
         fields = try SessionFieldsV1(reading: &r)
         providerSessionID = try r.string("provider_session_id")
