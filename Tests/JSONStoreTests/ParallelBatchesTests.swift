@@ -64,7 +64,7 @@ import Testing
     private final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
-        func increment() { lock.withLock { count += 1 } }
-        var value: Int { lock.withLock { count } }
+        func increment() { lock.guarded { count += 1 } }
+        var value: Int { lock.guarded { count } }
     }
 }

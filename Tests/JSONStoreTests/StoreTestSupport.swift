@@ -43,8 +43,8 @@ final class CountingCalls: FileSystemCalls, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var renames: [String] = []
 
-    func count(renamesEndingIn suffix: String) -> Int { lock.withLock { renames.filter { $0.hasSuffix(suffix) }.count } }
-    func reset() { lock.withLock { renames = [] } }
+    func count(renamesEndingIn suffix: String) -> Int { lock.guarded { renames.filter { $0.hasSuffix(suffix) }.count } }
+    func reset() { lock.guarded { renames = [] } }
 
     func system_open(_ path: String, _ flags: Int32, _ mode: mode_t) throws(Errno) -> Int32 { try real.system_open(path, flags, mode) }
     func system_read(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int { try real.system_read(fd, buffer) }
@@ -55,7 +55,7 @@ final class CountingCalls: FileSystemCalls, @unchecked Sendable {
     func system_fstat(_ fd: Int32) throws(Errno) -> FileStatus { try real.system_fstat(fd) }
     func system_lstat(_ path: String) throws(Errno) -> FileStatus { try real.system_lstat(path) }
     func system_rename(_ from: String, _ to: String) throws(Errno) {
-        lock.withLock { renames.append(to) }
+        lock.guarded { renames.append(to) }
         try real.system_rename(from, to)
     }
     func system_unlink(_ path: String) throws(Errno) { try real.system_unlink(path) }

@@ -53,9 +53,9 @@ enum ParallelBatches {
         private let lock = NSLock()
         private var slots: [Result<Output, StoreError>?]
         init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ result: Result<Output, StoreError>) { lock.withLock { slots[index] = result } }
+        func set(_ index: Int, _ result: Result<Output, StoreError>) { lock.guarded { slots[index] = result } }
         func take(_ index: Int) -> Result<Output, StoreError> {
-            lock.withLock {
+            lock.guarded {
                 guard let result = slots[index] else { preconditionFailure("ParallelBatches: no result for item \(index)") }
                 slots[index] = nil
                 return result

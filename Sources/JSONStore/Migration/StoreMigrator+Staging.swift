@@ -220,8 +220,8 @@ final class FailureFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Bool
     init(_ value: Bool) { self.value = value }
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.guarded { value } }
+    func set() { lock.guarded { value = true } }
 }
 
 enum ParallelRename {
@@ -262,10 +262,10 @@ enum ParallelRename {
         private var done: [Bool]
         private var error: StoreError?
         init(count: Int) { done = Array(repeating: false, count: count) }
-        var failed: Bool { lock.withLock { error != nil } }
-        var firstError: StoreError? { lock.withLock { error } }
-        func markDone(_ index: Int) { lock.withLock { done[index] = true } }
-        func isDone(_ index: Int) -> Bool { lock.withLock { done[index] } }
-        func fail(_ failure: StoreError) { lock.withLock { if error == nil { error = failure } } }
+        var failed: Bool { lock.guarded { error != nil } }
+        var firstError: StoreError? { lock.guarded { error } }
+        func markDone(_ index: Int) { lock.guarded { done[index] = true } }
+        func isDone(_ index: Int) -> Bool { lock.guarded { done[index] } }
+        func fail(_ failure: StoreError) { lock.guarded { if error == nil { error = failure } } }
     }
 }
