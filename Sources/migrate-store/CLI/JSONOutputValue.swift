@@ -111,6 +111,12 @@ enum JSONOutputRenderer {
     /// A JSON string literal: `"`, `\` and control characters escaped, everything else as is.
     static func writeString(_ string: String, into text: inout String) {
         text += "\""
+        // Most strings need no escape: append them whole (one scalar at a time cost 15 % of `ls --json`).
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            text += string
+            text += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""
