@@ -97,6 +97,8 @@ struct JSONByteParser {
     let scratch = ScratchBytes()
     /// Keys already made in this document.
     let keyCache = KeyCache()
+    /// Empty dictionaries for objects of up to 16 members, by capacity (see `newObject`).
+    var objectTemplates = [JSONObject?](repeating: nil, count: 17)
     /// The open containers, innermost last. Arrays are built in place at the top of
     /// `openArrays`; objects collect their members on the shared `members` stack.
     var openKinds: [Container] = []
