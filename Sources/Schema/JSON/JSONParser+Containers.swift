@@ -84,6 +84,10 @@ extension JSONByteParser {
     /// from `keyCache`; any other is parsed as a string (from the start again).
     mutating func parseKeyString() throws(JSONSyntaxError) -> String {
         let start = pos + 1
+        if let (key, end) = keyCache.cachedKey(in: bytes, at: start) {
+            pos = end + 1
+            return key
+        }
         var highBits: UInt8 = 0
         let end = endOfPlainRun(from: start, highBits: &highBits)
         if end < bytes.count, bytes[end] == ASCII.quote, highBits < 0x80, end > start, end - start <= KeyCache.maximumLength {
