@@ -132,8 +132,12 @@ extension JSONByteParser {
     /// the standard library and looks up the storage's generic metadata on every call (about
     /// 330 instructions more per object, callgrind). The copy, made on the first insert, has
     /// the template's size and hash seed; sharing a seed is harmless for objects this small.
+    /// Templates start with the ninth object: a small document (or a member value parsed on its
+    /// own by `JSONSkimmer`) would pay for a template it does not reuse.
     mutating func newObject(capacity: Int) -> JSONObject {
-        guard capacity < objectTemplates.count else { return JSONObject(minimumCapacity: capacity) }
+        objectsMade += 1
+        guard objectsMade > 8, capacity <= 16 else { return JSONObject(minimumCapacity: capacity) }
+        if objectTemplates.isEmpty { objectTemplates = Array(repeating: nil, count: 17) }
         if let template = objectTemplates[capacity] { return template }
         let template = JSONObject(minimumCapacity: capacity)
         objectTemplates[capacity] = template

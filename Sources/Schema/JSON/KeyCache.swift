@@ -14,28 +14,34 @@ final class KeyCache {
     static let slotCount = 128
     static let maximumLength = 32
 
-    /// `slotCount` rows of `maximumLength` bytes: the UTF-8 of each entry's key.
-    private let bytes: UnsafeMutablePointer<UInt8>
+    /// Made by the first key (a parser that meets no object key allocates nothing), as one
+    /// block: `slotCount` lengths, `slotCount` strings, then `slotCount` rows of
+    /// `maximumLength` bytes. Raw storage: a class's `var` array is checked for exclusive
+    /// access on every use (`swift_beginAccess`).
+    ///
     /// Each entry's length in bytes, 0 for an empty slot.
-    private let lengths: UnsafeMutablePointer<Int>
-    /// Each entry's string (`""` for an empty slot). Raw storage, like the others: a class's
-    /// `var` array is checked for exclusive access on every use (`swift_beginAccess`).
-    private let strings: UnsafeMutablePointer<String>
-
-    init() {
-        bytes = .allocate(capacity: Self.slotCount * Self.maximumLength)
-        bytes.initialize(repeating: 0, count: Self.slotCount * Self.maximumLength)
-        lengths = .allocate(capacity: Self.slotCount)
-        lengths.initialize(repeating: 0, count: Self.slotCount)
-        strings = .allocate(capacity: Self.slotCount)
-        strings.initialize(repeating: "", count: Self.slotCount)
-    }
+    private var lengths: UnsafeMutablePointer<Int>?
+    /// Each entry's string, initialized exactly where `lengths[slot]` is not 0.
+    private var strings: UnsafeMutablePointer<String>?
+    /// The UTF-8 of each entry's key: the first `lengths[slot]` bytes of its row.
+    private var bytes: UnsafeMutablePointer<UInt8>?
 
     deinit {
-        bytes.deallocate()
-        lengths.deallocate()
-        strings.deinitialize(count: Self.slotCount)
-        strings.deallocate()
+        guard let lengths, let strings else { return }
+        for slot in 0..<Self.slotCount where lengths[slot] != 0 { (strings + slot).deinitialize(count: 1) }
+        UnsafeMutableRawPointer(lengths).deallocate()
+    }
+
+    /// Allocates the block (see `lengths`).
+    private func allocate() {
+        let stringsOffset = Self.slotCount * MemoryLayout<Int>.stride
+        let bytesOffset = stringsOffset + Self.slotCount * MemoryLayout<String>.stride
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: bytesOffset + Self.slotCount * Self.maximumLength,
+            alignment: max(MemoryLayout<Int>.alignment, MemoryLayout<String>.alignment))
+        lengths = block.initializeMemory(as: Int.self, repeating: 0, count: Self.slotCount)
+        strings = (block + stringsOffset).bindMemory(to: String.self, capacity: Self.slotCount)
+        bytes = (block + bytesOffset).bindMemory(to: UInt8.self, capacity: Self.slotCount * Self.maximumLength)
     }
 
     /// The slot of a key whose first `min(length, 8)` bytes, zero-extended, are `prefix`.
@@ -60,6 +66,7 @@ final class KeyCache {
     /// key is exactly the entry.
     @inline(__always)
     func cachedKey(in input: UnsafeBufferPointer<UInt8>, at start: Int) -> (key: String, end: Int)? {
+        guard let lengths, let strings, let bytes else { return nil }
         guard start >= 0, start + 8 <= input.count, let base = input.baseAddress else { return nil }
         // An unaligned 8-byte load entirely inside the input (`start + 8 <= count`).
         let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
@@ -88,15 +95,17 @@ final class KeyCache {
     /// character, 1 to `maximumLength` bytes long; cached for `cachedKey`.
     @inline(__always)
     func key(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+        if lengths == nil { allocate() }
+        guard let lengths, let strings, let bytes else { preconditionFailure("KeyCache: no storage") }
         let count = utf8.count
         let start = utf8.baseAddress!
         let slot = Self.slot(prefix: Self.prefix(utf8))
         let row = bytes + slot * Self.maximumLength
         if lengths[slot] == count, memcmp(row, start, count) == 0 { return strings[slot] }
         let key = String(decoding: utf8, as: UTF8.self)
-        row.update(from: start, count: count)
+        row.initialize(from: start, count: count)
+        if lengths[slot] == 0 { (strings + slot).initialize(to: key) } else { strings[slot] = key }
         lengths[slot] = count
-        strings[slot] = key
         return key
     }
 }
