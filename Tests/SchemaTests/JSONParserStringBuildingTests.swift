@@ -92,6 +92,24 @@ import Testing
         }
     }
 
+    @Test func aCachedKeyIsNotTakenForALongerKeyItBegins() throws {
+        // The cache is looked up by a key's first eight bytes, before the key is scanned.
+        let keys = ["priority", "priority_order", "priority_queued_at", "ab", "abc", "abcdefg", "abcdefgh", "abcdefghi"]
+        let object = "{" + keys.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ", ") + "}"
+        let reversed = "{" + keys.enumerated().reversed().map { "\"\($1)\": \($0)" }.joined(separator: ", ") + "}"
+        guard case .array(let objects) = try JSONParser.parse(Array("[\(object), \(reversed), \(object)]".utf8)) else {
+            Issue.record("not an array"); return
+        }
+        for value in objects {
+            #expect(value == .object(Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, .number(JSONNumber($0))) })))
+        }
+        // A key with an escape, or cut short, after a cached key with the same first bytes.
+        expectSyntaxError(#"[{"abcdefgh": 1}, {"abcdefgh\u0041": 2}, {"abcdefgh"#, offset: 51,
+                          reason: "unexpected end of input inside a string")
+        #expect(try JSONParser.parse(Array(#"[{"abcdefgh": 1}, {"abcdefgh\u0041": 2}]"#.utf8))
+                == .array([.object(["abcdefgh": .number(JSONNumber(1))]), .object(["abcdefghA": .number(JSONNumber(2))])]))
+    }
+
     @Test func aCachedKeyAndTheSameKeyWrittenWithEscapesAreDuplicates() {
         expectSyntaxError(#"[{"id": 1}, {"id": 1, "\u0069d": 2}]"#, offset: 22, reason: "duplicate key 'id' in object")
         expectSyntaxError(#"{"\u0069d": 1, "id": 2}"#, offset: 15, reason: "duplicate key 'id' in object")

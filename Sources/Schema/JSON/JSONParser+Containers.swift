@@ -84,6 +84,10 @@ extension JSONByteParser {
     /// from `keyCache`; any other is parsed as a string (from the start again).
     mutating func parseKeyString() throws(JSONSyntaxError) -> String {
         let start = pos + 1
+        if let (key, end) = keyCache.cachedKey(in: bytes, at: start) {
+            pos = end + 1
+            return key
+        }
         var highBits: UInt8 = 0
         let end = endOfPlainRun(from: start, highBits: &highBits)
         if end < bytes.count, bytes[end] == ASCII.quote, highBits < 0x80, end > start, end - start <= KeyCache.maximumLength {
@@ -101,8 +105,18 @@ extension JSONByteParser {
     /// Builds the innermost object from its members and pops it; rejects a duplicate key.
     mutating func closeObject() throws(JSONSyntaxError) -> JSONObject {
         let start = openObjects[openObjects.count - 1].membersStart
-        var object = JSONObject(minimumCapacity: members.count - start)
-        for index in start..<members.count where object.updateValue(members[index].value, forKey: members[index].key) != nil {
+        var object = newObject(capacity: members.count - start)
+        // Each value moves into the dictionary (a `null` is left behind); keys are copied, as
+        // finding a duplicate below reads them, with their offsets.
+        let unique = members.withUnsafeMutableBufferPointer { buffer in
+            for index in start..<buffer.count {
+                var value = JSONValue.null
+                swap(&value, &buffer[index].value)
+                if object.updateValue(value, forKey: buffer[index].key) != nil { return false }
+            }
+            return true
+        }
+        if !unique {
             // The object is still open, so this finds the duplicate (or an earlier one).
             guard let duplicate = duplicateKeyError(before: .max) else { preconditionFailure("duplicate key not found") }
             throw duplicate
@@ -111,6 +125,23 @@ extension JSONByteParser {
         while members.count > start { members.removeLast() }
         openObjects.removeLast()
         return object
+    }
+
+    /// An empty dictionary with room for `capacity` members. A small one is a copy of an empty
+    /// template made once per document: `JSONObject(minimumCapacity:)` runs unspecialized in
+    /// the standard library and looks up the storage's generic metadata on every call (about
+    /// 330 instructions more per object, callgrind). The copy, made on the first insert, has
+    /// the template's size and hash seed; sharing a seed is harmless for objects this small.
+    /// Templates start with the ninth object: a small document (or a member value parsed on its
+    /// own by `JSONSkimmer`) would pay for a template it does not reuse.
+    mutating func newObject(capacity: Int) -> JSONObject {
+        objectsMade += 1
+        guard objectsMade > 8, capacity <= 16 else { return JSONObject(minimumCapacity: capacity) }
+        if objectTemplates.isEmpty { objectTemplates = Array(repeating: nil, count: 17) }
+        if let template = objectTemplates[capacity] { return template }
+        let template = JSONObject(minimumCapacity: capacity)
+        objectTemplates[capacity] = template
+        return template
     }
 
     /// The error for the earliest key before `offset` that repeats a key of its open object

@@ -45,6 +45,13 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// Parses one JSON text in `buffer`, by the same rules as the `[UInt8]` overload (for
+    /// `JSONSkimmer`, which parses slices of a document without copying them).
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONByteParser(buffer, maxDepth: maxDepth)
+        return try parser.parseDocument()
+    }
+
     /// Parses one JSON text held in `Data`, by the same rules as the `[UInt8]` overload.
     ///
     /// - Parameters:
@@ -93,12 +100,16 @@ struct JSONByteParser {
     var pos = 0
     /// Number of arrays and objects currently open; equals `openKinds.count`.
     var depth = 0
-    /// Reused buffer for strings that contain escapes. Lazy, like `keyCache`: the skimmer
-    /// (`ls`, opening a store) parses many small values that have no escape and no key, and
-    /// creating both cost more than parsing them (callgrind on `ls`: 15 % in `KeyCache.init`).
-    lazy var scratch = ScratchBytes()
-    /// Keys already made in this document; created at the first key.
-    lazy var keyCache = KeyCache()
+    /// Reused buffer for strings that contain escapes. Classes, held by `let`: calling them
+    /// needs no retain, and they allocate their storage on first use, so a parser that meets
+    /// no escape or no object (`JSONSkimmer` parses each member value on its own) costs little.
+    let scratch = ScratchBytes()
+    /// Keys already made in this document.
+    let keyCache = KeyCache()
+    /// Empty dictionaries for objects of up to 16 members, by capacity, and the number of
+    /// objects made so far (see `newObject`).
+    var objectTemplates: [JSONObject?] = []
+    var objectsMade = 0
     /// The open containers, innermost last. Arrays are built in place at the top of
     /// `openArrays`; objects collect their members on the shared `members` stack.
     var openKinds: [Container] = []

@@ -68,7 +68,7 @@ private struct Skimmer {
 
     /// A member value parsed by the full parser.
     func parse(_ range: Range<Int>) -> JSONValue? {
-        do { return try JSONParser.parse(Array(bytes[range])) } catch { return nil }
+        do { return try JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[range])) } catch { return nil }
     }
 
     /// Past a string starting at `pos` (at its quote); returns the offset after the closing quote.

@@ -3,19 +3,16 @@
 ///
 /// `[UInt8]` did the same job, but its `append` checks uniqueness and capacity through
 /// generic code: about 90 instructions per escape, and a message text has dozens of `\n`
-/// (callgrind, `store-bench codec`). Here an append is a capacity check and a copy.
+/// (callgrind, `store-bench codec`). Here an append is a capacity check and a copy. The
+/// allocation is made by the first append: a parse without escapes makes none.
 final class ScratchBytes {
-    /// The allocation: `capacity` bytes, of which the first `count` are initialized.
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    /// The allocation (a valid pointer to nothing while `capacity` is 0): `capacity` bytes,
+    /// of which the first `count` are initialized.
+    private var base = UnsafeMutablePointer<UInt8>(bitPattern: MemoryLayout<UInt8>.alignment)!
+    private var capacity = 0
     private(set) var count = 0
 
-    init(capacity: Int = 256) {
-        base = .allocate(capacity: capacity)
-        self.capacity = capacity
-    }
-
-    deinit { base.deallocate() }
+    deinit { if capacity > 0 { base.deallocate() } }
 
     /// Forgets the contents, keeping the allocation.
     @inline(__always)
@@ -48,11 +45,13 @@ final class ScratchBytes {
     }
 
     private func grow(toAtLeast needed: Int) {
-        var newCapacity = capacity * 2
+        var newCapacity = max(capacity * 2, 256)
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.initialize(from: base, count: count)
-        base.deallocate()
+        if capacity > 0 {
+            newBase.initialize(from: base, count: count)
+            base.deallocate()
+        }
         base = newBase
         capacity = newCapacity
     }

@@ -12,7 +12,7 @@
 /// the input's.
 enum SparseUTF8 {
     /// Shorter texts are left to `String(decoding:)`: the replacements would cost more.
-    static let minimumLength = 256
+    static let minimumLength = 512
     /// At most this many non-ASCII characters, and at most one per `spacing` bytes.
     static let maximumCharacters = 16
     static let spacing = 64

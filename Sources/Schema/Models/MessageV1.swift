@@ -31,14 +31,17 @@ public struct MessageV1: Sendable, Hashable {
     /// `index`, the path of the array holding it (`messages` and 3).
     init(json: JSONValue, path: String, index: Int? = nil) throws(SchemaError) {
         var r = try ObjectReader(json, path: path, index: index, keys: MessageV1.readerKeys)
-        id = try r.uuid("id")
-        sessionID = try r.uuid("session_id")
-        role = try r.string("role")
-        text = try r.string("text")
-        timestamp = try r.date("timestamp")
-        serverTimestamp = try r.optionalDate("server_timestamp")
-        status = try r.string("status", default: "confirmed")
-        unknown = r.unknownKeys()
+        // Read into locals, then one initializer call: assigning each property of `self` in
+        // turn made the compiler copy the whole message once more (callgrind).
+        let id = try r.uuid("id")
+        let sessionID = try r.uuid("session_id")
+        let role = try r.string("role")
+        let text = try r.string("text")
+        let timestamp = try r.date("timestamp")
+        let serverTimestamp = try r.optionalDate("server_timestamp")
+        let status = try r.string("status", default: "confirmed")
+        self.init(id: id, sessionID: sessionID, role: role, text: text, timestamp: timestamp,
+                  serverTimestamp: serverTimestamp, status: status, unknown: r.unknownKeys())
     }
 
     /// The message as a JSON object: every known key written explicitly, unknown keys kept.
