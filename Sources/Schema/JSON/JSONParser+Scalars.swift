@@ -126,10 +126,10 @@ extension JSONByteParser {
     /// the or of (at least) every byte of `utf8`: below 0x80, the bytes are ASCII.
     ///
     /// Long, mostly ASCII text is made by `SparseUTF8`. Otherwise `String(decoding:)` validates
-    /// as it copies and replaces each invalid sequence with
-    /// U+FFFD, so its bytes equal the input exactly when the input is valid UTF-8; comparing
-    /// them (`memcmp`) costs less than `String(validating:)`, which is generic, runs unspecialized
-    /// (about 750 instructions more per call, callgrind) and needs macOS 15.
+    /// as it copies and replaces each invalid sequence with U+FFFD, so its bytes equal the
+    /// input exactly when the input is valid UTF-8; comparing them (`memcmp`) costs less than
+    /// `String(validating:)`, which is generic, runs unspecialized (about 750 instructions more
+    /// per call, callgrind) and needs macOS 15.
     @inline(__always)
     static func exactString(_ utf8: UnsafeBufferPointer<UInt8>, highBits: UInt8) -> String? {
         if highBits < 0x80 { return String(decoding: utf8, as: UTF8.self) }
