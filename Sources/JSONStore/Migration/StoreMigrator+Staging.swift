@@ -31,7 +31,7 @@ extension StoreMigrator {
         let ids = try store.workStreamIDs()
         problems += ids.problems
         // Once a document is known to be unreadable nothing will be committed: stop writing temp files.
-        let failed = FailureFlag(ids.problems.isEmpty ? false : true)
+        let failed = FailureFlag(!ids.problems.isEmpty)
         let keepsDocuments = report.keepsDocuments
         var done = 0
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<StagedSession, StoreError> in
@@ -210,11 +210,6 @@ extension StoreMigrator {
     }
 }
 
-/// Renames many temp files over their documents, from several threads when the real file system
-/// is used: replacing a file frees the old one inside `rename(2)`, which on this machine's ext4
-/// (mounted with `discard`) took 0.6–3.6 ms each, while independent frees overlap well (8
-/// threads ran 12× faster). Through a test seam (which need not be thread-safe) it renames one
-/// by one. On an error, every temp file not renamed is removed and the first error is thrown.
 /// Set once by any thread, read by all: "a document failed, stop producing temp files".
 final class FailureFlag: @unchecked Sendable {
     private let lock = NSLock()
@@ -224,6 +219,11 @@ final class FailureFlag: @unchecked Sendable {
     func set() { lock.guarded { value = true } }
 }
 
+/// Renames many temp files over their documents, from several threads when the real file system
+/// is used: replacing a file frees the old one inside `rename(2)`, which on this machine's ext4
+/// (mounted with `discard`) took 0.6–3.6 ms each, while independent frees overlap well (8
+/// threads ran 12× faster). Through a test seam (which need not be thread-safe) it renames one
+/// by one. On an error, every temp file not renamed is removed and the first error is thrown.
 enum ParallelRename {
     static let threads = 8
     static let minimumForThreads = 32
