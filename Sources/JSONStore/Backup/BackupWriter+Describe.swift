@@ -12,7 +12,7 @@ extension BackupWriter {
     /// Reads every captured file back from the staging folder, hashes it (the only hash of its
     /// bytes) and decodes it. `store.json` comes first: its version decides how the other
     /// documents are read (STORE-FORMAT §4). The others are independent, so with the real file
-    /// system they are read, hashed and decoded on several threads (`ParallelWork`).
+    /// system they are read, hashed and decoded on several threads (`ParallelBatches`).
     func describe(_ files: [BackupCapture.File]) throws(StoreError) -> Description {
         let reader = StagedFileReader(staging: stagingDirectory.path, store: store, destination: target.path, system: system)
         var description = Description(entries: [], schemaVersion: 0, unreadable: [])
@@ -28,15 +28,18 @@ extension BackupWriter {
         }
         let documents = files.filter { $0.path.kind != .manifest }
         let acceptingNewer = newer
-        let described = try ParallelWork.map(documents.count, threaded: system.calls is PosixCalls) { (index) throws(StoreError) in
-            let file = documents[index]
-            let bytes = try reader.read(file)
-            // Not decoded when store.json is unreadable: every document would fail the same way.
-            let problem = acceptingNewer.flatMap { DocumentCheck.check(file.path, bytes, acceptingNewer: $0) }
-            return (entry: StagedFileReader.entry(file, bytes), problem: problem)
-        }
-        description.entries += described.map(\.entry)
-        description.unreadable += described.compactMap(\.problem)
+        // Not decoded when store.json is unreadable: every document would fail the same way.
+        try ParallelBatches.run(documents, system: system, work: { (file) -> Result<(BackupManifest.Entry, ArchiveProblem?), StoreError> in
+            do throws(StoreError) {
+                let bytes = try reader.read(file)
+                let problem = acceptingNewer.flatMap { DocumentCheck.check(file.path, bytes, acceptingNewer: $0) }
+                return .success((StagedFileReader.entry(file, bytes), problem))
+            } catch { return .failure(error) }
+        }, consume: { (_, result) throws(StoreError) in
+            let (entry, problem) = try result.get()
+            description.entries.append(entry)
+            if let problem { description.unreadable.append(problem) }
+        })
         description.entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         description.unreadable.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
         return description
