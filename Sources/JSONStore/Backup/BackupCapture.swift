@@ -76,17 +76,9 @@ struct BackupCapture {
     /// (the one hash of every file is taken later from the backup's own bytes, `BackupWriter`).
     private func confirmCopy(_ path: StoreFilePath, at target: String, equals source: [UInt8]) throws(StoreError) {
         let copy = try FileReader.read(target, system: system)
-        guard copy.count == source.count, Self.sameBytes(copy, source) else {
+        guard sameBytes(copy, source) else {
             throw StoreError(.io, "Can't back up '\(store)': the copy of '\(path)' reads back different from what was written. "
                                 + "Check the disk of '\(destination)'.", path: target)
-        }
-    }
-
-    /// True when the two arrays, of equal length, hold the same bytes (`memcmp`).
-    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        precondition(a.count == b.count, "BackupCapture.sameBytes: lengths differ")
-        return a.withUnsafeBytes { x in
-            b.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
         }
     }
 

@@ -68,7 +68,7 @@ extension BackupWriter {
                           parsesBack: ([UInt8]) -> Bool) throws(StoreError) -> [ArchiveProblem] {
         guard present.contains(name) else { return [ArchiveProblem(.corrupt, entry: name, "is missing after writing")] }
         let back = try FileReader.read(joinPath(stagingDirectory.path, name), system: system)
-        guard back.count == bytes.count, BackupCapture.sameBytes(back, bytes) else {
+        guard sameBytes(back, bytes) else {
             return [ArchiveProblem(.corrupt, entry: name, "reads back different from what was written")]
         }
         guard parsesBack(back) else {

@@ -162,7 +162,8 @@ enum AtomicFile {
 
 /// `directory/name`, without doubling a trailing slash.
 func joinPath(_ directory: String, _ name: String) -> String {
-    precondition(!name.isEmpty && !name.contains("/") && name != "." && name != "..",
+    // Byte searches: `String.contains(String)` is Foundation's `range(of:)`, ~7,000 instructions.
+    precondition(!name.isEmpty && !name.utf8.contains(UInt8(ascii: "/")) && name != "." && name != "..",
                  "joinPath: '\(name)' is not a single path component")
     return directory.hasSuffix("/") ? directory + name : directory + "/" + name
 }

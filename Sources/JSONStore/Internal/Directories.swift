@@ -64,9 +64,11 @@ enum Directories {
 
     /// The folder containing `path` (`"."` for a bare name, `"/"` for a top-level entry).
     static func parent(of path: String) -> String {
+        // On the UTF-8 bytes: `Substring.count` counts characters, from the start each time.
+        let slashByte = UInt8(ascii: "/")
         var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        while trimmed.utf8.count > 1 && trimmed.utf8.last == slashByte { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.utf8.lastIndex(of: slashByte) else { return "." }
         return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 }

@@ -27,7 +27,8 @@ extension Store {
     /// Replaces one document durably (temp file, fsync, rename, fsync of the folder).
     func write(_ relative: String, _ bytes: [UInt8]) throws(StoreError) {
         let full = file(relative)
-        try AtomicFile.durableReplace(directory: Directories.parent(of: full), name: String(relative.split(separator: "/").last!), bytes: bytes, system: system)
+        let name = relative.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(relative[relative.index(after: $0)...]) } ?? relative
+        try AtomicFile.durableReplace(directory: Directories.parent(of: full), name: name, bytes: bytes, system: system)
     }
 
     /// Creates a work stream as v2 code does (spec §4 dual write): `backend_name` `""`,
@@ -51,6 +52,11 @@ extension Store {
     /// Reads a work stream under the lock, lets `body` change it, and writes it back durably
     /// (only if a byte changed). A document a v1 writer left is upgraded (spec §6 rules 1–4).
     ///
+    /// The file is always read in full. When its messages are byte for byte those this store
+    /// wrote last for the work stream (`RecentMessages`), they are compared rather than parsed,
+    /// and, unchanged by `body`, copied rather than encoded: the result and the bytes written
+    /// are the same as with a full decode and encode.
+    ///
     /// - Precondition: `body` changes neither `id` nor the seven queue keys: the queue is changed
     ///   through the queue methods, which keep `queue.json` and its mirror in step.
     @discardableResult
@@ -58,20 +64,24 @@ extension Store {
         try withLock { () throws(StoreError) in
             let relative = Store.sessionFile(id)
             let original = try FileReader.read(file(relative), system: system)
-            let document: SessionDocument
-            do throws(SchemaError) { document = try SessionDocument(bytes: original, acceptingNewerVersions: acceptsNewerDocuments) } catch {
+            let read: DecodedSessionDocument
+            do throws(SchemaError) {
+                read = try SessionDocument.decode(original, acceptingNewerVersions: acceptsNewerDocuments,
+                                                  reusing: recentMessages.messages(of: id))
+            } catch {
                 throw StoreError.document(error, path: file(relative))
             }
-            try checkID(document.fields.id, id, relative)
+            try checkID(read.document.fields.id, id, relative)
             var session: SessionV2
-            do throws(SchemaError) { session = try SessionMigration.migrate(document).0 } catch { throw StoreError.document(error, path: file(relative)) }
+            do throws(SchemaError) { session = try SessionMigration.migrate(read.document).0 } catch { throw StoreError.document(error, path: file(relative)) }
             let before = session
             try body(&session)
             precondition(session.fields.id == id, "updateWorkStream: the body changed the work stream's id")
             precondition(session.fields.queueKeys == before.fields.queueKeys, "updateWorkStream: change the queue through the queue methods")
             session.schemaVersion = SessionV2.version
-            let bytes = session.encoded
-            if bytes != original { try write(relative, bytes) }   // compared with the file as read: no second encode
+            let (bytes, messages) = session.encoded(after: read)
+            if !sameBytes(bytes, original) { try write(relative, bytes) }   // compared with the file as read: no second encode
+            recentMessages.remember(messages, for: id)
             return session
         }
     }

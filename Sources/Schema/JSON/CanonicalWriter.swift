@@ -27,6 +27,8 @@ struct CanonicalWriter: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
+    /// How many bytes are written so far: the offset in the document of the next byte.
+    var position: Int { count }
     /// False while writing into the memory of the array ``document(capacity:_:)`` returns,
     /// which this writer must not free; true once the bytes outgrew it and moved to memory of
     /// this writer's own.

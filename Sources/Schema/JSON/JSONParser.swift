@@ -116,6 +116,9 @@ struct JSONByteParser {
     var openArrays: [[JSONValue]] = []
     var openObjects: [OpenObject] = []
     var members: [Member] = []
+    /// One member of the root object to locate, and perhaps to take as known (see
+    /// `JSONParser+RootMember.swift`); nil for a plain parse.
+    var watch: RootMemberWatch?
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -137,9 +140,16 @@ struct JSONByteParser {
         }
         nextValue: while true {
             skipWhitespace()
-            guard var value = try parseScalarOrOpenContainer() else { continue nextValue }
+            var value: JSONValue
+            if watch != nil, let known = try watchedValueStarts() {
+                value = known
+            } else {
+                guard let parsed = try parseScalarOrOpenContainer() else { continue nextValue }
+                value = parsed
+            }
             // Attach the finished value to its container, closing every container that ends here.
             while true {
+                let valueEnd = pos
                 skipWhitespace()
                 guard let container = openKinds.last else {
                     if pos != bytes.count {
@@ -153,6 +163,7 @@ struct JSONByteParser {
                     if try moreArrayElements() { continue nextValue }
                     value = .array(openArrays.removeLast())
                 case .object:
+                    if watch != nil { watchedValueEnds(at: valueEnd) }
                     storeMember(value)
                     if try moreObjectMembers() { continue nextValue }
                     value = .object(try closeObject())

@@ -43,7 +43,20 @@ enum SessionEncoding {
     ///   - provider: The v2 keys; required with ``v2``, ignored with ``v1``.
     static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1,
                          provider: Provider?, unknown: JSONObject) -> [UInt8] {
-        CanonicalWriter.document(capacity: estimatedSize(fields, provider, unknown)) { w in
+        var range = 0..<0
+        return document(layout, schemaVersion: schemaVersion, fields: fields, provider: provider, unknown: unknown,
+                        messagesBytes: nil, messagesRange: &range)
+    }
+
+    /// The document bytes, as above; `messagesRange` is set to where the `messages` array lies in
+    /// them. With `messagesBytes` (which must be the canonical bytes of `fields.messages` at
+    /// level 1, see `EncodedMessages`), those bytes are copied in instead of writing the messages.
+    static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1,
+                         provider: Provider?, unknown: JSONObject, messagesBytes: [UInt8]?,
+                         messagesRange: inout Range<Int>) -> [UInt8] {
+        let capacity = messagesBytes.map { estimatedSize(fields, provider, unknown, messages: false) + $0.count }
+            ?? estimatedSize(fields, provider, unknown)
+        return CanonicalWriter.document(capacity: capacity) { w in
             w.object(layout, unknown: unknown) { w, field in
                 switch field {
                 case .schemaVersion: w.integer(schemaVersion)
@@ -62,7 +75,10 @@ enum SessionEncoding {
                 case .priority: w.integer(fields.priority)
                 case .priorityOrder: w.double(fields.priorityOrder)
                 case .priorityQueuedAt: w.date(fields.priorityQueuedAt)
-                case .messages: w.messages(fields.messages)
+                case .messages:
+                    let start = w.position
+                    if let messagesBytes { w.append(messagesBytes) } else { w.messages(fields.messages) }
+                    messagesRange = start..<w.position
                 case .providerSessionID, .provider:
                     guard let provider else { preconditionFailure("SessionEncoding: the v2 layout needs the provider keys") }
                     w.string(field == .provider ? provider.name : provider.sessionID)
@@ -73,11 +89,14 @@ enum SessionEncoding {
 
     /// The size of the document, estimated on the high side so that it is written straight into
     /// the array returned (see `CanonicalWriter.document(capacity:_:)`).
-    static func estimatedSize(_ fields: SessionFieldsV1, _ provider: Provider?, _ unknown: JSONObject) -> Int {
+    /// With `messages` false, the size without the messages.
+    static func estimatedSize(_ fields: SessionFieldsV1, _ provider: Provider?, _ unknown: JSONObject, messages: Bool = true) -> Int {
         var size = 900 + CanonicalWriter.estimatedSize(of: unknown)
             + fields.backendName.utf8.count + fields.workingDirectory.utf8.count + fields.preview.utf8.count
         if let provider { size += provider.sessionID.utf8.count + provider.name.utf8.count }
-        for index in fields.messages.indices { size += fields.messages[index].estimatedSize }  // no copy of each message
+        if messages {
+            for index in fields.messages.indices { size += fields.messages[index].estimatedSize }  // no copy of each message
+        }
         return size + size / 16  // escapes
     }
 }

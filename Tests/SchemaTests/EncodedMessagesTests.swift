@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+@testable import Schema
+
+/// Reusing a work stream's message bytes on the next read and write (`EncodedMessages`): the
+/// document read and the bytes written must be exactly those of a full decode and encode.
+@Suite struct EncodedMessagesTests {
+    static let id = Fixtures.id
+
+    /// A v2 document in canonical form with `count` messages.
+    static func canonical(messages count: Int, unreadCount: Int32 = 0) -> [UInt8] {
+        SessionV2(fields: fields(messages: count, unreadCount: unreadCount), providerSessionID: id.lowercased, provider: "claude").encoded
+    }
+
+    static func fields(messages count: Int, unreadCount: Int32 = 0) -> SessionFieldsV1 {
+        let messages = (0..<count).map { i in
+            MessageV1(id: UUID(uuidString: String(format: "11111111-2222-4333-8444-%012d", i))!, sessionID: id,
+                      role: i % 2 == 0 ? "user" : "assistant", text: "message \(i) \u{e9}\"\n",
+                      timestamp: Fixtures.t0.addingTimeInterval(Double(i)), serverTimestamp: nil, status: "confirmed")
+        }
+        return SessionFieldsV1(id: id, backendName: "Fix login", workingDirectory: "/Users/ana/app",
+                               lastModified: Fixtures.t0, unreadCount: unreadCount, messages: messages)
+    }
+
+    /// Decodes, then encodes unchanged: the messages to keep for the next read.
+    static func remembered(_ bytes: [UInt8]) throws -> EncodedMessages? {
+        let read = try SessionDocument.decode(bytes, reusing: nil)
+        guard case .v2(let session) = read.document else { Issue.record("not v2"); return nil }
+        return session.encoded(after: read).messages
+    }
+
+    // MARK: The parser's watch on one root member
+
+    @Test func watchedParseGivesTheSameValueAndTheRangeOfTheRootMember() throws {
+        let cases: [(String, String?)] = [
+            (#"{"a": 1, "messages": [1, {"b": []}], "z": null}"#, #"[1, {"b": []}]"#),
+            (#"{"messages":[]}"#, "[]"),
+            (#"{"messages" :  "x"  , "n": {"messages": [2]}}"#, #""x""#),
+            (#"{"messag\u0065s": [3]}"#, "[3]"),                     // an escaped spelling of the key
+            (#"{"n": {"messages": [2]}}"#, nil),                      // only a nested member of that name
+            (#"[{"messages": [2]}]"#, nil),                            // the root is no object
+            (#""messages""#, nil),
+        ]
+        for (text, expected) in cases {
+            let bytes = Array(text.utf8)
+            let watched = try JSONParser.parse(bytes, watching: "messages", known: nil, placeholder: .null)
+            #expect(watched.value == (try JSONParser.parse(bytes)), "\(text)")
+            #expect(watched.member.map { Fixtures.string(Array(bytes[$0])) } == expected, "\(text)")
+            #expect(!watched.tookKnown)
+        }
+    }
+
+    @Test func knownBytesAreSteppedOverOnlyWhereTheRootMembersValueStartsWithThem() throws {
+        let known = Array(#"[1, {"b": []}]"#.utf8)
+        let taken = Array(#"{"n": {"messages": [1, {"b": []}]}, "messages": [1, {"b": []}]}"#.utf8)
+        let result = try JSONParser.parse(taken, watching: "messages", known: known, placeholder: .string("known"))
+        #expect(result.tookKnown)
+        #expect(result.value == .object(["n": .object(["messages": try JSONParser.parse(known)]), "messages": .string("known")]))
+        #expect(Array(taken[result.member!]) == known)
+
+        // One byte different, or only a prefix of the known bytes present: parsed as usual.
+        for text in [#"{"messages": [1, {"b": [ ]}]}"#, #"{"messages": [1, {"b": [0]}]}"#, #"{"messages": [1, {"b": []"#,
+                     #"{"n": {"messages": [1, {"b": []}]}}"#] {
+            let bytes = Array(text.utf8)
+            let plain = Result { () throws(JSONSyntaxError) in try JSONParser.parse(bytes) }
+            let watched = Result { () throws(JSONSyntaxError) in
+                try JSONParser.parse(bytes, watching: "messages", known: known, placeholder: .string("known"))
+            }
+            switch (plain, watched) {
+            case (.success(let a), .success(let b)): #expect(a == b.value && !b.tookKnown, "\(text)")
+            case (.failure(let a), .failure(let b)): #expect(a == b, "\(text)")
+            default: Issue.record("\(text): \(plain) vs \(watched)")
+            }
+        }
+    }
+
+    /// Bad input around known bytes gets exactly the error a plain parse gives.
+    @Test func errorsAroundKnownBytesAreThoseOfAPlainParse() {
+        let known = #"[1, 2]"#
+        let texts = [
+            #"{"messages": [1, 2] "z": 1}"#,           // missing comma after the known bytes
+            #"{"messages": [1, 2]]}"#,                  // a stray bracket after them
+            #"{"messages": [1, 2], "messages": [1, 2]}"#,  // duplicate key, known value both times
+            #"{"a": 1, "a": 2, "messages": [1, 2]}"#,   // duplicate before them
+            #"{"messages": [1, 2]} x"#,                 // trailing data
+            #"{"messages": [1, 2], }"#,                 // trailing comma
+            #"{"messages": [1, 2], "t": "\ud800"}"#,    // lone surrogate after them
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            var plain: JSONSyntaxError?, watched: JSONSyntaxError?
+            do { _ = try JSONParser.parse(bytes) } catch { plain = error }
+            do { _ = try JSONParser.parse(bytes, watching: "messages", known: Array(known.utf8), placeholder: .null) } catch { watched = error }
+            #expect(plain != nil, "\(text) should be rejected")
+            #expect(plain == watched, "\(text)")
+        }
+    }
+
+    // MARK: Decoding and encoding with the messages kept
+
+    @Test func messagesReadFromCanonicalBytesAreRememberedWithThoseBytes() throws {
+        let bytes = Self.canonical(messages: 3)
+        let read = try SessionDocument.decode(bytes, reusing: nil)
+        #expect(read.document == (try SessionDocument(bytes: bytes)))
+        guard case .v2(let session) = read.document else { Issue.record("not v2"); return }
+        let (written, messages) = session.encoded(after: read)
+        #expect(written == bytes)
+        let kept = try #require(messages)
+        #expect(kept.messages == session.fields.messages)
+        #expect(Array(bytes[read.messagesRange!]) == kept.bytes)
+        #expect(Fixtures.string(kept.bytes).hasPrefix("[\n    {\n      \"id\": \"11111111-2222-4333-8444-000000000000\""))
+        #expect(Fixtures.string(kept.bytes).hasSuffix("\n    }\n  ]"))
+    }
+
+    @Test func aReadOfTheSameMessageBytesTakesThemAsKnownAndDecodesTheSameDocument() throws {
+        let kept = try #require(try Self.remembered(Self.canonical(messages: 4)))
+        let next = Self.canonical(messages: 4, unreadCount: 7)   // another top-level value, same messages
+        let read = try SessionDocument.decode(next, reusing: kept)
+        #expect(read.reused != nil)
+        #expect(read.document == (try SessionDocument(bytes: next)))
+        guard case .v2(var session) = read.document else { Issue.record("not v2"); return }
+        #expect(EncodedMessages.sameStorage(session.fields.messages, kept.messages))
+
+        session.fields.unreadCount = 8
+        let (written, messages) = session.encoded(after: read)
+        #expect(written == session.encoded)
+        #expect(written == Self.canonical(messages: 4, unreadCount: 8))
+        #expect(messages.map { EncodedMessages.sameStorage($0.messages, kept.messages) } == true)
+    }
+
+    @Test func messageBytesThatDifferAreParsedAndDecoded() throws {
+        let kept = try #require(try Self.remembered(Self.canonical(messages: 4)))
+        // Another writer changed one message's text, or left a message out.
+        var changed = SessionV2(fields: Self.fields(messages: 4), providerSessionID: Self.id.lowercased, provider: "claude")
+        changed.fields.messages[2].text = "edited elsewhere"
+        for bytes in [changed.encoded, Self.canonical(messages: 3)] {
+            let read = try SessionDocument.decode(bytes, reusing: kept)
+            #expect(read.reused == nil)
+            #expect(read.document == (try SessionDocument(bytes: bytes)))
+        }
+    }
+
+    /// Messages whose bytes are not what the writer writes for them (other formatting, a date
+    /// without milliseconds, a date with more digits than milliseconds) are not remembered: the
+    /// next read parses them.
+    @Test func messagesFromNonCanonicalBytesAreNotRemembered() throws {
+        let message = Fixtures.message()
+        let sources = [
+            Fixtures.minimalSession(#""messages": [\#(message)]"#, version: 2) + "\n",
+            Fixtures.minimalSession(#""messages": [\#(message.replacingOccurrences(of: ".000Z", with: "Z"))]"#, version: 2),
+            Fixtures.minimalSession(#""messages": [\#(message.replacingOccurrences(of: ".000Z", with: ".0004Z"))]"#, version: 2),
+        ].map { $0.replacingOccurrences(of: #""schema_version": 2,"#, with: #""schema_version": 2, "provider": "claude", "provider_session_id": "p","#) }
+        for text in sources {
+            let bytes = Array(text.utf8)
+            let read = try SessionDocument.decode(bytes, reusing: nil)
+            guard case .v2(let session) = read.document else { Issue.record("not v2: \(text)"); continue }
+            let (written, messages) = session.encoded(after: read)
+            #expect(written == session.encoded)
+            #expect(messages == nil, "\(text)")
+        }
+    }
+
+    /// Message bytes of the same length as the canonical ones, decoding to the same messages,
+    /// but with two keys out of order: compared, found different, not remembered.
+    @Test func messagesWithTheCanonicalLengthButOtherBytesAreNotRemembered() throws {
+        var lines = Fixtures.string(Self.canonical(messages: 2)).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let role = try #require(lines.firstIndex { $0.hasPrefix("      \"role\":") })
+        let session = try #require(lines.firstIndex { $0.hasPrefix("      \"session_id\":") })
+        lines.swapAt(role, session)
+        let bytes = Array(lines.joined(separator: "\n").utf8)
+        #expect(bytes.count == Self.canonical(messages: 2).count)
+        let read = try SessionDocument.decode(bytes, reusing: nil)
+        #expect(read.document == (try SessionDocument(bytes: Self.canonical(messages: 2))))
+        guard case .v2(let decoded) = read.document else { Issue.record("not v2"); return }
+        let (written, messages) = decoded.encoded(after: read)
+        #expect(written == Self.canonical(messages: 2))
+        #expect(messages == nil)
+    }
+
+    /// A changed message is encoded, not copied, even when the change compares equal: Swift
+    /// compares strings by canonical equivalence, but the file must hold the new scalars.
+    @Test func messagesChangedAfterTheReadAreEncodedEvenWhenTheyCompareEqual() throws {
+        var fields = Self.fields(messages: 2)
+        fields.messages[1].text = "caf\u{e9}"   // precomposed
+        let bytes = SessionV2(fields: fields, providerSessionID: Self.id.lowercased, provider: "claude").encoded
+        let kept = try #require(try Self.remembered(bytes))
+        let read = try SessionDocument.decode(bytes, reusing: kept)
+        guard case .v2(var session) = read.document else { Issue.record("not v2"); return }
+        session.fields.messages[1].text = "cafe\u{301}"    // decomposed: == to the old text
+        #expect(session.fields.messages == kept.messages)
+        let (written, messages) = session.encoded(after: read)
+        #expect(written == session.encoded)
+        #expect(Fixtures.string(written).contains("cafe\u{301}"))
+        #expect(messages == nil)
+    }
+
+    /// A v1 document whose messages need their `session_id` fixed by the migration: the fixed
+    /// messages are written, and not remembered as the bytes read.
+    @Test func messagesTheMigrationChangesAreEncoded() throws {
+        let text = Fixtures.minimalSession(#""messages": [\#(Fixtures.message(sessionID: Fixtures.otherID))]"#)
+        let read = try SessionDocument.decode(Array(text.utf8), reusing: nil)
+        let session = try SessionMigration.migrate(read.document).0
+        let (written, messages) = session.encoded(after: read)
+        #expect(written == session.encoded)
+        #expect(session.fields.messages[0].sessionID == Fixtures.id)
+        #expect(messages == nil)
+    }
+
+    /// Random models (fixed seed): the first read remembers the messages, a second read of the
+    /// file written (with another change at the top level, or to the messages, or none) takes
+    /// them as known or not, and the documents and bytes always equal a full decode and encode.
+    @Test func randomDocumentsReadAndWrittenWithKeptMessagesEqualAFullDecodeAndEncode() throws {
+        var random = RandomModels(seed: 20_261_121)
+        var reusedCount = 0
+        for round in 0..<300 {
+            var fields = random.fields()
+            fields.messageCount &= .max      // what the reader accepts: not negative
+            fields.unreadCount &= .max
+            var session = SessionV2(fields: fields, providerSessionID: random.text(), provider: random.text(),
+                                    unknown: random.unknownMembers())
+            let first = session.encoded
+            let kept = try Self.remembered(first)
+            #expect(kept != nil, "round \(round): canonical bytes are remembered")
+
+            switch random.below(3) {
+            case 0: session.fields.preview = random.text()
+            case 1: session.fields.messages.append(random.message())
+            default: if !session.fields.messages.isEmpty { session.fields.messages[0].text = random.text() }
+            }
+            let second = session.encoded
+            let read = try SessionDocument.decode(second, reusing: kept)
+            #expect(read.document == (try SessionDocument(bytes: second)), "round \(round)")
+            if read.reused != nil { reusedCount += 1 }
+            guard case .v2(var again) = read.document else { Issue.record("round \(round): not v2"); continue }
+            again.fields.unreadCount = random.int32() & .max
+            let (written, messages) = again.encoded(after: read)
+            #expect(written == again.encoded, "round \(round)")
+            if let messages {
+                #expect(Array(written[try #require(SessionDocument.decode(written, reusing: nil).messagesRange)]) == messages.bytes)
+                #expect(messages.messages == again.fields.messages)
+            }
+        }
+        #expect(reusedCount > 50, "the known bytes were taken in \(reusedCount) of 300 rounds")
+    }
+}
