@@ -282,10 +282,11 @@ def g1_migration(b):
     f_py = b.figure("g1_naive_python", "naive Python script (json, no fsync)")
     f_cp = b.figure("g1_copy_floor", "floor: cp -a + sync")
     f_cf = b.figure("g1_copy_fsync", "floor with per-file durability: copy + fsync each file and folder")
+    f_ip = b.figure("g1_in_place_floor", "floor of replacing in place: migrate's file operations, no computing")
     f_vf = b.figure("g6_verify", "migrate-store verify (migrated store)")
     f_bu = b.figure("g6_backup", "migrate-store backup (migrated store)")
     f_bu.note = backup_cmd_note
-    for f in (f_nb, f_bk, f_py, f_cp, f_cf, f_vf, f_bu):
+    for f in (f_nb, f_bk, f_py, f_cp, f_cf, f_ip, f_vf, f_bu):
         f.extra["store_bytes"] = size
     backup_dest = b.scratch("g6-backup")
 
@@ -303,6 +304,7 @@ def g1_migration(b):
         (f_py, lambda: fresh_copy(source, target), timed([sys.executable, os.path.join(HERE, "peers", "naive_migrate.py"), target], f_py)),
         (f_cp, lambda: (remove(target), sync()), timed(["sh", "-c", 'cp -a "$0" "$1" && sync', source, target], f_cp)),
         (f_cf, lambda: (remove(target), sync()), timed([sys.executable, os.path.join(HERE, "peers", "copy_fsync.py"), source, target], f_cf)),
+        (f_ip, lambda: fresh_copy(source, target), timed([sys.executable, os.path.join(HERE, "peers", "replace_in_place.py"), target, migrated], f_ip)),
         (f_vf, sync, timed([ms, "verify", migrated], f_vf)),
         (f_bu, lambda: (remove(backup_dest), sync()), timed([ms, "backup", migrated, backup_dest], f_bu)),
     ])
@@ -311,6 +313,8 @@ def g1_migration(b):
     b.ratio("g1_vs_python", "migrate --no-backup / naive Python", "g1_migrate_nobackup", "g1_naive_python", ("<", 1.0))
     b.ratio("g1_vs_floor", "migrate --no-backup / cp -a + sync", "g1_migrate_nobackup", "g1_copy_floor", ("<=", 2.0))
     b.ratio("g1_vs_fsync_floor", "migrate --no-backup / copy + fsync each file (information)", "g1_migrate_nobackup", "g1_copy_fsync", None)
+    b.ratio("g1_vs_in_place_floor", "migrate --no-backup / in-place replacement floor (information)", "g1_migrate_nobackup", "g1_in_place_floor", None)
+    b.ratio("g1_in_place_vs_copy", "in-place replacement floor / cp -a + sync (information)", "g1_in_place_floor", "g1_copy_floor", None)
     b.ratio("g1b_vs_python", "migrate (backup) / naive Python", "g1_migrate_backup", "g1_naive_python", ("<", 1.0))
     b.ratio("g1b_vs_floor", "migrate (backup) / cp -a + sync", "g1_migrate_backup", "g1_copy_floor", ("<=", 2.0))
     b.ratio("g6_verify", "verify / migrate --no-backup", "g6_verify", "g1_migrate_nobackup", None)
@@ -625,7 +629,12 @@ METHOD = """
   `Benchmarks/peers/naive_migrate.py` (the §6 transform with `json.load`/`json.dump(sort_keys=True, indent=2)`,
   all in memory, no fsync, no backup); the floor `cp -a <store> <copy> && sync` (`sync` is system-wide: on
   a shared machine it also waits for other processes' writes); and, for information, a floor with the
-  durability `migrate` gives each file (`peers/copy_fsync.py`: copy, fsync every file, then every folder).
+  durability `migrate` gives each file (`peers/copy_fsync.py`: copy, fsync every file, then every folder),
+  and the floor of replacing in place (`peers/replace_in_place.py`: migrate's file operations with no
+  computing: every file that migration changes gets its migrated bytes, taken from the migrated store, in a
+  temp file beside it; one `syncfs`; each temp file renamed over its original; each folder fsynced).
+- **2.** also reports the first update after `Store.open` (the document parsed and decoded in full) beside
+  the median of the K updates (the later ones find the messages this `Store` wrote and compare them).
 - CPU in the notes is the median user + system time of the process (for goals 2 and 3: of one operation);
   the rest of the wall time is spent waiting, mostly for the disk.
 - **2.** `store-bench update` opens the migrated store once, then makes K durable updates of the work stream
