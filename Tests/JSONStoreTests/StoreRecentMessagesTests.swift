@@ -91,6 +91,21 @@ import Schema
         #expect(onDisk == model.encoded)
     }
 
+    /// Appending keeps the messages too: the next append or update compares them.
+    @Test func appendedMessagesAreKeptForTheNextUpdate() throws {
+        let dir = TemporaryDirectory()
+        let (store, id, path) = try Self.store(dir)
+        try store.updateWorkStream(id) { $0.fields.unreadCount = 1 }
+        for i in 10..<14 {
+            let returned = try store.appendMessages(id, [Self.message(i, "appended \(i)")])
+            let onDisk = try Self.decoded(path)
+            let bytes = try Self.file(path)
+            #expect(returned == onDisk && bytes == onDisk.encoded)
+            #expect(store.recentMessages.messages(of: id)?.messages == onDisk.fields.messages, "kept after append \(i)")
+        }
+        #expect(try Self.decoded(path).fields.messages.count == 9)
+    }
+
     /// At most `RecentMessages.capacity` work streams are kept, the least recently updated first.
     @Test func theKeptMessagesAreBoundedLeastRecentlyUsedFirst() throws {
         let dir = TemporaryDirectory()

@@ -177,6 +177,60 @@ import Testing
         #expect(messages == nil)
     }
 
+    // MARK: Messages appended after known ones
+
+    /// The decoded document of `bytes` taken with `kept`, as a v2 session.
+    static func session(_ bytes: [UInt8], _ kept: EncodedMessages?) throws -> (DecodedSessionDocument, SessionV2) {
+        let read = try SessionDocument.decode(bytes, reusing: kept)
+        guard case .v2(let session) = read.document else { throw SchemaError(code: .wrongType, keyPath: nil, detail: "not v2") }
+        return (read, session)
+    }
+
+    @Test func messagesAppendedAfterKnownOnesAreWrittenAfterTheirBytesAndKept() throws {
+        let kept = try #require(try Self.remembered(Self.canonical(messages: 3)))
+        var (read, session) = try Self.session(Self.canonical(messages: 3), kept)
+        #expect(read.reused != nil)
+        let appended = Self.fields(messages: 5).messages[3...]
+        session.fields.messages += appended
+        let (written, messages) = session.encoded(after: read)
+        #expect(written == session.encoded)
+        let next = try #require(messages)
+        #expect(next.messages == session.fields.messages && next.bytes.count > kept.bytes.count)
+        #expect(next.bytes.starts(with: kept.bytes.dropLast(4)))
+        let again = try SessionDocument.decode(written, reusing: next)
+        let full = try SessionDocument(bytes: written)
+        #expect(again.reused != nil && again.document == full)
+    }
+
+    /// A message whose date has more precision than the file keeps (milliseconds) decodes to
+    /// another date: the bytes are right, but the messages are not kept.
+    @Test func anAppendedMessageThatDoesNotReadBackTheSameIsWrittenButNotKept() throws {
+        let kept = try #require(try Self.remembered(Self.canonical(messages: 2)))
+        var (read, session) = try Self.session(Self.canonical(messages: 2), kept)
+        var message = Self.fields(messages: 3).messages[2]
+        message.timestamp = message.timestamp.addingTimeInterval(0.0004)
+        session.fields.messages.append(message)
+        let (written, messages) = session.encoded(after: read)
+        #expect(written == session.encoded)
+        #expect(messages == nil)
+    }
+
+    /// An earlier message changed (to a string `==` to the old one) and one appended: no
+    /// known bytes are copied, the new scalars are written.
+    @Test func aChangedEarlierMessagePlusAnAppendedOneIsEncodedInFull() throws {
+        var fields = Self.fields(messages: 2)
+        fields.messages[0].text = "caf\u{e9}"
+        let bytes = SessionV2(fields: fields, providerSessionID: Self.id.lowercased, provider: "claude").encoded
+        let kept = try #require(try Self.remembered(bytes))
+        var (read, session) = try Self.session(bytes, kept)
+        session.fields.messages[0].text = "cafe\u{301}"
+        session.fields.messages.append(Self.fields(messages: 3).messages[2])
+        #expect(!kept.isPrefix(of: session.fields.messages))
+        let (written, _) = session.encoded(after: read)
+        #expect(written == session.encoded)
+        #expect(Fixtures.string(written).contains("cafe\u{301}"))
+    }
+
     /// A changed message is encoded, not copied, even when the change compares equal: Swift
     /// compares strings by canonical equivalence, but the file must hold the new scalars.
     @Test func messagesChangedAfterTheReadAreEncodedEvenWhenTheyCompareEqual() throws {
@@ -211,7 +265,7 @@ import Testing
     /// them as known or not, and the documents and bytes always equal a full decode and encode.
     @Test func randomDocumentsReadAndWrittenWithKeptMessagesEqualAFullDecodeAndEncode() throws {
         var random = RandomModels(seed: 20_261_121)
-        var reusedCount = 0
+        var reusedCount = 0, keptCount = 0
         for round in 0..<300 {
             var fields = random.fields()
             fields.messageCount &= .max      // what the reader accepts: not negative
@@ -233,13 +287,20 @@ import Testing
             if read.reused != nil { reusedCount += 1 }
             guard case .v2(var again) = read.document else { Issue.record("round \(round): not v2"); continue }
             again.fields.unreadCount = random.int32() & .max
+            if random.flip() { again.fields.messages.append(random.message()) }
             let (written, messages) = again.encoded(after: read)
             #expect(written == again.encoded, "round \(round)")
             if let messages {
+                keptCount += 1
                 #expect(Array(written[try #require(SessionDocument.decode(written, reusing: nil).messagesRange)]) == messages.bytes)
                 #expect(messages.messages == again.fields.messages)
+                // What the next read takes as known is what a full decode gives.
+                let next = try SessionDocument.decode(written, reusing: messages)
+                let full = try SessionDocument(bytes: written)
+                #expect(next.reused != nil && next.document == full, "round \(round)")
             }
         }
         #expect(reusedCount > 50, "the known bytes were taken in \(reusedCount) of 300 rounds")
+        #expect(keptCount > 100, "messages were kept after \(keptCount) of 300 rounds")
     }
 }

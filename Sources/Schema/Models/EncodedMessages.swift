@@ -73,20 +73,37 @@ extension SessionV2 {
     /// (and then changed, or not), and the messages with their bytes to keep for the next read
     /// of the file written, or nil when they can't be vouched for.
     ///
-    /// Unchanged messages that `read` took as known are copied as their bytes, not encoded. The
-    /// messages are returned as ``EncodedMessages`` when they are unchanged and either were
-    /// known, or were decoded from bytes equal to the bytes written for them (the source was
-    /// canonical). Messages that were changed, or decoded from other bytes (another writer's
-    /// formatting, dates without milliseconds), give nil: they are parsed on the next read.
+    /// Messages that `read` took as known are copied as their bytes when unchanged (the same
+    /// array), or, when messages were only appended after them, copied up to their end with the
+    /// new ones encoded after. The messages are returned as ``EncodedMessages`` when
+    /// - they are the known ones, unchanged; or
+    /// - they are the known ones plus appended messages, each of which decodes from the bytes
+    ///   written for it to exactly itself (a date with more precision than milliseconds does
+    ///   not); or
+    /// - they were decoded from bytes equal to the bytes written for them (the source was
+    ///   canonical) and not changed.
+    /// Otherwise (changed messages, another writer's formatting) nil: they are parsed on the next read.
     public func encoded(after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
         let messages = fields.messages
-        let known = read.reused.flatMap { EncodedMessages.sameStorage(messages, $0.messages) ? $0 : nil }
-        var range = 0..<0
+        var source = SessionEncoding.MessagesSource.encode
+        if let known = read.reused {
+            if EncodedMessages.sameStorage(messages, known.messages) {
+                source = .copy(known.bytes)
+            } else if known.isPrefix(of: messages) {
+                source = .append(known: known.bytes, count: known.messages.count)
+            }
+        }
+        var range = 0..<0, appended: [Range<Int>] = []
         let bytes = SessionEncoding.document(
             SessionEncoding.v2, schemaVersion: schemaVersion, fields: fields,
             provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown,
-            messagesBytes: known?.bytes, messagesRange: &range)
-        if let known { return (bytes, known) }
+            messages: source, messagesRange: &range, appendedRanges: &appended)
+        switch source {
+        case .copy: return (bytes, read.reused)
+        case .append(_, let count):
+            return (bytes, Self.decodeExactly(bytes, appended, as: messages[count...]) ? EncodedMessages(bytes: Array(bytes[range]), messages: messages) : nil)
+        case .encode: break
+        }
         guard read.reused == nil, let readRange = read.messagesRange,
               EncodedMessages.sameStorage(messages, read.document.fields.messages),
               readRange.count == range.count else { return (bytes, nil) }
@@ -96,5 +113,55 @@ extension SessionV2 {
             }
         }
         return (bytes, same ? EncodedMessages(bytes: Array(bytes[range]), messages: messages) : nil)
+    }
+
+    /// True when the message written at each of `ranges` of `bytes` decodes to exactly the
+    /// message of `messages` at the same place. Parsed on its own at the depth limit the element
+    /// of a document's `messages` has (two levels in), so that what decodes here decodes there.
+    /// A message that does not parse or decode back only means no vouching: it is parsed on the
+    /// next read, which reports whatever is wrong with it.
+    private static func decodeExactly(_ bytes: [UInt8], _ ranges: [Range<Int>], as messages: ArraySlice<MessageV1>) -> Bool {
+        guard ranges.count == messages.count else { return false }
+        for (range, message) in zip(ranges, messages) {
+            guard let json = try? JSONParser.parse(Array(bytes[range]), maxDepth: JSONParser.defaultMaxDepth - 2),
+                  let decoded = try? MessageV1(json: json, path: "messages"), decoded == message else { return false }
+        }
+        return true
+    }
+}
+
+extension EncodedMessages {
+    /// True when `messages` are these messages, unchanged, followed by at least one more.
+    func isPrefix(of messages: [MessageV1]) -> Bool {
+        guard !self.messages.isEmpty, messages.count > self.messages.count else { return false }
+        return self.messages.withUnsafeBufferPointer { known in
+            messages.withUnsafeBufferPointer { now in
+                (0..<known.count).allSatisfy { known[$0].isWrittenAlike(now[$0]) }
+            }
+        }
+    }
+}
+
+extension MessageV1 {
+    /// True when the two messages are written with the same bytes: every field equal, strings
+    /// byte for byte (not `==`, which compares strings by canonical equivalence), and neither
+    /// has unknown keys (their values would compare by `==`). Cheap for a message copied from
+    /// the other: its strings share their storage.
+    func isWrittenAlike(_ other: MessageV1) -> Bool {
+        id == other.id && sessionID == other.sessionID && timestamp == other.timestamp
+            && serverTimestamp == other.serverTimestamp && unknown.isEmpty && other.unknown.isEmpty
+            && Self.sameUTF8(role, other.role) && Self.sameUTF8(text, other.text) && Self.sameUTF8(status, other.status)
+    }
+
+    static func sameUTF8(_ a: String, _ b: String) -> Bool {
+        let a = a.utf8, b = b.utf8
+        guard a.count == b.count else { return false }
+        guard a.count > 0 else { return true }
+        let compared = a.withContiguousStorageIfAvailable { x in
+            b.withContiguousStorageIfAvailable { y in
+                x.baseAddress == y.baseAddress || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? a.elementsEqual(b)
     }
 }

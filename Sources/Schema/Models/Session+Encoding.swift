@@ -43,19 +43,35 @@ enum SessionEncoding {
     ///   - provider: The v2 keys; required with ``v2``, ignored with ``v1``.
     static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1,
                          provider: Provider?, unknown: JSONObject) -> [UInt8] {
-        var range = 0..<0
+        var range = 0..<0, appended: [Range<Int>] = []
         return document(layout, schemaVersion: schemaVersion, fields: fields, provider: provider, unknown: unknown,
-                        messagesBytes: nil, messagesRange: &range)
+                        messages: .encode, messagesRange: &range, appendedRanges: &appended)
     }
 
-    /// The document bytes, as above; `messagesRange` is set to where the `messages` array lies in
-    /// them. With `messagesBytes` (which must be the canonical bytes of `fields.messages` at
-    /// level 1, see `EncodedMessages`), those bytes are copied in instead of writing the messages.
+    /// Where the bytes of the `messages` array come from.
+    enum MessagesSource {
+        /// Each message encoded.
+        case encode
+        /// These bytes: the canonical bytes of all the messages at level 1 (see `EncodedMessages`).
+        case copy([UInt8])
+        /// `known`, the canonical bytes of the first `count` messages (at least one), then the
+        /// others encoded after them.
+        case append(known: [UInt8], count: Int)
+    }
+
+    /// The document bytes, as above. `messagesRange` is set to where the `messages` array lies in
+    /// them, and `appendedRanges` to where each message written after the `.append` known bytes lies.
     static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1,
-                         provider: Provider?, unknown: JSONObject, messagesBytes: [UInt8]?,
-                         messagesRange: inout Range<Int>) -> [UInt8] {
-        let capacity = messagesBytes.map { estimatedSize(fields, provider, unknown, messages: false) + $0.count }
-            ?? estimatedSize(fields, provider, unknown)
+                         provider: Provider?, unknown: JSONObject, messages source: MessagesSource,
+                         messagesRange: inout Range<Int>, appendedRanges: inout [Range<Int>]) -> [UInt8] {
+        let capacity: Int
+        switch source {
+        case .encode: capacity = estimatedSize(fields, provider, unknown)
+        case .copy(let bytes): capacity = estimatedSize(fields, provider, unknown, messages: false) + bytes.count
+        case .append(let known, let count):
+            capacity = estimatedSize(fields, provider, unknown, messages: false) + known.count
+                + fields.messages[count...].reduce(0) { $0 + $1.estimatedSize }
+        }
         return CanonicalWriter.document(capacity: capacity) { w in
             w.object(layout, unknown: unknown) { w, field in
                 switch field {
@@ -77,7 +93,11 @@ enum SessionEncoding {
                 case .priorityQueuedAt: w.date(fields.priorityQueuedAt)
                 case .messages:
                     let start = w.position
-                    if let messagesBytes { w.append(messagesBytes) } else { w.messages(fields.messages) }
+                    switch source {
+                    case .encode: w.messages(fields.messages)
+                    case .copy(let bytes): w.append(bytes)
+                    case .append(let known, let count): w.messages(fields.messages, after: known, count: count, ranges: &appendedRanges)
+                    }
                     messagesRange = start..<w.position
                 case .providerSessionID, .provider:
                     guard let provider else { preconditionFailure("SessionEncoding: the v2 layout needs the provider keys") }
@@ -102,6 +122,26 @@ enum SessionEncoding {
 }
 
 extension CanonicalWriter {
+    /// The `messages` array (level 1) whose first `count` messages (at least one) have the
+    /// canonical bytes `known`: those bytes up to their closing `\n  ]`, then each later message
+    /// as ``messages(_:)`` writes it, its range appended to `ranges`. The same bytes as
+    /// ``messages(_:)`` writes for all of them.
+    mutating func messages(_ messages: [MessageV1], after known: [UInt8], count: Int, ranges: inout [Range<Int>]) {
+        precondition(count > 0 && known.count > 4 && known.suffix(4).elementsEqual([0x0A, 0x20, 0x20, 0x5D]),
+                     "CanonicalWriter.messages(after:): the known bytes are not a non-empty level-1 array")
+        known.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[0..<($0.count - 4)])) }
+        messages.withUnsafeBufferPointer { messages in
+            for index in count..<messages.count {
+                append(",\n")
+                indent(2)
+                let start = position
+                messages[index].write(to: &self)
+                ranges.append(start..<position)
+            }
+        }
+        append("\n  ]")
+    }
+
     /// The `messages` array of a work-stream document (level 1), `[]` when empty.
     mutating func messages(_ messages: [MessageV1]) {
         // Each message is written in place (through the buffer pointer), not copied out of the
