@@ -304,7 +304,7 @@ def g1_migration(b):
         (f_py, lambda: fresh_copy(source, target), timed([sys.executable, os.path.join(HERE, "peers", "naive_migrate.py"), target], f_py)),
         (f_cp, lambda: (remove(target), sync()), timed(["sh", "-c", 'cp -a "$0" "$1" && sync', source, target], f_cp)),
         (f_cf, lambda: (remove(target), sync()), timed([sys.executable, os.path.join(HERE, "peers", "copy_fsync.py"), source, target], f_cf)),
-        (f_ip, lambda: fresh_copy(source, target), timed([sys.executable, os.path.join(HERE, "peers", "replace_in_place.py"), target, migrated], f_ip)),
+        (f_ip, lambda: fresh_copy(source, target), timed([sys.executable, os.path.join(HERE, "peers", "replace_in_place.py"), target], f_ip)),
         (f_vf, sync, timed([ms, "verify", migrated], f_vf)),
         (f_bu, lambda: (remove(backup_dest), sync()), timed([ms, "backup", migrated, backup_dest], f_bu)),
     ])
@@ -631,8 +631,8 @@ METHOD = """
   a shared machine it also waits for other processes' writes); and, for information, a floor with the
   durability `migrate` gives each file (`peers/copy_fsync.py`: copy, fsync every file, then every folder),
   and the floor of replacing in place (`peers/replace_in_place.py`: migrate's file operations with no
-  computing: every file that migration changes gets its migrated bytes, taken from the migrated store, in a
-  temp file beside it; one `syncfs`; each temp file renamed over its original; each folder fsynced).
+  computing: every document read and written to a temp file beside it; one `syncfs`; each temp file renamed
+  over its original, on eight threads; each folder fsynced).
 - **2.** also reports the first update after `Store.open` (the document parsed and decoded in full) beside
   the median of the K updates (the later ones find the messages this `Store` wrote and compare them).
 - CPU in the notes is the median user + system time of the process (for goals 2 and 3: of one operation);
