@@ -65,7 +65,7 @@ extension StoreMigrator {
             }
         }
         if write {
-            try commitStaged(staged, index: QueueIndex(resolved.queue), report: &report)
+            try commitStaged(consume staged, index: QueueIndex(resolved.queue), report: &report)
         } else {
             try planSessions(survey, index: QueueIndex(resolved.queue), report: &report)
         }

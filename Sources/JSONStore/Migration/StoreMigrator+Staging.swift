@@ -118,8 +118,12 @@ extension StoreMigrator {
     }
 
     /// Applies the queue mirror, makes the temp files durable and renames them in write order.
-    func commitStaged(_ staged: [StagedSession], index: QueueIndex, report: inout MigrationReport) throws(StoreError) {
-        var sessions = staged
+    ///
+    /// Memory: `staged` is taken over (not copied on the first change), and the per-work-stream
+    /// lists are dropped as soon as they are used, so that the peak at the renames stays small
+    /// (goal 5 of `Benchmarks/`: peak RSS must not grow with the store).
+    func commitStaged(_ staged: consuming [StagedSession], index: QueueIndex, report: inout MigrationReport) throws(StoreError) {
+        var sessions = consume staged
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
         var ordered = Set<UUID>()
         do throws(StoreError) {
@@ -147,7 +151,9 @@ extension StoreMigrator {
             removeTemporaries(sessions)
             throw error
         }
-        try renameInWriteOrder(sessions, order: QueueBuilder.writeOrder(moves), ordered: ordered, report: &report)
+        let order = QueueBuilder.writeOrder(moves)
+        moves = []
+        try renameInWriteOrder(sessions, order: order, ordered: ordered, report: &report)
     }
 
     private func migrateSession(_ document: SessionDocument, index: QueueIndex) throws(StoreError) -> (SessionV2, [Change]) {
@@ -172,12 +178,9 @@ extension StoreMigrator {
 
     private func renameInWriteOrder(_ sessions: [StagedSession], order: [UUID], ordered: Set<UUID>,
                                     report: inout MigrationReport) throws(StoreError) {
-        var position: [UUID: Int] = [:]
-        position.reserveCapacity(sessions.count)
-        for (index, session) in sessions.enumerated() { position[session.id] = index }
         // Indices into `sessions`, in write order (not a reordered copy: at 10,000 work streams
         // that copy was 1.7 MB of the migration's peak heap, massif).
-        let queue = order.compactMap { position[$0] }
+        let queue = Self.indices(of: sessions, in: order)
         // Changes not counted when staged (kept for the per-document report, or found only when
         // the mirror was applied) are reported here, in write order.
         for index in queue where !sessions[index].changes.isEmpty {
@@ -206,10 +209,21 @@ extension StoreMigrator {
                 throw error
             }
         }
-        // The others may be renamed in any order (no v1-visible order depends on them).
-        let rest = queue[split...].compactMap { index in sessions[index].temporary.map { ($0, store.file(Store.sessionFile(sessions[index].id))) } }
-        try ParallelRename.run(rest, system: store.system)
+        // The others may be renamed in any order (no v1-visible order depends on them). Their
+        // paths are made as each is renamed, not listed up front (~1.5 MB at 10,000, massif).
+        let rest = queue[split...].filter { sessions[$0].temporary != nil }
+        try ParallelRename.run(count: rest.count, system: store.system) { [store] i in
+            (sessions[rest[i]].temporary!, store.file(Store.sessionFile(sessions[rest[i]].id)))
+        }
         try store.system.sync(fd, context: context)
+    }
+
+    /// The index in `sessions` of each id of `order`, in that order (ids not staged are skipped).
+    private static func indices(of sessions: [StagedSession], in order: [UUID]) -> [Int] {
+        var position: [UUID: Int] = [:]
+        position.reserveCapacity(sessions.count)
+        for (index, session) in sessions.enumerated() { position[session.id] = index }
+        return order.compactMap { position[$0] }
     }
 }
 
@@ -231,22 +245,26 @@ enum ParallelRename {
     static let threads = 8
     static let minimumForThreads = 32
 
-    static func run(_ renames: [(from: String, to: String)], system: SystemCalls) throws(StoreError) {
-        guard renames.count >= minimumForThreads, system.calls is PosixCalls else {
-            for (index, rename) in renames.enumerated() {
+    /// Renames `count` temp files; `paths(i)` gives the `i`-th (temp file, document), made when
+    /// needed rather than held in a list for all of them.
+    static func run(count: Int, system: SystemCalls, paths: @Sendable (Int) -> (from: String, to: String)) throws(StoreError) {
+        guard count >= minimumForThreads, system.calls is PosixCalls else {
+            for index in 0..<count {
+                let rename = paths(index)
                 do { try system.rename(rename.from, to: rename.to, context: ErrorContext("write", rename.to)) } catch {
-                    for leftover in renames[index...] { system.removeLeftover(leftover.from) }
+                    for leftover in index..<count { system.removeLeftover(paths(leftover).from) }
                     throw error
                 }
             }
             return
         }
-        let state = State(count: renames.count)
+        let state = State(count: count)
         DispatchQueue.concurrentPerform(iterations: threads) { worker in
-            for index in stride(from: worker, to: renames.count, by: threads) {
+            for index in stride(from: worker, to: count, by: threads) {
                 guard !state.failed else { return }
+                let rename = paths(index)
                 do throws(StoreError) {
-                    try system.rename(renames[index].from, to: renames[index].to, context: ErrorContext("write", renames[index].to))
+                    try system.rename(rename.from, to: rename.to, context: ErrorContext("write", rename.to))
                     state.markDone(index)
                 } catch {
                     state.fail(error)
@@ -255,7 +273,7 @@ enum ParallelRename {
             }
         }
         guard let error = state.firstError else { return }
-        for index in renames.indices where !state.isDone(index) { system.removeLeftover(renames[index].from) }
+        for index in 0..<count where !state.isDone(index) { system.removeLeftover(paths(index).from) }
         throw error
     }
 
