@@ -50,7 +50,7 @@ extension JSONByteParser {
     /// Called (with a watch set) where a value starts. For the watched member's value: notes
     /// where it starts, and when its bytes are the known ones, steps over them and returns the
     /// placeholder. Otherwise nil: the value is parsed as usual.
-    mutating func watchedValueStarts() throws(JSONSyntaxError) -> JSONValue? {
+    mutating func watchedValueStarts() -> JSONValue? {
         // Only the root object is open, and the key just read is the watched one.
         guard openKinds.count == 1, openKinds[0] == .object, members[members.count - 1].key == watch!.key else { return nil }
         watch!.start = pos

@@ -141,7 +141,7 @@ struct JSONByteParser {
         nextValue: while true {
             skipWhitespace()
             var value: JSONValue
-            if watch != nil, let known = try watchedValueStarts() {
+            if watch != nil, let known = watchedValueStarts() {
                 value = known
             } else {
                 guard let parsed = try parseScalarOrOpenContainer() else { continue nextValue }
