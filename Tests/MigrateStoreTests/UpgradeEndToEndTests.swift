@@ -98,7 +98,7 @@ import Testing
             #expect(try BuiltTool.run(["migrate", store, "--no-backup", "--quiet"]).code == 0)
             #expect(try StoreTrees.documents(store) == expected, "seed \(seed)")
         }
-        print("killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (temp files only), \(halfway) while renaming (some work streams at v2, store.json still v1) (full run \(Int(fullRun * 1000)) ms)")
+        print("killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (temp files only), \(halfway) while committing (work streams at v2, exchanged at once or some renamed; store.json still v1) (full run \(Int(fullRun * 1000)) ms)")
         // The rename window is a few milliseconds (unordered renames run in parallel), so how many
         // kills land in it varies; every state between two renames is checked exhaustively by
         // StoreMigrationTests.partiallyAppliedRenumbering… and by the power-loss model (ReliabilityTests).

@@ -1,4 +1,5 @@
-/// Removes the temp files a crash left behind (`.tmp-<16 hex>-<name>`, see `AtomicFile`).
+/// Removes the temp files a crash left behind (`.tmp-<16 hex>-<name>`, see `AtomicFile`), and a
+/// migration's exchange folder (`.migration-sessions`, see `StoreMigrator+Exchange`).
 ///
 /// Runs only when the store is opened for writing, under the lock: a temp file belongs to a write
 /// in progress, and only the lock holder writes, so while we hold the lock every temp file is a
@@ -38,7 +39,35 @@ enum TempSweep {
                 removed.append(path)
             }
         }
+        removed += try removeExchangeFolder(store: store, system: system)
         return removed.sorted()
+    }
+
+    /// Removes the folder a migration stopped while building or after exchanging (`StoreMigrator
+    /// +Exchange`): either links to documents that `sessions/` still holds, or the old `sessions/`
+    /// once replaced. Readers never look at it (its name starts with a dot). Only files directly
+    /// inside are removed (`unlink` never follows a link); a folder inside is reported, not entered.
+    private static func removeExchangeFolder(store: String, system: SystemCalls) throws(StoreError) -> [String] {
+        let folder = joinPath(store, StoreMigrator.exchangeFolderName)
+        let context = ErrorContext("clean up", folder)
+        guard let status = try system.linkStatus(folder, context: context) else { return [] }
+        guard status.type == .directory else {
+            try system.unlink(folder, context: context)
+            return [folder]
+        }
+        // It may be the old `sessions/` of an exchange whose fsync failed: make the exchange
+        // durable before removing anything from the folder it replaced.
+        let storeFD = try AtomicFile.openDirectory(store, system: system, context: context)
+        defer { system.discard(storeFD) }
+        try system.sync(storeFD, context: context)
+        var removed: [String] = []
+        for entry in try system.listDirectory(folder, context: context) {
+            let path = joinPath(folder, entry.name)
+            try system.unlink(path, context: ErrorContext("clean up", path))
+            removed.append(path)
+        }
+        try system.removeDirectory(folder, context: context)
+        return removed + [folder]
     }
 
     /// True for `.tmp-` followed by 16 lowercase hex digits, `-` and a non-empty name.

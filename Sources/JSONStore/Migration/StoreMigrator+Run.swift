@@ -64,11 +64,16 @@ extension StoreMigrator {
                 }
             }
         }
+        var exchanged = false
         if write {
-            try commitStaged(consume staged, index: QueueIndex(resolved.queue), report: &report)
+            exchanged = try commitStaged(consume staged, index: QueueIndex(resolved.queue), report: &report)
         } else {
             try planSessions(survey, index: QueueIndex(resolved.queue), report: &report)
         }
+        // The old work streams go last, also after an error (the exchange is durable by then):
+        // freeing thousands of files first made the writes after it slower (on ext4 without a
+        // journal, a new file skips the inodes freed in the last minutes, one by one).
+        defer { if exchanged { removeExchangedFolder() } }
         try upgradeSmallDocuments(survey, write: write, report: &report)
         var finishing = context
         finishing.finishedAt = Date()

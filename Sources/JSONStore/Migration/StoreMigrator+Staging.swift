@@ -122,7 +122,9 @@ extension StoreMigrator {
     /// Memory: `staged` is taken over (not copied on the first change), and the per-work-stream
     /// lists are dropped as soon as they are used, so that the peak at the renames stays small
     /// (goal 5 of `Benchmarks/`: peak RSS must not grow with the store).
-    func commitStaged(_ staged: consuming [StagedSession], index: QueueIndex, report: inout MigrationReport) throws(StoreError) {
+    /// - Returns: true when the work streams were committed by exchanging folders: the old folder
+    ///   is then left for `removeExchangedFolder` once the migration is finished.
+    func commitStaged(_ staged: consuming [StagedSession], index: QueueIndex, report: inout MigrationReport) throws(StoreError) -> Bool {
         var sessions = consume staged
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
         var ordered = Set<UUID>()
@@ -146,6 +148,12 @@ extension StoreMigrator {
                     sessions[i].changes = changes
                 }
             }
+            if Self.prefersExchange(changed: sessions.count(where: { $0.temporary != nil }), total: sessions.count),
+               try exchangeSessions(sessions) == .exchanged {
+                // Every document changed at once: no write order to keep.
+                _ = reportInWriteOrder(sessions, order: QueueBuilder.writeOrder(moves), report: &report)
+                return true
+            }
             try makeDurable(sessions)
         } catch {
             removeTemporaries(sessions)
@@ -154,6 +162,19 @@ extension StoreMigrator {
         let order = QueueBuilder.writeOrder(moves)
         moves = []
         try renameInWriteOrder(sessions, order: order, ordered: ordered, report: &report)
+        return false
+    }
+
+    /// Reports the changes not counted when staged (kept for the per-document report, or found only
+    /// when the mirror was applied), in write order. Returns the indices into `sessions` in that order.
+    private func reportInWriteOrder(_ sessions: [StagedSession], order: [UUID], report: inout MigrationReport) -> [Int] {
+        // Indices into `sessions`, in write order (not a reordered copy: at 10,000 work streams
+        // that copy was 1.7 MB of the migration's peak heap, massif).
+        let queue = Self.indices(of: sessions, in: order)
+        for index in queue where !sessions[index].changes.isEmpty {
+            report.append(DocumentChanges(file: Store.sessionFile(sessions[index].id), changes: sessions[index].changes))
+        }
+        return queue
     }
 
     private func migrateSession(_ document: SessionDocument, index: QueueIndex) throws(StoreError) -> (SessionV2, [Change]) {
@@ -162,8 +183,9 @@ extension StoreMigrator {
         }
     }
 
-    /// One `syncfs` for all temp files, or an fsync of each where it is not available.
-    private func makeDurable(_ sessions: [StagedSession]) throws(StoreError) {
+    /// One `syncfs` for all temp files (and everything else written), or an fsync of each temp
+    /// file and of each of `alsoFolders` where it is not available.
+    func makeDurable(_ sessions: [StagedSession], alsoFolders: [String] = []) throws(StoreError) {
         let context = ErrorContext("write", store.sessionsDirectory)
         let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
         defer { store.system.discard(fd) }
@@ -174,18 +196,17 @@ extension StoreMigrator {
             defer { store.system.discard(file) }
             try store.system.sync(file, context: fileContext)
         }
+        for folder in alsoFolders {
+            let folderContext = ErrorContext("write", folder)
+            let folderFD = try AtomicFile.openDirectory(folder, system: store.system, context: folderContext)
+            defer { store.system.discard(folderFD) }
+            try store.system.sync(folderFD, context: folderContext)
+        }
     }
 
     private func renameInWriteOrder(_ sessions: [StagedSession], order: [UUID], ordered: Set<UUID>,
                                     report: inout MigrationReport) throws(StoreError) {
-        // Indices into `sessions`, in write order (not a reordered copy: at 10,000 work streams
-        // that copy was 1.7 MB of the migration's peak heap, massif).
-        let queue = Self.indices(of: sessions, in: order)
-        // Changes not counted when staged (kept for the per-document report, or found only when
-        // the mirror was applied) are reported here, in write order.
-        for index in queue where !sessions[index].changes.isEmpty {
-            report.append(DocumentChanges(file: Store.sessionFile(sessions[index].id), changes: sessions[index].changes))
-        }
+        let queue = reportInWriteOrder(sessions, order: order, report: &report)
         let context = ErrorContext("write", store.sessionsDirectory)
         let fd: Int32
         do { fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context) } catch {
@@ -234,59 +255,4 @@ final class FailureFlag: @unchecked Sendable {
     init(_ value: Bool) { self.value = value }
     var isSet: Bool { lock.guarded { value } }
     func set() { lock.guarded { value = true } }
-}
-
-/// Renames many temp files over their documents, from several threads when the real file system
-/// is used: replacing a file frees the old one inside `rename(2)`, which on this machine's ext4
-/// (mounted with `discard`) took 0.6–3.6 ms each, while independent frees overlap well (8
-/// threads ran 12× faster). Through a test seam (which need not be thread-safe) it renames one
-/// by one. On an error, every temp file not renamed is removed and the first error is thrown.
-enum ParallelRename {
-    static let threads = 8
-    static let minimumForThreads = 32
-
-    /// Renames `count` temp files; `paths(i)` gives the `i`-th (temp file, document), made when
-    /// needed rather than held in a list for all of them.
-    static func run(count: Int, system: SystemCalls, paths: @Sendable (Int) -> (from: String, to: String)) throws(StoreError) {
-        guard count >= minimumForThreads, system.calls is PosixCalls else {
-            for index in 0..<count {
-                let rename = paths(index)
-                do { try system.rename(rename.from, to: rename.to, context: ErrorContext("write", rename.to)) } catch {
-                    for leftover in index..<count { system.removeLeftover(paths(leftover).from) }
-                    throw error
-                }
-            }
-            return
-        }
-        let state = State(count: count)
-        DispatchQueue.concurrentPerform(iterations: threads) { worker in
-            for index in stride(from: worker, to: count, by: threads) {
-                guard !state.failed else { return }
-                let rename = paths(index)
-                do throws(StoreError) {
-                    try system.rename(rename.from, to: rename.to, context: ErrorContext("write", rename.to))
-                    state.markDone(index)
-                } catch {
-                    state.fail(error)
-                    return
-                }
-            }
-        }
-        guard let error = state.firstError else { return }
-        for index in 0..<count where !state.isDone(index) { system.removeLeftover(paths(index).from) }
-        throw error
-    }
-
-    /// What the threads share: which renames are done, and the first error.
-    private final class State: @unchecked Sendable {
-        private let lock = NSLock()
-        private var done: [Bool]
-        private var error: StoreError?
-        init(count: Int) { done = Array(repeating: false, count: count) }
-        var failed: Bool { lock.guarded { error != nil } }
-        var firstError: StoreError? { lock.guarded { error } }
-        func markDone(_ index: Int) { lock.guarded { done[index] = true } }
-        func isDone(_ index: Int) -> Bool { lock.guarded { done[index] } }
-        func fail(_ failure: StoreError) { lock.guarded { if error == nil { error = failure } } }
-    }
 }

@@ -31,8 +31,10 @@ public struct StoreMigrator: Sendable {
         _ = try survey()
     }
 
-    /// True when a crash left temp files in the store (removed by the next open for writing).
+    /// True when a crash left temp files, or a migration's exchange folder, in the store (removed
+    /// by the next open for writing).
     public func hasLeftoverTemporaryFiles() throws(StoreError) -> Bool {
+        if try store.system.linkStatus(joinPath(store.path, Self.exchangeFolderName), context: ErrorContext("list", store.path)) != nil { return true }
         for directory in [store.path, store.sessionsDirectory, store.userSessionsDirectory] {
             let entries = try store.system.listDirectory(directory, context: ErrorContext("list", directory))
             if entries.contains(where: { TempSweep.isTemporaryName($0.name) }) { return true }

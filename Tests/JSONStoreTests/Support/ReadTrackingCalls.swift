@@ -106,6 +106,7 @@ final class ReadTrackingCalls: FileSystemCalls, @unchecked Sendable {
     func system_flock(_ fd: Int32, _ operation: Int32) throws(Errno) { try real.system_flock(fd, operation) }
     func system_ftruncate(_ fd: Int32, _ length: Int64) throws(Errno) { try real.system_ftruncate(fd, length) }
     func system_link(_ from: String, _ to: String) throws(Errno) { try real.system_link(from, to) }
+    func system_exchange(_ a: String, _ b: String) throws(Errno) { try real.system_exchange(a, b) }
     func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry] { try real.system_readdir(path) }
     func system_fileSystemType(_ path: String) throws(Errno) -> String? { try real.system_fileSystemType(path) }
 }

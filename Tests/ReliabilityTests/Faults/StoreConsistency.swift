@@ -18,14 +18,17 @@ struct StoreConsistency {
 
     static let sample = StoreConsistency(v1Store: Samples.v1Store)
     static var migrated: [String: [UInt8]] { sample.migrated }
-    static func check(_ store: String, allowLeftovers: Bool = false) -> [String] { sample.check(store, allowLeftovers: allowLeftovers) }
+    static func check(_ store: String, allowLeftovers: Bool = false, allowExchangeFolder: Bool = false) -> [String] {
+        sample.check(store, allowLeftovers: allowLeftovers, allowExchangeFolder: allowExchangeFolder)
+    }
     static func resumes(_ store: String) throws -> [String] { try sample.resumes(store) }
     static func equalsMigrated(_ store: String) -> [String] { sample.equalsMigrated(store) }
 
     /// Every file is the sample's or the migrated one (whole, old or new), a v1 reader reads the
     /// store with the sample's queue, and no temp file is left (unless `allowLeftovers`: a failed
-    /// `unlink` may leave one for the next sweep).
-    func check(_ store: String, allowLeftovers: Bool = false) -> [String] {
+    /// `unlink` may leave one for the next sweep; or `allowExchangeFolder`: a failed fsync right
+    /// after a migration's folder exchange must leave the old folder for the next sweep).
+    func check(_ store: String, allowLeftovers: Bool = false, allowExchangeFolder: Bool = false) -> [String] {
         let files = tree(store)
         var failures: [String] = []
         for path in Set(files.keys).union(original.keys).union(migrated.keys).sorted() {
@@ -37,7 +40,9 @@ struct StoreConsistency {
             failures.append(found == nil ? "'\(path)' is missing" : "'\(path)' (\(found!.count) bytes) is neither the old nor the new version")
         }
         failures += PowerLossWorkloads.v1ReaderReads(files, original: original)
-        if !allowLeftovers, let leftover = temporaryLeftovers(store).first { failures.append("temp file left: '\(leftover)'") }
+        if !allowLeftovers, let leftover = temporaryLeftovers(store, allowingExchangeFolder: allowExchangeFolder).first {
+            failures.append("temp file left: '\(leftover)'")
+        }
         return failures
     }
 

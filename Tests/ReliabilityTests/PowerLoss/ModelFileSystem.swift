@@ -499,6 +499,33 @@ final class ModelFileSystem: FileSystemCalls, @unchecked Sendable {
 
     func system_fileSystemType(_ path: String) throws(Errno) -> String? { "modelfs" }
 
+    /// Set false to model a platform or file system that cannot exchange two paths: `ENOSYS`.
+    var supportsExchange = true
+
+    /// `renameat2(RENAME_EXCHANGE)`: both names swap inodes in one atomic entry operation of
+    /// their folder (two operations, each kept or lost on its own, across folders).
+    func system_exchange(_ a: String, _ b: String) throws(Errno) {
+        try locked { () throws(Errno) in
+            guard supportsExchange else {
+                count("exchange (unsupported)")
+                throw Errno(ENOSYS)
+            }
+            count("exchange")
+            let (parentA, nameA) = try parentAndName(a)
+            let (parentB, nameB) = try parentAndName(b)
+            guard let inodeA = state.inodes[parentA]!.entries[nameA], let inodeB = state.inodes[parentB]!.entries[nameB] else {
+                throw Errno(ENOENT)
+            }
+            if parentA == parentB {
+                record(parentA, [(nameA, inodeB), (nameB, inodeA)])
+            } else {
+                record(parentA, [(nameA, inodeB)])
+                record(parentB, [(nameB, inodeA)])
+            }
+            changed("exchange \(a) <-> \(b)")
+        }
+    }
+
     /// Set false to model a platform without `syncfs` (Darwin): the call reports `ENOSYS`.
     var supportsSyncFS = true
 

@@ -34,6 +34,7 @@ class ForwardingCalls: FileSystemCalls, @unchecked Sendable {
     func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry] { try base.system_readdir(path) }
     func system_fileSystemType(_ path: String) throws(Errno) -> String? { try base.system_fileSystemType(path) }
     func system_syncfs(_ fd: Int32) throws(Errno) { try base.system_syncfs(fd) }
+    func system_exchange(_ a: String, _ b: String) throws(Errno) { try base.system_exchange(a, b) }
 }
 
 /// Mutant: `syncfs` reports success without syncing (a batch trusting a flush that never happened).
@@ -81,10 +82,22 @@ final class InPlaceWrite: ForwardingCalls, @unchecked Sendable {
     }
 }
 
+/// Mutant: exchanges two folders with three renames (`a` → spare name, `b` → `a`, spare → `b`),
+/// as a platform without an atomic exchange might: for a moment `b` does not exist.
+final class ExchangeByRenames: ForwardingCalls, @unchecked Sendable {
+    override func system_exchange(_ a: String, _ b: String) throws(Errno) {
+        let spare = a + ".spare"
+        try base.system_rename(a, spare)
+        try base.system_rename(b, a)
+        try base.system_rename(spare, b)
+    }
+}
+
 /// The mutants, by name, as seams for `PowerLossHarness`.
 let mutants: [(name: String, seam: @Sendable (ModelFileSystem) -> any FileSystemCalls)] = [
     ("without file fsync", { WithoutFileSync($0) }),
     ("without folder fsync", { WithoutDirectorySync($0) }),
     ("in-place write", { InPlaceWrite($0) }),
     ("syncfs without effect", { WithoutSyncFS($0) }),
+    ("exchange by renames", { ExchangeByRenames($0) }),
 ]

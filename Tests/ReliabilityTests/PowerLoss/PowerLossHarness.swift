@@ -30,6 +30,8 @@ struct PowerLossHarness {
         var failures: [String] = []
         /// Bytes of every visible file after each acknowledged operation (index 0: before the first).
         var versions: [[String: [UInt8]]] = []
+        /// How many calls of each kind the workload made (`ModelFileSystem.callCounts`).
+        var callCounts: [String: Int] = [:]
     }
 
     /// A crash state handed to a check.
@@ -64,6 +66,7 @@ struct PowerLossHarness {
             outcome.versions.append(model.current.files())
         }
         model.stopRecording()
+        outcome.callCounts = model.callCounts
 
         var random = SplitMix64(seed: seed)
         var previous: (state: ModelState, acknowledged: Int)?

@@ -47,26 +47,34 @@ import Schema
 
 extension RegressionTests {
     /// Defect 4: when renaming a migrated work stream over its document failed, the migration
-    /// removed the temp files of the sessions after it but left that session's own.
-    @Test(arguments: [1, 2, 3])
-    func failedRenameDuringMigrationLeavesNoTempFile(failing renameNumber: Int) throws {
+    /// removed the temp files of the sessions after it but left that session's own. Also with the
+    /// folder exchange, where the renames that fail are those of queue.json and the customisations.
+    @Test(arguments: [1, 2, 3], [false, true])
+    func failedRenameDuringMigrationLeavesNoTempFile(failing renameNumber: Int, exchange: Bool) throws {
         let model = ModelFileSystem(try PowerLossWorkloads.v1Store())
-        let calls = FailingRename(model, failing: renameNumber)
+        model.supportsExchange = exchange
+        // With the exchange no work stream is renamed: the renames around it fail (queue.json
+        // before, the customisations after).
+        let calls = FailingRename(model, failing: renameNumber, under: exchange ? "/store/" : "/store/sessions/")
         let system = SystemCalls(calls: calls)
         let store = try Store.open(at: "/store", options: PowerLossWorkloads.options, system: system)
         let error = #expect(throws: StoreError.self) { _ = try StoreMigrator(store: store).migrate(toolVersion: "1") }
         #expect(error?.code == .permissionDenied && error?.syscall == "rename")
         #expect(model.current.files(includeDotNames: true).keys.filter { $0.contains("/.tmp-") }.sorted() == [])
+        #expect(!model.current.directories().contains("/store/" + StoreMigrator.exchangeFolderName))
     }
 }
 
 extension RegressionTests {
     /// Defect 5: when opening the sessions folder for the renames failed, a migration left every
-    /// staged temp file behind. Every open of that folder is failed in turn.
-    @Test func failedOpenOfSessionsFolderDuringMigrationLeavesNoTempFile() throws {
+    /// staged temp file behind. Every open of that folder is failed in turn, with and without the
+    /// folder exchange.
+    @Test(arguments: [false, true])
+    func failedOpenOfSessionsFolderDuringMigrationLeavesNoTempFile(exchange: Bool) throws {
         var failedRuns = 0
         for number in 1...20 {
             let model = ModelFileSystem(try PowerLossWorkloads.v1Store())
+            model.supportsExchange = exchange
             let calls = FailingFolderOpen(model, folder: "/store/sessions", failing: number)
             let store = try Store.open(at: "/store", options: PowerLossWorkloads.options, system: SystemCalls(calls: calls))
             do {
@@ -76,9 +84,10 @@ extension RegressionTests {
                 failedRuns += 1
                 #expect(error.code == .io && error.syscall == "open", "open \(number): \(error)")
                 #expect(model.current.files(includeDotNames: true).keys.filter { $0.contains("/.tmp-") }.sorted() == [], "open \(number)")
+                #expect(!model.current.directories().contains("/store/" + StoreMigrator.exchangeFolderName), "open \(number)")
             }
         }
-        #expect(failedRuns >= 2)
+        #expect(failedRuns >= (exchange ? 1 : 2))  // the exchange opens the folder once, to make it durable
     }
 }
 
@@ -106,16 +115,18 @@ final class FailingFolderOpen: ForwardingCalls, @unchecked Sendable {
 /// Fails the `number`-th rename into `/store/sessions/` with EACCES (doing nothing).
 final class FailingRename: ForwardingCalls, @unchecked Sendable {
     private let number: Int
+    private let prefix: String
     private let lock = NSLock()
     private var seen = 0
 
-    init(_ base: ModelFileSystem, failing number: Int) {
+    init(_ base: ModelFileSystem, failing number: Int, under prefix: String = "/store/sessions/") {
         self.number = number
+        self.prefix = prefix
         super.init(base)
     }
 
     override func system_rename(_ from: String, _ to: String) throws(Errno) {
-        if to.hasPrefix("/store/sessions/") {
+        if to.hasPrefix(prefix) {
             lock.lock(); seen += 1; let hit = seen == number; lock.unlock()
             if hit { throw Errno(EACCES) }
         }

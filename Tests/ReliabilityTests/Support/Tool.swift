@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONStore
 
 #if canImport(Glibc)
 import Glibc
@@ -135,6 +136,13 @@ func tree(_ root: String, includeDotNames: Bool = false) -> [String: [UInt8]] {
 }
 
 /// The `.tmp-` files left anywhere under `root`.
-func temporaryLeftovers(_ root: String) -> [String] {
-    tree(root, includeDotNames: true).keys.filter { $0.contains("/.tmp-") }.sorted()
+/// Temp files, and a migration's exchange folder (`.migration-sessions`), left in `root`. With
+/// `allowingExchangeFolder`, the folder and what it holds are not counted: a migration whose fsync
+/// after the exchange failed must leave the old folder to the next sweep.
+func temporaryLeftovers(_ root: String, allowingExchangeFolder: Bool = false) -> [String] {
+    let folder = "/" + StoreMigrator.exchangeFolderName
+    var found = tree(root, includeDotNames: true).keys.filter { $0.contains("/.tmp-") }
+    if FileManager.default.fileExists(atPath: root + folder) { found.append(folder) }
+    if allowingExchangeFolder { found.removeAll { $0 == folder || $0.hasPrefix(folder + "/") } }
+    return found.sorted()
 }

@@ -56,6 +56,9 @@ protocol FileSystemCalls: Sendable {
     func system_fileSystemType(_ path: String) throws(Errno) -> String?
     /// `syncfs(2)`; see `FileSystemCalls+SyncFS.swift` (the default reports `ENOSYS`).
     func system_syncfs(_ fd: Int32) throws(Errno)
+    /// Exchanges two paths in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`, Darwin
+    /// `renamex_np(RENAME_SWAP)`); see `FileSystemCalls+Exchange.swift` (the default reports `ENOSYS`).
+    func system_exchange(_ a: String, _ b: String) throws(Errno)
 }
 
 /// An `errno` value reported by a failed system call.

@@ -150,12 +150,15 @@ struct SystemCalls: Sendable {
         do { try unlink(path, context: ErrorContext("remove", path)) } catch { /* see above */ }
     }
 
+    /// `rmdir(2)`, retrying `EINTR`.
+    func removeDirectory(_ path: String, context: ErrorContext) throws(StoreError) {
+        try retrying("rmdir", context) { () throws(Errno) in try calls.system_rmdir(path) }
+    }
+
     /// `rmdir(2)` of a directory this code just created, after a later step failed. Errors are
     /// ignored as in `removeLeftover`: an empty directory left behind holds no data.
     func removeDirectoryLeftover(_ path: String) {
-        do {
-            try retrying("rmdir", ErrorContext("remove", path)) { () throws(Errno) in try calls.system_rmdir(path) }
-        } catch { /* see above */ }
+        do { try removeDirectory(path, context: ErrorContext("remove", path)) } catch { /* see above */ }
     }
 
     /// `flock(2)` with `LOCK_NB` added. Returns false when another open file holds a conflicting

@@ -1,0 +1,182 @@
+import Foundation
+import StoreGenerator
+import Testing
+@testable import JSONStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A migration commits the work streams by exchanging `sessions/` with a folder of links
+/// (`StoreMigrator+Exchange`), or file by file where that cannot be done; both end byte-identical.
+@Suite struct MigrationExchangeTests {
+    static let generator = StoreGenerator(seed: 41, workStreams: 40, messagesPerStream: 3)
+    static let exchangeFolder = StoreMigrator.exchangeFolderName
+
+    /// A generated v1 store in `dir`, and the tree a migration without any fault gives it.
+    static func v1Store(_ dir: TemporaryDirectory, _ name: String = "store") throws -> String {
+        let path = dir.sub(name)
+        _ = try generator.write(to: path)
+        return path
+    }
+
+    static func migrate(_ path: String, calls: FaultInjectingCalls? = nil) throws -> MigrationReport {
+        let system = calls.map { SystemCalls(calls: $0) } ?? .real
+        let store = try Store.open(at: path, options: Store.Options(), system: system)
+        return try StoreMigrator(store: store).migrate(toolVersion: "test")
+    }
+
+    static func inode(_ path: String) throws -> UInt64 {
+        try #require(try SystemCalls.real.linkStatus(path, context: ErrorContext("test", path))).inode
+    }
+
+    static func entries(_ path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+    }
+
+    /// The reference: the same store migrated on a seam that cannot exchange (file by file).
+    static func migratedByRenames(_ dir: TemporaryDirectory) throws -> [String: [UInt8]] {
+        let path = try v1Store(dir, "reference")
+        let calls = FaultInjectingCalls(.init(callNumber: 1, kinds: ["exchange"], fault: .error(EINVAL), persistent: true))
+        _ = try migrate(path, calls: calls)
+        #expect(calls.count("exchange") == 1 && !calls.succeeded("exchange") && calls.count("rename") >= 40)
+        #expect(!FileManager.default.fileExists(atPath: path + "/" + exchangeFolder))
+        var tree = try StoreFixtures.tree(path)
+        tree["store.json"] = nil
+        return tree
+    }
+
+    @Test func upgradeExchangesTheFolderAndEndsByteIdenticalToFileByFileRenames() throws {
+        let dir = TemporaryDirectory()
+        let path = try Self.v1Store(dir)
+        let before = try Self.inode(path + "/sessions")
+        let calls = FaultInjectingCalls()
+        let report = try Self.migrate(path, calls: calls)
+        #expect(calls.succeeded("exchange") && calls.count("exchange") == 1)
+        #expect(calls.count("link") == 40)
+        // The work streams' renames are gone: only queue.json, customisations, settings, store.json.
+        #expect(calls.count("rename") == 3 + (try Self.entries(path + "/user-sessions").count))
+        #expect(report.filesChanged > 40)
+        #expect(try Self.inode(path + "/sessions") != before)
+        #expect(try Self.entries(path) == [".lock", "queue.json", "sessions", "settings.json", "store.json", "user-sessions"])
+        #expect(try Self.entries(path + "/sessions").count == 40)
+        var tree = try StoreFixtures.tree(path)
+        tree["store.json"] = nil
+        #expect(tree == (try Self.migratedByRenames(dir)))
+    }
+
+    @Test func exchangeKeepsOtherDotFilesTheFoldersModeAndEachDocumentsMode() throws {
+        let dir = TemporaryDirectory()
+        let path = try Self.v1Store(dir)
+        let sessions = path + "/sessions"
+        let note = Array("a user's own bookkeeping\n".utf8)
+        try Data(note).write(to: URL(fileURLWithPath: sessions + "/.DS_Store"))
+        let document = try #require(try Self.entries(sessions).first { !$0.hasPrefix(".") })
+        #expect(chmod(sessions + "/" + document, 0o640) == 0)
+        #expect(chmod(sessions, 0o750) == 0)
+        let calls = FaultInjectingCalls()
+        _ = try Self.migrate(path, calls: calls)
+        #expect(calls.succeeded("exchange"))
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: sessions + "/.DS_Store"))) == note)
+        let folder = try #require(try SystemCalls.real.linkStatus(sessions, context: ErrorContext("test", sessions)))
+        let file = try #require(try SystemCalls.real.linkStatus(sessions + "/" + document, context: ErrorContext("test", sessions)))
+        #expect(folder.permissions == 0o750)
+        #expect(file.permissions == 0o640)
+    }
+
+    @Test(arguments: [EPERM, EXDEV, EMLINK, ENOTSUP])
+    func fileSystemWithoutHardLinksFallsBackToRenamesWithTheSameBytes(_ errno: Int32) throws {
+        let dir = TemporaryDirectory()
+        let path = try Self.v1Store(dir)
+        let calls = FaultInjectingCalls(.init(callNumber: 7, kinds: ["link"], fault: .error(errno)))
+        _ = try Self.migrate(path, calls: calls)
+        #expect(calls.count("link") == 7 && calls.count("exchange") == 0)
+        #expect(!FileManager.default.fileExists(atPath: path + "/" + Self.exchangeFolder))
+        var tree = try StoreFixtures.tree(path)
+        tree["store.json"] = nil
+        #expect(tree == (try Self.migratedByRenames(dir)))
+    }
+
+    @Test func aFolderInsideSessionsFallsBackToRenamesAndIsLeftAlone() throws {
+        let dir = TemporaryDirectory()
+        let path = try Self.v1Store(dir)
+        try FileManager.default.createDirectory(atPath: path + "/sessions/.cache", withIntermediateDirectories: false)
+        let calls = FaultInjectingCalls()
+        _ = try Self.migrate(path, calls: calls)
+        #expect(calls.count("exchange") == 0 && calls.count("rename") >= 40)
+        #expect(FileManager.default.fileExists(atPath: path + "/sessions/.cache"))
+        #expect(!FileManager.default.fileExists(atPath: path + "/" + Self.exchangeFolder))
+        var tree = try StoreFixtures.tree(path)
+        tree["store.json"] = nil
+        #expect(tree == (try Self.migratedByRenames(dir)))
+    }
+
+    /// Every failure before the exchange (making the folder, a link, the exchange itself) leaves
+    /// every work stream and customisation byte-identical, with no temp file and no exchange
+    /// folder. (queue.json, written before the work streams, stays: a v1 reader ignores it.)
+    @Test func aFailureBeforeTheExchangeChangesNothingAndLeavesNothing() throws {
+        let dir = TemporaryDirectory()
+        let pristine = try StoreFixtures.tree(try Self.v1Store(dir, "pristine"))
+        var injected = 0
+        for (kind, number) in [("mkdir", 1), ("link", 1), ("link", 40), ("exchange", 1)] {
+            let path = try Self.v1Store(dir, "store-\(kind)-\(number)")
+            let calls = FaultInjectingCalls(.init(callNumber: number, kinds: [kind], fault: .error(EIO)))
+            #expect(throws: StoreError.self) { try Self.migrate(path, calls: calls) }
+            #expect(calls.injected.count == 1, "\(kind) #\(number) was not reached")
+            injected += calls.injected.count
+            var tree = try StoreFixtures.tree(path)
+            #expect(tree.removeValue(forKey: "queue.json") != nil, "\(kind) #\(number)")
+            #expect(tree == pristine, "\(kind) #\(number)")
+            let leftovers = try Self.entries(path).filter { $0.hasPrefix(".") && $0 != ".lock" }
+                + (try Self.entries(path + "/sessions").filter { $0.hasPrefix(".") })
+            #expect(leftovers.isEmpty, "\(kind) #\(number): \(leftovers)")
+        }
+        #expect(injected == 4)
+    }
+
+    @Test func aLeftoverExchangeFolderIsRemovedWhenTheStoreIsOpenedForWriting() throws {
+        let dir = TemporaryDirectory()
+        let path = try Self.v1Store(dir)
+        _ = try Self.migrate(path)
+        // As after a crash right after the exchange: the old folder, with documents, still there.
+        let leftover = path + "/" + Self.exchangeFolder
+        try FileManager.default.copyItem(atPath: path + "/sessions", toPath: leftover)
+        let migrated = try StoreFixtures.tree(path)
+        #expect(try StoreMigrator(store: try Store.open(at: path, options: .readOnly)).hasLeftoverTemporaryFiles())
+        _ = try Store.open(at: path)
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(try StoreFixtures.tree(path) == migrated)
+        #expect(!(try StoreMigrator(store: try Store.open(at: path, options: .readOnly)).hasLeftoverTemporaryFiles()))
+    }
+
+    @Test func exchangeIsChosenWhenAtLeastAQuarterOfTheWorkStreamsChange() {
+        #expect(!StoreMigrator.prefersExchange(changed: 0, total: 0))
+        #expect(!StoreMigrator.prefersExchange(changed: 0, total: 10))
+        #expect(StoreMigrator.prefersExchange(changed: 1, total: 1))
+        #expect(StoreMigrator.prefersExchange(changed: 25, total: 100))
+        #expect(!StoreMigrator.prefersExchange(changed: 24, total: 100))
+        #expect(StoreMigrator.prefersExchange(changed: 10_000, total: 10_000))
+    }
+
+    /// A v2 store touched by a v1 writer on one work stream of 40: renamed in place, no exchange
+    /// (the §7 reconcile runs when the store is opened for writing).
+    @Test func reconcilingFewWorkStreamsRenamesThemInPlace() throws {
+        let dir = TemporaryDirectory()
+        let path = try Self.v1Store(dir)
+        _ = try Self.migrate(path)
+        let sessions = path + "/sessions"
+        let document = try #require(try Self.entries(sessions).first)
+        var text = try String(contentsOfFile: sessions + "/" + document, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"schema_version\": 2", with: "\"schema_version\": 1")
+        try text.write(toFile: sessions + "/" + document, atomically: false, encoding: .utf8)
+        let before = try Self.inode(sessions)
+        let calls = FaultInjectingCalls()
+        _ = try Self.migrate(path, calls: calls)
+        #expect(try String(contentsOfFile: sessions + "/" + document, encoding: .utf8).contains("\"schema_version\": 2,"))
+        #expect(calls.count("rename") >= 1)
+        #expect(calls.count("exchange") == 0 && calls.count("link") == 0)
+        #expect(try Self.inode(sessions) == before)
+    }
+}
