@@ -7,10 +7,13 @@ import Dispatch
 /// the result to a temp file, which readers never see (its name starts with a dot). If any
 /// document of the store is unreadable, every temp file is removed and the store is unchanged.
 /// Once the queue is resolved, the few work streams whose queue mirror changes are re-encoded.
-/// Then all temp files are made durable at once (`syncfs`, or an fsync each), and renamed over
-/// their documents in `QueueBuilder.writeOrder`: each session whose FIFO position changes is
-/// renamed and its folder fsynced on its own, so a v1 reader derives the same queue after every
-/// rename even across a power loss; the others are renamed together, then the folder is fsynced.
+/// When a quarter or more of the work streams changed, they are committed at once by exchanging
+/// `sessions/` with a folder of links (`StoreMigrator+Exchange.swift`). Otherwise, or where the
+/// file system cannot, all temp files are made durable at once (`syncfs`, or an fsync each), and
+/// renamed over their documents in `QueueBuilder.writeOrder`: each session whose FIFO position
+/// changes is renamed and its folder fsynced on its own, so a v1 reader derives the same queue
+/// after every rename even across a power loss; the others are renamed together, then the
+/// folder is fsynced.
 extension StoreMigrator {
     struct StagedSession {
         var id: UUID

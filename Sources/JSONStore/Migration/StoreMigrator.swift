@@ -9,10 +9,11 @@ import Foundation
 /// `StoreMigrator+Staging.swift`). The dry run (`plan`) reads twice instead and writes nothing.
 ///
 /// Write order, so that a crash at any instant leaves a store a v1 reader reads correctly and
-/// the next run finishes byte-identically: `queue.json`; the sessions, renamed in
-/// `QueueBuilder.writeOrder` (a v1 reader derives the same queue after every prefix);
-/// customisations; settings; `store.json` last, in its own durable write, so the store says v2
-/// only once everything is v2.
+/// the next run finishes byte-identically: `queue.json`; the sessions, all at once by exchanging
+/// folders (`StoreMigrator+Exchange.swift`) or renamed in `QueueBuilder.writeOrder` (a v1 reader
+/// derives the same queue after every prefix); customisations; settings; `store.json` last, in
+/// its own durable write, so the store says v2 only once everything is v2; then the old folder
+/// of an exchange is removed.
 public struct StoreMigrator: Sendable {
     public let store: Store
 

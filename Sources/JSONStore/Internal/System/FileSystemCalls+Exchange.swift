@@ -20,9 +20,9 @@ extension PosixCalls {
     }
 }
 
-/// The C function, looked up once in the C library already loaded into the process: Glibc's Swift
-/// module does not declare `renameat2` (it is behind `_GNU_SOURCE`), and looking `renamex_np` up
-/// the same way keeps one code path (its flag value is from `<stdio.h>`).
+/// The C function. Linux: looked up once in the C library already loaded into the process,
+/// because Glibc's Swift module does not declare `renameat2` (it is behind `_GNU_SOURCE`), and
+/// glibc before 2.28 does not have it. Darwin: declared by `<stdio.h>` since macOS 10.12.
 private enum PathExchange {
     #if os(Linux)
     typealias Call = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
@@ -33,13 +33,7 @@ private enum PathExchange {
         return { a, b in call(atCurrentDirectory, a, atCurrentDirectory, b, renameExchange) }
     }()
     #elseif canImport(Darwin)
-    typealias Call = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UInt32) -> Int32
-    static let function: (@Sendable (String, String) -> Int32)? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "renamex_np") else { return nil }
-        let call = unsafeBitCast(symbol, to: Call.self)
-        let renameSwap: UInt32 = 0x2  // RENAME_SWAP
-        return { a, b in call(a, b, renameSwap) }
-    }()
+    static let function: (@Sendable (String, String) -> Int32)? = { a, b in renamex_np(a, b, UInt32(RENAME_SWAP)) }
     #else
     static let function: (@Sendable (String, String) -> Int32)? = nil
     #endif
