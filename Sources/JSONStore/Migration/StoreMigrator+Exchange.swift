@@ -48,19 +48,19 @@ extension StoreMigrator {
     func exchangeSessions(_ sessions: [StagedSession]) throws(StoreError) -> ExchangeOutcome {
         let folder = exchangeFolder
         let context = ErrorContext("write", store.sessionsDirectory)
-        var linked: [String] = []
+        var created = false
         do throws(StoreError) {
-            guard try linkEverySession(sessions, into: folder, linked: &linked) else {
-                removeExchangeFolder(linked)
+            guard try linkEverySession(sessions, into: folder, created: &created) else {
+                if created { removeFolder(folder) }
                 return .unsupported
             }
             try makeDurable(sessions, alsoFolders: [folder, store.path])
             guard try store.system.exchange(folder, store.sessionsDirectory, context: context) else {
-                removeExchangeFolder(linked)
+                removeFolder(folder)
                 return .unsupported
             }
         } catch {
-            removeExchangeFolder(linked)
+            if created { removeFolder(folder) }
             throw error
         }
         // From here `sessions/` is the new folder; the temp files live on in the old one, at
@@ -72,60 +72,73 @@ extension StoreMigrator {
         return .exchanged
     }
 
-    /// Creates `folder` with the mode of `sessions/` and links into it every entry of `sessions/`
-    /// under its own name, a changed document's temp file under the document's name. Returns
-    /// false (after recording what it linked) where links or the entries do not allow it.
-    private func linkEverySession(_ sessions: [StagedSession], into folder: String, linked: inout [String]) throws(StoreError) -> Bool {
+    /// Creates `folder` with the mode of `sessions/` and links into it every work stream (a changed
+    /// one's temp file under the work stream's name) and every other entry of `sessions/` except
+    /// temp files. Returns false where links or the entries do not allow it. Paths are made one
+    /// at a time, not listed (at 10,000 work streams such lists were megabytes of the peak memory).
+    private func linkEverySession(_ sessions: [StagedSession], into folder: String, created: inout Bool) throws(StoreError) -> Bool {
         let sessionsDirectory = store.sessionsDirectory
         let context = ErrorContext("write", folder)
-        var replaced: [String: String] = [:]
-        for session in sessions {
-            if let temporary = session.temporary { replaced[Store.documentName(session.id)] = temporary }
-        }
         guard let folderStatus = try store.system.linkStatus(sessionsDirectory, context: context), folderStatus.type == .directory else { return false }
+        // Besides the work streams, only dot-named entries can be there (any other name makes the
+        // staging fail). Temp files are ours: the sweep at the start, under the lock, removed any other.
+        let others = try store.system.listDirectory(
+            sessionsDirectory, including: { $0.utf8.first == UInt8(ascii: ".") && !TempSweep.isTemporaryName($0) },
+            context: ErrorContext("list", sessionsDirectory))
         try store.system.makeDirectory(folder, mode: 0o700, context: context)
-        linked.append(folder)
+        created = true
         let fd = try store.system.open(folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, context: context)
         defer { store.system.discard(fd) }
         try store.system.setPermissions(fd, folderStatus.permissions, context: context)
-        for entry in try store.system.listDirectory(sessionsDirectory, context: ErrorContext("list", sessionsDirectory)) {
-            // Temp files: ours, linked under their documents' names (the sweep at the start of the
-            // migration, under the lock, removed any other).
-            if TempSweep.isTemporaryName(entry.name) { continue }
-            let source = replaced[entry.name] ?? joinPath(sessionsDirectory, entry.name)
+        for entry in others {
+            let source = joinPath(sessionsDirectory, entry.name)
             var type = entry.type
             if type == nil { type = try store.system.linkStatus(source, context: context)?.type }
             // A folder or link inside sessions/ is not ours to move: rename file by file instead.
             guard type == .regular else { return false }
-            let target = joinPath(folder, entry.name)
-            do {
-                try store.system.hardLink(source, to: target, context: ErrorContext("write", target))
-            } catch where [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP, ENOSYS].contains(error.errno ?? 0) {
-                return false  // a file system without hard links (or at a limit): rename instead
-            }
-            linked.append(target)
+            guard try link(source, to: joinPath(folder, entry.name)) else { return false }
+        }
+        for session in sessions {
+            let name = Store.documentName(session.id)
+            guard try link(session.temporary ?? joinPath(sessionsDirectory, name), to: joinPath(folder, name)) else { return false }
         }
         return true
     }
 
-    /// Removes the links made so far and the new folder (after a failure, before any exchange).
-    private func removeExchangeFolder(_ linked: [String]) {
-        guard let folder = linked.first else { return }
-        for path in linked.dropFirst() { store.system.removeLeftover(path) }
-        store.system.removeDirectoryLeftover(folder)
+    /// A hard link; false on a file system without them (or at a limit), where the caller renames instead.
+    private func link(_ source: String, to target: String) throws(StoreError) -> Bool {
+        do {
+            try store.system.hardLink(source, to: target, context: ErrorContext("write", target))
+            return true
+        } catch where [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP, ENOSYS].contains(error.errno ?? 0) {
+            return false
+        }
     }
 
     /// Removes the old `sessions/`, now at `exchangeFolder`, on several threads. Nothing a reader
     /// sees depends on it, so a failure is not the migration's: whatever is left (dot-named,
     /// never read) is removed by the next sweep (`TempSweep`), under the lock.
     func removeExchangedFolder() {
-        let folder = exchangeFolder
-        let names: [String]
-        do { names = try store.system.listDirectory(folder, context: ErrorContext("remove", folder)).map(\.name) } catch { return }
-        let failure = ParallelFileOperations.run(count: names.count, system: store.system) { [store] (index) throws(StoreError) in
-            let path = joinPath(folder, names[index])
-            try store.system.unlink(path, context: ErrorContext("remove", path))
+        removeFolder(exchangeFolder)
+    }
+
+    /// Removes every file in `folder` (on several threads, listed 1,024 at a time so that memory
+    /// does not grow with the store), then the folder; stops quietly at the first failure (the
+    /// folder is dot-named, never read, and swept later).
+    private func removeFolder(_ folder: String) {
+        while true {
+            let names: [String]
+            do {
+                names = try store.system.listDirectory(folder, limit: 1024, including: { _ in true },
+                                                       context: ErrorContext("remove", folder)).map(\.name)
+            } catch { return }
+            if names.isEmpty { break }
+            let failure = ParallelFileOperations.run(count: names.count, system: store.system) { [store] (index) throws(StoreError) in
+                let path = joinPath(folder, names[index])
+                try store.system.unlink(path, context: ErrorContext("remove", path))
+            }
+            if failure != nil { return }
         }
-        if failure == nil { store.system.removeDirectoryLeftover(folder) }
+        store.system.removeDirectoryLeftover(folder)
     }
 }

@@ -93,10 +93,14 @@ struct PosixCalls: FileSystemCalls {
     }
 
     func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry] {
+        try system_readdir(path, limit: .max) { _ in true }
+    }
+
+    func system_readdir(_ path: String, limit: Int, including include: (String) -> Bool) throws(Errno) -> [DirectoryEntry] {
         guard let directory = opendir(path) else { throw Errno(errno) }
         defer { closedir(directory) }
         var entries: [DirectoryEntry] = []
-        while true {
+        while entries.count < limit {
             // readdir returns NULL both at the end and on error; only errno tells them apart (man 3 readdir).
             errno = 0
             guard let entry = readdir(directory) else {
@@ -106,9 +110,10 @@ struct PosixCalls: FileSystemCalls {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name == "." || name == ".." { continue }
+            if name == "." || name == ".." || !include(name) { continue }
             entries.append(DirectoryEntry(name: name, type: FileType(directoryEntryType: entry.pointee.d_type)))
         }
+        return entries
     }
 
     func system_fileSystemType(_ path: String) throws(Errno) -> String? {

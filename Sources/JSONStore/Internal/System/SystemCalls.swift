@@ -187,6 +187,11 @@ struct SystemCalls: Sendable {
         try retrying("readdir", context) { () throws(Errno) in try calls.system_readdir(path) }
     }
 
+    /// Like `listDirectory`, but only the first `limit` entries whose names pass `include`.
+    func listDirectory(_ path: String, limit: Int = .max, including include: (String) -> Bool, context: ErrorContext) throws(StoreError) -> [DirectoryEntry] {
+        try retrying("readdir", context) { () throws(Errno) in try calls.system_readdir(path, limit: limit, including: include) }
+    }
+
     /// The file system type of the mount holding `path`, or nil when it cannot be told.
     func fileSystemType(_ path: String, context: ErrorContext) throws(StoreError) -> String? {
         try retrying("statfs", context) { () throws(Errno) in try calls.system_fileSystemType(path) }
