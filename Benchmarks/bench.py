@@ -657,9 +657,12 @@ METHOD = """
   all in memory, no fsync, no backup); the floor `cp -a <store> <copy> && sync` (`sync` is system-wide: on
   a shared machine it also waits for other processes' writes); and, for information, a floor with the
   durability `migrate` gives each file (`peers/copy_fsync.py`: copy, fsync every file, then every folder),
-  and the floor of replacing in place (`peers/replace_in_place.py`: migrate's file operations with no
-  computing: every document read and written to a temp file beside it; one `syncfs`; each temp file renamed
-  over its original, on eight threads; each folder fsynced).
+  the floor of replacing in place (`peers/replace_in_place.py`: file-by-file renames with no computing:
+  every document read and written to a temp file beside it; one `syncfs`; each temp file renamed over its
+  original, on eight threads; each folder fsynced), and the floor of migrate's folder exchange
+  (`peers/exchange_floor.c`: every document read and written into a new folder; one `syncfs`; the folders
+  exchanged with `renameat2(RENAME_EXCHANGE)`; the old documents deleted on eight threads). Used copies are
+  moved aside and deleted after the run, not before a timed command (see `bury`).
 - **2.** also reports the first update after `Store.open` (the document parsed and decoded in full) beside
   the median of the K updates (the later ones find the messages this `Store` wrote and compare them).
 - CPU in the notes is the median user + system time of the process (for goals 2 and 3: of one operation);
