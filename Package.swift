@@ -20,12 +20,12 @@ let package = Package(
         .target(name: "StoreGenerator", dependencies: ["Schema"]),
         .executableTarget(name: "generate-store", dependencies: ["StoreGenerator"]),
         .executableTarget(name: "store-bench", dependencies: ["JSONStore", "Schema"]),
-        .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
+        .testTarget(name: "SchemaTests", dependencies: ["Schema", "StoreGenerator"]),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper", "StoreGenerator"]),
         .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema"]),
         .testTarget(name: "MigrateStoreTests", dependencies: ["migrate-store", "JSONStore", "Schema", "StoreGenerator"]),
         // Crash, fault, bad-input, concurrency and hostile-file suites; runs the built migrate-store.
-        .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "migrate-store", "reliability-helper"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "StoreGenerator", "migrate-store", "reliability-helper"]),
         // Child process for ReliabilityTests' concurrency tests (public Store API only); not a product.
         .executableTarget(name: "reliability-helper", dependencies: ["JSONStore"]),
     ],

@@ -2,14 +2,14 @@ import Foundation
 
 /// SplitMix64 (Steele, Lea, Flood 2014; the seeding generator of xoshiro): a small, fast,
 /// seeded generator whose output is fixed by its definition, so a seed gives the same store on
-/// every platform and Swift version.
+/// every platform and Swift version. Public so that the tests draw from the same generator.
 ///
 /// Bounded values are drawn with this type's own methods, never with the standard library's
 /// `random(in:using:)`, whose algorithm is not part of its contract and may change.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
     /// A generator for one part of a store (`stream` = a work stream's index, `salt` = what for),
     /// independent of every other part, so each document can be made on its own.
@@ -20,7 +20,7 @@ struct SeededGenerator: RandomNumberGenerator {
         _ = next()
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONStore
+import StoreGenerator
 
 /// SHA-256 against the FIPS 180-4 example vectors (NIST CSRC "Examples with Intermediate
 /// Values", SHA-256) and against the system's `sha256sum`.
@@ -64,15 +65,3 @@ import Testing
     }
 }
 
-/// SplitMix64: a small seeded generator, so random tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StoreGenerator
 
 /// The content of write number `n` to `name`. Keep in step with `payload` in store-test-helper.
 private func ackPayload(name: String, n: Int) -> [UInt8] {
@@ -22,7 +23,7 @@ private func ackPayload(name: String, n: Int) -> [UInt8] {
         let seed = ProcessInfo.processInfo.environment["STORE_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0 ... .max)
         let kills = environmentInteger("STORE_KILLS", default: 200)
         print("killedWriterNeverLosesAcknowledgedWrite: STORE_TEST_SEED=\(seed) STORE_KILLS=\(kills)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let dir = TemporaryDirectory()
         var acknowledged: [String: Int] = [:]
         var acknowledgements = 0, leftovers = 0, killedBeforeFirstAck = 0

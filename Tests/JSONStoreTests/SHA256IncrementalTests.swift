@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONStore
+import StoreGenerator
 
 /// The fast SHA-256 (whole blocks hashed in place from the caller's bytes, partial blocks kept in
 /// a 64-byte buffer) against fixed digests around the padding boundaries, against `sha256sum`

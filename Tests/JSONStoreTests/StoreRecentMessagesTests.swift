@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JSONStore
 import Schema
+import StoreGenerator
 
 /// A `Store` keeps the messages it wrote last with their bytes (`RecentMessages`) and compares
 /// instead of parsing them on the next update. Whatever another writer did in between, every
@@ -129,7 +130,7 @@ import Schema
         let (store, id, path) = try Self.store(dir, messages: 3)
         let other = try Store.open(at: dir.sub("s"))
         var model = try Self.decoded(path)
-        var random = SplitMix64(seed: 20_261_121)
+        var random = SeededGenerator(seed: 20_261_121)
         for step in 0..<150 {
             let n = Int32(random.next() % 1000)
             let operation = random.next() % 6

@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StoreGenerator
 
 /// `restore --force` killed with SIGKILL at seeded random instants: after recovery (what the next
 /// `restore` or a store open runs first), the target is byte-identical to the old store or to
@@ -21,7 +22,7 @@ import Darwin
         let seed = ProcessInfo.processInfo.environment["BACKUP_KILL_SEED"].flatMap(UInt64.init)
             ?? UInt64(Date().timeIntervalSince1970 * 1000)
         print("BackupRestoreKillTests: seed \(seed) (set BACKUP_KILL_SEED=\(seed) to repeat)")
-        var random = BackupRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let scratch = BackupScratch()
         try makeLargeStore(at: scratch.at("big"), sessions: 40, seed: seed)
         #expect(try runTool(["backup", scratch.at("big"), scratch.at("backup")]).code == 0)

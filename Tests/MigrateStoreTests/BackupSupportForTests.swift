@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StoreGenerator
 
 /// A fresh folder under the system's temp directory, removed when the value goes away.
 final class BackupScratch {
@@ -130,20 +131,8 @@ func replaceFile(_ path: String, with bytes: [UInt8]) throws {
     #expect(rename(temporary, path) == 0)
 }
 
-/// SplitMix64: seeded, so random tests repeat exactly.
-struct BackupRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
-extension BackupRandom {
+extension SeededGenerator {
     /// A random lowercase UUID string.
     mutating func uuid() -> String {
         var bytes = (0 ..< 16).map { _ in UInt8.random(in: 0 ... 255, using: &self) }
@@ -161,7 +150,7 @@ func makeLargeStore(at path: String, sessions count: Int, seed: UInt64) throws {
     try FileManager.default.copyItem(atPath: BackupSamples.root + "/v2-store", toPath: path)
     let folder = path + "/sessions"
     let originals = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
-    var random = BackupRandom(seed: seed)
+    var random = SeededGenerator(seed: seed)
     for index in 0 ..< count {
         let original = originals[index % originals.count]
         let oldID = String(original.dropLast(5))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONStore
+import StoreGenerator
 
 /// Issue 4 acceptance, on the built binary.
 @Suite(.serialized) struct UpgradeEndToEndTests {

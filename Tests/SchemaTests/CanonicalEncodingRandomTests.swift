@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+import StoreGenerator
 
 /// Random work-stream models (fixed seed, so a failure repeats) encoded both ways.
 @Suite struct CanonicalEncodingRandomTests {
@@ -73,22 +74,11 @@ import Testing
     }
 }
 
-/// SplitMix64: a small, fixed pseudo-random sequence for reproducible tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Builders of random models whose strings, keys and values hit the writer's edge cases.
 struct RandomModels {
-    var rng: SplitMix64
-    init(seed: UInt64) { rng = SplitMix64(state: seed) }
+    var rng: SeededGenerator
+    init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
 
     /// Pieces of text: every escape class, multi-byte scalars, and plain runs long enough to
     /// cross the writer's 8-byte words.

@@ -53,18 +53,6 @@ func temporaryFiles(in directory: String) -> [String] {
 /// UTF-8 bytes of `text`.
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-/// A small deterministic generator, so a failing random test can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The errnos every fault sweep injects, with the code each must map to.
 let sweptErrnos: [(errno: Int32, code: StoreError.Code)] = [(EIO, .io), (ENOSPC, .noSpace), (EACCES, .permissionDenied)]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONStore
+import StoreGenerator
 
 /// Stores on disk for end-to-end tests: copies of the samples, larger v1 stores made from them,
 /// and snapshots of whole trees (bytes and modification times).
@@ -83,17 +84,8 @@ enum StoreTrees {
     }
 }
 
-/// SplitMix64: a small seeded generator, so a failing run can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// Seeded (`StoreGenerator.SeededGenerator`, SplitMix64), so a failing run can be replayed.
+extension SeededGenerator {
     mutating func uuidBytes() -> uuid_t {
         let a = next(), b = next()
         var bytes = withUnsafeBytes(of: a.littleEndian) { Array($0) } + withUnsafeBytes(of: b.littleEndian) { Array($0) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import JSONStore
+import StoreGenerator
 
 /// Bad input through the built tool
 @Suite struct BadInputBinaryTests {
@@ -10,7 +11,7 @@ import JSONStore
     static func cases(seed: UInt64) throws -> [BadInputCase] {
         let target = BadInputTests.v1Sessions
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: Samples.v1Store + "/" + target)))
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var out: [BadInputCase] = [
             BadInputCase(kind: "1,000,000 '['", relative: target, bytes: [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000),
                          mustFail: true, mustBeSyntaxError: true),

@@ -1,4 +1,5 @@
 import Foundation
+import StoreGenerator
 
 /// One bad input: a file of the store replaced by `bytes`.
 struct BadInputCase: Sendable {
@@ -60,7 +61,7 @@ enum BadInputCases {
     }
 
     /// `count` seeded mutations of the documents in `files` (relative path → bytes).
-    static func random(_ count: Int, files: [String: [UInt8]], random: inout SplitMix64) -> [BadInputCase] {
+    static func random(_ count: Int, files: [String: [UInt8]], random: inout SeededGenerator) -> [BadInputCase] {
         let paths = files.keys.sorted()
         var out: [BadInputCase] = []
         out.reserveCapacity(count)
@@ -71,7 +72,7 @@ enum BadInputCases {
         return out
     }
 
-    static func mutate(_ original: [UInt8], relative: String, random: inout SplitMix64) -> BadInputCase {
+    static func mutate(_ original: [UInt8], relative: String, random: inout SeededGenerator) -> BadInputCase {
         var bytes = original
         func position() -> Int { Int(random.next() % UInt64(max(1, bytes.count))) }
         switch random.next() % 11 {
@@ -153,7 +154,7 @@ enum BadInputCases {
     }
 
     /// `bytes` with the value of a random scalar top-level member replaced by `value`.
-    static func replacingFirstValue(_ bytes: [UInt8], with value: [UInt8], random: inout SplitMix64) -> [UInt8] {
+    static func replacingFirstValue(_ bytes: [UInt8], with value: [UInt8], random: inout SeededGenerator) -> [UInt8] {
         let lines = memberLines(bytes)
         guard !lines.isEmpty else { return value }
         let line = lines[Int(random.next() % UInt64(lines.count))]

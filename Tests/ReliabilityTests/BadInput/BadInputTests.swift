@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JSONStore
 import Schema
+import StoreGenerator
 
 /// Bad input (issue part 3): damaged documents through open, the scans, plan and migrate, in
 /// memory. At least 10,000 cases per run (`RELIABILITY_CASES` scales it), seed printed
@@ -59,7 +60,7 @@ import Schema
         let total = environmentInteger("RELIABILITY_CASES", default: 10_000, full: 100_000)
         let count = max(1_000, total - 5_200)
         print("seededRandomDamageOfSampleDocumentsIsReportedAndNothingIsWritten: RELIABILITY_SEED=\(seed) RELIABILITY_CASES=\(total)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var failures: [String] = []
         for sample in [Samples.v1Store, Samples.v2Store] {
             let probe = try BadInputProbe(sample: sample, only: Self.small)

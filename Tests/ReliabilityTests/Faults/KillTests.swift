@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StoreGenerator
 
 /// `migrate-store migrate` killed with SIGKILL at random instants (spec §6 "resumable"): every
 /// file is whole (old or new), a v1 reader reads the store with its queue, and the next run
@@ -15,7 +16,7 @@ import Darwin
     func killedMigrationIsReadableByV1AndResumesIdentically() throws {
         let seed = environmentSeed()
         let kills = environmentInteger("RELIABILITY_KILLS", default: 15, full: 200)
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let scratch = Scratch()
         let source = scratch("v1")
         _ = try ConcurrencyTests.largeV1Store(source, streams: environmentInteger("RELIABILITY_KILL_STREAMS", default: 120))

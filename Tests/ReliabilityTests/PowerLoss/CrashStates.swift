@@ -1,4 +1,5 @@
 import Foundation
+import StoreGenerator
 
 /// The states a disk may hold after a power loss at one instant, from a `ModelState`.
 ///
@@ -21,7 +22,7 @@ struct CrashStates {
     }
 
     /// Every distinct crash state of `snapshot` (distinct by the files and folders they hold).
-    static func explore(_ snapshot: ModelState, limit: Int, random: inout SplitMix64) -> Exploration {
+    static func explore(_ snapshot: ModelState, limit: Int, random: inout SeededGenerator) -> Exploration {
         var exploration = Exploration()
         var seen = Set<Int>()
         let directories = snapshot.inodes.keys.sorted().filter { !snapshot.inodes[$0]!.pending.isEmpty }
@@ -133,15 +134,3 @@ struct CrashStates {
     }
 }
 
-/// A small deterministic generator, so a run can be replayed from its printed seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

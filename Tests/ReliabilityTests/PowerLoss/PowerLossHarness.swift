@@ -1,5 +1,6 @@
 import Foundation
 @testable import JSONStore
+import StoreGenerator
 
 /// Runs a workload once on a `ModelFileSystem`, then cuts the power after every state-changing
 /// call and checks every state the disk may hold (see `CrashStates`).
@@ -68,7 +69,7 @@ struct PowerLossHarness {
         model.stopRecording()
         outcome.callCounts = model.callCounts
 
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var previous: (state: ModelState, acknowledged: Int)?
         // Hunting a mutant, look at the latest crash points first: a lost acknowledged write shows there.
         for snapshot in stopAtFirstFailure ? model.snapshots.reversed() : model.snapshots {
