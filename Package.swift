@@ -13,7 +13,9 @@ let package = Package(
     targets: [
         .target(name: "Schema"),
         .target(name: "JSONStore", dependencies: ["Schema"]),
-        .executableTarget(name: "migrate-store", dependencies: ["Schema", "JSONStore"]),
+        // The command-line tool as a library (commands, parsing, output); the executable is its main.swift.
+        .target(name: "MigrateStoreCLI", dependencies: ["Schema", "JSONStore"]),
+        .executableTarget(name: "migrate-store", dependencies: ["MigrateStoreCLI"]),
         // Child process for JSONStoreTests' multi-process tests (kill -9, lock contention); not a product.
         .executableTarget(name: "store-test-helper", dependencies: ["JSONStore"]),
         // Deterministic stores for benchmarks and tests (Benchmarks/README.md); not products.
@@ -23,7 +25,7 @@ let package = Package(
         .testTarget(name: "SchemaTests", dependencies: ["Schema", "StoreGenerator"]),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper", "StoreGenerator"]),
         .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema"]),
-        .testTarget(name: "MigrateStoreTests", dependencies: ["migrate-store", "JSONStore", "Schema", "StoreGenerator"]),
+        .testTarget(name: "MigrateStoreTests", dependencies: ["MigrateStoreCLI", "migrate-store", "JSONStore", "Schema", "StoreGenerator"]),
         // Crash, fault, bad-input, concurrency and hostile-file suites; runs the built migrate-store.
         .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "StoreGenerator", "migrate-store", "reliability-helper"]),
         // Child process for ReliabilityTests' concurrency tests (public Store API only); not a product.

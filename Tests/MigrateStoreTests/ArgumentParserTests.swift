@@ -1,5 +1,5 @@
 import Testing
-@testable import migrate_store
+@testable import MigrateStoreCLI
 
 /// Parses `words` for `spec`, failing the test on a usage error.
 private func parse(

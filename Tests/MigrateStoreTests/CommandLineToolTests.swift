@@ -1,5 +1,5 @@
 import Testing
-@testable import migrate_store
+@testable import MigrateStoreCLI
 
 private struct Explosion: Error {}
 

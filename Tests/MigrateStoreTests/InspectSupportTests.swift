@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import migrate_store
+@testable import MigrateStoreCLI
 
 /// A copy of a sample store in a fresh temporary folder, and the built tool run against it
 /// with the folder's path replaced by `<store>` in everything it prints.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import migrate_store
+@testable import MigrateStoreCLI
 
 /// `--json` output strings: the no-escape fast path and the escaping path give exactly the
 /// literal a byte-by-byte reference gives, and the literal reads back as the same string.

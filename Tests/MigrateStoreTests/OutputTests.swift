@@ -1,7 +1,7 @@
 import Foundation
 import Schema
 import Testing
-@testable import migrate_store
+@testable import MigrateStoreCLI
 
 @Suite struct OutputTests {
     @Test func humanModeWritesResultsAndInfoToStandardOutput() {

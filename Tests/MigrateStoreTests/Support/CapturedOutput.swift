@@ -1,5 +1,5 @@
 import Foundation
-@testable import migrate_store
+@testable import MigrateStoreCLI
 
 /// Standard output and error captured in memory, for in-process tests of ``Output``.
 final class CapturedOutput: @unchecked Sendable {
