@@ -4,7 +4,7 @@ public enum MigrateStore {
     /// Runs the tool on `arguments` (the command line without the program name), printing to the
     /// process's standard output and error, and returns the exit status. Never exits the process.
     public static func main(_ arguments: [String]) -> Int32 {
-        CommandLineTool(registry: CommandRegistry(hooks: CommandHooks.all, fallback: CommandRegistry.requireImplementation))
+        CommandLineTool(registry: CommandRegistry())
             .run(arguments, output: Output(streams: .process))
             .rawValue
     }

@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func optionHelpShowsChoicesAndDefault() {
-        #expect(HelpFormatter.help(for: CommandSpec.list.options[0]) == "The order of the list: newest first, "
+        #expect(HelpFormatter.help(for: ListCommand.spec.options[0]) == "The order of the list: newest first, "
             + "by display name, or by queue position. (values: last-modified, name, queue; default: last-modified)")
     }
 

@@ -1,42 +1,40 @@
-/// Runs one command: reads its ``ParsedArguments``, prints through ``Output``, and returns
-/// the exit status, or throws (see ``ExitCodeError``).
-typealias CommandHook = @Sendable (ParsedArguments, Output) throws -> ExitCode
-
-/// A command's spec paired with the code that runs it.
-struct Command: Sendable {
-    let spec: CommandSpec
-    let run: CommandHook
-}
-
 /// The commands the tool knows, in the order the top-level help lists them.
 ///
-/// The specs are fixed (``CommandSpec/all``); the code that runs each one is passed in, so
-/// implementations can be added one at a time:
-///
 /// ```swift
-/// let registry = CommandRegistry(
-///     hooks: ["status": StatusCommand.run, "migrate": MigrateCommand.run],
-///     fallback: CommandRegistry.notImplemented)
+/// let tool = CommandLineTool(registry: CommandRegistry())   // every command of `all`
 /// ```
 struct CommandRegistry: Sendable {
+    /// Every command type, in help order: the one list a new command is added to.
+    static let all: [any Subcommand.Type] = [
+        StatusCommand.self, PlanCommand.self, MigrateCommand.self, VerifyCommand.self, RollbackCommand.self,
+        ListCommand.self, ShowCommand.self, QueueCommand.self, StatsCommand.self, ValidateCommand.self,
+        BackupCommand.self, VerifyBackupCommand.self, RestoreCommand.self, ExportCommand.self, ImportCommand.self,
+    ]
+
     /// Every command, in help order.
     let commands: [Command]
 
-    /// Pairs each spec with its hook, or with `fallback(spec)` when `hooks` has none.
+    /// The commands of `types`, with the code of some replaced by `replacing[name]` (a seam for
+    /// tests that exercise parsing and output only).
     ///
-    /// - Precondition: command names are unique and aren't `help`, and every key of `hooks`
-    ///   names a spec. These are mistakes in the code, not in the command line.
-    init(
-        specs: [CommandSpec] = CommandSpec.all, hooks: [String: CommandHook],
-        fallback: (CommandSpec) -> CommandHook
-    ) {
-        let names = specs.map(\.name)
+    /// - Precondition: command names are unique and aren't `help`, and every key of `replacing`
+    ///   names a command. These are mistakes in the code, not in the command line.
+    init(_ types: [any Subcommand.Type] = CommandRegistry.all, replacing hooks: [String: CommandHook] = [:]) {
+        let names = types.map { $0.spec.name }
         precondition(Set(names).count == names.count, "two commands share a name: \(names)")
         precondition(!names.contains("help"), "'help' is built in and can't be a registered command")
         for name in hooks.keys {
-            precondition(names.contains(name), "a hook is registered for '\(name)', which has no spec")
+            precondition(names.contains(name), "a replacement is given for '\(name)', which is no command")
         }
-        commands = specs.map { Command(spec: $0, run: hooks[$0.name] ?? fallback($0)) }
+        var commands: [Command] = []
+        for type in types {
+            if let hook = hooks[type.spec.name] {
+                commands.append(Command(spec: type.spec, run: hook))
+            } else {
+                commands.append(Command(type))
+            }
+        }
+        self.commands = commands
     }
 
     /// The command with this exact name.
@@ -46,19 +44,4 @@ struct CommandRegistry: Sendable {
 
     /// Every name that can follow `migrate-store`, for "Did you mean" suggestions.
     var names: [String] { commands.map(\.spec.name) + ["help"] }
-}
-
-extension CommandRegistry {
-    /// A stand-in hook for registries that only exercise parsing and output (tests). Fails with
-    /// `Error: '<command>' is not implemented yet.` and exit status 70. The tool itself uses
-    /// `requireImplementation`: every command has one.
-    static func notImplemented(_ spec: CommandSpec) -> CommandHook {
-        let name = spec.name
-        return { _, _ in throw CommandError(.internalError, "'\(name)' is not implemented yet.") }
-    }
-
-    /// For the tool: a spec without an implementation is a mistake in the code, caught at start-up.
-    static func requireImplementation(_ spec: CommandSpec) -> CommandHook {
-        preconditionFailure("command '\(spec.name)' has a spec but no implementation in CommandHooks")
-    }
 }

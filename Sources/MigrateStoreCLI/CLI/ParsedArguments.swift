@@ -91,3 +91,25 @@ struct ParsedArguments: Sendable, Equatable {
     mutating func appendList(_ name: String, _ items: [String]) { lists[name, default: []] += items; given.insert(name) }
     mutating func setFlag(_ name: String) { flags.insert(name); given.insert(name) }
 }
+
+// MARK: Typed access through the spec's own declarations
+
+extension ParsedArguments {
+    /// The value of a positional argument the command's spec declares (`arguments.value(.store)`).
+    func value(_ argument: ArgumentSpec) -> String { self.argument(argument.name) }
+
+    /// True when the flag was given.
+    func flag(_ option: OptionSpec) -> Bool {
+        precondition(option.kind == .flag, "--\(option.name) is not a flag")
+        return flag(option.name)
+    }
+
+    /// The value of a string or choice option, or its default, or nil when absent without default.
+    func string(_ option: OptionSpec) -> String? { self.option(option.name) }
+
+    /// The value of an integer option, or its default, or nil when absent without default.
+    func integer(_ option: OptionSpec) -> Int? { integer(option.name) }
+
+    /// The values of a list option; empty when absent.
+    func list(_ option: OptionSpec) -> [String] { list(option.name) }
+}

@@ -7,10 +7,27 @@ import JSONStore
 /// Backed up 14 files (32566 bytes, schema version 2) from 'store' to 'store.backup'.
 /// ...
 /// ```
-enum BackupCommand {
-    static func run(_ arguments: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let store = arguments.argument("store")
-        let destination = arguments.argument("dest")
+struct BackupCommand: Subcommand {
+    static let dest = ArgumentSpec(name: "dest", help: "The backup directory to create. It must not exist.")
+
+    static let spec = CommandSpec(
+        name: "backup", group: .backupAndRestore,
+        abstract: "Copy a store to a new backup and verify the copy.",
+        discussion: """
+            Copies every document, leaving out the store's own bookkeeping files (names starting \
+            with a dot), then reads the copy back and compares it with the store.
+            """,
+        arguments: [.store, dest])
+
+    let store: String
+    let destination: String
+
+    init(_ arguments: ParsedArguments) {
+        store = arguments.value(.store)
+        destination = arguments.value(Self.dest)
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
         let report = try reportingStoreErrors { () throws(StoreError) in
             try Backup.create(store: store, destination: destination, tool: ToolInfo.name, version: ToolInfo.version)
         }

@@ -2,13 +2,26 @@ import JSONStore
 
 /// `migrate-store export <store> <file>`: the whole store as one JSON Lines file (see
 /// `StoreExport`); `-` writes to standard output, and the summary then goes to standard error.
-enum ExportCommand {
-    static func run(_ arguments: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let store = arguments.argument("store")
-        let file = arguments.argument("file")
+struct ExportCommand: Subcommand {
+    static let file = ArgumentSpec(name: "file", help: "The file to create, or '-' for standard output.")
+
+    static let spec = CommandSpec(
+        name: "export", group: .backupAndRestore,
+        abstract: "Write a whole store as one JSON file.",
+        arguments: [.store, file])
+
+    let store: String
+    let file: String
+
+    init(_ arguments: ParsedArguments) {
+        store = arguments.value(.store)
+        file = arguments.value(Self.file)
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
         let toStandardOutput = file == "-"
         if toStandardOutput && out.isJSON {
-            throw UsageError("--json can't be used with '-': standard output holds the export.", command: "export")
+            throw UsageError("--json can't be used with '-': standard output holds the export.", command: Self.spec.name)
         }
         let report = try reportingStoreErrors { () throws(StoreError) in
             try StoreExport.write(store: store, to: toStandardOutput ? .standardOutput : .file(file),
@@ -33,10 +46,24 @@ enum ExportCommand {
 ///
 /// Exit status: 0 imported; 69 the export is corrupt, truncated or hostile; 65 it is
 /// incompatible; 73 the store folder is not empty; 75 locked; 74 I/O.
-enum ImportCommand {
-    static func run(_ arguments: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let file = arguments.argument("file")
-        let store = arguments.argument("store")
+struct ImportCommand: Subcommand {
+    static let file = ArgumentSpec(name: "file", help: "The exported file, or '-' for standard input.")
+    static let target = ArgumentSpec(name: "store", help: "The store directory to create.")
+
+    static let spec = CommandSpec(
+        name: "import", group: .backupAndRestore,
+        abstract: "Create a store from a file written by 'export'.",
+        arguments: [file, target])
+
+    let file: String
+    let store: String
+
+    init(_ arguments: ParsedArguments) {
+        file = arguments.value(Self.file)
+        store = arguments.value(Self.target)
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
         let report = try reportingStoreErrors { () throws(StoreError) in
             try StoreImport.read(from: file == "-" ? .standardInput : .file(file), into: store,
                                  tool: ToolInfo.name, version: ToolInfo.version)

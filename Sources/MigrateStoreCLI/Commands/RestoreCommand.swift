@@ -5,12 +5,34 @@ import JSONStore
 /// A replaced store is kept next to it as `<store>.replaced-<yyyyMMdd'T'HHmmss'Z'>` (UTC).
 /// Exit status: 0 restored (or, with --dry-run, would restore); 69 the backup is corrupt; 65 it
 /// is incompatible; 73 the store is not empty and --force was not given; 75 locked; 74 I/O.
-enum RestoreCommand {
-    static func run(_ arguments: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let backup = arguments.argument("backup")
-        let store = arguments.argument("store")
-        let options = Restore.Options(force: arguments.flag("force"), migrate: arguments.flag("migrate"),
-                                      dryRun: arguments.flag("dry-run"))
+struct RestoreCommand: Subcommand {
+    static let target = ArgumentSpec(name: "store", help: "The store directory to restore into.")
+    static let dryRun = OptionSpec.flag("dry-run", help: "Show what would be restored, writing nothing.")
+    static let force = OptionSpec.flag("force", help: "Replace the store if it already exists.")
+    static let migrate = OptionSpec.flag("migrate", help: "Migrate the restored store to the newest schema version.")
+
+    static let spec = CommandSpec(
+        name: "restore", group: .backupAndRestore,
+        abstract: "Restore a store from a backup.",
+        discussion: """
+            Verifies the backup, then copies it to the store directory. An existing store is \
+            replaced only with --force.
+            """,
+        arguments: [.backup, target],
+        options: [dryRun, force, migrate])
+
+    let backup: String
+    let store: String
+    let options: Restore.Options
+
+    init(_ arguments: ParsedArguments) {
+        backup = arguments.value(.backup)
+        store = arguments.value(Self.target)
+        options = Restore.Options(force: arguments.flag(Self.force), migrate: arguments.flag(Self.migrate),
+                                  dryRun: arguments.flag(Self.dryRun))
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
         let report = try reportingStoreErrors { () throws(StoreError) in
             try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: options)
         }
@@ -25,9 +47,9 @@ enum RestoreCommand {
             out.print("\(report.dryRun ? "Would move" : "Moved") the existing content of '\(store)' aside to '\(aside)'.")
         }
         let verb = report.dryRun ? "restore" : "Restored"
-        out.print("\(would)\(verb) \(counted(manifest.files.count, "file")) into '\(store)'\(targetNote(report.targetBefore)).")
-        printMigration(report, store: store, out: out)
-        out.emitJSON(json(report))
+        out.print("\(would)\(verb) \(counted(manifest.files.count, "file")) into '\(store)'\(Self.targetNote(report.targetBefore)).")
+        Self.printMigration(report, store: store, out: out)
+        out.emitJSON(Self.json(report))
         if let refusal = report.refusal { throw StoreFailure(error: refusal) }
         return .success
     }

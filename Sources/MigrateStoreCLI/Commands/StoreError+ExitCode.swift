@@ -28,7 +28,7 @@ enum StoreArgument {
     }
 
     /// Opens `<store>` read-only: no lock file, no temp sweep, nothing written.
-    static func openReadOnly(_ args: ParsedArguments, _ name: String = "store") throws(StoreError) -> Store {
-        try Store.open(at: args.argument(name), options: options(readOnly: true))
+    static func openReadOnly(_ path: String) throws(StoreError) -> Store {
+        try Store.open(at: path, options: options(readOnly: true))
     }
 }

@@ -6,9 +6,18 @@ import JSONStore
 /// Exit status: 0 when the backup is complete and intact; 69 when it is corrupt (a file missing,
 /// extra, changed, truncated, not a regular file, a hostile path, a document that does not read);
 /// 65 when it is incompatible (a newer backup format or store schema than this tool reads).
-enum VerifyBackupCommand {
-    static func run(_ arguments: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let backup = arguments.argument("backup")
+struct VerifyBackupCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "verify-backup", group: .backupAndRestore,
+        abstract: "Check that a backup is complete and readable.",
+        discussion: "Exits with status 69 when the backup is incomplete or a document differs.",
+        arguments: [.backup])
+
+    let backup: String
+
+    init(_ arguments: ParsedArguments) { backup = arguments.value(.backup) }
+
+    func run(_ out: Output) throws -> ExitCode {
         let report = try reportingStoreErrors { () throws(StoreError) in try BackupVerification.verify(backup: backup) }
         out.emitJSON([
             "backup": .string(backup), "status": .string(report.status.name),

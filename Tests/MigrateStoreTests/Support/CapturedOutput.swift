@@ -51,13 +51,46 @@ func runInProcess(_ words: [String], registry: CommandRegistry = .unimplemented)
 }
 
 extension CommandRegistry {
-    /// The real specs with the temporary not-implemented hook, as `main.swift` builds it today.
+    /// The real commands, each replaced by a hook that fails with exit status 70: for tests of
+    /// parsing and output that must not touch a store.
     static var unimplemented: CommandRegistry {
-        CommandRegistry(hooks: [:], fallback: CommandRegistry.notImplemented)
+        CommandRegistry(replacing: notImplementedHooks)
     }
 
-    /// The real specs, with `hook` for the command `name` and not-implemented for the rest.
+    /// The real commands, with `hook` for the command `name` and not-implemented for the rest.
     static func with(_ name: String, _ hook: @escaping CommandHook) -> CommandRegistry {
-        CommandRegistry(hooks: [name: hook], fallback: CommandRegistry.notImplemented)
+        CommandRegistry(replacing: notImplementedHooks.merging([name: hook]) { _, new in new })
     }
+
+    private static var notImplementedHooks: [String: CommandHook] {
+        Dictionary(uniqueKeysWithValues: CommandSpec.all.map { spec in
+            let name = spec.name
+            let hook: CommandHook = { _, _ in throw CommandError(.internalError, "'\(name)' is not implemented yet.") }
+            return (name, hook)
+        })
+    }
+}
+
+extension CommandSpec {
+    /// Every command's spec, in help order.
+    static var all: [CommandSpec] { CommandRegistry.all.map { $0.spec } }
+}
+
+extension CommandSpec {
+    // Each command's spec by its old name, so that parser tests read `parse(.migrate, …)`.
+    static var status: CommandSpec { StatusCommand.spec }
+    static var plan: CommandSpec { PlanCommand.spec }
+    static var migrate: CommandSpec { MigrateCommand.spec }
+    static var verify: CommandSpec { VerifyCommand.spec }
+    static var rollback: CommandSpec { RollbackCommand.spec }
+    static var list: CommandSpec { ListCommand.spec }
+    static var show: CommandSpec { ShowCommand.spec }
+    static var queue: CommandSpec { QueueCommand.spec }
+    static var stats: CommandSpec { StatsCommand.spec }
+    static var validate: CommandSpec { ValidateCommand.spec }
+    static var backup: CommandSpec { BackupCommand.spec }
+    static var verifyBackup: CommandSpec { VerifyBackupCommand.spec }
+    static var restore: CommandSpec { RestoreCommand.spec }
+    static var export: CommandSpec { ExportCommand.spec }
+    static var `import`: CommandSpec { ImportCommand.spec }
 }

@@ -7,9 +7,39 @@ import Schema
 /// One line per work stream, read through `Store.listWorkStreams()` (summaries: the messages are
 /// not kept). Work streams the user deleted are hidden as a client hides them, unless `--deleted`.
 /// Unreadable documents are listed after the table as warnings, and the exit status is then 65.
-enum ListCommand {
-    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let inspected = try InspectedStore(path: args.argument("store"))
+struct ListCommand: Subcommand {
+    static let sortOrder = OptionSpec.choice(
+        "sort", valueName: "order", choices: ["last-modified", "name", "queue"],
+        help: "The order of the list: newest first, by display name, or by queue position.", default: "last-modified")
+    static let deleted = OptionSpec.flag("deleted", help: "Include work streams the user deleted.")
+    static let queued = OptionSpec.flag("queued", help: "Show only work streams in the FIFO or priority queue.")
+
+    static let spec = CommandSpec(
+        name: "ls", group: .inspecting,
+        abstract: "List the work streams in a store.",
+        discussion: """
+            One line per work stream: its id, display name, provider and provider session, message \
+            count, last change, FIFO position, priority and flags (local, deleted, hidden). Work \
+            streams the user deleted are hidden, as the app hides them, unless --deleted is given. \
+            Documents that can't be read are listed as warnings after the table (exit status 65).
+            """,
+        arguments: [.store],
+        options: [sortOrder, deleted, queued])
+
+    let storePath: String
+    let includeDeleted: Bool
+    let queuedOnly: Bool
+    let sort: String
+
+    init(_ arguments: ParsedArguments) {
+        storePath = arguments.value(.store)
+        includeDeleted = arguments.flag(Self.deleted)
+        queuedOnly = arguments.flag(Self.queued)
+        sort = arguments.string(Self.sortOrder) ?? "last-modified"
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: storePath)
         let store = inspected.store
         let listing = try inspected.call { () throws(StoreError) in try store.listWorkStreams() }
         let customizations = try inspected.call { () throws(StoreError) in try store.customizations() }
@@ -18,15 +48,13 @@ enum ListCommand {
         let lookup = QueueLookup(queue)
         let all = listing.items.map { WorkStreamRow($0, customization: byID[$0.id], queue: lookup) }
 
-        let includeDeleted = args.flag("deleted"), queuedOnly = args.flag("queued")
-        let sort = args.option("sort") ?? "last-modified"
         var rows = all.filter { (includeDeleted || !$0.isUserDeleted) && (!queuedOnly || $0.isQueued) }
-        rows.sort(by: order(sort))
+        rows.sort(by: Self.order(sort))
         let problems = InspectProblem.sorted((listing.problems + customizations.problems).map { InspectProblem($0, in: inspected) })
 
         let notShownDeleted = includeDeleted ? 0 : all.filter { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }.count
-        printTable(rows, out)
-        out.print(footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly))
+        Self.printTable(rows, out)
+        out.print(Self.footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly))
         out.emitJSON([
             "store": .string(store.path), "store_schema_version": .int(inspected.schemaVersion),
             "sort": .string(sort), "include_deleted": .bool(includeDeleted), "queued_only": .bool(queuedOnly),
@@ -34,7 +62,7 @@ enum ListCommand {
             "total": .int(all.count), "shown": .int(rows.count), "deleted_not_shown": .int(notShownDeleted),
             "work_streams": .array(rows.map(\.json)), "problems": .array(problems.map(\.json)),
         ])
-        return try finish(problems, store: store.path, out)
+        return try Self.finish(problems, store: store.path, out)
     }
 
     /// The ordering for `--sort`; ties fall back to the id, so the output is stable.

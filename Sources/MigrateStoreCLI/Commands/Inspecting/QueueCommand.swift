@@ -8,10 +8,33 @@ import Schema
 /// `queue_disabled`, `locked` (only for the provider sessions given with `--locked`: a lock is
 /// not knowable offline), `deleted`, `missing`, and `unreadable` (the document exists but
 /// can't be read). Then where the queue comes from and whether `queue.json` and its mirror agree.
-enum QueueCommand {
-    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let inspected = try InspectedStore(path: args.argument("store"))
-        let report = try QueueReport(inspected, locked: args.list("locked"))
+struct QueueCommand: Subcommand {
+    static let locked = OptionSpec.list(
+        "locked", valueName: "id,...",
+        help: "Provider session ids to treat as locked (the agent is still working). Comma-separated; may be repeated.")
+
+    static let spec = CommandSpec(
+        name: "queue", group: .inspecting,
+        abstract: "Show the queues as the app displays them.",
+        discussion: """
+            Shows both queues in order. Entries the app hides are marked: work streams the user \
+            deleted, work streams that no longer exist, and those whose provider session is locked. \
+            Hidden entries keep their place.
+            """,
+        arguments: [.store],
+        options: [locked])
+
+    let storePath: String
+    let lockedIDs: [String]
+
+    init(_ arguments: ParsedArguments) {
+        storePath = arguments.value(.store)
+        lockedIDs = arguments.list(Self.locked)
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: storePath)
+        let report = try QueueReport(inspected, locked: lockedIDs)
         for line in report.lines { out.print(line) }
         out.emitJSON(report.json)
         return try ListCommand.finish(report.problems, store: inspected.path, out)

@@ -7,11 +7,39 @@ import Schema
 /// One work stream in full: its file, every key of its document (unknown keys included), the
 /// values derived by spec §4, its customisation, its place in both queues and its latest
 /// messages, newest last, long texts cut at ``ShowReport/cutLength`` characters unless `--full`.
-enum ShowCommand {
-    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let inspected = try InspectedStore(path: args.argument("store"))
-        let id = try IDPrefix.resolve(args.argument("id-or-prefix"), in: inspected, command: "show")
-        let report = try ShowReport(id: id, in: inspected, messages: args.integer("messages") ?? 5, full: args.flag("full"))
+struct ShowCommand: Subcommand {
+    static let idOrPrefix = ArgumentSpec(name: "id-or-prefix", help: "A work stream id, or a unique prefix of one.")
+    static let messages = OptionSpec.integer(
+        "messages", valueName: "n", help: "How many of the latest messages to show.", minimum: 0, default: 5)
+    static let full = OptionSpec.flag("full", help: "Show whole message texts instead of their first 200 characters.")
+
+    static let spec = CommandSpec(
+        name: "show", group: .inspecting,
+        abstract: "Show one work stream and its latest messages.",
+        discussion: """
+            Prints the work stream's keys, its user customisation, its queue entries and its latest \
+            messages. A unique prefix of the id (4 hexadecimal digits or more) is enough; an \
+            ambiguous prefix lists the matches (exit status 64), an unknown id exits with 65.
+            """,
+        arguments: [.store, idOrPrefix],
+        options: [messages, full])
+
+    let storePath: String
+    let idText: String
+    let messageCount: Int
+    let fullTexts: Bool
+
+    init(_ arguments: ParsedArguments) {
+        storePath = arguments.value(.store)
+        idText = arguments.value(Self.idOrPrefix)
+        messageCount = arguments.integer(Self.messages) ?? 5
+        fullTexts = arguments.flag(Self.full)
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: storePath)
+        let id = try IDPrefix.resolve(idText, in: inspected, command: Self.spec.name)
+        let report = try ShowReport(id: id, in: inspected, messages: messageCount, full: fullTexts)
         for line in report.lines { out.print(line) }
         out.emitJSON(report.json)
         return try ListCommand.finish(report.problems, store: inspected.path, out)

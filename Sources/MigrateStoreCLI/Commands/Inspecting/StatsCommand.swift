@@ -8,9 +8,22 @@ import Schema
 /// messages, queues, and the anomalies `validate` reports, summarised by code. Exit status 65
 /// when a document can't be read (the counts leave it out), else 0: anomalies are reported,
 /// `validate` is the command whose status says whether there are any.
-enum StatsCommand {
-    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let inspected = try InspectedStore(path: args.argument("store"))
+struct StatsCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "stats", group: .inspecting,
+        abstract: "Count the documents, messages and bytes in a store.",
+        discussion: """
+            Counts, bytes and schema versions per kind of document, the largest documents, \
+            messages, queue sizes, and the anomalies 'validate' reports, counted by code.
+            """,
+        arguments: [.store])
+
+    let storePath: String
+
+    init(_ arguments: ParsedArguments) { storePath = arguments.value(.store) }
+
+    func run(_ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: storePath)
         let stats = StoreStats(try StoreScan(inspected))
         for line in stats.lines { out.print(line) }
         out.emitJSON(stats.json)

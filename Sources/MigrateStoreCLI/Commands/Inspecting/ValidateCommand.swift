@@ -8,20 +8,35 @@ import Schema
 /// `<file>: <key path>: <what is wrong>. Fix: <suggestion>`, then the notes (worth knowing,
 /// not wrong), then a summary line. Exit status 0 when there is no problem, 65 when there is
 /// any; notes don't count.
-enum ValidateCommand {
-    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let inspected = try InspectedStore(path: args.argument("store"))
+struct ValidateCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "validate", group: .inspecting,
+        abstract: "Check every document and report every problem.",
+        discussion: """
+            Reads every document and reports every problem, not only the first, one per line: \
+            '<file>: <key path>: <what is wrong>. Fix: <suggestion>'. Notes (an orphan \
+            customisation, what migration will fix) follow and are not problems. Changes nothing. \
+            Exits with status 0 when there is no problem, 65 when there is any.
+            """,
+        arguments: [.store])
+
+    let storePath: String
+
+    init(_ arguments: ParsedArguments) { storePath = arguments.value(.store) }
+
+    func run(_ out: Output) throws -> ExitCode {
+        let inspected = try InspectedStore(path: storePath)
         let scan = try StoreScan(inspected)
         for problem in scan.problems { out.print(problem.line) }
         if !scan.problems.isEmpty { out.print("") }
         for note in scan.notes { out.print("Note: " + note.line) }
         if !scan.notes.isEmpty { out.print("") }
-        out.print(summary(scan))
+        out.print(Self.summary(scan))
         out.emitJSON([
             "store": .string(inspected.path),
             "store_schema_version": .int(inspected.schemaVersion),
             "valid": .bool(scan.problems.isEmpty),
-            "checked": checkedJSON(scan),
+            "checked": Self.checkedJSON(scan),
             "problems": .array(scan.problems.map(\.json)),
             "notes": .array(scan.notes.map(\.json)),
         ])
@@ -30,7 +45,7 @@ enum ValidateCommand {
 
     /// `'<store>' (schema v2): no problems in 8 work streams, 4 customisations and 3 other documents.`
     static func summary(_ scan: StoreScan) -> String {
-        let counts = checkedCounts(scan)
+        let counts = Self.checkedCounts(scan)
         let what = "\(TextFormat.plural(counts.sessions, "work stream")), \(TextFormat.plural(counts.customizations, "customisation")) and \(TextFormat.plural(counts.other, "other document"))"
         let found = scan.problems.isEmpty ? "no problems" : TextFormat.plural(scan.problems.count, "problem")
         let notes = scan.notes.isEmpty ? "" : " (\(TextFormat.plural(scan.notes.count, "note")))"
@@ -44,7 +59,7 @@ enum ValidateCommand {
     }
 
     static func checkedJSON(_ scan: StoreScan) -> JSONOutputValue {
-        let counts = checkedCounts(scan)
+        let counts = Self.checkedCounts(scan)
         return ["work_streams": .int(counts.sessions), "customizations": .int(counts.customizations), "other_documents": .int(counts.other)]
     }
 }

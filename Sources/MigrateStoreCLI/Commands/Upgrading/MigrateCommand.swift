@@ -6,10 +6,40 @@ import JSONStore
 /// Plans first (read-only); when nothing would change it says so and writes nothing at all.
 /// Otherwise it takes a verified backup (unless `--no-backup`), then migrates under the lock
 /// (spec §6): idempotent, resumable, `store.json` written last.
-enum MigrateCommand {
-    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
-        try TargetVersion.check(args)
-        let path = args.argument("store")
+struct MigrateCommand: Subcommand {
+    static let backupDir = OptionSpec.string(
+        "backup-dir", valueName: "dir",
+        help: "Where to create the backup taken before the first write. The default is a new directory next to the store.")
+    static let noBackup = OptionSpec.flag(
+        "no-backup", help: "Don't take a backup. Use only when you have your own copy of the store.")
+
+    static let spec = CommandSpec(
+        name: "migrate", group: .upgrading,
+        abstract: "Upgrade a store to a newer schema version.",
+        discussion: """
+            Takes a backup and verifies it before the first write, migrates every document, and \
+            writes store.json last. If a migration was interrupted, running 'migrate' again \
+            finishes it. Migrating a store that is already at the target version changes nothing.
+
+            The app's older versions can still read the migrated store: schema version 2 only adds keys.
+            """,
+        arguments: [.store],
+        options: [TargetVersion.option, backupDir, noBackup],
+        mutuallyExclusive: [[backupDir.name, noBackup.name]])
+
+    let path: String
+    /// Where to back up first; nil with `--no-backup` (the default folder when `backup-dir` is absent).
+    let backup: BackupChoice
+
+    enum BackupChoice: Sendable { case none, defaultFolder, folder(String) }
+
+    init(_ arguments: ParsedArguments) throws {
+        try TargetVersion.check(arguments)
+        path = arguments.value(.store)
+        backup = arguments.flag(Self.noBackup) ? .none : arguments.string(Self.backupDir).map(BackupChoice.folder) ?? .defaultFolder
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
         let reader = try Store.open(at: path, options: StoreArgument.options(readOnly: true))
         switch reader.compatibility {
         case .superseded(let version, _):
@@ -41,7 +71,7 @@ enum MigrateCommand {
         // One lock for the backup and the migration: no writer can slip in between them.
         let lock = try StoreLock(store: path, tool: ToolInfo.name, version: ToolInfo.version)
         defer { lock.release() }
-        let backup = try MigrationBackup.take(args, store: path, holding: lock, out: out)
+        let backup = try MigrationBackup.take(backup, store: path, holding: lock, out: out)
         let report = try out.withProgress("Migrating", total: nil) { progress in
             try StoreMigrator(store: store).migrate(toolVersion: ToolInfo.version, holding: lock, keepingDocuments: false) { done, total in
                 progress.update(done, detail: "\(done)/\(total) work streams")

@@ -6,10 +6,29 @@ import JSONStore
 /// crash-safe, and the migrated store is kept next to it as `<store>.replaced-<time>`, so
 /// nothing written since the migration is lost. Rarely needed: a v1 program reads and writes a
 /// v2 store as it is (`min_reader_version` 1).
-enum RollbackCommand {
-    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let store = args.argument("store")
-        let backup = args.option("from-backup")!   // a required option: the parser refuses a command line without it
+struct RollbackCommand: Subcommand {
+    static let fromBackup = OptionSpec.string(
+        "from-backup", valueName: "backup", help: "The backup taken before the migration.", required: true)
+
+    static let spec = CommandSpec(
+        name: "rollback", group: .upgrading,
+        abstract: "Put back the store from its pre-migration backup.",
+        discussion: """
+            Rarely needed: the app's older versions read a migrated store as it is. Use this to \
+            undo a migration completely. The backup is verified before the store is touched.
+            """,
+        arguments: [.store],
+        options: [fromBackup])
+
+    let store: String
+    let backup: String
+
+    init(_ arguments: ParsedArguments) {
+        store = arguments.value(.store)
+        backup = arguments.string(Self.fromBackup)!   // a required option: the parser refuses a command line without it
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
         let report = try reportingStoreErrors { () throws(StoreError) in
             try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: Restore.Options(force: true))
         }

@@ -1,18 +1,32 @@
 import JSONStore
 
 /// `migrate-store status <store>`: versions, counts, migration state, lock holder, unreadable documents.
-enum StatusCommand {
-    static func run(_ args: ParsedArguments, _ out: Output) throws -> ExitCode {
-        let store = try StoreArgument.openReadOnly(args)
+struct StatusCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "status", group: .upgrading,
+        abstract: "Show the schema version and whether to migrate.",
+        discussion: """
+            Reads the manifest and every document without changing anything. Reports the schema \
+            version, the number of work streams, user customisations and queue entries, documents \
+            that can't be read, and whether an interrupted migration needs to be finished.
+            """,
+        arguments: [.store])
+
+    let storePath: String
+
+    init(_ arguments: ParsedArguments) { storePath = arguments.value(.store) }
+
+    func run(_ out: Output) throws -> ExitCode {
+        let store = try StoreArgument.openReadOnly(storePath)
         let status = try StoreStatus.gather(store)
-        let (schema, minReader) = versions(status.manifest)
+        let (schema, minReader) = Self.versions(status.manifest)
         out.print("Store:           \(store.path)")
         out.print("Schema version:  \(schema)" + (minReader.map { " (min_reader_version \($0))" } ?? ""))
-        out.print("Work streams:    \(total(status.sessionsByVersion))\(byVersion(status.sessionsByVersion))")
-        out.print("Customisations:  \(total(status.customizationsByVersion))\(byVersion(status.customizationsByVersion))")
+        out.print("Work streams:    \(Self.total(status.sessionsByVersion))\(Self.byVersion(status.sessionsByVersion))")
+        out.print("Customisations:  \(Self.total(status.customizationsByVersion))\(Self.byVersion(status.customizationsByVersion))")
         out.print("Settings:        " + (status.settingsVersion.map { "schema_version \($0)" } ?? "absent (defaults)"))
         out.print("Queue:           " + (status.queue.map { "queue.json: \($0.fifo.count) FIFO, \($0.priority.count) priority" } ?? "no queue.json"))
-        out.print("Migration:       \(describe(status.state, store: store.path))")
+        out.print("Migration:       \(Self.describe(status.state, store: store.path))")
         out.print("Lock:            " + (status.lockHolder.map { "held by \($0.summary)" } ?? "free"))
         out.print("Unreadable:      " + (status.unreadable.isEmpty ? "none" : "\(status.unreadable.count)"))
         for problem in status.unreadable { out.print("  - \(problem.message)") }
@@ -20,12 +34,12 @@ enum StatusCommand {
             "store": .string(store.path),
             "schema_version": .int(schema),
             "min_reader_version": minReader.map(JSONOutputValue.int) ?? .null,
-            "work_streams_by_schema_version": versionsJSON(status.sessionsByVersion),
-            "customizations_by_schema_version": versionsJSON(status.customizationsByVersion),
+            "work_streams_by_schema_version": Self.versionsJSON(status.sessionsByVersion),
+            "customizations_by_schema_version": Self.versionsJSON(status.customizationsByVersion),
             "settings_schema_version": status.settingsVersion.map(JSONOutputValue.int) ?? .null,
             "queue": status.queue.map { .object(["fifo": .int($0.fifo.count), "priority": .int($0.priority.count)]) } ?? .null,
-            "migration": .string(code(status.state)),
-            "migration_detail": .string(describe(status.state, store: store.path)),
+            "migration": .string(Self.code(status.state)),
+            "migration_detail": .string(Self.describe(status.state, store: store.path)),
             "lock_holder": status.lockHolder.map { .string($0.summary) } ?? .null,
             "unreadable": ReportRendering.errorsJSON(status.unreadable),
         ])
