@@ -9,7 +9,7 @@ struct InspectedStore {
 
     /// Opens `path` read-only.
     ///
-    /// - Throws: `CommandError` with the exit status of ``InspectFailure/exitCode(for:)``.
+    /// - Throws: `CommandError` with the exit status of `StoreError.exitCode`.
     init(path: String) throws {
         do {
             store = try Store.open(at: path, options: .readOnly)
@@ -77,23 +77,10 @@ enum QueueSource: String {
     }
 }
 
-/// How a `StoreError` becomes an exit status and message for an inspecting command.
+/// How a `StoreError` becomes the error of an inspecting command: the exit status of the one
+/// mapping (`StoreError+ExitCode.swift`), and the error's full description as the message.
 enum InspectFailure {
-    /// 65 for bad or incompatible data (including a folder that is not a store), 75 when
-    /// locked, 74 for every failure to read.
-    static func exitCode(for error: StoreError) -> ExitCode {
-        switch error.code {
-        case .corruptDocument, .invalidDocument, .unsupportedVersion, .notAStore, .invalidFileName,
-             .symlinkRefused, .notARegularFile, .fileTooLarge, .conflict:
-            return .dataError
-        case .locked:
-            return .locked
-        default:
-            return .ioError
-        }
-    }
-
     static func commandError(_ error: StoreError) -> CommandError {
-        CommandError(exitCode(for: error), error.description)
+        CommandError(error.exitCode, error.description)
     }
 }
