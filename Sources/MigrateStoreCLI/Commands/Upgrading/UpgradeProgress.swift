@@ -1,0 +1,49 @@
+import JSONStore
+
+/// Shows the events of `StoreUpgrade.run` as `migrate` always has: warnings and the backup's
+/// summary on standard error, a progress line for the backup and the migration on a terminal.
+/// The line is blanked when its phase ends and, if the upgrade throws, when this is released.
+final class UpgradeProgress {
+    private let out: Output
+    private let store: String
+    private var line: ProgressLine?
+    private var backupDestination = ""
+
+    init(_ out: Output, store: String) {
+        self.out = out
+        self.store = store
+    }
+
+    deinit { line?.finish() }
+
+    func show(_ event: StoreUpgrade.Event) {
+        switch event {
+        case .warning(let sentence):
+            out.warning(sentence)
+        case .backupSkipped:
+            out.info("No backup taken (--no-backup).")
+        case .backupStarted(let destination):
+            backupDestination = destination
+            start("Backing up")
+        case .backupFinished(let report):
+            finish()
+            out.info("Backed up '\(store)' to '\(backupDestination)': \(report.manifest.files.count) files, \(report.totalBytes) bytes, verified.")
+        case .migrationStarted:
+            start("Migrating")
+        case .migrating(let done, let total):
+            line?.update(done, detail: "\(done)/\(total) work streams")
+        case .migrationFinished:
+            finish()
+        }
+    }
+
+    private func start(_ label: String) {
+        finish()
+        line = out.progress(label, total: nil)
+    }
+
+    private func finish() {
+        line?.finish()
+        line = nil
+    }
+}
