@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MigrateStoreCLI
+import JSONStore
 
 /// A copy of a sample store in a fresh temporary folder, and the built tool run against it
 /// with the folder's path replaced by `<store>` in everything it prints.
@@ -139,7 +140,7 @@ enum Golden {
     }
 
     @Test func problemLineNamesFileKeyPathWhatAndFix() {
-        let problem = InspectProblem(file: "queue.json", keyPath: "fifo[3].work_stream_id", code: "queue_entry_missing",
+        let problem = StoreProblem(file: "queue.json", keyPath: "fifo[3].work_stream_id", code: "queue_entry_missing",
                                      message: "work stream 'x' does not exist", fix: "Run migrate.")
         #expect(problem.line == "queue.json: fifo[3].work_stream_id: work stream 'x' does not exist. Fix: Run migrate.")
         var whole = problem

@@ -36,12 +36,7 @@ struct InspectedStore {
     }
 
     /// `path` relative to the store folder (`sessions/<id>.json`), or `path` itself when outside it.
-    func relative(_ path: String?) -> String {
-        guard let path else { return "." }
-        let base = store.path.hasSuffix("/") ? store.path : store.path + "/"
-        if path.hasPrefix(base) { return String(path.dropFirst(base.count)) }
-        return path == store.path ? "." : path
-    }
+    func relative(_ path: String?) -> String { StoreProblem.relative(path, to: store.path) }
 
     /// Runs a store call, turning its error into the command's error.
     func call<T>(_ body: () throws(StoreError) -> T) throws -> T {
@@ -82,5 +77,13 @@ enum QueueSource: String {
 enum InspectFailure {
     static func commandError(_ error: StoreError) -> CommandError {
         CommandError(error.exitCode, error.description)
+    }
+}
+
+extension StoreProblem {
+    /// `{"file": …, "key_path": …, "code": …, "message": …, "fix": …}` for `--json`.
+    var json: JSONOutputValue {
+        ["file": .string(file), "key_path": keyPath.map(JSONOutputValue.string) ?? .null,
+         "code": .string(code), "message": .string(message), "fix": .string(fix)]
     }
 }

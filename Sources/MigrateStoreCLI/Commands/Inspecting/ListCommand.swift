@@ -50,7 +50,7 @@ struct ListCommand: Subcommand {
 
         var rows = all.filter { (includeDeleted || !$0.isUserDeleted) && (!queuedOnly || $0.isQueued) }
         rows.sort(by: Self.order(sort))
-        let problems = InspectProblem.sorted((listing.problems + customizations.problems).map { InspectProblem($0, in: inspected) })
+        let problems = StoreProblem.sorted((listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) })
 
         let notShownDeleted = includeDeleted ? 0 : all.filter { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }.count
         Self.printTable(rows, out)
@@ -120,7 +120,7 @@ struct ListCommand: Subcommand {
     }
 
     /// Warnings for every unreadable document, then exit status 65 if there was any.
-    static func finish(_ problems: [InspectProblem], store: String, _ out: Output) throws -> ExitCode {
+    static func finish(_ problems: [StoreProblem], store: String, _ out: Output) throws -> ExitCode {
         guard !problems.isEmpty else { return .success }
         for problem in problems { out.warning(problem.line) }
         throw CommandError(.dataError, "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run 'migrate-store validate \(store)' for every problem.")

@@ -65,7 +65,7 @@ struct QueueReport {
     let priority: [Row]
     var mirror: MirrorStatus = .notApplicable
     var mirrorDetail: String?
-    var problems: [InspectProblem] = []
+    var problems: [StoreProblem] = []
 
     init(_ inspected: InspectedStore, locked lockedArguments: [String]) throws {
         self.inspected = inspected
@@ -76,7 +76,7 @@ struct QueueReport {
         settings = try inspected.call { () throws(StoreError) in try store.settings() }
         let queue: QueueV2
         (queue, source) = try inspected.queue(summaries: listing.items)
-        problems = (listing.problems + customizations.problems).map { InspectProblem($0, in: inspected) }
+        problems = (listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) }
 
         locked = lockedArguments.map { $0.lowercased() }
         let sessions = Dictionary(listing.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

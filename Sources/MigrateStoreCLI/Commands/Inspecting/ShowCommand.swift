@@ -62,7 +62,7 @@ struct ShowReport {
     let shownMessages: Range<Int>
     let full: Bool
     /// The customisation, when it can't be read.
-    var problems: [InspectProblem] = []
+    var problems: [StoreProblem] = []
 
     init(id: UUID, in inspected: InspectedStore, messages: Int, full: Bool) throws {
         self.inspected = inspected; self.id = id; self.full = full
@@ -77,7 +77,7 @@ struct ShowReport {
         document = stored.value; fileSize = stored.size
         do { customization = try store.customization(id) } catch {
             customization = nil
-            problems.append(InspectProblem(error, in: inspected))
+            problems.append(StoreProblem(error, in: inspected.store))
         }
         (queue, queueSource) = try Self.queue(inspected)
         let count = document.fields.messages.count

@@ -24,7 +24,7 @@ struct StatsCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         let inspected = try InspectedStore(path: storePath)
-        let stats = StoreStats(try StoreScan(inspected))
+        let stats = StoreStats(try inspected.call { () throws(StoreError) in try StoreValidator(inspected.store) })
         for line in stats.lines { out.print(line) }
         out.emitJSON(stats.json)
         guard stats.scan.unreadable == 0 else {
@@ -34,7 +34,7 @@ struct StatsCommand: Subcommand {
     }
 }
 
-/// The numbers of `stats`, computed from a ``StoreScan``.
+/// The numbers of `stats`, computed from a ``StoreValidator``.
 struct StoreStats {
     /// One row of the per-kind table.
     struct Kind {
@@ -50,11 +50,11 @@ struct StoreStats {
 
     static let largestCount = 5
 
-    let scan: StoreScan
+    let scan: StoreValidator
     let kinds: [Kind]
     let largest: [Document]
 
-    init(_ scan: StoreScan) {
+    init(_ scan: StoreValidator) {
         self.scan = scan
         var kinds = [
             Kind(name: "work streams", files: scan.sessions.count, bytes: scan.sessions.reduce(0) { $0 + $1.fileSize },
@@ -96,7 +96,7 @@ struct StoreStats {
 
     /// Problems and notes counted by code, most frequent first, then by code.
     var anomalies: [(code: String, count: Int, isNote: Bool)] {
-        func count(_ list: [InspectProblem], note: Bool) -> [(String, Int, Bool)] {
+        func count(_ list: [StoreProblem], note: Bool) -> [(String, Int, Bool)] {
             list.reduce(into: [String: Int]()) { $0[$1.code, default: 0] += 1 }
                 .map { ($0.key, $0.value, note) }
                 .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }

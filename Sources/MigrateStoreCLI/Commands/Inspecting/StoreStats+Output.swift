@@ -30,7 +30,7 @@ extension StoreStats {
     }
 
     private var header: String {
-        let path = scan.inspected.path
+        let path = scan.store.path
         switch scan.manifest {
         case .v2(let manifest)?:
             return "Store '\(path)': schema_version \(manifest.schemaVersion), min_reader_version \(manifest.minReaderVersion), "
@@ -38,13 +38,13 @@ extension StoreStats {
         case .v1(let manifest)?:
             return "Store '\(path)': schema_version 1, created \(RFC3339.format(manifest.createdAt))"
         case nil:
-            return "Store '\(path)': schema_version \(scan.inspected.schemaVersion) (store.json can't be read in full)"
+            return "Store '\(path)': schema_version \(scan.schemaVersion) (store.json can't be read in full)"
         }
     }
 
     private var anomalyLines: [String] {
         guard !anomalies.isEmpty else { return ["Anomalies: none"] }
-        let path = scan.inspected.path
+        let path = scan.store.path
         let problems = scan.problems.isEmpty ? "no problems" : TextFormat.plural(scan.problems.count, "problem")
         let lines = ["Anomalies: \(problems), \(TextFormat.plural(scan.notes.count, "note")); 'migrate-store validate \(path)' lists each"]
         var table = TextTable(["COUNT", "CODE"], rightAligned: [0])
@@ -61,8 +61,8 @@ extension StoreStats {
         let settings = scan.settings ?? .defaults
         let unread = unread
         return [
-            "store": .string(scan.inspected.path),
-            "store_schema_version": .int(scan.inspected.schemaVersion),
+            "store": .string(scan.store.path),
+            "store_schema_version": .int(scan.schemaVersion),
             "kinds": .array(kinds.map { kind in
                 ["kind": .string(kind.name), "files": .int(kind.files), "bytes": .int(kind.bytes),
                  "schema_versions": .object(Dictionary(uniqueKeysWithValues: kind.versions.map { (String($0.key), .int($0.value)) }))]

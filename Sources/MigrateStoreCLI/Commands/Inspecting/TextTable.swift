@@ -1,3 +1,4 @@
+import JSONStore
 /// Aligned columns for people: a header row, then one row per item, columns separated by two
 /// spaces, no trailing spaces.
 ///
@@ -44,24 +45,7 @@ struct TextTable {
     }
 }
 
-/// Small text formats shared by the inspecting commands.
-enum TextFormat {
-    /// `2841` → `2,841`: digits grouped by three with commas, the same in every locale.
-    static func count(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { out += "," }
-            out.append(digit)
-        }
-        return value < 0 ? "-" + out : out
-    }
-
-    /// `1 work stream`, `2 work streams`.
-    static func plural(_ value: Int, _ singular: String, _ pluralForm: String? = nil) -> String {
-        "\(count(value)) \(value == 1 ? singular : pluralForm ?? singular + "s")"
-    }
-
+extension TextFormat {
     /// `text` in double quotes with newlines shown as `\n`, for one-line display.
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\n", with: "\\n") + "\""

@@ -4,7 +4,7 @@ import Schema
 
 /// `migrate-store validate <store>`
 ///
-/// Runs every check of ``StoreScan`` and prints each problem as
+/// Runs every check of ``StoreValidator`` and prints each problem as
 /// `<file>: <key path>: <what is wrong>. Fix: <suggestion>`, then the notes (worth knowing,
 /// not wrong), then a summary line. Exit status 0 when there is no problem, 65 when there is
 /// any; notes don't count.
@@ -26,7 +26,7 @@ struct ValidateCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         let inspected = try InspectedStore(path: storePath)
-        let scan = try StoreScan(inspected)
+        let scan = try inspected.call { () throws(StoreError) in try StoreValidator(inspected.store) }
         for problem in scan.problems { out.print(problem.line) }
         if !scan.problems.isEmpty { out.print("") }
         for note in scan.notes { out.print("Note: " + note.line) }
@@ -44,21 +44,21 @@ struct ValidateCommand: Subcommand {
     }
 
     /// `'<store>' (schema v2): no problems in 8 work streams, 4 customisations and 3 other documents.`
-    static func summary(_ scan: StoreScan) -> String {
+    static func summary(_ scan: StoreValidator) -> String {
         let counts = Self.checkedCounts(scan)
         let what = "\(TextFormat.plural(counts.sessions, "work stream")), \(TextFormat.plural(counts.customizations, "customisation")) and \(TextFormat.plural(counts.other, "other document"))"
         let found = scan.problems.isEmpty ? "no problems" : TextFormat.plural(scan.problems.count, "problem")
         let notes = scan.notes.isEmpty ? "" : " (\(TextFormat.plural(scan.notes.count, "note")))"
-        return "'\(scan.inspected.path)' (schema v\(scan.inspected.schemaVersion)): \(found)\(notes) in \(what)."
+        return "'\(scan.store.path)' (schema v\(scan.schemaVersion)): \(found)\(notes) in \(what)."
     }
 
     /// Files checked: every work-stream and customisation file with a valid name, and the top-level documents present.
-    static func checkedCounts(_ scan: StoreScan) -> (sessions: Int, customizations: Int, other: Int) {
-        let other = scan.entries.filter { StoreScan.documentFiles.contains($0.name) }.count
+    static func checkedCounts(_ scan: StoreValidator) -> (sessions: Int, customizations: Int, other: Int) {
+        let other = scan.entries.filter { StoreValidator.documentFiles.contains($0.name) }.count
         return (scan.sessionFiles.count, scan.customizationFiles.count, other)
     }
 
-    static func checkedJSON(_ scan: StoreScan) -> JSONOutputValue {
+    static func checkedJSON(_ scan: StoreValidator) -> JSONOutputValue {
         let counts = Self.checkedCounts(scan)
         return ["work_streams": .int(counts.sessions), "customizations": .int(counts.customizations), "other_documents": .int(counts.other)]
     }

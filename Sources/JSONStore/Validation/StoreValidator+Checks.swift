@@ -1,32 +1,30 @@
 import Foundation
-import JSONStore
-import Schema
 
 /// The checks of `validate`, each adding problems or notes to the scan.
-extension StoreScan {
-    static let documentFiles: Set = ["store.json", "settings.json", "queue.json"]
+extension StoreValidator {
+    /// The top-level documents a store may hold (spec §1).
+    public static let documentFiles: Set = ["store.json", "settings.json", "queue.json"]
     static let documentFolders = ["sessions", "user-sessions"]
 
     /// Spec §1: nothing but the listed names (and dot names) may live in a store.
-    mutating func scanEntries() throws {
-        let store = store
-        entries = try inspected.call { () throws(StoreError) in try store.topLevelEntries() }
+    mutating func scanEntries() throws(StoreError) {
+        entries = try store.topLevelEntries()
         for entry in entries {
             if Self.documentFolders.contains(entry.name) {
                 guard entry.kind != .folder else { continue }
-                problems.append(InspectProblem(
+                problems.append(StoreProblem(
                     file: entry.name, code: "not_a_folder",
                     message: "a \(entry.kind == .file ? "file" : entry.kind == .symbolicLink ? "symbolic link" : "special file") where the store keeps a folder of documents, so its documents can't be read",
                     fix: "Move it out of the store and restore the folder from a backup."))
             } else if !Self.documentFiles.contains(entry.name) {
-                problems.append(InspectProblem(
+                problems.append(StoreProblem(
                     file: entry.name, code: "unexpected_entry",
                     message: "not part of a store: spec §1 allows only store.json, sessions/, user-sessions/, settings.json, queue.json and names starting with a dot",
                     fix: "Move it out of the store."))
             }
         }
         for name in Self.documentFolders where !entries.contains(where: { $0.name == name }) {
-            problems.append(InspectProblem(
+            problems.append(StoreProblem(
                 file: name, code: "missing_folder", message: "absent, so the store's API can't list its documents",
                 fix: "Create it as an empty folder (mkdir '\(store.path.hasSuffix("/") ? store.path : store.path + "/")\(name)'), or restore it from a backup."))
         }
@@ -38,7 +36,7 @@ extension StoreScan {
         guard inside != id else { return true }
         let other = "\(folder)/\(inside.lowercased).json"
         let duplicate = folder == "sessions" ? sessionFiles.contains(inside) : false
-        problems.append(InspectProblem(
+        problems.append(StoreProblem(
             file: "\(folder)/\(id.lowercased).json", keyPath: "id",
             code: duplicate ? "duplicate_id" : "id_mismatch",
             message: "the id inside is '\(inside.lowercased)' but the file name says '\(id.lowercased)'"
@@ -50,22 +48,22 @@ extension StoreScan {
 
     /// One work stream: its version in this store, what migration would refuse, and its messages.
     mutating func checkSession(_ document: SessionDocument, file: String) {
-        if document.schemaVersion < 2 && !inspected.isV1 {
-            problems.append(InspectProblem(
+        if document.schemaVersion < 2 && !isV1 {
+            problems.append(StoreProblem(
                 file: file, keyPath: "schema_version", code: "v1_document_in_v2_store",
                 message: "schema_version \(document.schemaVersion) in a v2 store: a v1 writer (the app after a rollback) wrote it",
                 fix: "Run 'migrate-store migrate \(store.path)': it upgrades the document and keeps what either version wrote (spec §7)."))
         }
         if case .v1 = document {
             do throws(SchemaError) { _ = try SessionMigration.migrate(document) } catch {
-                problems.append(InspectProblem(error, file: file))
+                problems.append(StoreProblem(error, file: file))
             }
         }
         let id = document.fields.id
         for (index, message) in document.fields.messages.enumerated() {
             if message.sessionID != id { reportSessionID(message.sessionID, of: document, file: file, index: index) }
             if let first = messageIDs[message.id] {
-                problems.append(InspectProblem(
+                problems.append(StoreProblem(
                     file: file, keyPath: "messages[\(index)].id", code: "duplicate_message_id",
                     message: "message id '\(message.id.lowercased)' is also used by \(first.file) messages[\(first.index)]; message ids are unique in a store (spec §3)",
                     fix: "Give one of the two messages a new lowercase UUID by hand."))
@@ -81,11 +79,11 @@ extension StoreScan {
         let id = document.fields.id.lowercased
         let message = "'\(sessionID.lowercased)' is not the containing work stream '\(id)'"
         if case .v1 = document {
-            notes.append(InspectProblem(file: file, keyPath: "messages[\(index)].session_id", code: "message_session_id_differs",
+            notes.append(StoreProblem(file: file, keyPath: "messages[\(index)].session_id", code: "message_session_id_differs",
                                         message: message + " (a known v1 bug)",
                                         fix: "Nothing to do now: 'migrate-store migrate' sets it to '\(id)' (containment wins, spec §6 rule 4)."))
         } else {
-            problems.append(InspectProblem(file: file, keyPath: "messages[\(index)].session_id", code: "message_session_id_differs",
+            problems.append(StoreProblem(file: file, keyPath: "messages[\(index)].session_id", code: "message_session_id_differs",
                                            message: message,
                                            fix: "Set it to '\(id)' by hand (containment wins, spec §6 rule 4); migration only fixes v1 documents."))
         }
@@ -96,7 +94,7 @@ extension StoreScan {
         let lists: [(String, [UUID])] = [("fifo", queue.fifo.map(\.workStreamID)), ("priority", queue.priority.map(\.workStreamID))]
         for (list, ids) in lists {
             for (index, id) in ids.enumerated() where !sessionFiles.contains(id) {
-                problems.append(InspectProblem(
+                problems.append(StoreProblem(
                     file: "queue.json", keyPath: "\(list)[\(index)].work_stream_id", code: "queue_entry_missing",
                     message: "work stream '\(id.lowercased)' does not exist (no sessions/\(id.lowercased).json); a client hides the entry",
                     fix: "Run 'migrate-store migrate \(store.path)': it drops entries for missing work streams (spec §7)."))
@@ -107,14 +105,14 @@ extension StoreScan {
     /// Check (d) of spec §7: the queue a v1 reader derives from the session keys equals `queue.json`.
     mutating func checkMirror(_ queue: QueueV2) {
         guard sessions.count == sessionFiles.count else {
-            notes.append(InspectProblem(file: "queue.json", code: "mirror_not_checked",
+            notes.append(StoreProblem(file: "queue.json", code: "mirror_not_checked",
                                         message: "not compared with the session keys: \(TextFormat.plural(sessionFiles.count - sessions.count, "work-stream document")) can't be used (see the problems above)",
                                         fix: "Fix the unreadable documents first, then validate again."))
             return
         }
         guard let failure = RollbackCheck.checkMirror(sessions: sessions.map(\.queueSummary), queue: queue) else { return }
         let v1Written = sessions.filter { $0.schemaVersion < 2 }.count
-        problems.append(InspectProblem(
+        problems.append(StoreProblem(
             file: "queue.json", code: "mirror_disagrees",
             message: "it disagrees with the session keys v1 readers use (spec §7 check (d)): \(failure.reason)",
             fix: v1Written > 0
@@ -124,7 +122,7 @@ extension StoreScan {
 
     /// A v1 store with v2 documents (or `queue.json`) is a migration that stopped before `store.json`.
     mutating func checkMigrationState() {
-        guard inspected.isV1 else { return }
+        guard isV1 else { return }
         let v2 = sessions.filter { $0.schemaVersion >= 2 }.count + customizations.filter { $0.document.schemaVersion >= 2 }.count
             + ((settings?.schemaVersion ?? 1) >= 2 ? 1 : 0)
         let hasQueue = entries.contains { $0.name == "queue.json" }
@@ -132,7 +130,7 @@ extension StoreScan {
         var what: [String] = []
         if v2 > 0 { what.append("\(TextFormat.plural(v2, "document")) \(v2 == 1 ? "is" : "are") v2") }
         if hasQueue { what.append("queue.json exists") }
-        problems.append(InspectProblem(
+        problems.append(StoreProblem(
             file: "store.json", keyPath: "schema_version", code: "migration_incomplete",
             message: "the store says schema_version 1, but \(what.joined(separator: " and ")): a migration stopped before its end (v1 readers still read the store correctly)",
             fix: "Run 'migrate-store migrate \(store.path)' to finish it."))

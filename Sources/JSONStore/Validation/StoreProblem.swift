@@ -1,37 +1,34 @@
 import Foundation
-import JSONStore
-import Schema
 
 /// One thing wrong in a store (or, as a note, worth knowing), in the shape `validate` prints:
 ///
 ///     sessions/4f1c….json: messages[2].timestamp: expected an RFC 3339 date, found '2025-13-01'. Fix: …
 ///
 /// `code` is stable for scripts; `message` and `fix` are sentences for people and may be reworded.
-struct InspectProblem: Sendable, Hashable {
+public struct StoreProblem: Sendable, Hashable {
     /// The file, relative to the store (`sessions/<id>.json`, `queue.json`, `sessions`).
-    var file: String
+    public var file: String
     /// Where in the document (`messages[2].timestamp`); nil for the whole file.
-    var keyPath: String?
+    public var keyPath: String?
     /// A stable snake_case code: `invalid_json`, `id_mismatch`, …
-    var code: String
+    public var code: String
     /// What is wrong, without a final period.
-    var message: String
+    public var message: String
     /// What the user can do, ending with a period.
-    var fix: String
+    public var fix: String
+
+    public init(file: String, keyPath: String? = nil, code: String, message: String, fix: String) {
+        self.file = file; self.keyPath = keyPath; self.code = code; self.message = message; self.fix = fix
+    }
 
     /// `<file>: <key path>: <what is wrong>. Fix: <suggestion>`
-    var line: String {
+    public var line: String {
         let place = keyPath.map { "\(file): \($0)" } ?? file
         return "\(place): \(message). Fix: \(fix)"
     }
 
-    var json: JSONOutputValue {
-        ["file": .string(file), "key_path": keyPath.map(JSONOutputValue.string) ?? .null,
-         "code": .string(code), "message": .string(message), "fix": .string(fix)]
-    }
-
     /// Sorted by file, then key path, then code (byte order), so reports are stable.
-    static func sorted(_ problems: [InspectProblem]) -> [InspectProblem] {
+    public static func sorted(_ problems: [StoreProblem]) -> [StoreProblem] {
         problems.sorted { a, b in
             let ka = [a.file, a.keyPath ?? "", a.code], kb = [b.file, b.keyPath ?? "", b.code]
             return ka.lexicographicallyPrecedes(kb) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -39,10 +36,10 @@ struct InspectProblem: Sendable, Hashable {
     }
 }
 
-extension InspectProblem {
+extension StoreProblem {
     /// The problem a store error describes, with the file relative to `store`.
-    init(_ error: StoreError, in store: InspectedStore) {
-        let file = store.relative(error.path)
+    public init(_ error: StoreError, in store: Store) {
+        let file = StoreProblem.relative(error.path, to: store.path)
         if let schema = error.schemaError {
             self.init(schema, file: file)
             return
@@ -67,16 +64,16 @@ extension InspectProblem {
         case .invalidDocument, .corruptDocument, .unsupportedVersion, .notAStore:
             // The store's own checks (an id that is not the file name): its sentence, with the path made relative.
             let message = error.message.replacingOccurrences(of: error.path ?? "\u{0}", with: file)
-            self.init(file: file, code: "invalid_document", message: InspectProblem.sentence(message),
+            self.init(file: file, code: "invalid_document", message: StoreProblem.sentence(message),
                       fix: "Run 'migrate-store validate' on the store for the exact problem and its fix.")
         default:
-            self.init(file: file, code: "unreadable_file", message: InspectProblem.sentence(error.description),
+            self.init(file: file, code: "unreadable_file", message: StoreProblem.sentence(error.description),
                       fix: "Check the file's permissions and the disk, then run the command again.")
         }
     }
 
     /// The problem a schema error describes.
-    init(_ error: SchemaError, file: String) {
+    public init(_ error: SchemaError, file: String) {
         if let syntax = error.syntax {
             self.init(file: file, code: "invalid_json",
                       message: "not valid JSON: line \(syntax.line), column \(syntax.column) (byte \(syntax.offset)): \(syntax.reason)",
@@ -87,7 +84,7 @@ extension InspectProblem {
         if let expected = error.expected { parts.append("expected \(expected)") }
         if let found = error.found { parts.append("found \(found)") }
         if let detail = error.detail { parts.append(detail) }
-        let message = InspectProblem.sentence(parts.joined(separator: ", "))
+        let message = StoreProblem.sentence(parts.joined(separator: ", "))
         let keyPath = error.keyPath.flatMap { $0.isEmpty ? nil : $0 }
         let fix: String
         let code: String
@@ -106,6 +103,15 @@ extension InspectProblem {
             code = "invalid_value"; fix = "Put a valid value there, or restore the file from a backup."
         }
         self.init(file: file, keyPath: keyPath, code: code, message: message.isEmpty ? "invalid" : message, fix: fix)
+    }
+
+    /// `path` relative to the store folder (`sessions/<id>.json`), `.` for the folder itself, or
+    /// `path` itself when outside it.
+    public static func relative(_ path: String?, to store: String) -> String {
+        guard let path else { return "." }
+        let base = store.hasSuffix("/") ? store : store + "/"
+        if path.hasPrefix(base) { return String(path.dropFirst(base.count)) }
+        return path == store ? "." : path
     }
 
     /// `text` without a final period, so that `line` can add its own.

@@ -1,44 +1,66 @@
 import Foundation
-import JSONStore
-import Schema
 
 /// Every document of a store read once, fully (messages included, to check them), with every
-/// problem found on the way: what `validate` reports and `stats` counts.
+/// problem found on the way (spec §1, §3, §8): what `validate` reports and `stats` counts.
 ///
-/// The checks are in `StoreScan+Checks.swift`; each adds ``InspectProblem``s to `problems`
+/// The checks are in `StoreValidator+Checks.swift`; each adds ``StoreProblem``s to `problems`
 /// (something is wrong) or `notes` (worth knowing, not wrong). One bad document never hides
-/// another (spec §8). Memory holds a summary per work stream, not its messages.
-struct StoreScan {
+/// another (spec §8). Memory holds a summary per work stream, not its messages. Open the store
+/// read-only: validating writes nothing.
+///
+/// ```swift
+/// let validator = try StoreValidator(try Store.open(at: path, options: .readOnly))
+/// for problem in validator.problems { print(problem.line) }
+/// ```
+public struct StoreValidator: Sendable {
     /// A user customisation and its file size.
-    struct Customization {
-        var document: UserSessionV1
-        var size: Int
+    public struct Customization: Sendable {
+        public var document: UserSessionV1
+        public var size: Int
     }
 
-    let inspected: InspectedStore
-    var entries: [StoreFolderEntry] = []
-    var manifest: ManifestDocument?
+    public let store: Store
+    /// The store's top-level entries, dot names left out.
+    public internal(set) var entries: [StoreFolderEntry] = []
+    public internal(set) var manifest: ManifestDocument?
     /// Every regular `sessions/<id>.json`, readable or not.
-    var sessionFiles: Set<UUID> = []
+    public internal(set) var sessionFiles: Set<UUID> = []
     /// The work streams that read, in id order.
-    var sessions: [WorkStreamSummary] = []
-    var customizations: [Customization] = []
+    public internal(set) var sessions: [WorkStreamSummary] = []
+    public internal(set) var customizations: [Customization] = []
     /// Every regular `user-sessions/<id>.json`, readable or not.
-    var customizationFiles: Set<UUID> = []
-    var settings: SettingsV1?
-    var queue: QueueV2?
+    public internal(set) var customizationFiles: Set<UUID> = []
+    public internal(set) var settings: SettingsV1?
+    public internal(set) var queue: QueueV2?
     /// Documents (with a valid name) that exist but can't be read.
-    var unreadable = 0
-    var problems: [InspectProblem] = []
-    var notes: [InspectProblem] = []
+    public internal(set) var unreadable = 0
+    /// What is wrong, sorted by file, key path and code.
+    public internal(set) var problems: [StoreProblem] = []
+    /// What is worth knowing but not wrong, sorted like `problems`.
+    public internal(set) var notes: [StoreProblem] = []
     /// Where each message id was first seen: file and index, to find duplicates (spec §3: unique in the store).
     var messageIDs: [UUID: (file: String, index: Int)] = [:]
 
-    var store: Store { inspected.store }
+    /// True for a store `migrate` has not upgraded yet: its queue lives in the session keys.
+    public var isV1: Bool {
+        if case .needsMigration = store.compatibility { return true }
+        return false
+    }
+
+    /// The store's schema version as `store.json` says (1 for a v1 store).
+    public var schemaVersion: Int {
+        switch store.compatibility {
+        case .current: DocumentVersion.current
+        case .needsMigration(let from): from
+        case .superseded(let version, _), .refused(let version, _, _): version
+        }
+    }
 
     /// Reads and checks everything.
-    init(_ inspected: InspectedStore) throws {
-        self.inspected = inspected
+    /// - Throws: only what stops the whole scan (the store folder can't be listed); a bad
+    ///   document is a problem, not an error.
+    public init(_ store: Store) throws(StoreError) {
+        self.store = store
         try scanEntries()
         scanManifest()
         if folderIsUsable("sessions") { try scanSessions() }
@@ -46,12 +68,12 @@ struct StoreScan {
         scanSettings()
         scanQueue()
         checkMigrationState()
-        problems = InspectProblem.sorted(problems)
-        notes = InspectProblem.sorted(notes)
+        problems = StoreProblem.sorted(problems)
+        notes = StoreProblem.sorted(notes)
     }
 
     /// The size of a top-level file, when it is a regular file.
-    func size(of name: String) -> Int? {
+    public func size(of name: String) -> Int? {
         entries.first { $0.name == name && $0.kind == .file }?.size
     }
 
@@ -62,7 +84,7 @@ struct StoreScan {
     /// Runs a read, adding its failure to `problems` instead of throwing.
     mutating func attempt<T>(_ body: () throws(StoreError) -> T) -> T? {
         do { return try body() } catch {
-            problems.append(InspectProblem(error, in: inspected))
+            problems.append(StoreProblem(error, in: store))
             return nil
         }
     }
@@ -78,10 +100,10 @@ struct StoreScan {
         settings = attempt { () throws(StoreError) in try store.settings() }
     }
 
-    private mutating func scanSessions() throws {
+    private mutating func scanSessions() throws(StoreError) {
         let store = store
-        let listing = try inspected.call { () throws(StoreError) in try store.workStreamIDs() }
-        problems += listing.problems.map { InspectProblem($0, in: inspected) }
+        let listing = try store.workStreamIDs()
+        problems += listing.problems.map { StoreProblem($0, in: store) }
         sessionFiles = Set(listing.items)
         for id in listing.items {
             guard let stored = attempt({ () throws(StoreError) in try store.storedWorkStream(id) }) else {
@@ -94,10 +116,10 @@ struct StoreScan {
         }
     }
 
-    private mutating func scanCustomizations() throws {
+    private mutating func scanCustomizations() throws(StoreError) {
         let store = store
-        let listing = try inspected.call { () throws(StoreError) in try store.customizationIDs() }
-        problems += listing.problems.map { InspectProblem($0, in: inspected) }
+        let listing = try store.customizationIDs()
+        problems += listing.problems.map { StoreProblem($0, in: store) }
         customizationFiles = Set(listing.items)
         for id in listing.items {
             guard let stored = attempt({ () throws(StoreError) in try store.storedCustomization(id) }) else {
@@ -107,7 +129,7 @@ struct StoreScan {
             guard checkID(stored.value.id, id, folder: "user-sessions") else { continue }
             customizations.append(Customization(document: stored.value, size: stored.size))
             if !sessionFiles.contains(id) {
-                notes.append(InspectProblem(
+                notes.append(StoreProblem(
                     file: "user-sessions/\(id.lowercased).json", code: "orphan_customization",
                     message: "it customises work stream '\(id.lowercased)', which does not exist; this is allowed (spec §3: the work stream may not exist yet)",
                     fix: "Nothing to do. Delete the file only if that work stream will never come back."))
@@ -116,11 +138,11 @@ struct StoreScan {
     }
 
     private mutating func scanQueue() {
-        guard !inspected.isV1 else { return }
+        guard !isV1 else { return }
         let store = store
         guard let read = attempt({ () throws(StoreError) in try store.queueDocument() }) else { return }
         guard let queue = read else {
-            problems.append(InspectProblem(
+            problems.append(StoreProblem(
                 file: "queue.json", code: "missing_queue_document",
                 message: "absent, but a v2 store keeps its queue there; v2 code falls back to the session keys",
                 fix: "Run 'migrate-store migrate \(store.path)': it rebuilds queue.json from the session keys (spec §7)."))
