@@ -53,14 +53,27 @@ struct InspectedStore {
     }
 }
 
-/// Where the queue an inspecting command shows comes from.
-enum QueueSource: String {
+/// Where the queue an inspecting command shows comes from: the side spec §7 makes the truth
+/// (``QueueTruth``), told apart further for people by why the session keys are used.
+enum QueueSource {
     /// `queue.json` of a v2 store.
-    case queueDocument = "queue.json"
+    case queueDocument
     /// A v1 store: the per-session keys (spec §6 rules 5–6).
-    case sessionKeysV1 = "session_keys"
+    case sessionKeysV1
     /// A v2 store without `queue.json`: the per-session keys.
-    case sessionKeysMissingDocument = "session_keys_no_queue_json"
+    case sessionKeysMissingDocument
+
+    /// The side that is the truth about the queue.
+    var truth: QueueTruth { self == .queueDocument ? .queueDocument : .sessionKeys }
+
+    /// The stable code for `--json`: `queue.json`, `session_keys` or `session_keys_no_queue_json`.
+    var code: String {
+        switch self {
+        case .queueDocument: StoreLayout.queue
+        case .sessionKeysV1: QueueTruth.sessionKeys.rawValue
+        case .sessionKeysMissingDocument: QueueTruth.sessionKeys.rawValue + "_no_queue_json"
+        }
+    }
 
     /// One line for people.
     var sentence: String {

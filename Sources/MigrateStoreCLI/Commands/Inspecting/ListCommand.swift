@@ -58,7 +58,7 @@ struct ListCommand: Subcommand {
         out.emitJSON([
             "store": .string(store.path), "store_schema_version": .int(inspected.schemaVersion),
             "sort": .string(sort), "include_deleted": .bool(includeDeleted), "queued_only": .bool(queuedOnly),
-            "queue_source": .string(source.rawValue),
+            "queue_source": .string(source.code),
             "total": .int(all.count), "shown": .int(rows.count), "deleted_not_shown": .int(notShownDeleted),
             "work_streams": .array(rows.map(\.json)), "problems": .array(problems.map(\.json)),
         ])

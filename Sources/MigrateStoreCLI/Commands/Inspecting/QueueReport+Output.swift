@@ -58,7 +58,7 @@ extension QueueReport {
         [
             "store": .string(inspected.path),
             "store_schema_version": .int(inspected.schemaVersion),
-            "queue_source": .string(source.rawValue),
+            "queue_source": .string(source.code),
             "queue_enabled": .bool(settings.queueEnabled),
             "priority_queue_enabled": .bool(settings.priorityQueueEnabled),
             "locked": .array(locked.map(JSONOutputValue.string)),

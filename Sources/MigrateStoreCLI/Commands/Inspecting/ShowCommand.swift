@@ -96,7 +96,7 @@ struct ShowReport {
 
     static func file(_ id: UUID, in store: Store) -> String {
         let base = store.path.hasSuffix("/") ? store.path : store.path + "/"
-        return base + "sessions/" + id.lowercased + ".json"
+        return base + StoreLayout.workStreamPath(id)
     }
 
     var path: String { Self.file(id, in: inspected.store) }

@@ -35,7 +35,7 @@ extension ShowReport {
             "hidden_reasons": isUserDeleted ? [.string(HiddenReason.deleted.rawValue)] : [],
             "fifo_position": fifoPosition.map { .int($0) } ?? .null,
             "priority_position": place.map { .int($0.position) } ?? .null,
-            "queue_source": .string(queueSource.rawValue),
+            "queue_source": .string(queueSource.code),
         ]
     }
 

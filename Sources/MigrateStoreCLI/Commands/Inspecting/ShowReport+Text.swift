@@ -59,10 +59,10 @@ extension ShowReport {
 
     private var customizationLines: [String] {
         guard let customization else {
-            let note = problems.isEmpty ? "none (user-sessions/\(id.lowercased).json does not exist)" : "can't be read (see the warning below)"
+            let note = problems.isEmpty ? "none (\(StoreLayout.customizationPath(id)) does not exist)" : "can't be read (see the warning below)"
             return ["Customisation: \(note)", ""]
         }
-        return section("Customisation (user-sessions/\(id.lowercased).json)", [
+        return section("Customisation (\(StoreLayout.customizationPath(id)))", [
             ("custom_name", customization.customName.map(TextFormat.quoted) ?? "null"),
             ("is_user_deleted", String(customization.isUserDeleted)),
             ("created_at", RFC3339.format(customization.createdAt)),

@@ -62,15 +62,15 @@ struct StoreStats {
             Kind(name: "customisations", files: scan.customizations.count, bytes: scan.customizations.reduce(0) { $0 + $1.size },
                  versions: Self.mix(scan.customizations.map(\.document.schemaVersion))),
         ]
-        let single: [(String, Int?)] = [("settings.json", scan.settings?.schemaVersion), ("queue.json", scan.queue?.schemaVersion),
-                                        ("store.json", scan.manifest?.schemaVersion)]
+        let single: [(String, Int?)] = [(StoreLayout.settings, scan.settings?.schemaVersion), (StoreLayout.queue, scan.queue?.schemaVersion),
+                                        (StoreLayout.manifest, scan.manifest?.schemaVersion)]
         for (name, version) in single {
             guard let version, let size = scan.size(of: name) else { continue }
             kinds.append(Kind(name: name, files: 1, bytes: size, versions: [version: 1]))
         }
         self.kinds = kinds
-        var documents = scan.sessions.map { Document(file: "sessions/\($0.id.lowercased).json", bytes: $0.fileSize) }
-            + scan.customizations.map { Document(file: "user-sessions/\($0.document.id.lowercased).json", bytes: $0.size) }
+        var documents = scan.sessions.map { Document(file: StoreLayout.workStreamPath($0.id), bytes: $0.fileSize) }
+            + scan.customizations.map { Document(file: StoreLayout.customizationPath($0.document.id), bytes: $0.size) }
         for kind in kinds where kind.files == 1 && kind.name.hasSuffix(".json") { documents.append(Document(file: kind.name, bytes: kind.bytes)) }
         largest = Array(documents.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.file < $1.file }.prefix(Self.largestCount))
     }

@@ -76,7 +76,7 @@ extension StoreStats {
                              "with_unread": .int(unread.streams), "unread_messages": .int(unread.messages),
                              "provider_session_differs": .int(providerSessionReplaced)],
             "providers": .object(providers.mapValues { .int($0) }),
-            "queues": ["source": .string(scan.queue == nil ? "session_keys" : "queue.json"),
+            "queues": ["source": .string(scan.queue == nil ? QueueTruth.sessionKeys.rawValue : StoreLayout.queue),
                        "fifo": .int(queue.fifo.count), "priority": .int(queue.priority.count),
                        "queue_enabled": .bool(settings.queueEnabled), "priority_queue_enabled": .bool(settings.priorityQueueEnabled)],
             "unreadable_documents": .int(scan.unreadable),
