@@ -28,9 +28,7 @@ struct BackupCommand: Subcommand {
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try reportingStoreErrors { () throws(StoreError) in
-            try Backup.create(store: store, destination: destination, tool: ToolInfo.name, version: ToolInfo.version)
-        }
+        let report = try Backup.create(store: store, destination: destination, tool: ToolInfo.name, version: ToolInfo.version)
         let files = report.manifest.files.count
         out.print("Backed up \(counted(files, "file")) (\(report.totalBytes) bytes, schema version "
                   + "\(report.manifest.storeSchemaVersion)) from '\(store)' to '\(destination)'.")

@@ -23,10 +23,8 @@ struct ExportCommand: Subcommand {
         if toStandardOutput && out.isJSON {
             throw UsageError("--json can't be used with '-': standard output holds the export.", command: Self.spec.name)
         }
-        let report = try reportingStoreErrors { () throws(StoreError) in
-            try StoreExport.write(store: store, to: toStandardOutput ? .standardOutput : .file(file),
-                                  tool: ToolInfo.name, version: ToolInfo.version)
-        }
+        let report = try StoreExport.write(store: store, to: toStandardOutput ? .standardOutput : .file(file),
+                                           tool: ToolInfo.name, version: ToolInfo.version)
         let summary = "Exported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version "
             + "\(report.storeSchemaVersion)) from '\(store)' to \(toStandardOutput ? "standard output" : "'\(file)'")."
         if toStandardOutput {
@@ -64,10 +62,8 @@ struct ImportCommand: Subcommand {
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try reportingStoreErrors { () throws(StoreError) in
-            try StoreImport.read(from: file == "-" ? .standardInput : .file(file), into: store,
-                                 tool: ToolInfo.name, version: ToolInfo.version)
-        }
+        let report = try StoreImport.read(from: file == "-" ? .standardInput : .file(file), into: store,
+                                          tool: ToolInfo.name, version: ToolInfo.version)
         if let recovered = report.recovered { out.info(recovered.summary) }
         out.print("Imported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version \(report.storeSchemaVersion)) "
                   + "from \(file == "-" ? "standard input" : "'\(file)'") into '\(store)'; every file was verified first.")

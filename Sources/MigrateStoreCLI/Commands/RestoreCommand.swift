@@ -33,9 +33,7 @@ struct RestoreCommand: Subcommand {
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try reportingStoreErrors { () throws(StoreError) in
-            try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: options)
-        }
+        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: options)
         if let recovered = report.recovered { out.info(recovered.summary) }
         let manifest = report.manifest
         let would = report.dryRun ? "Would " : ""
@@ -50,7 +48,7 @@ struct RestoreCommand: Subcommand {
         out.print("\(would)\(verb) \(counted(manifest.files.count, "file")) into '\(store)'\(Self.targetNote(report.targetBefore)).")
         Self.printMigration(report, store: store, out: out)
         out.emitJSON(Self.json(report))
-        if let refusal = report.refusal { throw StoreFailure(error: refusal) }
+        if let refusal = report.refusal { throw refusal }
         return .success
     }
 

@@ -18,7 +18,7 @@ struct VerifyBackupCommand: Subcommand {
     init(_ arguments: ParsedArguments) { backup = arguments.value(.backup) }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try reportingStoreErrors { () throws(StoreError) in try BackupVerification.verify(backup: backup) }
+        let report = try BackupVerification.verify(backup: backup)
         out.emitJSON([
             "backup": .string(backup), "status": .string(report.status.name),
             "files": .int(report.fileCount), "bytes": .int(Int(report.totalBytes)),

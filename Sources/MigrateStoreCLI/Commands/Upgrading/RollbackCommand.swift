@@ -29,9 +29,7 @@ struct RollbackCommand: Subcommand {
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try reportingStoreErrors { () throws(StoreError) in
-            try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: Restore.Options(force: true))
-        }
+        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: Restore.Options(force: true))
         if let recovered = report.recovered { out.info(recovered.summary) }
         let version = report.manifest.storeSchemaVersion
         out.print("Rolled back '\(store)' to the backup '\(backup)': \(report.manifest.files.count) files, schema version \(version), verified before and after.")

@@ -21,6 +21,27 @@ extension StoreError: ExitCodeError {
     }
 }
 
+/// The exit statuses for a verdict on a backup or an export (documented in `verify-backup`'s
+/// help and in the README):
+///
+/// | status | exit | meaning |
+/// |---|---|---|
+/// | ok | 0 | complete and intact |
+/// | corrupt | 69 | verification found a difference: missing, extra, changed, truncated, hostile or unreadable entries |
+/// | incompatible | 65 | this tool can't read it: newer backup format or store schema; use a newer tool |
+///
+/// 69 is `EX_UNAVAILABLE`, the tool's "verification failed"; 65 is `EX_DATAERR`, its "data is
+/// incompatible with this tool version".
+enum ArchiveExit {
+    static func code(for status: BackupVerificationReport.Status) -> ExitCode {
+        switch status {
+        case .ok: .success
+        case .corrupt: .verificationFailed
+        case .incompatible: .dataError
+        }
+    }
+}
+
 /// Opening the store named on the command line.
 enum StoreArgument {
     static func options(readOnly: Bool) -> Store.Options {
