@@ -14,7 +14,7 @@ import Testing
         #expect(export.stdout.hasPrefix("Exported \(files) files ("))
         let imported = try BuiltTool.run(["import", scratch("e.jsonl"), scratch("copy")])
         #expect(imported.code == 0, "\(imported)")
-        #expect(tree(scratch("copy"), dotNames: true, everyKind: true) == tree(Samples.root + "/" + sample, everyKind: true))
+        #expect(tree(scratch("copy"), dotNames: true, everyKind: true) == tree(Samples.path(sample), everyKind: true))
         #expect(folderNames(scratch.path).allSatisfy { !$0.hasPrefix(".copy.restoring-") })
     }
 
@@ -32,7 +32,7 @@ import Testing
         let run = try BuiltTool.run(["import", "-", scratch("copy")], stdin: bytes)
         #expect(run == ToolRun(stdout: "Imported 15 files (20278 bytes, schema version 2) from standard input into '\(scratch("copy"))'; "
             + "every file was verified first.\n", stderr: "", code: 0))
-        #expect(tree(scratch("copy"), dotNames: true, everyKind: true) == tree(Samples.root + "/v2-store", everyKind: true))
+        #expect(tree(scratch("copy"), dotNames: true, everyKind: true) == tree(Samples.v2Store, everyKind: true))
     }
 
     @Test func exportLinesAreCompactJSONWithSortedKeysAndTheExactFileText() throws {
@@ -71,7 +71,7 @@ import Testing
         _ = try BuiltTool.run(["export", store, scratch("e.jsonl")])
         try FileManager.default.createDirectory(atPath: scratch("empty"), withIntermediateDirectories: false)
         #expect(try BuiltTool.run(["import", scratch("e.jsonl"), scratch("empty")]).code == 0)
-        #expect(tree(scratch("empty"), dotNames: true, everyKind: true) == tree(Samples.root + "/v2-store", everyKind: true))
+        #expect(tree(scratch("empty"), dotNames: true, everyKind: true) == tree(Samples.v2Store, everyKind: true))
     }
 
     @Test func exportRefusesAnExistingFileWithExit73() throws {

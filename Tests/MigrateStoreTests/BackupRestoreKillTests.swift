@@ -27,7 +27,7 @@ import StoreGenerator
         try makeLargeStore(at: scratch("big"), sessions: 40, seed: seed)
         #expect(try BuiltTool.run(["backup", scratch("big"), scratch("backup")]).code == 0)
         let new = tree(scratch("big"), everyKind: true)
-        let old = tree(Samples.root + "/v1-store", everyKind: true)
+        let old = tree(Samples.v1Store, everyKind: true)
 
         // How long an uninterrupted restore takes (the longest of three runs, fsync times vary).
         // Half the kills fall anywhere in [0, 1.1 × that], half in its last part [0.75, 1.1 ×],
@@ -46,7 +46,7 @@ import StoreGenerator
             let folder = scratch("round-\(round)")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             let target = folder + "/store"
-            try FileManager.default.copyItem(atPath: Samples.root + "/v1-store", toPath: target)
+            try Samples.copy("v1-store", to: target)
             let delay = full * Double.random(in: round % 2 == 0 ? 0 ... 1.1 : 0.75 ... 1.1, using: &random)
 
             let process = Process()

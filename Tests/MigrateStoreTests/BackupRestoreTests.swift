@@ -29,7 +29,7 @@ import Testing
 
         let restore = try BuiltTool.run(["restore", scratch("backup"), scratch("restored")])
         #expect(restore.code == 0, "\(restore)")
-        #expect(tree(scratch("restored"), dotNames: true, everyKind: true) == tree(Samples.root + "/" + sample, everyKind: true))
+        #expect(tree(scratch("restored"), dotNames: true, everyKind: true) == tree(Samples.path(sample), everyKind: true))
     }
 
     @Test func verifyBackupPrintsOKAndExitsZeroForAnIntactBackup() throws {
@@ -125,8 +125,8 @@ import Testing
         let aside = try #require(folderNames(scratch.path).first { $0.hasPrefix("target.replaced-") })
         #expect(aside.count == "target.replaced-20251120T090000Z".count)
         #expect(forced.stdout.contains("Moved the existing content of '\(target)' aside to '\(scratch(aside))'."))
-        #expect(tree(scratch(aside), everyKind: true) == tree(Samples.root + "/v1-store", everyKind: true))
-        #expect(tree(target, dotNames: true, everyKind: true) == tree(Samples.root + "/v2-store", everyKind: true))
+        #expect(tree(scratch(aside), everyKind: true) == tree(Samples.v1Store, everyKind: true))
+        #expect(tree(target, dotNames: true, everyKind: true) == tree(Samples.v2Store, everyKind: true))
         // Nothing else is left next to the store: no staging folder, journal or lock file.
         #expect(folderNames(scratch.path) == ["b", "source", "target", aside])
     }
@@ -147,7 +147,7 @@ import Testing
         #expect(lines[3] == "Would restore 14 files into '\(target)'.")
         #expect(lines[4] == "Would migrate the restored store from schema version 1 to 2: 15 files would change.")
         #expect(folderNames(scratch.path) == namesBefore)
-        #expect(tree(target, dotNames: true, everyKind: true) == tree(Samples.root + "/v2-store", everyKind: true))
+        #expect(tree(target, dotNames: true, everyKind: true) == tree(Samples.v2Store, everyKind: true))
     }
 
     @Test func restoreWithMigrateUpgradesAnOlderBackupLikeTheMigration() throws {
@@ -157,7 +157,7 @@ import Testing
         let run = try BuiltTool.run(["restore", scratch("b"), scratch("new"), "--migrate"])
         #expect(run.code == 0, "\(run)")
         let restored = tree(scratch("new"), everyKind: true)
-        let golden = tree(Samples.root + "/v2-store", everyKind: true)
+        let golden = tree(Samples.v2Store, everyKind: true)
         #expect(Set(restored.keys) == Set(golden.keys))
         // Every file equals the golden migration output; store.json differs only in its migration timestamps.
         for (path, bytes) in golden where path != "store.json" { #expect(restored[path] == bytes, "\(path)") }
@@ -174,7 +174,7 @@ import Testing
         #expect(run.code == 0)
         #expect(run.stdout.hasSuffix("Note: the restored store has schema version 1. To upgrade it, run "
             + "'migrate-store migrate \(scratch("new"))' or restore with --migrate.\n"))
-        #expect(tree(scratch("new"), everyKind: true) == tree(Samples.root + "/v1-store", everyKind: true))
+        #expect(tree(scratch("new"), everyKind: true) == tree(Samples.v1Store, everyKind: true))
     }
 
     @Test func verifyBackupExits65ForANewerBackupFormat() throws {

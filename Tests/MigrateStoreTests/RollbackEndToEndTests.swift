@@ -69,7 +69,7 @@ import Testing
         let dir = temporary.path
         try Samples.copy("v2-store", to: dir + "/store")
         try breakIt(dir + "/store")
-        return try BuiltTool.run(["verify", dir + "/store", "--against", Samples.root + "/v1-store"])
+        return try BuiltTool.run(["verify", dir + "/store", "--against", Samples.v1Store])
     }
 
     static func replace(_ file: String, _ old: String, _ new: String) throws {

@@ -32,7 +32,7 @@ import StoreGenerator
         #expect((p["totals"] as! NSDictionary).isEqual(m["totals"] as! NSDictionary))
         #expect((p["documents"] as! NSArray).count == 15 && m["documents"] == nil, "migrate reports totals only")
         #expect(p["files_changed"] as? Int == 15)
-        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.root + "/v2-store"))
+        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.v2Store))
     }
 
     @Test func migratingTwiceChangesNoByteAndSaysAlreadyAtVersion2() throws {

@@ -49,7 +49,7 @@ import StoreGenerator
         var unchecked: [String: Int] = [:]
         for input in try Self.cases(seed: seed) {
             let store = scratch("store-\(runs)")
-            try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: store)
+            try Samples.copy("v1-store", to: store)
             try Data(input.bytes).write(to: URL(fileURLWithPath: store + "/" + input.relative))
             let before = rootedTree(store, includeDotNames: true)
             let entriesBefore = try FileManager.default.subpathsOfDirectory(atPath: store).sorted()

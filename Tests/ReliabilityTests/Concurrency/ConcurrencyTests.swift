@@ -69,7 +69,7 @@ import Darwin
     /// A v1 store with `count` work streams (copies of a sample's smallest document), big enough
     /// that migrating it takes a while.
     static func largeV1Store(_ path: String, streams count: Int) throws -> [UUID] {
-        try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: path)
+        try Samples.copy("v1-store", to: path)
         let template = try String(contentsOfFile: Samples.v1Store + "/sessions/d664cf84-65da-4768-8ba1-acf742bdc1f1.json", encoding: .utf8)
         var ids: [UUID] = []
         for n in 1...count {

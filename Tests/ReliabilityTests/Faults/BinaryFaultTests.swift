@@ -199,7 +199,7 @@ import Darwin
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: mount)) ?? [] {
                 try FileManager.default.removeItem(atPath: mount + "/" + entry)
             }
-            try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: store)
+            try Samples.copy("v1-store", to: store)
             try fill(mount + "/filler", leavingFree: pages * 4096)
             let run = try Tool.migrate(["migrate", store] + (withBackup ? [] : ["--no-backup"]))
             var problems: [String] = []
