@@ -16,20 +16,22 @@ let package = Package(
         // The command-line tool as a library (commands, parsing, output); the executable is its main.swift.
         .target(name: "MigrateStoreCLI", dependencies: ["Schema", "JSONStore"]),
         .executableTarget(name: "migrate-store", dependencies: ["MigrateStoreCLI"]),
-        // Child process for JSONStoreTests' multi-process tests (kill -9, lock contention); not a product.
+        // Child process of the multi-process tests (JSONStoreTests: kill -9, lock contention;
+        // ReliabilityTests: concurrent writers through the public API); not a product.
         .executableTarget(name: "store-test-helper", dependencies: ["JSONStore"]),
+        // What the test targets share: temp folders, sample copies, tree snapshots, runners of the
+        // built executables; not a product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Deterministic stores for benchmarks and tests (Benchmarks/README.md); not products.
         .target(name: "StoreGenerator", dependencies: ["Schema"]),
         .executableTarget(name: "generate-store", dependencies: ["StoreGenerator"]),
         .executableTarget(name: "store-bench", dependencies: ["JSONStore", "Schema"]),
-        .testTarget(name: "SchemaTests", dependencies: ["Schema", "StoreGenerator"]),
-        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper", "StoreGenerator"]),
-        .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema"]),
-        .testTarget(name: "MigrateStoreTests", dependencies: ["MigrateStoreCLI", "migrate-store", "JSONStore", "Schema", "StoreGenerator"]),
+        .testTarget(name: "SchemaTests", dependencies: ["Schema", "StoreGenerator", "TestSupport"]),
+        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper", "StoreGenerator", "TestSupport"]),
+        .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema", "TestSupport"]),
+        .testTarget(name: "MigrateStoreTests", dependencies: ["MigrateStoreCLI", "migrate-store", "JSONStore", "Schema", "StoreGenerator", "TestSupport"]),
         // Crash, fault, bad-input, concurrency and hostile-file suites; runs the built migrate-store.
-        .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "StoreGenerator", "migrate-store", "reliability-helper"]),
-        // Child process for ReliabilityTests' concurrency tests (public Store API only); not a product.
-        .executableTarget(name: "reliability-helper", dependencies: ["JSONStore"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "StoreGenerator", "migrate-store", "store-test-helper", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

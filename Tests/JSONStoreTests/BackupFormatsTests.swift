@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func asideNamesCarryTheUTCTimeAndNeverReuseAName() throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let target = try SiblingPath(scratch.path + "/store")
         let date = try #require(RFC3339.parse("2025-11-20T09:00:00.250Z"))
         #expect(try AsideName.make(for: target, at: date, system: .real) == "store.replaced-20251120T090000Z")

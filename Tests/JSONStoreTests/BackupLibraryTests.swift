@@ -11,15 +11,10 @@ import Darwin
 /// The library API the CLI and `migrate` call: `Backup.create`, `BackupVerification.verify`,
 /// `Restore.run`, `StoreExport`/`StoreImport`, in process.
 @Suite struct BackupLibraryTests {
-    static var v2Sample: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Samples/v2-store").path
-    }
-
     @Test func backupInsideTheCallersLockedSectionUsesThatLock() throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let store = scratch.path + "/store"
-        try FileManager.default.copyItem(atPath: Self.v2Sample, toPath: store)
+        try Samples.copy("v2-store", to: store)
         let clock = ContinuousClock()
         let start = clock.now
         let report = try StoreLock.withExclusiveLock(store: store, tool: "migrate-store", version: "0.1.0") { lock in
@@ -32,9 +27,9 @@ import Darwin
     }
 
     @Test func backupWithoutHardLinksCopiesEveryFile() throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let store = scratch.path + "/store"
-        try FileManager.default.copyItem(atPath: Self.v2Sample, toPath: store)
+        try Samples.copy("v2-store", to: store)
         let report = try Backup.create(store: store, destination: scratch.path + "/b", tool: "t", version: "0",
                                        options: .init(allowHardLinks: false))
         #expect(report.linkedFiles == 0 && report.copiedFiles == 15)
@@ -43,9 +38,9 @@ import Darwin
     }
 
     @Test func backupWaitsForTheLockAndGivesUpWithLocked() throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let store = scratch.path + "/store"
-        try FileManager.default.copyItem(atPath: Self.v2Sample, toPath: store)
+        try Samples.copy("v2-store", to: store)
         _ = try StoreLock.withExclusiveLock(store: store, tool: "writer", version: "1") { _ in
             #expect {
                 try Backup.create(store: store, destination: scratch.path + "/b", tool: "t", version: "0",
@@ -53,7 +48,7 @@ import Darwin
             } throws: { ($0 as? StoreError)?.code == .locked }
         }
         // Nothing was left behind: no destination, no staging folder.
-        #expect(folderNamesIn(scratch.path) == ["store"])
+        #expect(folderNames(scratch.path) == ["store"])
     }
 
     @Test func defaultBackupDestinationIsNextToTheStoreWithTheUTCTime() throws {
@@ -63,9 +58,9 @@ import Darwin
     }
 
     @Test func restoreThenExportThenImportRoundTripsInProcess() throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let store = scratch.path + "/store"
-        try FileManager.default.copyItem(atPath: Self.v2Sample, toPath: store)
+        try Samples.copy("v2-store", to: store)
         _ = try Backup.create(store: store, destination: scratch.path + "/b", tool: "t", version: "0")
         let restored = try Restore.run(backup: scratch.path + "/b", target: scratch.path + "/r", tool: "t", version: "0")
         #expect(restored.targetBefore == .absent && restored.aside == nil)

@@ -9,15 +9,15 @@ import Testing
 @Suite struct BackupReadBackTests {
     /// A copy of `Samples/v2-store` (15 files) in a scratch folder, and its files' bytes.
     struct Fixture {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         var store: String { scratch.path + "/store" }
         var destination: String { scratch.path + "/b" }
         let files: [String: [UInt8]]
 
         init() throws {
             let scratch = self.scratch
-            try FileManager.default.copyItem(atPath: BackupLibraryTests.v2Sample, toPath: scratch.path + "/store")
-            files = scratch.files(under: "store").mapValues { Array($0.utf8) }
+            try Samples.copy("v2-store", to: scratch.path + "/store")
+            files = tree(scratch("store"))
         }
 
         func backup(links: Bool, _ calls: ReadTrackingCalls) throws -> BackupReport {
@@ -74,7 +74,7 @@ import Testing
             return error?.code == .io && error?.message == "Can't back up '\(fixture.store)': the copy of 'settings.json' reads "
                 + "back different from what was written. Check the disk of '\(fixture.destination)'."
         }
-        #expect(folderNamesIn(fixture.scratch.path) == ["store"])
+        #expect(folderNames(fixture.scratch.path) == ["store"])
     }
 
     @Test func stagedFileThatGrowsBeforeTheFlushIsCaughtAndNothingIsLeft() throws {
@@ -93,8 +93,8 @@ import Testing
                 + "writing: 'settings.json': is 86 bytes after writing but backup.json records 85. Check the disk of "
                 + "'\(fixture.destination)'; nothing was left at the destination."
         }
-        #expect(folderNamesIn(fixture.scratch.path) == ["store"])
-        #expect(fixture.scratch.files(under: "store").mapValues { Array($0.utf8) } == fixture.files)
+        #expect(folderNames(fixture.scratch.path) == ["store"])
+        #expect(tree(fixture.scratch("store")) == fixture.files)
     }
 
     @Test(arguments: [BackupManifest.fileName, ChecksumFile.fileName])
@@ -114,16 +114,16 @@ import Testing
                 + "writing: '\(name)': reads back different from what was written. Check the disk of "
                 + "'\(fixture.destination)'; nothing was left at the destination."
         }
-        #expect(folderNamesIn(fixture.scratch.path) == ["store"])
+        #expect(folderNames(fixture.scratch.path) == ["store"])
     }
 
     @Test func threadedReadBackRecordsExactlyWhatTheSerialOneRecords() throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let store = scratch.path + "/store"
         _ = try StoreGenerator(seed: 6, workStreams: 40, messagesPerStream: 3).write(to: store)
         let damaged = "sessions/" + StoreGenerator(seed: 6, workStreams: 40, messagesPerStream: 3).workStreamID(7).uuidString.lowercased() + ".json"
         try Data("{".utf8).write(to: URL(fileURLWithPath: store + "/" + damaged))
-        let files = scratch.files(under: "store").mapValues { Array($0.utf8) }
+        let files = tree(scratch("store"))
         // The real file system reads back on several threads; a seam, one file after another.
         let threaded = try Backup.create(store: store, destination: scratch.path + "/threaded", tool: "t", version: "0")
         let serial = try Backup.create(store: store, destination: scratch.path + "/serial", tool: "t", version: "0",

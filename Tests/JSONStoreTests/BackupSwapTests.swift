@@ -17,7 +17,7 @@ import Darwin
 
     @Test(arguments: [true, false], 0 ... 6)
     func swapStoppedAfterAnyStepRecoversToTheOldOrTheNewStore(withOldStore: Bool, stepsDone: Int) throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let target = try SiblingPath(scratch.path + "/store")
         if withOldStore { try scratch.write(Self.old, under: "store") }
         let staging = try StagingDirectory(besides: target, purpose: "restoring")
@@ -48,12 +48,12 @@ import Darwin
             if let aside { #expect(scratch.files(under: aside) == Self.old) }
         }
         // Only the target, the aside and the lock file are left: no journal, no staging, no temp file.
-        let leftovers = Set(folderNamesIn(scratch.path)).subtracting(["store", aside ?? "", ".store.restore-lock"])
+        let leftovers = Set(folderNames(scratch.path)).subtracting(["store", aside ?? "", ".store.restore-lock"])
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
     @Test func recoveryRollsBackWhenTheStagingFolderWasDeleted() throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let target = try SiblingPath(scratch.path + "/store")
         try scratch.write(Self.old, under: "store")
         let staging = try StagingDirectory(besides: target, purpose: "restoring")
@@ -69,7 +69,7 @@ import Darwin
     }
 
     @Test func recoveryTouchesNothingWhenTheFoldersContradictTheJournal() throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let target = try SiblingPath(scratch.path + "/store")
         try scratch.write(Self.old, under: "store")
         try scratch.write(Self.old, under: "store.replaced-x")
@@ -87,7 +87,7 @@ import Darwin
 
     @Test(arguments: ["../etc", ".store.staging-0000000000000000", "other/.store.restoring-1"])
     func journalNamingForeignFoldersIsRefused(staging: String) throws {
-        let scratch = SwapScratch()
+        let scratch = TemporaryDirectory()
         let target = try SiblingPath(scratch.path + "/store")
         let journal = RestoreJournal(target: "store", staging: staging, aside: nil, startedAt: "2025-11-20T09:00:00.000Z")
         try AtomicFile.durableReplace(directory: scratch.path, name: ".store.restore-journal", bytes: journal.encoded)
@@ -112,17 +112,8 @@ import Darwin
     }
 }
 
-/// A temp folder for swap tests, with helpers to write and read small trees.
-final class SwapScratch {
-    let path: String
-
-    init() {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("swap-\(UUID().uuidString.lowercased())").path
-        precondition(mkdir(path, 0o700) == 0, "SwapScratch: mkdir failed")
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
+/// Small trees of text files, written and read back for swap tests.
+extension TemporaryDirectory {
     func write(_ files: [String: String], under folder: String) throws {
         for (relative, text) in files {
             let url = URL(fileURLWithPath: path + "/" + folder + "/" + relative)
@@ -131,19 +122,8 @@ final class SwapScratch {
         }
     }
 
-    /// Regular files under `folder` by relative path (dot names left out).
+    /// Regular files under `folder` by relative path (dot names left out), as text.
     func files(under folder: String) -> [String: String] {
-        let root = path + "/" + folder
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [:] }
-        var result: [String: String] = [:]
-        while let relative = enumerator.nextObject() as? String {
-            var isFolder: ObjCBool = false
-            guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
-                  FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            result[relative] = try? String(contentsOfFile: root + "/" + relative, encoding: .utf8)
-        }
-        return result
+        tree(self(folder)).mapValues { String(decoding: $0, as: UTF8.self) }
     }
 }
-
-func folderNamesIn(_ path: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }

@@ -17,7 +17,7 @@ import Darwin
 
     /// A generated v1 store in `dir`, and the tree a migration without any fault gives it.
     static func v1Store(_ dir: TemporaryDirectory, _ name: String = "store") throws -> String {
-        let path = dir.sub(name)
+        let path = dir(name)
         _ = try generator.write(to: path)
         return path
     }
@@ -48,7 +48,7 @@ import Darwin
 
     /// Every file of the store but store.json (whose migration record holds times).
     static func documents(_ path: String) throws -> [String: [UInt8]] {
-        var tree = try StoreFixtures.tree(path)
+        var tree = TestSupport.tree(path)
         tree["store.json"] = nil
         return tree
     }
@@ -117,7 +117,7 @@ import Darwin
     /// folder. (queue.json, written before the work streams, stays: a v1 reader ignores it.)
     @Test func aFailureBeforeTheExchangeChangesNothingAndLeavesNothing() throws {
         let dir = TemporaryDirectory()
-        let pristine = try StoreFixtures.tree(try Self.v1Store(dir, "pristine"))
+        let pristine = tree(try Self.v1Store(dir, "pristine"))
         var injected = 0
         for (kind, number) in [("mkdir", 1), ("link", 1), ("link", 40), ("exchange", 1)] {
             let path = try Self.v1Store(dir, "store-\(kind)-\(number)")
@@ -125,7 +125,7 @@ import Darwin
             #expect(throws: StoreError.self) { try Self.migrate(path, calls: calls) }
             #expect(calls.injected.count == 1, "\(kind) #\(number) was not reached")
             injected += calls.injected.count
-            var tree = try StoreFixtures.tree(path)
+            var tree = TestSupport.tree(path)
             #expect(tree.removeValue(forKey: "queue.json") != nil, "\(kind) #\(number)")
             #expect(tree == pristine, "\(kind) #\(number)")
             let leftovers = try Self.entries(path).filter { $0.hasPrefix(".") && $0 != ".lock" }
@@ -142,11 +142,11 @@ import Darwin
         // As after a crash right after the exchange: the old folder, with documents, still there.
         let leftover = path + "/" + Self.exchangeFolder
         try FileManager.default.copyItem(atPath: path + "/sessions", toPath: leftover)
-        let migrated = try StoreFixtures.tree(path)
+        let migrated = tree(path)
         #expect(try StoreMigrator(store: try Store.open(at: path, options: .readOnly)).hasLeftoverTemporaryFiles())
         _ = try Store.open(at: path)
         #expect(!FileManager.default.fileExists(atPath: leftover))
-        #expect(try StoreFixtures.tree(path) == migrated)
+        #expect(tree(path) == migrated)
         #expect(!(try StoreMigrator(store: try Store.open(at: path, options: .readOnly)).hasLeftoverTemporaryFiles()))
     }
 

@@ -15,10 +15,10 @@ import StoreGenerator
 
     /// A store with one work stream holding `count` messages, and the file of that work stream.
     static func store(_ dir: TemporaryDirectory, messages count: Int = 5) throws -> (Store, UUID, String) {
-        let store = try Store.create(at: dir.sub("s"), now: StoreFixtures.t0)
+        let store = try Store.create(at: dir("s"), now: StoreFixtures.t0)
         let stream = try store.createWorkStream(workingDirectory: "/Users/ana/app", at: StoreFixtures.t0)
         try store.appendMessages(stream.id, (0..<count).map { message($0, "text \($0) caf\u{e9}") })
-        return (store, stream.id, dir.sub("s/sessions/\(stream.id.lowercased).json"))
+        return (store, stream.id, dir("s/sessions/\(stream.id.lowercased).json"))
     }
 
     static func file(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
@@ -48,7 +48,7 @@ import StoreGenerator
         try store.updateWorkStream(id) { $0.fields.unreadCount = 1 }
         #expect(store.recentMessages.messages(of: id) != nil)
 
-        let other = try Store.open(at: dir.sub("s"))
+        let other = try Store.open(at: dir("s"))
         try other.updateWorkStream(id) { $0.fields.messages[2].text = "edited on the other device" }
         let after = try store.updateWorkStream(id) { $0.fields.unreadCount = 2 }
         #expect(after.fields.messages[2].text == "edited on the other device")
@@ -110,7 +110,7 @@ import StoreGenerator
     /// At most `RecentMessages.capacity` work streams are kept, the least recently updated first.
     @Test func theKeptMessagesAreBoundedLeastRecentlyUsedFirst() throws {
         let dir = TemporaryDirectory()
-        let store = try Store.create(at: dir.sub("s"), now: StoreFixtures.t0)
+        let store = try Store.create(at: dir("s"), now: StoreFixtures.t0)
         var ids: [UUID] = []
         for i in 0..<(RecentMessages.capacity + 3) {
             let stream = try store.createWorkStream(workingDirectory: "/w\(i)", at: StoreFixtures.t0)
@@ -128,7 +128,7 @@ import StoreGenerator
     @Test func randomInterleavingsWithAnotherWriterMatchTheModel() throws {
         let dir = TemporaryDirectory()
         let (store, id, path) = try Self.store(dir, messages: 3)
-        let other = try Store.open(at: dir.sub("s"))
+        let other = try Store.open(at: dir("s"))
         var model = try Self.decoded(path)
         var random = SeededGenerator(seed: 20_261_121)
         for step in 0..<150 {

@@ -2,34 +2,7 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-extension TemporaryDirectory {
-    func sub(_ name: String) -> String { self(name) }
-}
-
 enum StoreFixtures {
-    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples").path
-
-    /// Copies `Samples/<name>` to a new folder inside `dir` and returns its path.
-    static func copySample(_ name: String, into dir: TemporaryDirectory) throws -> String {
-        let target = dir.sub(name)
-        try FileManager.default.copyItem(atPath: (samples as NSString).appendingPathComponent(name), toPath: target)
-        return target
-    }
-
-    /// Every regular file under `root` (dot names skipped), by relative path.
-    static func tree(_ root: String) throws -> [String: [UInt8]] {
-        var files: [String: [UInt8]] = [:]
-        for relative in try FileManager.default.subpathsOfDirectory(atPath: root).sorted() {
-            if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            var isDirectory: ObjCBool = false
-            let full = (root as NSString).appendingPathComponent(relative)
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            files[relative] = Array(try Data(contentsOf: URL(fileURLWithPath: full)))
-        }
-        return files
-    }
-
     static func mode(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! NSNumber).intValue
     }

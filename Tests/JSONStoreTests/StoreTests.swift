@@ -5,10 +5,10 @@ import Testing
 @Suite struct StoreOpeningTests {
     @Test func createdStoreHasV2ManifestDefaultSettingsAndPrivateModes() throws {
         let dir = TemporaryDirectory()
-        let path = dir.sub("s")
+        let path = dir("s")
         let store = try Store.create(at: path, now: StoreFixtures.t0)
         #expect(store.compatibility == .current)
-        let files = try StoreFixtures.tree(path)
+        let files = tree(path)
         #expect(Set(files.keys) == ["store.json", "settings.json", "queue.json"])
         #expect(String(decoding: files["settings.json"]!, as: UTF8.self) == "{\n  \"priority_queue_enabled\": false,\n  \"queue_enabled\": false,\n  \"schema_version\": 2\n}\n")
         #expect(try StoreFixtures.mode(path) == 0o700)
@@ -20,17 +20,17 @@ import Testing
 
     @Test func v1StoreIsClassifiedAsNeedingMigrationAndRefusesWrites() throws {
         let dir = TemporaryDirectory()
-        let path = try StoreFixtures.copySample("v1-store", into: dir)
-        let before = try StoreFixtures.tree(path)
+        let path = try dir.copySample("v1-store")
+        let before = tree(path)
         let store = try Store.open(at: path)
         #expect(store.compatibility == .needsMigration(from: 1))
         let error = #expect(throws: StoreError.self) { try store.enqueue(UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!) }
         #expect(error?.message == "Can't write to '\(path)': it is a schema v1 store. Upgrade it first with 'migrate-store migrate \(path)'.")
-        #expect(try StoreFixtures.tree(path) == before)
+        #expect(tree(path) == before)
     }
 
     func storeWithManifest(_ dir: TemporaryDirectory, version: Int, minReader: Int) throws -> String {
-        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        let path = try dir.copySample("v2-store")
         let manifest = "{\"format\": \"work-stream-store\", \"schema_version\": \(version), \"min_reader_version\": \(minReader), \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
         try manifest.write(toFile: path + "/store.json", atomically: false, encoding: .utf8)
         return path
@@ -54,7 +54,7 @@ import Testing
 
     @Test func readOnlyOpenWritesNothingNotEvenALockFile() throws {
         let dir = TemporaryDirectory()
-        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        let path = try dir.copySample("v2-store")
         try Data("x".utf8).write(to: URL(fileURLWithPath: path + "/sessions/.tmp-0123456789abcdef-left.json"))
         let store = try Store.open(at: path, options: .readOnly)
         _ = try store.listWorkStreams()
@@ -66,7 +66,7 @@ import Testing
 
     @Test func scanReportsEveryBadDocumentNotOnlyTheFirst() throws {
         let dir = TemporaryDirectory()
-        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        let path = try dir.copySample("v2-store")
         try "{".write(toFile: path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json", atomically: false, encoding: .utf8)
         try "{}".write(toFile: path + "/sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json", atomically: false, encoding: .utf8)
         try "{}".write(toFile: path + "/sessions/NOT-A-UUID.json", atomically: false, encoding: .utf8)
@@ -78,7 +78,7 @@ import Testing
 
     @Test func documentWhoseIDDiffersFromItsFileNameIsAnError() throws {
         let dir = TemporaryDirectory()
-        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        let path = try dir.copySample("v2-store")
         try FileManager.default.moveItem(atPath: path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json",
                                          toPath: path + "/sessions/00000000-0000-4000-8000-000000000001.json")
         let store = try Store.open(at: path, options: .readOnly)
@@ -90,14 +90,14 @@ import Testing
 @Suite struct StoreWritingTests {
     @Test func workStreamLifecycleKeepsFilesCanonicalAndPrivate() throws {
         let dir = TemporaryDirectory()
-        let store = try Store.create(at: dir.sub("s"))
+        let store = try Store.create(at: dir("s"))
         let created = try store.createWorkStream(workingDirectory: "/Users/ana/app", at: StoreFixtures.t0)
         #expect(created.providerSessionID == created.id.lowercased && created.backendName == "")
         let message = MessageV1(id: UUID(), sessionID: UUID(), role: "user", text: "hello", timestamp: StoreFixtures.t0.addingTimeInterval(5))
         let updated = try store.appendMessages(created.id, [message])
         #expect(updated.messages.first?.sessionID == created.id)
         #expect(updated.lastModified == message.timestamp)
-        let file = dir.sub("s/sessions/\(created.id.lowercased).json")
+        let file = dir("s/sessions/\(created.id.lowercased).json")
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == updated.encoded)
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file)
         try store.updateWorkStream(created.id) { $0.fields.unreadCount = 3 }
@@ -115,11 +115,11 @@ import Testing
 
     @Test func symlinkInPlaceOfADocumentIsRefusedNotFollowed() throws {
         let dir = TemporaryDirectory()
-        let store = try Store.create(at: dir.sub("s"))
+        let store = try Store.create(at: dir("s"))
         let s = try store.createWorkStream(workingDirectory: "/w")
-        let outside = dir.sub("outside.json")
+        let outside = dir("outside.json")
         try Data(s.encoded).write(to: URL(fileURLWithPath: outside))
-        let file = dir.sub("s/sessions/\(s.id.lowercased).json")
+        let file = dir("s/sessions/\(s.id.lowercased).json")
         try FileManager.default.removeItem(atPath: file)
         try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: outside)
         let error = #expect(throws: StoreError.self) { try store.updateWorkStream(s.id) { $0.fields.unreadCount = 1 } }
@@ -132,7 +132,7 @@ import Testing
         let dir = TemporaryDirectory()
         let calls = CountingCalls()
         let system = SystemCalls(calls: calls)
-        let store = try Store.create(at: dir.sub("s"), options: Store.Options(), now: StoreFixtures.t0, system: system)
+        let store = try Store.create(at: dir("s"), options: Store.Options(), now: StoreFixtures.t0, system: system)
         var ids: [UUID] = []
         for n in 0..<20 {
             let s = try store.createWorkStream(id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))!, workingDirectory: "/w")
@@ -160,20 +160,20 @@ import Testing
 
     @Test func migratorTurnsTheV1SampleIntoTheV2SampleAndASecondRunChangesNoByte() throws {
         let dir = TemporaryDirectory()
-        let path = try StoreFixtures.copySample("v1-store", into: dir)
+        let path = try dir.copySample("v1-store")
         let store = try Store.open(at: path)
         let plan = try StoreMigrator(store: store).plan()
         let report = try StoreMigrator(store: store).migrate(toolVersion: "0.1.0")
         #expect(plan.documents.map(\.file) == report.documents.map(\.file))
         #expect(plan.documents.map(\.changes) == report.documents.map(\.changes))
-        var migrated = try StoreFixtures.tree(path)
-        var expected = try StoreFixtures.tree(StoreFixtures.samples + "/v2-store")
+        var migrated = tree(path)
+        var expected = tree(Samples.v2Store)
         #expect(migrated.removeValue(forKey: "store.json") != nil && expected.removeValue(forKey: "store.json") != nil)
         #expect(migrated == expected)
-        let before = try StoreFixtures.tree(path)
+        let before = tree(path)
         let again = try StoreMigrator(store: try Store.open(at: path)).migrate(toolVersion: "0.1.0")
         #expect(again.isNoop)
-        #expect(try StoreFixtures.tree(path) == before)
+        #expect(tree(path) == before)
     }
 }
 
@@ -182,16 +182,16 @@ import Testing
     /// for writing takes the session keys as the truth and rebuilds queue.json, read-only opening changes nothing.
     @Test func openingForWritingReconcilesAfterAV1Writer() throws {
         let dir = TemporaryDirectory()
-        let path = try StoreFixtures.copySample("v2-store", into: dir)
+        let path = try dir.copySample("v2-store")
         let file = path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json"
         var session = try SessionV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))), acceptingNewerVersions: true)
         session.schemaVersion = 1
         session.fields.isInQueue = false
         session.fields.queuePosition = 0
         try Data(session.encoded).write(to: URL(fileURLWithPath: file))
-        let before = try StoreFixtures.tree(path)
+        let before = tree(path)
         _ = try Store.open(at: path, options: .readOnly)
-        #expect(try StoreFixtures.tree(path) == before)
+        #expect(tree(path) == before)
         let store = try Store.open(at: path)
         #expect(try store.queue().fifo.map { $0.workStreamID.lowercased.prefix(8) } == ["555a622d", "ec3629cb"])
         #expect(try store.workStream(UUID(uuidString: "555a622d-4eba-4eda-8989-fc9e679fc303")!).fields.queuePosition == 1)
@@ -203,10 +203,10 @@ import Testing
 
     @Test func openingAConsistentStoreWritesNothing() throws {
         let dir = TemporaryDirectory()
-        let path = try StoreFixtures.copySample("v2-store", into: dir)
-        let before = try StoreFixtures.tree(path)
+        let path = try dir.copySample("v2-store")
+        let before = tree(path)
         _ = try Store.open(at: path)
-        #expect(try StoreFixtures.tree(path) == before)
+        #expect(tree(path) == before)
     }
 }
 
@@ -214,7 +214,7 @@ import Testing
     /// `migrate` keeps totals only (constant memory); they equal the totals of the per-document plan.
     @Test func totalsOnlyReportEqualsThePlansTotals() throws {
         let dir = TemporaryDirectory()
-        let path = try StoreFixtures.copySample("v1-store", into: dir)
+        let path = try dir.copySample("v1-store")
         let plan = try StoreMigrator(store: try Store.open(at: path, options: .readOnly)).plan()
         let report = try StoreMigrator(store: try Store.open(at: path)).migrate(toolVersion: "test", keepingDocuments: false)
         #expect(report.documents.isEmpty)

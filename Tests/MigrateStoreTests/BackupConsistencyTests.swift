@@ -20,8 +20,8 @@ import Darwin
 /// process, which changes nothing for flock, whose locks belong to open file descriptions.)
 @Suite struct BackupConsistencyTests {
     @Test func backupTakenWhileAnotherProcessWritesIsOneInstantOfTheStore() throws {
-        let scratch = BackupScratch()
-        let store = try scratch.copySample("v2-store")
+        let scratch = TemporaryDirectory()
+        let store = try scratch.copySample("v2-store", as: "store")
         let writer = try GenerationWriter(store: store)
         let thread = Thread { writer.run() }
         thread.start()
@@ -29,12 +29,12 @@ import Darwin
         while writer.generation < 2 { usleep(1000) }
 
         for round in 0 ..< 5 {
-            let backup = scratch.at("backup-\(round)")
-            let run = try runTool(["backup", store, backup])
+            let backup = scratch("backup-\(round)")
+            let run = try BuiltTool.run(["backup", store, backup])
             #expect(run.code == 0, "\(run)")
             let generations = Set(writer.documents.map { generation(in: backup + "/" + $0) })
             #expect(generations.count == 1, "backup \(round) mixes generations \(generations.sorted())")
-            #expect(try runTool(["verify-backup", backup]).code == 0)
+            #expect(try BuiltTool.run(["verify-backup", backup]).code == 0)
         }
         writer.stop()
         #expect(writer.generation > 5, "the writer made \(writer.generation) generations")

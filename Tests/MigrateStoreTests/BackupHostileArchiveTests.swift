@@ -39,28 +39,28 @@ import Darwin
     @Test(arguments: backupCases.map(\.name))
     func hostileBackupIsRejectedByVerifyAndRestoreWithNothingWritten(name: String) throws {
         let entry = try #require(Self.backupCases.first { $0.name == name }).entry
-        let scratch = BackupScratch()
+        let scratch = TemporaryDirectory()
         let source = try scratch.copySample("v2-store", as: "source")
-        let backup = scratch.at("b")
-        #expect(try runTool(["backup", source, backup]).code == 0)
+        let backup = scratch("b")
+        #expect(try BuiltTool.run(["backup", source, backup]).code == 0)
         try damage(backup, name)
 
-        let verify = try runTool(["verify-backup", backup])
+        let verify = try BuiltTool.run(["verify-backup", backup])
         #expect(verify.code == 69, "\(verify)")
         #expect(verify.stderr.contains("\n  '\(entry)': "), "\(verify)")
 
         let namesBefore = folderNames(scratch.path)
-        let fresh = try runTool(["restore", backup, scratch.at("new")])
+        let fresh = try BuiltTool.run(["restore", backup, scratch("new")])
         #expect(fresh.code == 69)
         #expect(fresh.stderr.hasPrefix("Error: Can't restore from '\(backup)': the backup is corrupt: "), "\(fresh)")
         #expect(fresh.stderr.contains("'\(entry)'"), "\(fresh)")
         #expect(folderNames(scratch.path) == namesBefore)
 
         let target = try scratch.copySample("v1-store", as: "target")
-        let targetBefore = fileTree(target, dotFiles: true)
+        let targetBefore = tree(target, dotNames: true, everyKind: true)
         let namesWithTarget = folderNames(scratch.path)
-        #expect(try runTool(["restore", backup, target, "--force"]).code == 69)
-        #expect(fileTree(target, dotFiles: true) == targetBefore)
+        #expect(try BuiltTool.run(["restore", backup, target, "--force"]).code == 69)
+        #expect(tree(target, dotNames: true, everyKind: true) == targetBefore)
         #expect(folderNames(scratch.path) == namesWithTarget)
     }
 
@@ -88,12 +88,12 @@ import Darwin
             #expect(unlink(backup + "/elsewhere.json") == 0 && symlink("/etc/passwd", backup + "/elsewhere.json") == 0)
             #expect(unlink(backup + "/elsewhere.json") == 0)
         case "FIFO": #expect(unlink(file) == 0 && mkfifo(file, 0o600) == 0)
-        case "size mismatch": try replaceFile(file, with: fileTree(backup)[Self.session]! + [0x0A])
+        case "size mismatch": try replaceFile(file, with: tree(backup, everyKind: true)[Self.session]! + [0x0A])
         case "hash mismatch":
-            var bytes = fileTree(backup)[Self.session]!
+            var bytes = tree(backup, everyKind: true)[Self.session]!
             bytes[10] ^= 0x20
             try replaceFile(file, with: bytes)
-        case "truncated file": try replaceFile(file, with: Array(fileTree(backup)[Self.session]!.prefix(100)))
+        case "truncated file": try replaceFile(file, with: Array(tree(backup, everyKind: true)[Self.session]!.prefix(100)))
         case "extra file":
             try Data("{}".utf8).write(to: URL(fileURLWithPath: backup + "/user-sessions/00000000-0000-4000-8000-000000000000.json"))
         case "missing file": #expect(unlink(file) == 0)
@@ -145,10 +145,10 @@ import Darwin
     @Test(arguments: exportCases.map(\.name))
     func hostileExportIsRejectedByImportWithNothingWritten(name: String) throws {
         let entry = try #require(Self.exportCases.first { $0.name == name }).entry
-        let scratch = BackupScratch()
+        let scratch = TemporaryDirectory()
         let source = try scratch.copySample("v2-store", as: "source")
-        #expect(try runTool(["export", source, scratch.at("e.jsonl")]).code == 0)
-        var lines = try String(contentsOfFile: scratch.at("e.jsonl"), encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(try BuiltTool.run(["export", source, scratch("e.jsonl")]).code == 0)
+        var lines = try String(contentsOfFile: scratch("e.jsonl"), encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == 17)
         let index = try #require(lines.firstIndex { $0.contains("\"path\":\"\(Self.session)\"") })
         switch name {
@@ -179,11 +179,11 @@ import Darwin
         }
         var text = lines.joined(separator: "\n")
         if name != "last line cut off" { text += "\n" }
-        let damaged = scratch.at("damaged.jsonl")
+        let damaged = scratch("damaged.jsonl")
         try Data(text.utf8).write(to: URL(fileURLWithPath: damaged))
 
         let namesBefore = folderNames(scratch.path)
-        let run = try runTool(["import", damaged, scratch.at("new")])
+        let run = try BuiltTool.run(["import", damaged, scratch("new")])
         #expect(run.code == 69, "\(run)")
         #expect(run.stderr.hasPrefix("Error: Can't import '\(damaged)': the export is corrupt: '\(entry)'"), "\(run)")
         #expect(run.stderr.hasSuffix(". Nothing was written.\n"))
@@ -191,11 +191,11 @@ import Darwin
     }
 
     @Test func importOfANewerExportFormatExits65() throws {
-        let scratch = BackupScratch()
-        let export = scratch.at("e.jsonl")
+        let scratch = TemporaryDirectory()
+        let export = scratch("e.jsonl")
         try Data(("{\"format\":\"work-stream-store-export\",\"format_version\":2,\"store_schema_version\":2,"
             + "\"tool_version\":\"9.0.0\",\"type\":\"header\"}\n").utf8).write(to: URL(fileURLWithPath: export))
-        #expect(try runTool(["import", export, scratch.at("new")]) == ToolRun(stdout: "", stderr: """
+        #expect(try BuiltTool.run(["import", export, scratch("new")]) == ToolRun(stdout: "", stderr: """
             Error: Can't import '\(export)': this tool can't read the export: 'line 1': has format_version 2, but this tool reads version 1; use a newer version of the tool. Nothing was written.
 
             """, code: 65))

@@ -23,11 +23,11 @@ import StoreGenerator
             ?? UInt64(Date().timeIntervalSince1970 * 1000)
         print("BackupRestoreKillTests: seed \(seed) (set BACKUP_KILL_SEED=\(seed) to repeat)")
         var random = SeededGenerator(seed: seed)
-        let scratch = BackupScratch()
-        try makeLargeStore(at: scratch.at("big"), sessions: 40, seed: seed)
-        #expect(try runTool(["backup", scratch.at("big"), scratch.at("backup")]).code == 0)
-        let new = fileTree(scratch.at("big"))
-        let old = fileTree(BackupSamples.root + "/v1-store")
+        let scratch = TemporaryDirectory()
+        try makeLargeStore(at: scratch("big"), sessions: 40, seed: seed)
+        #expect(try BuiltTool.run(["backup", scratch("big"), scratch("backup")]).code == 0)
+        let new = tree(scratch("big"), everyKind: true)
+        let old = tree(Samples.v1Store, everyKind: true)
 
         // How long an uninterrupted restore takes (the longest of three runs, fsync times vary).
         // Half the kills fall anywhere in [0, 1.1 × that], half in its last part [0.75, 1.1 ×],
@@ -37,21 +37,21 @@ import StoreGenerator
         for index in 0 ..< 3 {
             let timed = try scratch.copySample("v1-store", as: "timed-\(index)")
             let start = clock.now
-            #expect(try runTool(["restore", scratch.at("backup"), timed, "--force"]).code == 0)
+            #expect(try BuiltTool.run(["restore", scratch("backup"), timed, "--force"]).code == 0)
             full = max(full, clock.now - start)
         }
 
         var outcomes = (old: 0, new: 0, killedWhileRunning: 0)
         for round in 0 ..< Self.kills {
-            let folder = scratch.at("round-\(round)")
+            let folder = scratch("round-\(round)")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             let target = folder + "/store"
-            try FileManager.default.copyItem(atPath: BackupSamples.root + "/v1-store", toPath: target)
+            try Samples.copy("v1-store", to: target)
             let delay = full * Double.random(in: round % 2 == 0 ? 0 ... 1.1 : 0.75 ... 1.1, using: &random)
 
             let process = Process()
             process.executableURL = BuiltTool.executable
-            process.arguments = ["restore", scratch.at("backup"), target, "--force"]
+            process.arguments = ["restore", scratch("backup"), target, "--force"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -71,12 +71,12 @@ import StoreGenerator
             process.waitUntilExit()
 
             _ = try Restore.recoverInterrupted(target: target, tool: "test", version: "0")
-            let result = fileTree(target)
+            let result = tree(target, everyKind: true)
             let asides = folderNames(folder).filter { $0.hasPrefix("store.replaced-") }
             if result == new {
                 outcomes.new += 1
                 #expect(asides.count == 1, "round \(round), delay \(delay): \(folderNames(folder))")
-                if let aside = asides.first { #expect(fileTree(folder + "/" + aside) == old, "round \(round): the aside differs") }
+                if let aside = asides.first { #expect(tree(folder + "/" + aside, everyKind: true) == old, "round \(round): the aside differs") }
             } else {
                 #expect(result == old, "round \(round), seed \(seed), delay \(delay): the target is neither the old nor the new store")
                 #expect(asides.isEmpty)
@@ -84,8 +84,8 @@ import StoreGenerator
             }
             if round % 11 == 0 {
                 // The next restore run finishes the job whatever the kill left behind.
-                #expect(try runTool(["restore", scratch.at("backup"), target, "--force"]).code == 0)
-                #expect(fileTree(target) == new)
+                #expect(try BuiltTool.run(["restore", scratch("backup"), target, "--force"]).code == 0)
+                #expect(tree(target, everyKind: true) == new)
                 #expect(folderNames(folder).allSatisfy { !$0.hasPrefix(".store.restoring-") && !$0.hasPrefix(".store.restore-journal") })
             }
         }

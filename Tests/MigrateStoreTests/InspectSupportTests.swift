@@ -6,23 +6,16 @@ import JSONStore
 /// A copy of a sample store in a fresh temporary folder, and the built tool run against it
 /// with the folder's path replaced by `<store>` in everything it prints.
 final class InspectFixture {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// The temporary folder; removed when the fixture goes away.
-    let root: String
+    let root: TemporaryDirectory
     /// The store copy: `<root>/<sample>`.
     let store: String
 
     /// Copies `Samples/<sample>` (for example `v1-store`) into a new temporary folder.
-    init(_ sample: String) throws {
-        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("inspect-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        store = (root as NSString).appendingPathComponent(sample)
-        try FileManager.default.copyItem(atPath: Self.repository.appendingPathComponent("Samples/\(sample)").path, toPath: store)
+    init(_ sample: String, label: String = #function) throws {
+        root = TemporaryDirectory(label)
+        store = try root.copySample(sample)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// A path inside the store copy.
     func path(_ relative: String) -> String { (store as NSString).appendingPathComponent(relative) }
@@ -54,23 +47,10 @@ final class InspectFixture {
         return try #require(object as? [String: Any], sourceLocation: sourceLocation)
     }
 
-    /// Every entry under the store (dot names included): its bytes (files), its link target
-    /// (links) and its modification time, to prove a command changed nothing.
-    func snapshot() throws -> [String: String] {
-        let manager = FileManager.default
-        var result: [String: String] = [:]
-        let paths = [""] + (manager.enumerator(atPath: store)?.allObjects as? [String] ?? [])
-        for relative in paths {
-            let full = relative.isEmpty ? store : path(relative)
-            let attributes = try manager.attributesOfItem(atPath: full)
-            let type = attributes[.type] as? FileAttributeType
-            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
-            var content = ""
-            if type == .typeRegular { content = try Data(contentsOf: URL(fileURLWithPath: full)).base64EncodedString() }
-            if type == .typeSymbolicLink { content = try manager.destinationOfSymbolicLink(atPath: full) }
-            result[relative] = "\(type?.rawValue ?? "?") \(modified) \(content)"
-        }
-        return result
+    /// Every entry under the store and the store itself (dot names included): its bytes (files),
+    /// its link target (links) and its modification time, to prove a command changed nothing.
+    func snapshot() -> [String: TreeEntry] {
+        TestSupport.snapshot(store, includingRoot: true)
     }
 }
 

@@ -29,7 +29,7 @@ import Testing
 
     @Test func interruptedMigrationIsOneProblemOnStoreJSON() throws {
         let fixture = try InspectFixture("v1-store")
-        try FileManager.default.copyItem(atPath: InspectFixture.repository.appendingPathComponent("Samples/v2-store/queue.json").path,
+        try FileManager.default.copyItem(atPath: Samples.v2Store + "/queue.json",
                                          toPath: fixture.path("queue.json"))
         try fixture.edit("settings.json", replacing: "\"schema_version\": 1", with: "\"schema_version\": 2")
         let run = try fixture.run("validate")

@@ -21,10 +21,10 @@ import Testing
     /// v1 → migrate → v2 writes (incl. compaction) → v1 writer edits, queue moves, a deletion and a
     /// new work stream → migrate again → verify: nothing either side wrote is lost.
     @Test func fullRollbackCycleLosesNothing() throws {
-        let dir = try StoreTrees.temporary("cycle")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let temporary = TemporaryDirectory("cycle")
+        let dir = temporary.path
         let path = dir + "/store"
-        try StoreTrees.copySample("v1-store", to: path)
+        try Samples.copy("v1-store", to: path)
         #expect(try BuiltTool.run(["migrate", path, "--no-backup", "--quiet"]).code == 0)
 
         // v2 app: compaction replaces the provider session of 'login'; a message is sent in 'plain'.
@@ -64,11 +64,12 @@ import Testing
         #expect(manifest.migrations.count == 2)
     }
 
-    static func brokenStore(_ label: String, _ breakIt: (String) throws -> Void) throws -> (String, ToolRun) {
-        let dir = try StoreTrees.temporary(label)
-        try StoreTrees.copySample("v2-store", to: dir + "/store")
+    static func brokenStore(_ label: String, _ breakIt: (String) throws -> Void) throws -> ToolRun {
+        let temporary = TemporaryDirectory(label)
+        let dir = temporary.path
+        try Samples.copy("v2-store", to: dir + "/store")
         try breakIt(dir + "/store")
-        return (dir, try BuiltTool.run(["verify", dir + "/store", "--against", StoreTrees.samples + "/v1-store"]))
+        return try BuiltTool.run(["verify", dir + "/store", "--against", Samples.v1Store])
     }
 
     static func replace(_ file: String, _ old: String, _ new: String) throws {
@@ -91,8 +92,7 @@ import Testing
              "(d) the queue a v1 reader derives equals queue.json: 1 failed"),
         ]
         for (label, breakIt, line) in cases {
-            let (dir, run) = try Self.brokenStore("verify-\(label)", breakIt)
-            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let run = try Self.brokenStore("verify-\(label)", breakIt)
             #expect(run.code == 69, "check (\(label))")
             #expect(run.stdout.contains("  " + line), "check (\(label)): \(run.stdout)")
             #expect(run.stdout.hasSuffix("Verification failed.\n"))
@@ -102,9 +102,9 @@ import Testing
 
 @Suite(.serialized) struct RollbackCommandTests {
     @Test func rollbackPutsBackTheExactPreMigrationBytesAndKeepsTheMigratedStore() throws {
-        let dir = try StoreTrees.temporary("rollback")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        let temporary = TemporaryDirectory("rollback")
+        let dir = temporary.path
+        try Samples.copy("v1-store", to: dir + "/store")
         let original = try StoreTrees.documents(dir + "/store")
         #expect(try BuiltTool.run(["migrate", dir + "/store", "--backup-dir", dir + "/backup", "--quiet"]).code == 0)
         let migrated = try StoreTrees.documents(dir + "/store")
@@ -118,15 +118,15 @@ import Testing
     }
 
     @Test func rollbackFromACorruptBackupChangesNothingAndExits69() throws {
-        let dir = try StoreTrees.temporary("rollback-bad")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        let temporary = TemporaryDirectory("rollback-bad")
+        let dir = temporary.path
+        try Samples.copy("v1-store", to: dir + "/store")
         #expect(try BuiltTool.run(["migrate", dir + "/store", "--backup-dir", dir + "/backup", "--quiet"]).code == 0)
         try RollbackEndToEndTests.replace(dir + "/backup/settings.json", "true", "fals")
-        let before = try StoreTrees.snapshot(dir + "/store")
+        let before = snapshot(dir + "/store")
         let run = try BuiltTool.run(["rollback", dir + "/store", "--from-backup", dir + "/backup"])
         #expect(run.code == 69)
         #expect(run.stderr.contains("'settings.json'"))
-        #expect(StoreTrees.same(before, try StoreTrees.snapshot(dir + "/store")))
+        #expect(snapshot(dir + "/store") == before)
     }
 }

@@ -3,9 +3,7 @@ import Testing
 
 /// The bundled v1 sample keeps the shape the README promises (spec §1–3).
 @Suite struct SampleStoreTests {
-    static let store = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Samples/v1-store")
+    static let store = URL(fileURLWithPath: Samples.v1Store)
 
     private func object(_ relativePath: String) throws -> [String: Any] {
         let data = try Data(contentsOf: Self.store.appendingPathComponent(relativePath))

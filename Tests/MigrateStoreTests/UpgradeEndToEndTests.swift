@@ -6,22 +6,22 @@ import StoreGenerator
 /// Issue 4 acceptance, on the built binary.
 @Suite(.serialized) struct UpgradeEndToEndTests {
     @Test func planStatusAndVerifyWriteNothingNotEvenALockFile() throws {
-        let dir = try StoreTrees.temporary("plan")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        let temporary = TemporaryDirectory("plan")
+        let dir = temporary.path
+        try Samples.copy("v1-store", to: dir + "/store")
         try Data("left".utf8).write(to: URL(fileURLWithPath: dir + "/store/sessions/.tmp-0123456789abcdef-x.json"))
-        let before = try StoreTrees.snapshot(dir + "/store")
+        let before = snapshot(dir + "/store")
         for command in [["plan"], ["status"], ["plan", "--json"], ["status", "--json"]] {
             let run = try BuiltTool.run(command + [dir + "/store"])
             #expect(run.code == 0, "\(command): \(run.stderr)")
         }
-        #expect(StoreTrees.same(before, try StoreTrees.snapshot(dir + "/store")))
+        #expect(snapshot(dir + "/store") == before)
     }
 
     @Test func planReportsExactlyWhatMigrateThenDoes() throws {
-        let dir = try StoreTrees.temporary("plan-eq")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        let temporary = TemporaryDirectory("plan-eq")
+        let dir = temporary.path
+        try Samples.copy("v1-store", to: dir + "/store")
         let plan = try BuiltTool.run(["plan", dir + "/store", "--json"])
         let migrate = try BuiltTool.run(["migrate", dir + "/store", "--no-backup", "--json"])
         #expect(plan.code == 0 && migrate.code == 0)
@@ -32,18 +32,18 @@ import StoreGenerator
         #expect((p["totals"] as! NSDictionary).isEqual(m["totals"] as! NSDictionary))
         #expect((p["documents"] as! NSArray).count == 15 && m["documents"] == nil, "migrate reports totals only")
         #expect(p["files_changed"] as? Int == 15)
-        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(StoreTrees.samples + "/v2-store"))
+        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.v2Store))
     }
 
     @Test func migratingTwiceChangesNoByteAndSaysAlreadyAtVersion2() throws {
-        let dir = try StoreTrees.temporary("twice")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try StoreTrees.copySample("v1-store", to: dir + "/store")
+        let temporary = TemporaryDirectory("twice")
+        let dir = temporary.path
+        try Samples.copy("v1-store", to: dir + "/store")
         #expect(try BuiltTool.run(["migrate", dir + "/store", "--no-backup"]).code == 0)
-        let before = try StoreTrees.snapshot(dir + "/store")
+        let before = snapshot(dir + "/store")
         let again = try BuiltTool.run(["migrate", dir + "/store", "--no-backup"])
         #expect(again == ToolRun(stdout: "'\(dir)/store' is already at version 2: nothing to do, no file was changed.\n", stderr: "", code: 0))
-        #expect(StoreTrees.same(before, try StoreTrees.snapshot(dir + "/store")))
+        #expect(snapshot(dir + "/store") == before)
     }
 
     /// Kill -9 at random points: a v1 reader reads every intermediate state correctly, and the
@@ -52,8 +52,8 @@ import StoreGenerator
         let kills = Int(ProcessInfo.processInfo.environment["MIGRATE_KILLS"] ?? "") ?? 50
         let seed = UInt64(ProcessInfo.processInfo.environment["MIGRATE_KILL_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
         print("killedMigrationResumesToIdenticalStore: \(kills) kills, seed \(seed) (replay with MIGRATE_KILL_SEED=\(seed))")
-        let dir = try StoreTrees.temporary("kill")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let temporary = TemporaryDirectory("kill")
+        let dir = temporary.path
         try StoreTrees.largeV1Store(at: dir + "/original", copies: 12)
         let original = try StoreTrees.v1View(dir + "/original")
         try FileManager.default.copyItem(atPath: dir + "/original", toPath: dir + "/reference")

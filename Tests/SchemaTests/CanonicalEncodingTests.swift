@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Schema
 
@@ -16,7 +17,7 @@ func expectEncodedMatchesJSONWriter(_ document: SessionDocument, _ label: String
 
     @Test func sampleSessionsEncodeAsTheReferenceWriterDoes() throws {
         for store in ["v1-store", "v2-store"] {
-            let files = try SampleStoreTests.readTree(SampleStoreTests.samples.appendingPathComponent(store))
+            let files = tree(Samples.path(store))
             let sessions = files.filter { $0.key.hasPrefix("sessions/") }
             #expect(sessions.count == 8)
             for (path, bytes) in sessions {
@@ -29,7 +30,7 @@ func expectEncodedMatchesJSONWriter(_ document: SessionDocument, _ label: String
     }
 
     @Test func migratedSampleSessionsEncodeAsTheReferenceWriterDoes() throws {
-        let v1 = try StoreSnapshot(files: try SampleStoreTests.readTree(SampleStoreTests.samples.appendingPathComponent("v1-store")))
+        let v1 = try StoreSnapshot(files: tree(Samples.v1Store))
         let (v2, _) = try StoreMigration.migrate(v1, context: SampleStoreTests.context)
         #expect(v2.sessions.count == 8)
         for (id, document) in v2.sessions { expectEncodedMatchesJSONWriter(document, id.lowercased) }

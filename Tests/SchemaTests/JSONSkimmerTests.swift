@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Schema
 
@@ -19,9 +20,8 @@ import Testing
     }
 
     @Test func summaryOfEverySampleEqualsTheFullDecode() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         for store in ["v1-store", "v2-store"] {
-            let dir = root.appendingPathComponent("Samples/\(store)/sessions")
+            let dir = URL(fileURLWithPath: Samples.path(store) + "/sessions")
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
                 let bytes = Array(try Data(contentsOf: dir.appendingPathComponent(name)))
                 let full = try SessionDocument(bytes: bytes)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import JSONStore
 import Schema
 @testable import StoreGenerator
@@ -9,10 +10,10 @@ import Schema
     static let generator = StoreGenerator(seed: 7, workStreams: 300, messagesPerStream: 6)
 
     @Test func sameSeedWritesByteIdenticalTrees() throws {
-        let dir = try ScratchDirectory()
+        let dir = TemporaryDirectory()
         try Self.generator.write(to: dir("a"))
         try StoreGenerator(seed: 7, workStreams: 300, messagesPerStream: 6).write(to: dir("b"))
-        let a = try tree(dir("a")), b = try tree(dir("b"))
+        let a = tree(dir("a"), dotNames: true), b = tree(dir("b"), dotNames: true)
         #expect(a.count == 300 + Self.generator.forEachDocument { _, _ in }.customizations + 2)
         #expect(a == b)
         #expect(fingerprint(a) == fingerprint(b))
@@ -26,11 +27,11 @@ import Schema
     }
 
     @Test func writtenFilesAreExactlyTheProducedDocuments() throws {
-        let dir = try ScratchDirectory()
+        let dir = TemporaryDirectory()
         let written = try Self.generator.write(to: dir("store"))
         var produced: [String: [UInt8]] = [:]
         let summary = Self.generator.forEachDocument { produced[$0] = $1 }
-        #expect(try tree(dir("store")) == produced)
+        #expect(tree(dir("store"), dotNames: true) == produced)
         #expect(written == summary)
         #expect(summary.bytes == produced.values.reduce(0) { $0 + $1.count })
     }
@@ -45,9 +46,9 @@ import Schema
     }
 
     @Test func generatedStoreOpensReadOnlyAndPlansAMigration() throws {
-        let dir = try ScratchDirectory()
+        let dir = TemporaryDirectory()
         let summary = try Self.generator.write(to: dir("store"))
-        let before = try tree(dir("store"))
+        let before = tree(dir("store"), dotNames: true)
         let store = try Store.open(at: dir("store"), options: .readOnly)
         #expect(store.compatibility == .needsMigration(from: 1))
         let listing = try store.listWorkStreams()
@@ -63,7 +64,7 @@ import Schema
         #expect(totals["message_session_id_fixed", default: 0] > 0)
         #expect(totals["queue_position_renumbered", default: 0] > 0)
         #expect(totals["queue_position_cleared", default: 0] > 0)
-        #expect(try tree(dir("store")) == before, "a read-only open and a plan write nothing")
+        #expect(tree(dir("store"), dotNames: true) == before, "a read-only open and a plan write nothing")
     }
 
     @Test func edgeCasesAppearAtTheirRates() throws {
@@ -100,7 +101,7 @@ import Schema
     }
 
     @Test func writingIntoANonEmptyFolderIsRefused() throws {
-        let dir = try ScratchDirectory()
+        let dir = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir("store"), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir("store") + "/keep.txt"))
         #expect(throws: StoreGeneratorError.self) { try Self.generator.write(to: dir("store")) }
@@ -112,32 +113,6 @@ import Schema
         var rng = SeededGenerator(seed: 0)
         #expect([rng.next(), rng.next(), rng.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
     }
-}
-
-/// A fresh folder under the temporary directory, removed when the value goes away.
-final class ScratchDirectory {
-    let path: String
-
-    init() throws {
-        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("store-generator-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func callAsFunction(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-}
-
-/// Every regular file under `root`, by relative path.
-func tree(_ root: String) throws -> [String: [UInt8]] {
-    var files: [String: [UInt8]] = [:]
-    for relative in try FileManager.default.subpathsOfDirectory(atPath: root) {
-        var isDirectory: ObjCBool = false
-        let full = (root as NSString).appendingPathComponent(relative)
-        guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-        files[relative] = Array(try Data(contentsOf: URL(fileURLWithPath: full)))
-    }
-    return files
 }
 
 /// FNV-1a (64-bit) over the sorted paths and contents: one number that names a whole tree.

@@ -1,31 +1,15 @@
 import Foundation
 import Testing
 @testable import JSONStore
+// The support every test target shares (temp folders, samples, trees, child processes), for every
+// file of this target.
+@_exported import TestSupport
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// A fresh folder under the system's temp directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init(_ label: String = #function) {
-        let name = "jsonstore-\(label.prefix { $0.isLetter || $0.isNumber })-\(UUID().uuidString.lowercased())"
-        path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
-        precondition(mkdir(path, 0o700) == 0, "TemporaryDirectory: mkdir '\(path)' failed: errno \(errno)")
-    }
-
-    deinit {
-        // Test cleanup; a failure only leaves a folder in /tmp.
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// `path/component`.
-    func callAsFunction(_ component: String) -> String { path + "/" + component }
-}
 
 /// The file's bytes, or nil if there is no file. Reads with Foundation, independently of the code under test.
 func contents(_ path: String) -> [UInt8]? {

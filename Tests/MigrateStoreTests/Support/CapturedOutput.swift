@@ -33,15 +33,6 @@ final class CapturedOutput: @unchecked Sendable {
     }
 }
 
-/// The outcome of one run of the tool: what it printed and its exit status.
-struct ToolRun: Equatable, CustomStringConvertible {
-    var stdout: String
-    var stderr: String
-    var code: Int32
-
-    var description: String { "exit \(code)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
-}
-
 /// Runs ``CommandLineTool`` in this process with `registry` (by default: every command
 /// not implemented) and captures its output.
 func runInProcess(_ words: [String], registry: CommandRegistry = .unimplemented) -> ToolRun {

@@ -3,27 +3,12 @@ import Testing
 @testable import JSONStore
 import StoreGenerator
 
-/// Stores on disk for end-to-end tests: copies of the samples, larger v1 stores made from them,
-/// and snapshots of whole trees (bytes and modification times).
+/// Stores on disk for end-to-end tests: larger v1 stores made from the samples, and what readers see of them.
 enum StoreTrees {
-    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples").path
-
-    /// A new empty temporary folder.
-    static func temporary(_ label: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-store-\(label)-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    static func copySample(_ name: String, to target: String) throws {
-        try FileManager.default.copyItem(atPath: samples + "/" + name, toPath: target)
-    }
-
     /// A v1 store with `copies` × 8 work streams: the sample's sessions under new ids (every
     /// occurrence of the old id rewritten), so queue positions collide and need renumbering.
     static func largeV1Store(at target: String, copies: Int, seed: UInt64 = 7) throws {
-        try copySample("v1-store", to: target)
+        try Samples.copy("v1-store", to: target)
         let sessions = target + "/sessions"
         let originals = try FileManager.default.contentsOfDirectory(atPath: sessions).sorted()
         var generator = SeededGenerator(seed: seed)
@@ -39,34 +24,13 @@ enum StoreTrees {
         }
     }
 
-    /// Relative path → (bytes, modification time) of every entry, dot names included.
-    static func snapshot(_ root: String) throws -> [String: ([UInt8], Date)] {
-        var result: [String: ([UInt8], Date)] = [:]
-        for relative in try FileManager.default.subpathsOfDirectory(atPath: root) {
-            let full = root + "/" + relative
-            let attributes = try FileManager.default.attributesOfItem(atPath: full)
-            let isFile = (attributes[.type] as? FileAttributeType) == .typeRegular
-            result[relative] = (isFile ? Array(try Data(contentsOf: URL(fileURLWithPath: full))) : [], attributes[.modificationDate] as! Date)
-        }
-        return result
-    }
-
-    static func same(_ a: [String: ([UInt8], Date)], _ b: [String: ([UInt8], Date)]) -> Bool {
-        a.count == b.count && a.allSatisfy { key, value in b[key].map { $0.0 == value.0 && $0.1 == value.1 } ?? false }
-    }
-
     /// Document bytes by relative path, dot names skipped; `store.json` with its migration timestamps blanked.
     static func documents(_ root: String) throws -> [String: [UInt8]] {
-        var files: [String: [UInt8]] = [:]
-        for relative in try FileManager.default.subpathsOfDirectory(atPath: root) where !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
-            guard relative.hasSuffix(".json") else { continue }
-            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative)))
-            if relative == "store.json" {
-                let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-                    .filter { !$0.contains("\"started_at\"") && !$0.contains("\"finished_at\"") }.joined(separator: "\n")
-                bytes = Array(text.utf8)
-            }
-            files[relative] = bytes
+        var files = tree(root).filter { $0.key.hasSuffix(".json") }
+        if let manifest = files["store.json"] {
+            let text = String(decoding: manifest, as: UTF8.self).split(separator: "\n")
+                .filter { !$0.contains("\"started_at\"") && !$0.contains("\"finished_at\"") }.joined(separator: "\n")
+            files["store.json"] = Array(text.utf8)
         }
         return files
     }

@@ -43,15 +43,15 @@ import StoreGenerator
 
     @Test func damagedDocumentMakesEveryCommandExit65NamingItAndWritesNothing() throws {
         let seed = environmentSeed()
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let implemented = Self.commands.filter { Tool.implements($0[0]) }
         var failures: [String] = [], runs = 0
         var unchecked: [String: Int] = [:]
         for input in try Self.cases(seed: seed) {
             let store = scratch("store-\(runs)")
-            try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: store)
+            try Samples.copy("v1-store", to: store)
             try Data(input.bytes).write(to: URL(fileURLWithPath: store + "/" + input.relative))
-            let before = tree(store, includeDotNames: true)
+            let before = rootedTree(store, includeDotNames: true)
             let entriesBefore = try FileManager.default.subpathsOfDirectory(atPath: store).sorted()
             for command in implemented {
                 let run = try Tool.migrate([command[0], store] + command.dropFirst(), timeLimit: 60)
@@ -83,7 +83,7 @@ import StoreGenerator
                 if !problems.isEmpty { failures.append("[\(input.kind) in \(input.relative)] \(command.joined(separator: " ")): \(problems.joined(separator: "; "))\n\(run)") }
             }
             let entriesAfter = try FileManager.default.subpathsOfDirectory(atPath: store).sorted()
-            if tree(store, includeDotNames: true) != before || entriesAfter != entriesBefore {
+            if rootedTree(store, includeDotNames: true) != before || entriesAfter != entriesBefore {
                 failures.append("[\(input.kind) in \(input.relative)] the store changed")
             }
             try FileManager.default.removeItem(atPath: store)

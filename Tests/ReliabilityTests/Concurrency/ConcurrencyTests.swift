@@ -9,55 +9,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A running `reliability-helper` (or `migrate-store`), its standard output read line by line.
-final class Child {
-    let process = Process()
-    private let output = Pipe()
-    private var buffer: [UInt8] = []
-
-    init(_ executable: String, _ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    var pid: Int32 { process.processIdentifier }
-
-    /// The next line without its newline; nil at the end of the output.
-    func readLine() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                defer { buffer.removeSubrange(...newline) }
-                return String(decoding: buffer[..<newline], as: UTF8.self)
-            }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = read(output.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                defer { buffer.removeAll() }
-                return buffer.isEmpty ? nil : String(decoding: buffer, as: UTF8.self)
-            }
-            buffer.append(contentsOf: chunk[..<count])
-        }
-    }
-
-    /// Every remaining line.
-    func lines() -> [String] {
-        var out: [String] = []
-        while let line = readLine() { out.append(line) }
-        return out
-    }
-
-    @discardableResult
-    func wait() -> Int32 {
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-}
-
 /// Concurrency (issue part 4): several processes on one store. No lost update, queue invariants
 /// hold, and a writer that can't get the lock is told who holds it.
 @Suite(.serialized) struct ConcurrencyTests {
@@ -93,16 +44,16 @@ final class Child {
     func processesMixingQueueMovesAndUpdatesLoseNoUpdate() throws {
         let seed = environmentSeed()
         let workers = 4, rounds = environmentInteger("RELIABILITY_MIX_ROUNDS", default: 40, full: 250)
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let path = scratch("store")
         let streams = try Self.v2Store(path, streams: 6)
         let list = streams.map(\.uuidString).joined(separator: ",")
         let children = try (0..<workers).map { worker in
-            try Child(Tool.helper, ["mix", path, "\(worker)", "\(rounds)", "\(seed &+ UInt64(worker))", list])
+            try ChildProcess(["mix", path, "\(worker)", "\(rounds)", "\(seed &+ UInt64(worker))", list])
         }
         for child in children {
             #expect(child.lines() == ["done \(rounds)"])
-            #expect(child.wait() == 0)
+            #expect(child.wait().status == 0)
         }
         let store = try Store.open(at: path, options: .readOnly)
         #expect(try store.summary(streams[0]).unreadCount == Int32(workers * rounds), "RELIABILITY_SEED=\(seed)")
@@ -118,7 +69,7 @@ final class Child {
     /// A v1 store with `count` work streams (copies of a sample's smallest document), big enough
     /// that migrating it takes a while.
     static func largeV1Store(_ path: String, streams count: Int) throws -> [UUID] {
-        try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: path)
+        try Samples.copy("v1-store", to: path)
         let template = try String(contentsOfFile: Samples.v1Store + "/sessions/d664cf84-65da-4768-8ba1-acf742bdc1f1.json", encoding: .utf8)
         var ids: [UUID] = []
         for n in 1...count {
@@ -132,18 +83,18 @@ final class Child {
 
     @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
     func migrateRacingAnApplicationWriterLosesNoUpdateAndNamesTheHolder() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let path = scratch("store")
         let ids = try Self.largeV1Store(path, streams: environmentInteger("RELIABILITY_RACE_STREAMS", default: 200))
         let writes = 60
-        let writer = try Child(Tool.helper, ["write-loop", path, ids[0].uuidString, "\(writes)"])
+        let writer = try ChildProcess(["write-loop", path, ids[0].uuidString, "\(writes)"])
         // Let the writer see the v1 store first, then migrate under it.
         #expect(writer.readLine() == "v1")
-        let migrate = try Child(Tool.migrateStore, ["migrate", path, "--no-backup"])
+        let migrate = try ChildProcess(executable: BuiltTool.executable, ["migrate", path, "--no-backup"])
         let migrateOutput = migrate.lines()
-        let migrateStatus = migrate.wait()
+        let migrateStatus = migrate.wait().status
         let lines = writer.lines()
-        #expect(writer.wait() == 0)
+        #expect(writer.wait().status == 0)
         #expect(migrateStatus == 0, "\(migrateOutput)")
 
         let acks = lines.filter { $0.hasPrefix("ack ") }
@@ -170,11 +121,11 @@ final class Child {
             print("SKIPPED backupsDuringContinuousWritesAreConsistentSnapshotsAndLoseNoUpdate: this build has no 'backup' command yet")
             return
         }
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let path = scratch("store")
         let ids = try Self.v2Store(path, streams: 5)
         let writes = environmentInteger("RELIABILITY_BACKUP_WRITES", default: 150, full: 1000)
-        let writer = try Child(Tool.helper, ["write-loop", path, ids[0].uuidString, "\(writes)"])
+        let writer = try ChildProcess(["write-loop", path, ids[0].uuidString, "\(writes)"])
         var backups: [String] = []
         var failures: [String] = []
         for n in 1...6 {
@@ -184,7 +135,7 @@ final class Child {
             usleep(20_000)
         }
         let lines = writer.lines()
-        #expect(writer.wait() == 0)
+        #expect(writer.wait().status == 0)
         #expect(lines.filter { $0.hasPrefix("ack ") } == (1...writes).map { "ack \($0)" })
         for line in lines where line.hasPrefix("locked ") && !line.contains("(migrate-store ") {
             failures.append("the lock error does not name the backup as its holder: \(line)")
@@ -217,10 +168,10 @@ final class Child {
 
     @Test(.timeLimit(.minutes(isFullRun ? 120 : 1)))
     func lockedStoreErrorNamesItsHolderInLibraryAndTool() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let path = scratch("store")
         _ = try Self.v2Store(path, streams: 1)
-        let holder = try Child(Tool.helper, ["hold-lock", path, "12"])
+        let holder = try ChildProcess(["hold-lock", path, "12"])
         #expect(holder.readLine() == "locked")
 
         let options = Store.Options(readOnly: false, tool: "t", version: "1", lockTimeout: .zero)
@@ -233,12 +184,12 @@ final class Child {
         #expect(status.stdout.contains("held by process \(holder.pid) (reliability-helper 1.0)"), "\(status)")
         // `migrate` waits for the lock (10 s by default), then exits 75 naming the holder.
         let v1 = try scratch.copy(Samples.v1Store, as: "v1")
-        let v1Holder = try Child(Tool.helper, ["hold-lock", v1, "12"])
+        let v1Holder = try ChildProcess(["hold-lock", v1, "12"])
         #expect(v1Holder.readLine() == "locked")
         let run = try Tool.migrate(["migrate", v1, "--no-backup"])
         #expect(run.code == 75, "\(run)")
         #expect(run.stderr.contains("it is locked by process \(v1Holder.pid) (reliability-helper 1.0) since "), "\(run.stderr)")
-        #expect(tree(v1) == tree(Samples.v1Store))
+        #expect(rootedTree(v1) == rootedTree(Samples.v1Store))
         kill(holder.pid, SIGKILL); kill(v1Holder.pid, SIGKILL)
         holder.wait(); v1Holder.wait()
     }

@@ -56,7 +56,7 @@ import Darwin
         try #require(!StoreConsistency.migrated.isEmpty, "the reference migration failed")
         var injected = 0, failures: [String] = []
         for fault in Self.faults {
-            let scratch = Scratch("fiu")
+            let scratch = TemporaryDirectory("fiu")
             let store = try scratch.copy(Samples.v1Store, as: "store")
             let run = try Tool.migrate(["migrate", store, "--no-backup"], launcher: ["fiu-run", "-x", "-c", fault.command])
             var problems: [String] = []
@@ -97,10 +97,10 @@ import Darwin
         }
         let faults = Self.faults.filter { !$0.point.hasSuffix("unlink") && !$0.point.hasSuffix("read") }
         var injected = 0, failures: [String] = []
-        let v2Files = tree(Samples.v2Store)
+        let v2Files = rootedTree(Samples.v2Store)
         for fault in faults {
             let fiu = ["fiu-run", "-x", "-c", fault.command]
-            let scratch = Scratch("fiu-backup")
+            let scratch = TemporaryDirectory("fiu-backup")
             let name = Self.errnoNames[fault.errno]!
             func expectClear(_ run: ToolRun, _ what: String) -> Bool {
                 if run.code == 0 { return false }
@@ -120,24 +120,24 @@ import Darwin
             } else if made {
                 failures.append("[\(fault)] backup: exit 0 but no backup")
             }
-            if tree(store) != v2Files { failures.append("[\(fault)] backup: the store changed") }
+            if rootedTree(store) != v2Files { failures.append("[\(fault)] backup: the store changed") }
             if !FileManager.default.fileExists(atPath: backup) {
                 try #require(try Tool.migrate(["backup", store, backup]).code == 0)
             }
             // restore --force over another store: after the fault the target is the old store or the backup.
             let target = try scratch.copy(Samples.v1Store, as: "target")
             let restored = !expectClear(try Tool.migrate(["restore", backup, target, "--force"], launcher: fiu), "restore")
-            let after = tree(target)
+            let after = rootedTree(target)
             // When even putting the old store back failed, the target is absent and the restore
             // journal is next to it: the next restore (checked below) or open for writing finishes it.
             let journal = (target as NSString).deletingLastPathComponent + "/.target.restore-journal"
             let pendingRecovery = !FileManager.default.fileExists(atPath: target) && FileManager.default.fileExists(atPath: journal)
-            if after != tree(Samples.v1Store) && after != v2Files && !pendingRecovery {
+            if after != rootedTree(Samples.v1Store) && after != v2Files && !pendingRecovery {
                 failures.append("[\(fault)] restore: the target is neither old nor restored: \(after.keys.sorted())")
             }
             if restored && after != v2Files { failures.append("[\(fault)] restore: exit 0 but the target is not the backup") }
             let again = try Tool.migrate(["restore", backup, target, "--force"])
-            if again.code != 0 || tree(target) != v2Files { failures.append("[\(fault)] restore again without faults: \(again)") }
+            if again.code != 0 || rootedTree(target) != v2Files { failures.append("[\(fault)] restore again without faults: \(again)") }
             // migrate with its backup: the store stays consistent, any backup left is complete.
             let v1 = try scratch.copy(Samples.v1Store, as: "v1")
             _ = expectClear(try Tool.migrate(["migrate", v1], launcher: fiu), "migrate with backup")
@@ -154,7 +154,7 @@ import Darwin
 
     @Test func shortWritesStillMigrateCorrectly() throws {
         guard Tool.isInstalled("fiu-run") else { print("SKIPPED shortWritesStillMigrateCorrectly: fiu-run not found (apt-get install fiu-utils)"); return }
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let store = try scratch.copy(Samples.v1Store, as: "store")
         let run = try Tool.migrate(["migrate", store, "--no-backup"], launcher: ["fiu-run", "-x", "-c", "enable name=posix/io/rw/write/reduce"])
         #expect(run.code == 0, "\(run)")
@@ -163,34 +163,34 @@ import Darwin
 
     @Test func readFaultsOfReadOnlyCommandsExit74AndWriteNothing() throws {
         guard Tool.isInstalled("fiu-run") else { print("SKIPPED readFaultsOfReadOnlyCommandsExit74AndWriteNothing: fiu-run not found"); return }
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let store = try scratch.copy(Samples.v1Store, as: "store")
         let migrated = try scratch.copy(Samples.v1Store, as: "migrated")
         try #require(try Tool.migrate(["migrate", migrated, "--no-backup"]).code == 0)
-        let before = tree(migrated, includeDotNames: true)
+        let before = rootedTree(migrated, includeDotNames: true)
         for (command, target) in [("status", store), ("plan", store), ("status", migrated), ("verify", migrated)] {
             for point in ["posix/io/rw/read", "posix/io/oc/open", "posix/io/dir/opendir"] {
                 let run = try Tool.migrate([command, target], launcher: ["fiu-run", "-x", "-c", "enable name=\(point),failinfo=\(EIO)"])
                 #expect(run.code == 74 && run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("(EIO)"), "\(command) \(point): \(run)")
             }
         }
-        #expect(tree(store, includeDotNames: true) == tree(Samples.v1Store, includeDotNames: true))
-        #expect(tree(migrated, includeDotNames: true) == before)
+        #expect(rootedTree(store, includeDotNames: true) == rootedTree(Samples.v1Store, includeDotNames: true))
+        #expect(rootedTree(migrated, includeDotNames: true) == before)
     }
 
     // MARK: A real full disk
 
     @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)), arguments: [false, true])
     func fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent(withBackup: Bool) throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let mount = scratch("disk")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let mounted = try Tool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mount])
+        let mounted = try BuiltTool.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mount], timeLimit: 60)
         guard mounted.code == 0 else {
             print("SKIPPED fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent: can't mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
             return
         }
-        defer { _ = try? Tool.run("/bin/umount", [mount]) }
+        defer { _ = try? BuiltTool.runProgram("/bin/umount", [mount], timeLimit: 60) }
         try #require(!StoreConsistency.migrated.isEmpty, "the reference migration failed")
         var noSpace = 0, succeeded = 0, failures: [String] = []
         // Leave 0, 1, 2, ... pages free, until the migration fits.
@@ -199,7 +199,7 @@ import Darwin
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: mount)) ?? [] {
                 try FileManager.default.removeItem(atPath: mount + "/" + entry)
             }
-            try FileManager.default.copyItem(atPath: Samples.v1Store, toPath: store)
+            try Samples.copy("v1-store", to: store)
             try fill(mount + "/filler", leavingFree: pages * 4096)
             let run = try Tool.migrate(["migrate", store] + (withBackup ? [] : ["--no-backup"]))
             var problems: [String] = []

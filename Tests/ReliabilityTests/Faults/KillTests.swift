@@ -17,7 +17,7 @@ import StoreGenerator
         let seed = environmentSeed()
         let kills = environmentInteger("RELIABILITY_KILLS", default: 15, full: 200)
         var random = SeededGenerator(seed: seed)
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let source = scratch("v1")
         _ = try ConcurrencyTests.largeV1Store(source, streams: environmentInteger("RELIABILITY_KILL_STREAMS", default: 120))
         let start = Date()
@@ -29,7 +29,7 @@ import StoreGenerator
         for round in 0..<kills {
             let store = scratch("round-\(round)")
             try FileManager.default.copyItem(atPath: source, toPath: store)
-            let child = try Child(Tool.migrateStore, ["migrate", store, "--no-backup"])
+            let child = try ChildProcess(executable: BuiltTool.executable, ["migrate", store, "--no-backup"])
             if round % 2 == 0 {
                 // Anywhere in the run, start-up included.
                 usleep(UInt32(Double(random.next() % 1000) / 1000 * duration * 1_000_000))
@@ -43,7 +43,7 @@ import StoreGenerator
             _ = child.lines()
             child.wait()
             let killed = child.process.terminationReason == .uncaughtSignal
-            let files = tree(store)
+            let files = rootedTree(store)
             let writing = !temporaryLeftovers(store).isEmpty || files != oracle.original
             if killed && writing && files["/store.json"] == oracle.original["/store.json"] { midway += 1 }
             var problems = oracle.check(store, allowLeftovers: true)

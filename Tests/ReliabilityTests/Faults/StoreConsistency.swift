@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// What "the store is consistent" means after a failed or interrupted migration of a copy of a
 /// v1 store (`Samples/v1-store` by default), checked on a real folder.
@@ -9,11 +10,11 @@ struct StoreConsistency {
     let migrated: [String: [UInt8]]
 
     init(v1Store: String) {
-        original = tree(v1Store)
-        let scratch = Scratch("reference")
+        original = rootedTree(v1Store)
+        let scratch = TemporaryDirectory("reference")
         guard let store = try? scratch.copy(v1Store, as: "store"),
               let run = try? Tool.migrate(["migrate", store, "--no-backup"]), run.code == 0 else { migrated = [:]; return }
-        migrated = tree(store)
+        migrated = rootedTree(store)
     }
 
     static let sample = StoreConsistency(v1Store: Samples.v1Store)
@@ -29,7 +30,7 @@ struct StoreConsistency {
     /// `unlink` may leave one for the next sweep; or `allowExchangeFolder`: a failed fsync right
     /// after a migration's folder exchange must leave the old folder for the next sweep).
     func check(_ store: String, allowLeftovers: Bool = false, allowExchangeFolder: Bool = false) -> [String] {
-        let files = tree(store)
+        let files = rootedTree(store)
         var failures: [String] = []
         for path in Set(files.keys).union(original.keys).union(migrated.keys).sorted() {
             let found = files[path]
@@ -55,7 +56,7 @@ struct StoreConsistency {
     }
 
     func equalsMigrated(_ store: String) -> [String] {
-        let files = tree(store)
+        let files = rootedTree(store)
         var failures: [String] = []
         for path in Set(files.keys).union(migrated.keys).sorted() {
             if path == "/store.json" {

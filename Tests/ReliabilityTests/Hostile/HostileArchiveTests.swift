@@ -10,7 +10,7 @@ import Testing
 
     /// A genuine export of `Samples/v2-store` with one more `file` line for `path`, every hash,
     /// size and the trailer recomputed, so only the path is wrong.
-    static func export(adding path: String, scratch: Scratch) throws -> String {
+    static func export(adding path: String, scratch: TemporaryDirectory) throws -> String {
         let store = try scratch.copy(Samples.v2Store, as: "source")
         let genuine = scratch("genuine.jsonl")
         let run = try Tool.migrate(["export", store, genuine])
@@ -53,7 +53,7 @@ import Testing
                       "sessions/00000000-0000-4000-8000-000000000001.json/../../../evil.json", "sessions\\..\\..\\evil.json",
                       "SESSIONS/00000000-0000-4000-8000-000000000001.json", "user-sessions/../../evil.json"])
     func exportEntryOutsideTheStoreIsRefusedAndNothingIsWritten(_ path: String) throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let absolute = scratch("absolute")
         try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: false)
         let entry = path.replacingOccurrences(of: "/ABSOLUTE", with: absolute)
@@ -77,7 +77,7 @@ import Testing
     // MARK: Backups with links and foreign entries
 
     final class BackupSetup {
-        let scratch = Scratch("hostile-backup")
+        let scratch = TemporaryDirectory("hostile-backup")
         let backup: String
         let outside: String
 

@@ -15,23 +15,23 @@ import Darwin
     /// A store copied from a sample, and a folder outside it that a hostile link points to,
     /// holding valid documents (so reading them would look like success) and a secret file.
     final class Setup {
-        let scratch: Scratch
+        let scratch: TemporaryDirectory
         let store: String
         let outside: String
         let outsideBefore: [String: [UInt8]]
 
         init(_ sample: String = Samples.v1Store, label: String = #function) throws {
-            scratch = Scratch(label)
+            scratch = TemporaryDirectory(label)
             store = try scratch.copy(sample, as: "store")
             outside = scratch("outside")
             try FileManager.default.copyItem(atPath: sample + "/sessions", toPath: outside)
             try Data("secret\n".utf8).write(to: URL(fileURLWithPath: outside + "/secret.txt"))
-            outsideBefore = tree(outside, includeDotNames: true)
+            outsideBefore = rootedTree(outside, includeDotNames: true)
         }
 
         /// Nothing outside the store changed: same files, same bytes, no new entry (not even a temp or lock file).
         func outsideIsUntouched(sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(tree(outside, includeDotNames: true) == outsideBefore, "a file outside the store was written", sourceLocation: sourceLocation)
+            #expect(rootedTree(outside, includeDotNames: true) == outsideBefore, "a file outside the store was written", sourceLocation: sourceLocation)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: outside)) ?? []
             #expect(names.filter { $0.hasPrefix(".") }.isEmpty, "dot files appeared outside the store: \(names)", sourceLocation: sourceLocation)
         }
@@ -49,7 +49,7 @@ import Darwin
         let setup = try Setup(Samples.v2Store)
         try FileManager.default.removeItem(atPath: setup.store + "/" + folder)
         try FileManager.default.createSymbolicLink(atPath: setup.store + "/" + folder, withDestinationPath: setup.outside)
-        let storeBefore = tree(setup.store, includeDotNames: true)
+        let storeBefore = rootedTree(setup.store, includeDotNames: true)
 
         for options in [Self.readOnly, Self.writable] {
             let error = #expect(throws: StoreError.self) { _ = try Store.open(at: setup.store, options: options) }
@@ -64,25 +64,25 @@ import Darwin
             #expect(!run.stdout.contains("secret"))
         }
         setup.outsideIsUntouched()
-        #expect(tree(setup.store, includeDotNames: true) == storeBefore)
+        #expect(rootedTree(setup.store, includeDotNames: true) == storeBefore)
     }
 
     @Test func linkedSessionsFolderInV1StoreIsNotMigratedOrSweptThroughTheLink() throws {
         // Outside: exactly the store's documents (so nothing looks wrong) and a file named like a
         // leftover temp file, which a sweep through the link would delete.
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let store = try scratch.copy(Samples.v1Store, as: "store")
         let outside = scratch("outside")
         try FileManager.default.moveItem(atPath: store + "/sessions", toPath: outside)
         try Data().write(to: URL(fileURLWithPath: outside + "/.tmp-0123456789abcdef-x.json"))
         try FileManager.default.createSymbolicLink(atPath: store + "/sessions", withDestinationPath: outside)
-        let before = tree(outside, includeDotNames: true)
+        let before = rootedTree(outside, includeDotNames: true)
         for command in [["migrate", "--no-backup"], ["migrate"]] {
             let run = try Tool.migrate([command[0], store] + command.dropFirst())
             #expect(run.code == 65 && run.stderr.contains("symbolic link"), "\(command): \(run)")
         }
         #expect(throws: StoreError.self) { _ = try Store.open(at: store) }
-        #expect(tree(outside, includeDotNames: true) == before, "the folder outside the store was written through the link")
+        #expect(rootedTree(outside, includeDotNames: true) == before, "the folder outside the store was written through the link")
     }
 
     // MARK: A linked document
@@ -151,12 +151,12 @@ import Darwin
         let path = setup.store + "/" + relative
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        let before = tree(setup.store, includeDotNames: true)
+        let before = rootedTree(setup.store, includeDotNames: true)
         for command in [["status"], ["plan"], ["verify"], ["migrate", "--no-backup"]] {
             let run = try Tool.migrate([command[0], setup.store] + command.dropFirst(), timeLimit: 20)
             #expect(Self.reportsBadFile(run, command: command[0], path: path), "\(command): \(run)")
         }
-        #expect(tree(setup.store) == before.filter { !$0.key.hasPrefix("/.") })
+        #expect(rootedTree(setup.store) == before.filter { !$0.key.hasPrefix("/.") })
     }
 
     /// Exit 65 naming the file (`verify` reports it as a failed check: exit 69, or 65 before it starts).
@@ -192,6 +192,6 @@ import Darwin
         #expect(listing.items.count == 8)
         let run = try Tool.migrate(["migrate", setup.store, "--no-backup"])
         #expect(run.code == 65, "\(run)")
-        #expect(tree(setup.store) == tree(Samples.v1Store).merging(reported.map { ("/sessions/" + $0, Array("{\"secret\": true}\n".utf8)) }) { a, _ in a })
+        #expect(rootedTree(setup.store) == rootedTree(Samples.v1Store).merging(reported.map { ("/sessions/" + $0, Array("{\"secret\": true}\n".utf8)) }) { a, _ in a })
     }
 }

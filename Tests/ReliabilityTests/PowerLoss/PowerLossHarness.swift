@@ -120,10 +120,3 @@ func environmentSeed() -> UInt64 {
     ProcessInfo.processInfo.environment["RELIABILITY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0 ... .max)
 }
 
-/// True when `RELIABILITY_FULL=1`: the larger counts of a full run (see RELIABILITY.md).
-let isFullRun = ProcessInfo.processInfo.environment["RELIABILITY_FULL"] == "1"
-
-/// An integer from the environment, else `full` in a full run (`RELIABILITY_FULL=1`), else `fallback`.
-func environmentInteger(_ name: String, default fallback: Int, full: Int? = nil) -> Int {
-    ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? (isFullRun ? full ?? fallback : fallback)
-}

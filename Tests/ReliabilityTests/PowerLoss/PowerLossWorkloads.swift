@@ -265,11 +265,3 @@ enum PowerLossWorkloads {
         return pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "\"$1\": \"…\"")
     }
 }
-
-/// Where the repository's `Samples/` are.
-enum Samples {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples").path
-    static var v1Store: String { root + "/v1-store" }
-    static var v2Store: String { root + "/v2-store" }
-}

@@ -35,7 +35,7 @@ import Schema
 
     /// Defect 2: `verify` said "Verified" for a store whose settings.json can't be read.
     @Test func verifyReportsAnUnreadableSettingsFile() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let store = try scratch.copy(Samples.v2Store, as: "store")
         try Data("{\"schema_version\": 2,".utf8).write(to: URL(fileURLWithPath: store + "/settings.json"))
         let result = try StoreVerifier(store: try Store.open(at: store, options: .readOnly)).verify()

@@ -1,5 +1,5 @@
-// reliability-helper: the child process of ReliabilityTests' concurrency tests. Not shipped.
-// It uses only JSONStore's public API, as an application would.
+// The subcommands of ReliabilityTests' concurrency tests. They use only JSONStore's public API,
+// as an application would, so they work in any build.
 import Foundation
 import JSONStore
 
@@ -9,13 +9,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes one line to standard output at once, so the parent sees every line printed before a kill.
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
+/// The tool name these subcommands record in the store's lock, as an application names itself:
+/// ReliabilityTests' lock-contention tests expect it in the "locked by" messages.
+let applicationToolName = "reliability-helper"
 
 func options(lockTimeout: Duration) -> Store.Options {
-    Store.Options(readOnly: false, tool: "reliability-helper", version: "1.0", lockTimeout: lockTimeout)
+    Store.Options(readOnly: false, tool: applicationToolName, version: "1.0", lockTimeout: lockTimeout)
 }
 
 /// A small deterministic generator (SplitMix64).
@@ -83,36 +82,12 @@ func attempt(store path: String, stream: UUID) -> StoreError? {
     }
 }
 
-/// `hold-lock <store> <seconds>`: takes the store's lock, prints `locked`, holds it for `seconds`.
+/// `hold-lock <store> <seconds>`: takes the store's lock, prints `locked`, holds it for `seconds`,
+/// then prints `released`.
 func holdLock(store path: String, seconds: UInt32) throws {
-    try StoreLock.withExclusiveLock(store: path, tool: "reliability-helper", version: "1.0") { _ in
+    try StoreLock.withExclusiveLock(store: path, tool: applicationToolName, version: "1.0") { _ in
         say("locked")
         sleep(seconds)
     }
     say("released")
-}
-
-func run(_ arguments: [String]) throws {
-    switch (arguments.first, arguments.count) {
-    case ("mix", 6):
-        try mix(store: arguments[1], worker: Int(arguments[2])!, count: Int(arguments[3])!, seed: UInt64(arguments[4])!,
-                streams: arguments[5].split(separator: ",").map { UUID(uuidString: String($0))! })
-    case ("write-loop", 4): try writeLoop(store: arguments[1], stream: UUID(uuidString: arguments[2])!, count: Int(arguments[3])!)
-    case ("hold-lock", 3): try holdLock(store: arguments[1], seconds: UInt32(arguments[2])!)
-    default:
-        FileHandle.standardError.write(Data("""
-            Usage: reliability-helper mix <store> <worker> <count> <seed> <stream ids, comma-separated>
-                   reliability-helper write-loop <store> <stream id> <count>
-                   reliability-helper hold-lock <store> <seconds>
-
-            """.utf8))
-        exit(2)
-    }
-}
-
-do {
-    try run(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
-    exit(1)
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -7,38 +6,39 @@ import Glibc
 import Darwin
 #endif
 
-/// A running `store-test-helper`, with its standard output read line by line.
-final class ChildProcess {
-    /// Where the helper is: next to the test product, because `swift build` puts every product of
-    /// the package in one directory and JSONStoreTests depends on the helper, so it is built first.
-    /// `STORE_TEST_HELPER` overrides.
-    static let helperURL: URL = {
+/// A running child process (`store-test-helper` or the built `migrate-store`), its standard
+/// output read line by line; its standard error goes to the tests' own, its standard input is empty.
+public final class ChildProcess {
+    /// The built `store-test-helper`, next to the test product (every test target that launches it
+    /// depends on it, so it is built first). `STORE_TEST_HELPER` overrides.
+    public static let helperURL: URL = {
         if let path = ProcessInfo.processInfo.environment["STORE_TEST_HELPER"] { return URL(fileURLWithPath: path) }
-        #if canImport(Darwin)
-        // Darwin: the tests are a `.xctest` bundle loaded by a runner; the bundle sits in the products directory.
-        let products = Bundle(for: ChildProcess.self).bundleURL.deletingLastPathComponent()
-        #else
-        // Linux: the tests are an executable in the products directory.
-        let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        #endif
-        return products.appendingPathComponent("store-test-helper")
+        return BuiltTool.products.appendingPathComponent("store-test-helper")
     }()
 
-    let process = Process()
+    public let process = Process()
     private let output = Pipe()
     private var buffer: [UInt8] = []
 
-    init(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        process.executableURL = Self.helperURL
+    /// Starts `store-test-helper arguments`.
+    public convenience init(_ arguments: [String]) throws {
+        try self.init(executable: Self.helperURL, arguments)
+    }
+
+    /// Starts `executable arguments`.
+    public init(executable: URL, _ arguments: [String]) throws {
+        process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
         try process.run()
     }
 
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// The next line of output, without its newline; nil at end of output. Blocks.
-    func readLine() -> String? {
+    public func readLine() -> String? {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -56,20 +56,22 @@ final class ChildProcess {
         }
     }
 
+    /// Every remaining line, up to the end of the output.
+    public func lines() -> [String] {
+        var out: [String] = []
+        while let line = readLine() { out.append(line) }
+        return out
+    }
+
     /// Sends SIGKILL: the process gets no chance to clean up or finish a write.
-    func killHard() {
+    public func killHard() {
         _ = kill(pid, SIGKILL)
     }
 
     /// Waits for the process to end; returns its exit status, or the signal that ended it.
     @discardableResult
-    func wait() -> (reason: Process.TerminationReason, status: Int32) {
+    public func wait() -> (reason: Process.TerminationReason, status: Int32) {
         process.waitUntilExit()
         return (process.terminationReason, process.terminationStatus)
     }
-}
-
-/// An integer from the environment, else `fallback`.
-func environmentInteger(_ name: String, default fallback: Int) -> Int {
-    ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? fallback
 }
