@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import JSONStore
+
+/// `StoreUpgrade.run`, the library's whole upgrade procedure (what `migrate-store migrate` calls).
+@Suite struct StoreUpgradeTests {
+    /// The kind of each event, for comparing sequences.
+    private static func kind(_ event: StoreUpgrade.Event) -> String {
+        switch event {
+        case .warning: "warning"
+        case .backupSkipped: "backupSkipped"
+        case .backupStarted: "backupStarted"
+        case .backupFinished: "backupFinished"
+        case .migrationStarted: "migrationStarted"
+        case .migrating: "migrating"
+        case .migrationFinished: "migrationFinished"
+        }
+    }
+
+    private static func withoutManifest(_ tree: [String: [UInt8]]) -> [String: [UInt8]] {
+        tree.filter { $0.key != StoreLayout.manifest }
+    }
+
+    @Test func upgradingTheV1SampleGivesTheV2SampleAfterAVerifiedBackup() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v1-store", as: "store")
+        let original = tree(store)
+        var events: [String] = []
+        let outcome = try StoreUpgrade.run(at: store, backup: .folder(folder("backup")), tool: "test", version: "1") { event in
+            let kind = Self.kind(event)
+            if events.last != kind { events.append(kind) }
+        }
+        guard case .upgraded(let report, let from, let backup) = outcome else {
+            Issue.record("expected .upgraded, got \(outcome)")
+            return
+        }
+        #expect(from == 1)
+        #expect(backup == folder("backup"))
+        #expect(!report.isNoop && report.filesChanged > 0)
+        #expect(events == ["backupStarted", "backupFinished", "migrationStarted", "migrating", "migrationFinished"])
+        #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
+        #expect(try BackupVerification.verify(backup: folder("backup")).status == .ok)
+        let backedUp = tree(folder("backup")).filter { StoreFilePath($0.key) != nil }
+        #expect(backedUp == original, "the backup holds the store's bytes from before the migration")
+    }
+
+    @Test func upgradingACurrentStoreChangesNothingAndTakesNoBackup() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v2-store", as: "store")
+        let before = snapshot(folder.path)
+        var events = 0
+        let outcome = try StoreUpgrade.run(at: store, tool: "test", version: "1") { _ in events += 1 }
+        guard case .alreadyCurrent(let plan, let from) = outcome else {
+            Issue.record("expected .alreadyCurrent, got \(outcome)")
+            return
+        }
+        #expect(plan.isNoop && from == 2 && events == 0)
+        #expect(snapshot(folder.path) == before, "no byte, no time, no lock file, no backup folder")
+    }
+
+    @Test func anUnreadableDocumentStopsTheUpgradeBeforeTheFirstWrite() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v1-store", as: "store")
+        let broken = store + "/" + StoreLayout.workStreamPath(try #require(UUID(uuidString: "555a622d-4eba-4eda-8989-fc9e679fc303")))
+        try Data("{\"id\": ".utf8).write(to: URL(fileURLWithPath: broken))
+        let before = snapshot(folder.path)
+        var events: [String] = []
+        #expect {
+            _ = try StoreUpgrade.run(at: store, tool: "test", version: "1") { events.append(Self.kind($0)) }
+        } throws: { error in
+            (error as? StoreError)?.code == .corruptDocument && (error as? StoreError)?.message.contains("555a622d") == true
+        }
+        #expect(events.isEmpty)
+        #expect(snapshot(folder.path) == before, "bad input changes nothing, not even the lock file")
+    }
+
+    @Test func withoutABackupTheUpgradeSaysSoAndMigrates() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v1-store", as: "store")
+        var events: [String] = []
+        let outcome = try StoreUpgrade.run(at: store, backup: .none, tool: "test", version: "1") { event in
+            let kind = Self.kind(event)
+            if events.last != kind { events.append(kind) }
+        }
+        guard case .upgraded(_, 1, nil) = outcome else {
+            Issue.record("expected .upgraded from 1 without a backup, got \(outcome)")
+            return
+        }
+        #expect(events == ["backupSkipped", "migrationStarted", "migrating", "migrationFinished"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["store"])
+        #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
+    }
+}
