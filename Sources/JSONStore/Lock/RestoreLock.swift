@@ -14,7 +14,8 @@ import Darwin
 /// that the path still names the very file it locked (`lstat` and `fstat` agree on device and
 /// inode); if the holder removed it meanwhile, the taker locked a dead file and starts over.
 final class RestoreLock {
-    private var fd: Int32?
+    /// The lock file, open and locked until `release()`.
+    private var descriptor: FileDescriptor?
     private let path: String
     private let system: SystemCalls
 
@@ -26,25 +27,21 @@ final class RestoreLock {
         let context = ErrorContext("lock", path)
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
-            let fd = try system.open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, context: context)
-            do throws(StoreError) {
-                if try system.tryLock(fd, LOCK_EX, context: context) {
-                    let locked = try system.status(fd, context: context)
-                    let named = try system.linkStatus(path, context: context)
-                    if named?.device == locked.device && named?.inode == locked.inode {
-                        self.fd = fd
-                        break
-                    }
+            // Closed at the end of each attempt that does not keep it, also on a throw.
+            let fd = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, system: system, context: context)
+            if try fd.tryLock(LOCK_EX, context: context) {
+                let locked = try fd.status(context: context)
+                let named = try system.linkStatus(path, context: context)
+                if named?.device == locked.device && named?.inode == locked.inode {
+                    self.descriptor = consume fd
+                    break
                 }
-                guard ContinuousClock.now < deadline else {
-                    throw StoreError(.locked, "Can't restore into '\(target.path)': another restore or import into it is "
-                        + "running (it holds '\(path)'). Wait for it to finish, or stop that process.", path: target.path)
-                }
-            } catch {
-                system.discard(fd)
-                throw error
             }
-            system.discard(fd)
+            guard ContinuousClock.now < deadline else {
+                throw StoreError(.locked, "Can't restore into '\(target.path)': another restore or import into it is "
+                    + "running (it holds '\(path)'). Wait for it to finish, or stop that process.", path: target.path)
+            }
+            fd.discard()
             usleep(20_000)
         }
         self.path = path
@@ -55,10 +52,9 @@ final class RestoreLock {
 
     /// Removes the lock file, then releases the lock. Calling it again does nothing.
     func release() {
-        guard let fd else { return }
-        self.fd = nil
+        guard let fd = descriptor.take() else { return }
         system.removeLeftover(path)
-        do { try system.calls.system_flock(fd, LOCK_UN) } catch { /* closing releases it too */ }
-        system.discard(fd)
+        fd.unlock()  // closing releases it too
+        fd.discard()
     }
 }

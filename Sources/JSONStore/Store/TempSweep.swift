@@ -62,8 +62,7 @@ enum TempSweep {
         // It may be the old `sessions/` of an exchange whose fsync failed: make the exchange
         // durable before removing anything from the folder it replaced.
         let storeFD = try AtomicFile.openDirectory(store, system: system, context: context)
-        defer { system.discard(storeFD) }
-        try system.sync(storeFD, context: context)
+        try storeFD.sync(context: context)
         var removed: [String] = []
         for entry in try system.listDirectory(folder, context: context) {
             let path = joinPath(folder, entry.name)
