@@ -15,7 +15,7 @@ extension StoreLock {
     /// - Returns: nil when nobody holds the lock (or the store has no lock file), else the
     ///   holder's record, `isUnknown` if the record cannot be read.
     /// - Throws: `StoreError` if the lock file cannot be opened or probed.
-    public static func currentHolder(store: String) throws(StoreError) -> LockHolder? {
+    package static func currentHolder(store: String) throws(StoreError) -> LockHolder? {
         try currentHolder(store: store, system: .real)
     }
 
@@ -36,7 +36,7 @@ extension StoreLock {
     /// A sentence to show the user when `store` is on a network or FUSE file system, where
     /// flock between processes or computers is unreliable; nil on a local disk or when the
     /// type cannot be told. Writes nothing and prints nothing.
-    public static func networkFileSystemWarning(store: String) -> String? {
+    package static func networkFileSystemWarning(store: String) -> String? {
         warning(forStore: store, system: .real)
     }
 

@@ -26,17 +26,17 @@ import Darwin
 /// ```
 public final class StoreLock {
     /// The lock file's name inside the store. The dot makes readers and backups skip it.
-    public static let fileName = ".lock"
+    package static let fileName = ".lock"
     /// How long `acquire` waits for another holder by default: 10 seconds.
     public static let defaultTimeout: Duration = .seconds(10)
 
     /// The store this lock is for, as given.
     public let storePath: String
     /// What this process recorded in the lock file.
-    public let holder: LockHolder
+    package let holder: LockHolder
     /// A sentence to show the user if the store is on a file system where locking is unreliable
     /// (see `networkFileSystemWarning(store:)`); nil on a local disk. Looked up on first use.
-    public private(set) lazy var fileSystemWarning: String? = Self.warning(forStore: storePath, system: system)
+    package private(set) lazy var fileSystemWarning: String? = Self.warning(forStore: storePath, system: system)
 
     /// The lock file, open and locked until `release()`.
     private var descriptor: FileDescriptor?

@@ -25,7 +25,7 @@ import Darwin
 /// file by file instead.
 extension StoreMigrator {
     /// The folder a migration builds and exchanges with `sessions/`; a leftover is swept (`TempSweep`).
-    public static let exchangeFolderName = TempSweep.exchangeFolderName
+    package static let exchangeFolderName = TempSweep.exchangeFolderName
 
     /// Exchanging pays when at least a quarter of the work streams change: it costs a link and an
     /// unlink per work stream (a few µs, no data freed), against a `rename` per changed one that

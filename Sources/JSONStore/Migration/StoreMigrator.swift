@@ -34,7 +34,7 @@ public struct StoreMigrator: Sendable {
 
     /// True when a crash left temp files, or a migration's exchange folder, in the store (removed
     /// by the next open for writing).
-    public func hasLeftoverTemporaryFiles() throws(StoreError) -> Bool {
+    package func hasLeftoverTemporaryFiles() throws(StoreError) -> Bool {
         if try store.system.linkStatus(joinPath(store.path, Self.exchangeFolderName), context: ErrorContext("list", store.path)) != nil { return true }
         for directory in [store.path, store.sessionsDirectory, store.userSessionsDirectory] {
             let entries = try store.system.listDirectory(directory, context: ErrorContext("list", directory))
