@@ -25,17 +25,17 @@ public struct BackupManifest: Sendable, Equatable {
         /// 64 lowercase hex digits.
         public var sha256: String
 
-        public init(path: String, size: Int64, sha256: String) {
+        package init(path: String, size: Int64, sha256: String) {
             self.path = path
             self.size = size
             self.sha256 = sha256
         }
     }
 
-    public static let fileName = "backup.json"
-    public static let format = "work-stream-store-backup"
+    package static let fileName = "backup.json"
+    package static let format = "work-stream-store-backup"
     /// The only version this code writes and reads.
-    public static let currentFormatVersion = 1
+    package static let currentFormatVersion = 1
 
     public var formatVersion: Int
     public var toolVersion: String
@@ -48,7 +48,7 @@ public struct BackupManifest: Sendable, Equatable {
     /// The total size of the listed files, in bytes.
     public var totalBytes: Int64 { files.reduce(0) { $0 + $1.size } }
 
-    public init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, files: [Entry]) {
+    package init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, files: [Entry]) {
         self.formatVersion = Self.currentFormatVersion
         self.toolVersion = toolVersion
         self.storeSchemaVersion = storeSchemaVersion

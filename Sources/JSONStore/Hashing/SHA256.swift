@@ -15,14 +15,14 @@
 /// hasher.finalize().hexString  // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 /// SHA256.hex(of: Array("abc".utf8))  // the same, in one call
 /// ```
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     /// A finished hash: 32 bytes.
-    public struct Digest: Sendable, Hashable, CustomStringConvertible {
+    package struct Digest: Sendable, Hashable, CustomStringConvertible {
         /// The 32 digest bytes, most significant first.
-        public let bytes: [UInt8]
+        package let bytes: [UInt8]
 
         /// 64 lowercase hexadecimal digits, as `sha256sum` prints them.
-        public var hexString: String {
+        package var hexString: String {
             let digits: StaticString = "0123456789abcdef"
             return String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
                 digits.withUTF8Buffer { digit in
@@ -35,7 +35,7 @@ public struct SHA256: Sendable {
             }
         }
 
-        public var description: String { hexString }
+        package var description: String { hexString }
     }
 
     /// The chaining value H, FIPS 180-4 §6.2.2; starts at H(0), §5.3.3.
@@ -47,10 +47,10 @@ public struct SHA256: Sendable {
     private var length: UInt64 = 0
 
     /// A hasher with nothing fed yet.
-    public init() {}
+    package init() {}
 
     /// Feeds more message bytes. Contiguous collections (arrays, slices, `Data`) are read in place.
-    public mutating func update(_ bytes: some Collection<UInt8>) {
+    package mutating func update(_ bytes: some Collection<UInt8>) {
         let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             update(UnsafeRawBufferPointer(buffer))
         }
@@ -60,7 +60,7 @@ public struct SHA256: Sendable {
     }
 
     /// Feeds the bytes of `raw`.
-    public mutating func update(_ raw: UnsafeRawBufferPointer) {
+    package mutating func update(_ raw: UnsafeRawBufferPointer) {
         guard var start = raw.baseAddress, !raw.isEmpty else { return }
         var count = raw.count
         length &+= UInt64(count)
@@ -88,7 +88,7 @@ public struct SHA256: Sendable {
 
     /// Pads the message (FIPS 180-4 §5.1.1: a 1 bit, zeros, the bit length as 64 bits) and
     /// returns the digest. The hasher must not be used afterwards.
-    public mutating func finalize() -> Digest {
+    package mutating func finalize() -> Digest {
         let bitLength = length &* 8
         pending.fill(0x80, from: pendingCount, to: pendingCount + 1)
         if pendingCount + 1 > 56 {  // no room for the length: pad this block, the length goes in a next one
@@ -105,14 +105,14 @@ public struct SHA256: Sendable {
     }
 
     /// The digest of `bytes` in one call.
-    public static func hash(_ bytes: some Collection<UInt8>) -> Digest {
+    package static func hash(_ bytes: some Collection<UInt8>) -> Digest {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The digest of `bytes` as 64 lowercase hex digits.
-    public static func hex(of bytes: some Collection<UInt8>) -> String { hash(bytes).hexString }
+    package static func hex(of bytes: some Collection<UInt8>) -> String { hash(bytes).hexString }
 }
 
 extension SHA256 {

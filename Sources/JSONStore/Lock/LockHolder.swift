@@ -11,20 +11,20 @@ import Schema
 ///
 /// Every field is optional because the record is written by another process and may be empty,
 /// from an older tool, or caught half-written; the lock itself is the kernel's flock, not this record.
-public struct LockHolder: Sendable, Equatable, Codable {
+package struct LockHolder: Sendable, Equatable, Codable {
     /// The holder's process id.
-    public var pid: Int32?
+    package var pid: Int32?
     /// The holder's tool name, e.g. `"migrate-store"`.
-    public var tool: String?
+    package var tool: String?
     /// The holder's tool version, e.g. `"0.3.0"`.
-    public var version: String?
+    package var version: String?
     /// When the holder took the lock, RFC 3339 in UTC.
-    public var since: String?
+    package var since: String?
     /// The host the holder runs on.
-    public var host: String?
+    package var host: String?
 
     /// Creates a record. All fields default to nil (an unknown holder).
-    public init(pid: Int32? = nil, tool: String? = nil, version: String? = nil, since: String? = nil, host: String? = nil) {
+    package init(pid: Int32? = nil, tool: String? = nil, version: String? = nil, since: String? = nil, host: String? = nil) {
         self.pid = pid
         self.tool = tool
         self.version = version
@@ -33,11 +33,11 @@ public struct LockHolder: Sendable, Equatable, Codable {
     }
 
     /// True when the record said nothing usable about the holder.
-    public var isUnknown: Bool { pid == nil && tool == nil }
+    package var isUnknown: Bool { pid == nil && tool == nil }
 
     /// "process 4242 (migrate-store 0.3.0) on 'mac.local' since 2026-11-21T12:01:00Z";
     /// "another process (it left no readable record of who it is)" when unknown.
-    public var summary: String {
+    package var summary: String {
         if isUnknown { return "another process (it left no readable record of who it is)" }
         var text = pid.map { "process \($0)" } ?? "a process"
         if let tool { text += " (\([tool, version].compactMap { $0 }.joined(separator: " ")))" }

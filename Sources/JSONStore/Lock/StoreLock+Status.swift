@@ -15,29 +15,28 @@ extension StoreLock {
     /// - Returns: nil when nobody holds the lock (or the store has no lock file), else the
     ///   holder's record, `isUnknown` if the record cannot be read.
     /// - Throws: `StoreError` if the lock file cannot be opened or probed.
-    public static func currentHolder(store: String) throws(StoreError) -> LockHolder? {
+    package static func currentHolder(store: String) throws(StoreError) -> LockHolder? {
         try currentHolder(store: store, system: .real)
     }
 
     static func currentHolder(store: String, system: SystemCalls) throws(StoreError) -> LockHolder? {
         let context = ErrorContext("check the lock of", store)
-        let fd: Int32
+        let fd: FileDescriptor
         do {
-            fd = try system.open(
-                joinPath(store, fileName), flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, context: context)
+            fd = try FileDescriptor(
+                opening: joinPath(store, fileName), flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, system: system, context: context)
         } catch where error.code == .notFound {
             return nil
         }
         // Closing also drops the probe's shared lock, if it got one.
-        defer { system.discard(fd) }
-        if try system.tryLock(fd, LOCK_SH, context: context) { return nil }
-        return LockHolder(decoding: try system.readAll(fd, limit: 4096, context: context))
+        if try fd.tryLock(LOCK_SH, context: context) { return nil }
+        return LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
     }
 
     /// A sentence to show the user when `store` is on a network or FUSE file system, where
     /// flock between processes or computers is unreliable; nil on a local disk or when the
     /// type cannot be told. Writes nothing and prints nothing.
-    public static func networkFileSystemWarning(store: String) -> String? {
+    package static func networkFileSystemWarning(store: String) -> String? {
         warning(forStore: store, system: .real)
     }
 

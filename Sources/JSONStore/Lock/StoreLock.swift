@@ -26,23 +26,24 @@ import Darwin
 /// ```
 public final class StoreLock {
     /// The lock file's name inside the store. The dot makes readers and backups skip it.
-    public static let fileName = ".lock"
+    package static let fileName = ".lock"
     /// How long `acquire` waits for another holder by default: 10 seconds.
     public static let defaultTimeout: Duration = .seconds(10)
 
     /// The store this lock is for, as given.
     public let storePath: String
     /// What this process recorded in the lock file.
-    public let holder: LockHolder
+    package let holder: LockHolder
     /// A sentence to show the user if the store is on a file system where locking is unreliable
     /// (see `networkFileSystemWarning(store:)`); nil on a local disk. Looked up on first use.
-    public private(set) lazy var fileSystemWarning: String? = Self.warning(forStore: storePath, system: system)
+    package private(set) lazy var fileSystemWarning: String? = Self.warning(forStore: storePath, system: system)
 
-    private var fd: Int32?
+    /// The lock file, open and locked until `release()`.
+    private var descriptor: FileDescriptor?
     private let system: SystemCalls
 
     /// True until `release()` is called.
-    public var isHeld: Bool { fd != nil }
+    public var isHeld: Bool { descriptor != nil }
 
     /// Takes the store's lock, waiting up to `timeout` for another holder to release it.
     ///
@@ -60,37 +61,34 @@ public final class StoreLock {
     init(store: String, tool: String, version: String, timeout: Duration, system: SystemCalls) throws(StoreError) {
         let context = ErrorContext("lock", store)
         let path = joinPath(store, Self.fileName)
-        var fd = try system.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, context: context)
-        do throws(StoreError) {
-            var attempts = 0
-            while true {
-                guard try system.status(fd, context: context).type == .regular else {
-                    throw StoreError(.notARegularFile, "Can't lock '\(store)': '\(path)' is not a regular file. Remove it and try again.", path: path)
-                }
-                try Self.waitForLock(fd, store: store, timeout: timeout, system: system, context: context)
-                // While this process waited, `restore --force` may have moved the store aside (with
-                // this lock file) and put a restored store in its place: the lock taken is then the
-                // old store's. Lock the file that stands at the path now (same device and inode).
-                let locked = try system.status(fd, context: context)
-                if let current = try system.linkStatus(path, context: context), current.device == locked.device, current.inode == locked.inode { break }
-                attempts += 1
-                guard attempts < 10 else {
-                    throw StoreError(.conflict, "Can't lock '\(store)': its lock file keeps being replaced (another tool is moving the store). Try again.", path: path)
-                }
-                system.discard(fd)
-                fd = try system.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, context: context)
+        // On a throw below, `fd` is closed as it goes out of scope, which releases a lock taken
+        // (man 2 flock).
+        var fd = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, system: system, context: context)
+        var attempts = 0
+        while true {
+            guard try fd.status(context: context).type == .regular else {
+                throw StoreError(.notARegularFile, "Can't lock '\(store)': '\(path)' is not a regular file. Remove it and try again.", path: path)
             }
-            let record = LockHolder.current(tool: tool, version: version)
-            // Write first, then cut off any longer old record: the file is never empty in between.
-            let bytes = record.encoded
-            try system.writeAll(fd, bytes, at: 0, context: context)
-            try system.truncate(fd, to: Int64(bytes.count), context: context)
-            self.holder = record
-        } catch {
-            system.discard(fd)  // closing releases a lock taken above (man 2 flock)
-            throw error
+            try Self.waitForLock(fd, store: store, timeout: timeout, context: context)
+            // While this process waited, `restore --force` may have moved the store aside (with
+            // this lock file) and put a restored store in its place: the lock taken is then the
+            // old store's. Lock the file that stands at the path now (same device and inode).
+            let locked = try fd.status(context: context)
+            if let current = try system.linkStatus(path, context: context), current.device == locked.device, current.inode == locked.inode { break }
+            attempts += 1
+            guard attempts < 10 else {
+                throw StoreError(.conflict, "Can't lock '\(store)': its lock file keeps being replaced (another tool is moving the store). Try again.", path: path)
+            }
+            fd.discard()
+            fd = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, system: system, context: context)
         }
-        self.fd = fd
+        let record = LockHolder.current(tool: tool, version: version)
+        // Write first, then cut off any longer old record: the file is never empty in between.
+        let bytes = record.encoded
+        try fd.writeAll(bytes, at: 0, context: context)
+        try fd.truncate(to: Int64(bytes.count), context: context)
+        self.holder = record
+        self.descriptor = consume fd
         self.system = system
         self.storePath = store
     }
@@ -103,14 +101,9 @@ public final class StoreLock {
     /// descriptor; then `close`. The holder record is left as is: it is only read while the lock
     /// is held, and the next holder overwrites it.
     public func release() {
-        guard let fd else { return }
-        self.fd = nil
-        do {
-            try system.calls.system_flock(fd, LOCK_UN)
-        } catch {
-            // Closing below releases it too; nothing was written, nothing can be lost.
-        }
-        system.discard(fd)
+        guard let fd = descriptor.take() else { return }
+        fd.unlock()  // closing below releases it too; nothing was written, nothing can be lost
+        fd.discard()
     }
 
     /// Runs `body` while holding the store's lock, and releases it when `body` returns or throws.
@@ -127,15 +120,15 @@ public final class StoreLock {
 
     /// Polls `flock(LOCK_EX|LOCK_NB)` until it succeeds or `timeout` passes.
     private static func waitForLock(
-        _ fd: Int32, store: String, timeout: Duration, system: SystemCalls, context: ErrorContext
+        _ fd: borrowing FileDescriptor, store: String, timeout: Duration, context: ErrorContext
     ) throws(StoreError) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
-            if try system.tryLock(fd, LOCK_EX, context: context) { return }
+            if try fd.tryLock(LOCK_EX, context: context) { return }
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero {
-                let holder = LockHolder(decoding: try system.readAll(fd, limit: 4096, context: context))
+                let holder = LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
                 throw lockedError(store: store, holder: holder)
             }
             // Poll every 20 ms at most: short enough to follow a released lock quickly.

@@ -25,7 +25,7 @@ import Darwin
 /// file by file instead.
 extension StoreMigrator {
     /// The folder a migration builds and exchanges with `sessions/`; a leftover is swept (`TempSweep`).
-    public static let exchangeFolderName = ".migration-sessions"
+    package static let exchangeFolderName = TempSweep.exchangeFolderName
 
     /// Exchanging pays when at least a quarter of the work streams change: it costs a link and an
     /// unlink per work stream (a few µs, no data freed), against a `rename` per changed one that
@@ -67,8 +67,7 @@ extension StoreMigrator {
         // `folder`. If this fsync fails, the exchange may not be on disk: the old folder must stay
         // (a power loss could bring it back as `sessions/`), for the sweep, which fsyncs first.
         let storeFD = try AtomicFile.openDirectory(store.path, system: store.system, context: context)
-        defer { store.system.discard(storeFD) }
-        try store.system.sync(storeFD, context: context)
+        try storeFD.sync(context: context)
         return .exchanged
     }
 
@@ -87,9 +86,8 @@ extension StoreMigrator {
             context: ErrorContext("list", sessionsDirectory))
         try store.system.makeDirectory(folder, mode: 0o700, context: context)
         created = true
-        let fd = try store.system.open(folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, context: context)
-        defer { store.system.discard(fd) }
-        try store.system.setPermissions(fd, folderStatus.permissions, context: context)
+        let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
+        try fd.setPermissions(folderStatus.permissions, context: context)
         for entry in others {
             let source = joinPath(sessionsDirectory, entry.name)
             var type = entry.type

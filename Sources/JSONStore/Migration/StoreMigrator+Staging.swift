@@ -88,9 +88,10 @@ extension StoreMigrator {
 
     func writeTemporary(_ id: UUID, _ bytes: [UInt8]) throws(StoreError) -> String {
         let context = ErrorContext("write", store.file(Store.sessionFile(id)))
-        let (fd, path) = try AtomicFile.writeUnsynced(directory: store.sessionsDirectory, name: Store.documentName(id),
-                                                      bytes: bytes, mode: try sessionMode(id, context: context), system: store.system, context: context)
-        do { try store.system.close(fd, context: context) } catch {
+        let file = try AtomicFile.writeUnsynced(directory: store.sessionsDirectory, name: Store.documentName(id),
+                                                bytes: bytes, mode: try sessionMode(id, context: context), system: store.system, context: context)
+        let path = file.path
+        do { try file.descriptor.close(context: context) } catch {
             store.system.removeLeftover(path)
             throw error
         }
@@ -100,14 +101,14 @@ extension StoreMigrator {
     /// Replaces the content of a temp file this migration created (not yet renamed, so no reader sees it).
     func rewriteTemporary(_ path: String, _ bytes: [UInt8]) throws(StoreError) {
         let context = ErrorContext("write", path)
-        let fd = try store.system.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, context: context)
+        let fd = try FileDescriptor(opening: path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, system: store.system, context: context)
         do throws(StoreError) {
-            try store.system.writeAll(fd, bytes, context: context)
+            try fd.writeAll(bytes, context: context)
         } catch {
-            store.system.discard(fd)
+            fd.discard()
             throw error
         }
-        try store.system.close(fd, context: context)
+        try fd.close(context: context)
     }
 
     /// An existing document keeps its mode; a symbolic link or other odd file is refused here, before any rename.
@@ -191,19 +192,16 @@ extension StoreMigrator {
     func makeDurable(_ sessions: [StagedSession], alsoFolders: [String] = []) throws(StoreError) {
         let context = ErrorContext("write", store.sessionsDirectory)
         let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
-        defer { store.system.discard(fd) }
-        if try store.system.syncFileSystem(fd, context: context) { return }
+        if try fd.syncFileSystem(context: context) { return }
         for path in sessions.compactMap(\.temporary) {
             let fileContext = ErrorContext("write", path)
-            let file = try store.system.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, context: fileContext)
-            defer { store.system.discard(file) }
-            try store.system.sync(file, context: fileContext)
+            let file = try FileDescriptor(opening: path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, system: store.system, context: fileContext)
+            try file.sync(context: fileContext)
         }
         for folder in alsoFolders {
             let folderContext = ErrorContext("write", folder)
             let folderFD = try AtomicFile.openDirectory(folder, system: store.system, context: folderContext)
-            defer { store.system.discard(folderFD) }
-            try store.system.sync(folderFD, context: folderContext)
+            try folderFD.sync(context: folderContext)
         }
     }
 
@@ -211,12 +209,11 @@ extension StoreMigrator {
                                     report: inout MigrationReport) throws(StoreError) {
         let queue = reportInWriteOrder(sessions, order: order, report: &report)
         let context = ErrorContext("write", store.sessionsDirectory)
-        let fd: Int32
+        let fd: FileDescriptor
         do { fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context) } catch {
             removeTemporaries(queue.map { sessions[$0] })  // nothing was renamed yet
             throw error
         }
-        defer { store.system.discard(fd) }
         // The sessions whose FIFO position changes come first in the write order; each is renamed
         // and made durable before the next, so a v1 reader derives the same queue after each one.
         let split = queue.firstIndex { !ordered.contains(sessions[$0].id) } ?? queue.count
@@ -226,7 +223,7 @@ extension StoreMigrator {
             let target = store.file(Store.sessionFile(session.id))
             do {
                 try store.system.rename(temporary, to: target, context: ErrorContext("write", target))
-                try store.system.sync(fd, context: context)
+                try fd.sync(context: context)
             } catch {
                 // This session's temp file too: after a failed rename it is still there.
                 removeTemporaries(queue[index...].map { sessions[$0] })
@@ -239,7 +236,7 @@ extension StoreMigrator {
         try ParallelRename.run(count: rest.count, system: store.system) { [store] i in
             (sessions[rest[i]].temporary!, store.file(Store.sessionFile(sessions[rest[i]].id)))
         }
-        try store.system.sync(fd, context: context)
+        try fd.sync(context: context)
     }
 
     /// The index in `sessions` of each id of `order`, in that order (ids not staged are skipped).

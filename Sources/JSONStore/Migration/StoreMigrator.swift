@@ -34,7 +34,7 @@ public struct StoreMigrator: Sendable {
 
     /// True when a crash left temp files, or a migration's exchange folder, in the store (removed
     /// by the next open for writing).
-    public func hasLeftoverTemporaryFiles() throws(StoreError) -> Bool {
+    package func hasLeftoverTemporaryFiles() throws(StoreError) -> Bool {
         if try store.system.linkStatus(joinPath(store.path, Self.exchangeFolderName), context: ErrorContext("list", store.path)) != nil { return true }
         for directory in [store.path, store.sessionsDirectory, store.userSessionsDirectory] {
             let entries = try store.system.listDirectory(directory, context: ErrorContext("list", directory))
@@ -86,21 +86,5 @@ public struct StoreMigrator: Sendable {
     func reconcileHoldingLock() throws(StoreError) -> MigrationReport {
         guard try needsReconcile() else { return MigrationReport() }
         return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version), progress: nil)
-    }
-}
-
-/// Every document a scan could not read; the `underlying` of an aggregated `StoreError`.
-public struct StoreProblems: Error, Sendable {
-    public var problems: [StoreError]
-}
-
-extension StoreError {
-    /// One error for several unreadable documents, listing each.
-    static func unreadable(_ problems: [StoreError], store: String, action: String) -> StoreError {
-        let list = problems.prefix(20).map { "  - \($0.message)" }.joined(separator: "\n")
-        let more = problems.count > 20 ? "\n  … and \(problems.count - 20) more" : ""
-        let code = problems.first?.code ?? .invalidDocument
-        return StoreError(code, "Can't \(action) '\(store)': \(problems.count) document\(problems.count == 1 ? "" : "s") can't be read; nothing was changed.\n\(list)\(more)\nFix them (see 'migrate-store validate') and run again.",
-                          path: store, underlying: StoreProblems(problems: problems))
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What `migrate-store status` reports: versions, counts, migration state, lock holder, bad documents.
-public struct StoreStatus: Sendable {
+package struct StoreStatus: Sendable {
     /// Where a store stands with respect to the v1 → v2 migration.
-    public enum MigrationState: Sendable, Equatable {
+    package enum MigrationState: Sendable, Equatable {
         /// A v2 store with every document at v2.
         case notNeeded
         /// A v1 store no migration has touched.
@@ -16,18 +16,18 @@ public struct StoreStatus: Sendable {
         case newerStore
     }
 
-    public var compatibility: StoreCompatibility
-    public var manifest: ManifestDocument
-    public var sessionsByVersion: [Int: Int] = [:]
-    public var customizationsByVersion: [Int: Int] = [:]
-    public var settingsVersion: Int?
-    public var queue: QueueV2?
-    public var state: MigrationState = .notNeeded
-    public var lockHolder: LockHolder?
-    public var unreadable: [StoreError] = []
+    package var compatibility: StoreCompatibility
+    package var manifest: ManifestDocument
+    package var sessionsByVersion: [Int: Int] = [:]
+    package var customizationsByVersion: [Int: Int] = [:]
+    package var settingsVersion: Int?
+    package var queue: QueueV2?
+    package var state: MigrationState = .notNeeded
+    package var lockHolder: LockHolder?
+    package var unreadable: [StoreError] = []
 
     /// Reads everything without writing (open the store read-only).
-    public static func gather(_ store: Store) throws(StoreError) -> StoreStatus {
+    package static func gather(_ store: Store) throws(StoreError) -> StoreStatus {
         var status = StoreStatus(compatibility: store.compatibility, manifest: try store.manifest())
         let summaries = try store.listWorkStreams()
         status.unreadable += summaries.problems

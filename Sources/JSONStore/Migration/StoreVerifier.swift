@@ -1,29 +1,29 @@
 import Foundation
 
 /// Integrity and rollback compatibility of a migrated store (spec §7 checks (a)–(d)), for `verify`.
-public struct StoreVerifier: Sendable {
-    public let store: Store
+package struct StoreVerifier: Sendable {
+    package let store: Store
     /// A backup of the store from before the migration, for check (b); nil checks the store alone.
-    public let backup: Store?
+    package let backup: Store?
 
-    public init(store: Store, against backup: Store? = nil) { self.store = store; self.backup = backup }
+    package init(store: Store, against backup: Store? = nil) { self.store = store; self.backup = backup }
 
     /// What verification found.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Documents that could not be read, or are misplaced (integrity).
-        public var unreadable: [StoreError] = []
+        package var unreadable: [StoreError] = []
         /// Integrity problems other than unreadable documents: dangling queue entries, id mismatches.
-        public var integrity: [String] = []
+        package var integrity: [String] = []
         /// Failed rollback checks, each naming its file and check.
-        public var failures: [RollbackCheck.Failure] = []
+        package var failures: [RollbackCheck.Failure] = []
         /// How many documents each check covered.
-        public var checked: [RollbackCheck.Check: Int] = [:]
+        package var checked: [RollbackCheck.Check: Int] = [:]
         /// True when (b) compared with a real pre-migration backup.
-        public var comparedWithBackup = false
-        public var passed: Bool { unreadable.isEmpty && integrity.isEmpty && failures.isEmpty }
+        package var comparedWithBackup = false
+        package var passed: Bool { unreadable.isEmpty && integrity.isEmpty && failures.isEmpty }
     }
 
-    public func verify() throws(StoreError) -> Result {
+    package func verify() throws(StoreError) -> Result {
         var result = Result()
         result.comparedWithBackup = backup != nil
         let ids = try store.workStreamIDs()

@@ -4,36 +4,36 @@ import Foundation
 ///
 /// Used by tools that report on a store (`migrate-store stats`, `validate`): spec §1 allows
 /// only `store.json`, `sessions/`, `user-sessions/`, `settings.json`, `queue.json` and dot names.
-public struct StoreFolderEntry: Sendable, Hashable {
+package struct StoreFolderEntry: Sendable, Hashable {
     /// What kind of entry it is.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         case file, folder
         case symbolicLink = "symbolic_link"
         case other
     }
 
     /// The entry's name in the store folder.
-    public var name: String
-    public var kind: Kind
+    package var name: String
+    package var kind: Kind
     /// The size in bytes; 0 for anything but a regular file.
-    public var size: Int
+    package var size: Int
 }
 
 /// A document decoded as its file holds it, with the file's size in bytes.
 ///
 /// Unlike ``Store/workStream(_:)``, reading one does not compare the id inside with the file
 /// name: a tool that reports problems compares them itself, to name both ids.
-public struct StoredDocument<Value: Sendable>: Sendable {
-    public var value: Value
+package struct StoredDocument<Value: Sendable>: Sendable {
+    package var value: Value
     /// The file's size in bytes.
-    public var size: Int
+    package var size: Int
 }
 
 extension Store {
     /// Every entry of the store folder except the dot names readers ignore (spec §1), sorted by name.
     ///
     /// - Throws: `StoreError` when the folder can't be listed.
-    public func topLevelEntries() throws(StoreError) -> [StoreFolderEntry] {
+    package func topLevelEntries() throws(StoreError) -> [StoreFolderEntry] {
         let context = ErrorContext("list", path)
         var entries: [StoreFolderEntry] = []
         for entry in try system.listDirectory(path, context: context) where !entry.name.hasPrefix(".") {
@@ -53,7 +53,7 @@ extension Store {
     /// One work stream as its file holds it, whichever version, without the id check.
     ///
     /// - Throws: `.notFound`; a document error naming the file (the schema error is its `underlying`).
-    public func storedWorkStream(_ id: UUID) throws(StoreError) -> StoredDocument<SessionDocument> {
+    package func storedWorkStream(_ id: UUID) throws(StoreError) -> StoredDocument<SessionDocument> {
         let newer = acceptsNewerDocuments
         return try readStored(Store.sessionFile(id)) { (b) throws(SchemaError) in try SessionDocument(bytes: b, acceptingNewerVersions: newer) }
     }
@@ -61,13 +61,13 @@ extension Store {
     /// One user customisation as its file holds it, without the id check.
     ///
     /// - Throws: `.notFound`; a document error naming the file.
-    public func storedCustomization(_ id: UUID) throws(StoreError) -> StoredDocument<UserSessionV1> {
+    package func storedCustomization(_ id: UUID) throws(StoreError) -> StoredDocument<UserSessionV1> {
         let newer = acceptsNewerDocuments
         return try readStored(Store.userSessionFile(id)) { (b) throws(SchemaError) in try UserSessionV1(bytes: b, acceptingNewerVersions: newer) }
     }
 
     /// The ids of the user customisations, and every entry of `user-sessions/` that is not a document.
-    public func customizationIDs() throws(StoreError) -> ScanResult<UUID> {
+    package func customizationIDs() throws(StoreError) -> ScanResult<UUID> {
         let listing = try DocumentListing.list(userSessionsDirectory, system: system)
         return ScanResult(items: listing.ids.compactMap { UUID(uuidString: $0.rawValue) }, problems: listing.invalid.map(\.error))
     }

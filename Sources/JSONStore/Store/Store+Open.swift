@@ -1,24 +1,14 @@
 import Foundation
 
 extension Store {
-    /// Opens an existing store and classifies it (spec §4 reader rule).
-    ///
-    /// Opened for writing (the default), it takes the lock once to sweep temp files a crash left
-    /// behind and, for a v2 store, to reconcile the queue with its mirror (spec §7). Read-only,
-    /// it writes nothing at all.
-    ///
-    /// - Throws: `.notAStore` when there is no `store.json`; `.unsupportedVersion` naming both
-    ///   versions when `min_reader_version` excludes this code; `.locked`; a document error.
-    public static func open(at path: String, options: Options = Options()) throws(StoreError) -> Store {
-        try open(at: path, options: options, system: .real)
-    }
-
-    static func open(at path: String, options: Options, system: SystemCalls) throws(StoreError) -> Store {
+    /// `open(at:options:)` (in `Library.swift`) with the seams given: the system calls, and what
+    /// opening runs from outside `Store/`.
+    static func open(at path: String, options: Options, system: SystemCalls, maintenance: StoreMaintenance) throws(StoreError) -> Store {
         var recovered: String?
         if !options.readOnly {
             // A restore killed between its two renames leaves no store at the path but a journal
             // next to it; finish it first (it writes nothing when there is no journal).
-            recovered = try StoreSwap.recover(try SiblingPath(path), tool: options.tool, version: options.version, system: system)?.summary
+            recovered = try maintenance.finishInterruptedRestore(path, options, system)
         }
         let compatibility = try classify(path, system: system)
         try checkDocumentFolders(path, system: system)
@@ -31,18 +21,21 @@ extension Store {
             defer { lock.release() }
             if let warning = lock.fileSystemWarning { warnings.append(warning) }
             _ = try TempSweep.sweep(store: path, holding: lock, system: system)
-            let probe = Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system)
+            let probe = Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
+                              maintenance: maintenance)
             guard probe.isWritable else { return probe }
             do {
-                _ = try StoreMigrator(store: probe).reconcileHoldingLock()
+                try maintenance.reconcile(probe)
             } catch where error.underlying is StoreProblems {
                 // The queue cannot be reconciled without every session's keys; the store stays usable
                 // and each unreadable document is still reported by the scans that meet it.
                 warnings.append("The queue of '\(path)' was not checked against its mirror: \((error.underlying as! StoreProblems).problems.count) document(s) can't be read. Run 'migrate-store validate \(path)'.")
             }
-            return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system)
+            return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
+                         maintenance: maintenance)
         }
-        return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system)
+        return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
+                     maintenance: maintenance)
     }
 
     /// Reads `store.json` and applies the reader rule, without opening anything else.
@@ -66,15 +59,9 @@ extension Store {
         }
     }
 
-    /// Creates a new, empty v2 store: `store.json`, `settings.json` with the defaults, empty
-    /// `queue.json`, and the two document folders (0700; files 0600).
-    ///
-    /// - Throws: `.alreadyExists` when the folder already holds a `store.json`.
-    public static func create(at path: String, options: Options = Options(), now: Date = Date()) throws(StoreError) -> Store {
-        try create(at: path, options: options, now: now, system: .real)
-    }
-
-    static func create(at path: String, options: Options, now: Date, system: SystemCalls) throws(StoreError) -> Store {
+    /// `create(at:options:now:)` (in `Library.swift`) with the seams given.
+    static func create(at path: String, options: Options, now: Date, system: SystemCalls,
+                       maintenance: StoreMaintenance) throws(StoreError) -> Store {
         _ = try Directories.create(path, system: system)
         let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
         defer { lock.release() }
@@ -90,6 +77,7 @@ extension Store {
             FileChange(directory: path, name: "queue.json", bytes: QueueV2.empty.encoded),
         ], system: system)
         try AtomicFile.durableReplace(directory: path, name: "store.json", bytes: ManifestV2(createdAt: now).encoded, system: system)
-        return Store(path: path, options: options, compatibility: .current, warnings: lock.fileSystemWarning.map { [$0] } ?? [], system: system)
+        return Store(path: path, options: options, compatibility: .current, warnings: lock.fileSystemWarning.map { [$0] } ?? [],
+                     system: system, maintenance: maintenance)
     }
 }

@@ -69,7 +69,7 @@ extension Store {
     /// exactly the sessions whose mirror values changed, in the crash-safe order of `QueueBuilder.writeOrder`.
     func mutateQueueHoldingLock(_ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) {
         guard let old = try queueDocument() else {
-            _ = try StoreMigrator(store: self).reconcileHoldingLock()
+            try maintenance.reconcile(self)
             return try mutateQueueHoldingLock(change)
         }
         var new = old

@@ -114,8 +114,7 @@ extension Store {
             try system.unlink(full, context: context)
             // fsync the folder: the unlink is durable only once its directory entry is (man 2 fsync).
             let fd = try AtomicFile.openDirectory(sessionsDirectory, system: system, context: context)
-            defer { system.discard(fd) }
-            try system.sync(fd, context: context)
+            try fd.sync(context: context)
         }
     }
 

@@ -42,12 +42,15 @@ public final class Store: Sendable {
     /// Sentences the caller should show (for example: locking is unreliable on a network file system).
     public let warnings: [String]
     let system: SystemCalls
+    /// What open and a queue change run from outside `Store/` (see `StoreMaintenance`).
+    let maintenance: StoreMaintenance
     /// The messages of the work streams updated last, with their bytes (see `RecentMessages`).
     let recentMessages = RecentMessages()
 
-    init(path: String, options: Options, compatibility: StoreCompatibility, warnings: [String], system: SystemCalls) {
+    init(path: String, options: Options, compatibility: StoreCompatibility, warnings: [String], system: SystemCalls,
+         maintenance: StoreMaintenance) {
         self.path = path; self.options = options; self.compatibility = compatibility
-        self.warnings = warnings; self.system = system
+        self.warnings = warnings; self.system = system; self.maintenance = maintenance
     }
 
     /// Newer stores admitted by `min_reader_version` are read with their new keys kept.

@@ -33,5 +33,5 @@ public struct ScanResult<Item: Sendable>: Sendable {
     /// One error per unreadable or misplaced entry, each naming its file.
     public var problems: [StoreError]
 
-    public init(items: [Item] = [], problems: [StoreError] = []) { self.items = items; self.problems = problems }
+    package init(items: [Item] = [], problems: [StoreError] = []) { self.items = items; self.problems = problems }
 }

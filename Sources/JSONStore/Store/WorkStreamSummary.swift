@@ -25,7 +25,7 @@ public struct WorkStreamSummary: Sendable, Hashable {
     /// Decodes every top-level key of the document but not its messages, which are only
     /// counted (`JSONSkimmer`): listing a large store does not decode every message. A document
     /// the fast path cannot read is decoded in full, so its error is the exact one.
-    public init(bytes: [UInt8], acceptingNewerVersions: Bool) throws(SchemaError) {
+    package init(bytes: [UInt8], acceptingNewerVersions: Bool) throws(SchemaError) {
         if let (members, skipped) = JSONSkimmer.topLevel(bytes, skipping: ["messages"]), let stored = skipped["messages"] ?? 0 {
             let document = try SessionDocument(json: .object(members), acceptingNewerVersions: acceptingNewerVersions)
             self.init(document, fileSize: bytes.count)
@@ -36,7 +36,7 @@ public struct WorkStreamSummary: Sendable, Hashable {
         self.init(document, fileSize: bytes.count)
     }
 
-    public init(_ document: SessionDocument, fileSize: Int) {
+    package init(_ document: SessionDocument, fileSize: Int) {
         let f = document.fields
         id = f.id; schemaVersion = document.schemaVersion; backendName = f.backendName
         workingDirectory = f.workingDirectory; lastModified = f.lastModified; isLocallyCreated = f.isLocallyCreated
@@ -48,5 +48,5 @@ public struct WorkStreamSummary: Sendable, Hashable {
     }
 
     /// The queue-relevant part, for the queue logic.
-    public var queueSummary: SessionQueueSummary { SessionQueueSummary(id: id, schemaVersion: schemaVersion, keys: queueKeys) }
+    package var queueSummary: SessionQueueSummary { SessionQueueSummary(id: id, schemaVersion: schemaVersion, keys: queueKeys) }
 }

@@ -15,7 +15,8 @@ import Darwin
 final class StagingDirectory {
     /// The folder's full path.
     let path: String
-    private var fd: Int32?
+    /// The folder, open and locked until `release`.
+    private var descriptor: FileDescriptor?
     private let system: SystemCalls
 
     /// Creates and locks a new staging folder next to `target`.
@@ -27,19 +28,17 @@ final class StagingDirectory {
         let path = target.sibling(Self.prefix(for: target, purpose: purpose) + NewFiles.randomSuffix())
         try NewFiles.makeDirectory(path, system: system)
         let context = ErrorContext("lock", path)
-        var opened: Int32?
         do throws(StoreError) {
-            let fd = try system.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, context: context)
-            opened = fd
-            guard try system.tryLock(fd, LOCK_EX, context: context) else {
+            let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
+            // On a throw, `fd` is closed here, before the folder is removed.
+            guard try fd.tryLock(LOCK_EX, context: context) else {
                 throw StoreError(.locked, "Can't use '\(path)': another process locked it.", path: path)
             }
+            self.descriptor = consume fd
         } catch {
-            if let opened { system.discard(opened) }
             system.removeDirectoryLeftover(path)
             throw error
         }
-        self.fd = opened
         self.path = path
         self.system = system
     }
@@ -54,10 +53,9 @@ final class StagingDirectory {
 
     /// Releases the lock (LOCK_UN, then close). Call after the folder was renamed into place.
     func release() {
-        guard let fd else { return }
-        self.fd = nil
-        do { try system.calls.system_flock(fd, LOCK_UN) } catch { /* closing releases it too */ }
-        system.discard(fd)
+        guard let fd = descriptor.take() else { return }
+        fd.unlock()
+        fd.discard()
     }
 
     /// Makes the files written into the folder durable, at once where the platform allows it:
@@ -68,13 +66,14 @@ final class StagingDirectory {
     /// - Parameter files: Every file written with `NewFiles.write(sync: false)` or linked in.
     /// - Throws: `StoreError` of the failed sync: the files may not be on disk.
     func makeDurable(_ files: [String]) throws(StoreError) {
-        guard let fd else { preconditionFailure("StagingDirectory: makeDurable after release") }
-        if try system.syncFileSystem(fd, context: ErrorContext("flush", path)) { return }
+        guard let synced = try descriptor?.syncFileSystem(context: ErrorContext("flush", path)) else {
+            preconditionFailure("StagingDirectory: makeDurable after release")
+        }
+        if synced { return }
         for file in files {
             let context = ErrorContext("flush", file)
-            let fileFD = try system.open(file, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, context: context)
-            defer { system.discard(fileFD) }
-            try system.sync(fileFD, context: context)
+            let fileFD = try FileDescriptor(opening: file, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, system: system, context: context)
+            try fileFD.sync(context: context)
         }
     }
 
@@ -104,71 +103,11 @@ final class StagingDirectory {
         for entry in entries where entry.name.hasPrefix(prefix) && !keeping.contains(entry.name) {
             let path = target.sibling(entry.name)
             // Never a link: O_NOFOLLOW|O_DIRECTORY fail on one, and it is left alone.
-            guard let fd = try? system.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
-                                            context: ErrorContext("open", path)) else { continue }
-            defer { system.discard(fd) }
-            guard (try? system.tryLock(fd, LOCK_EX, context: ErrorContext("lock", path))) == true else { continue }
+            guard let fd = try? FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+                                               system: system, context: ErrorContext("open", path)) else { continue }
+            guard (try? fd.tryLock(LOCK_EX, context: ErrorContext("lock", path))) == true else { continue }
             if (try? NewFiles.removeTree(path, system: system)) != nil { removed.append(path) }
         }
         return removed
-    }
-}
-
-/// The lock that serialises restores and imports into one target and their recovery:
-/// `flock(2)` on `<parent>/.<name>.restore-lock`.
-///
-/// It lives next to the target, not inside it, because a restore renames the target folder (and
-/// the store's own `.lock` with it). It exists only while a restore is changing something: the
-/// holder removes the file before releasing it. That is safe because of how it is taken
-/// (the lock-file protocol of e.g. `lockf`-based tools): after flock succeeds, the taker checks
-/// that the path still names the very file it locked (`lstat` and `fstat` agree on device and
-/// inode); if the holder removed it meanwhile, the taker locked a dead file and starts over.
-final class RestoreLock {
-    private var fd: Int32?
-    private let path: String
-    private let system: SystemCalls
-
-    /// Takes the lock, polling every 20 ms for up to `timeout`.
-    ///
-    /// - Throws: `StoreError` `.locked` when another restore of the same target holds it.
-    init(for target: SiblingPath, timeout: Duration = .seconds(10), system: SystemCalls = .real) throws(StoreError) {
-        let path = target.sibling(".\(target.name).restore-lock")
-        let context = ErrorContext("lock", path)
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while true {
-            let fd = try system.open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, context: context)
-            do throws(StoreError) {
-                if try system.tryLock(fd, LOCK_EX, context: context) {
-                    let locked = try system.status(fd, context: context)
-                    let named = try system.linkStatus(path, context: context)
-                    if named?.device == locked.device && named?.inode == locked.inode {
-                        self.fd = fd
-                        break
-                    }
-                }
-                guard ContinuousClock.now < deadline else {
-                    throw StoreError(.locked, "Can't restore into '\(target.path)': another restore or import into it is "
-                        + "running (it holds '\(path)'). Wait for it to finish, or stop that process.", path: target.path)
-                }
-            } catch {
-                system.discard(fd)
-                throw error
-            }
-            system.discard(fd)
-            usleep(20_000)
-        }
-        self.path = path
-        self.system = system
-    }
-
-    deinit { release() }
-
-    /// Removes the lock file, then releases the lock. Calling it again does nothing.
-    func release() {
-        guard let fd else { return }
-        self.fd = nil
-        system.removeLeftover(path)
-        do { try system.calls.system_flock(fd, LOCK_UN) } catch { /* closing releases it too */ }
-        system.discard(fd)
     }
 }

@@ -12,16 +12,16 @@
 /// StoreFilePath("sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json")?.kind  // .session
 /// StoreFilePath("../x")                                                     // nil
 /// ```
-public struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Which document a path names.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case manifest, settings, queue, session, userSession
     }
 
     /// The relative path, exactly as validated.
-    public let rawValue: String
+    package let rawValue: String
     /// Which document it names.
-    public let kind: Kind
+    package let kind: Kind
 
     /// The three documents at the top of a store.
     static let topLevelNames: [String: Kind] = ["store.json": .manifest, "settings.json": .settings, "queue.json": .queue]
@@ -29,7 +29,7 @@ public struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConvert
     static let folderNames: [String: Kind] = ["sessions": .session, "user-sessions": .userSession]
 
     /// Accepts exactly one of the five shapes; nil for anything else.
-    public init?(_ path: String) {
+    package init?(_ path: String) {
         if let kind = Self.topLevelNames[path] {
             self.rawValue = path
             self.kind = kind
@@ -43,13 +43,13 @@ public struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// The folder part (`"sessions"`), or nil for a top-level document.
-    public var folder: String? {
+    package var folder: String? {
         guard let slash = rawValue.firstIndex(of: "/") else { return nil }
         return String(rawValue[..<slash])
     }
 
     /// The file name part (`"<id>.json"`, or the whole path for a top-level document).
-    public var fileName: String {
+    package var fileName: String {
         guard let slash = rawValue.firstIndex(of: "/") else { return rawValue }
         return String(rawValue[rawValue.index(after: slash)...])
     }
@@ -58,16 +58,16 @@ public struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConvert
     var documentID: DocumentID? { folder == nil ? nil : DocumentID(fileName: fileName) }
 
     /// `root/<path>`, joined one component at a time (each was validated).
-    public func absolute(in root: String) -> String {
+    package func absolute(in root: String) -> String {
         guard let folder else { return joinPath(root, rawValue) }
         return joinPath(joinPath(root, folder), fileName)
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Byte order of the UTF-8 spelling: the order of `SHA256SUMS` and `backup.json`, the same
     /// in every locale (and what `LC_ALL=C sort` gives).
-    public static func < (lhs: StoreFilePath, rhs: StoreFilePath) -> Bool {
+    package static func < (lhs: StoreFilePath, rhs: StoreFilePath) -> Bool {
         lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
     }
 }

@@ -48,7 +48,6 @@ enum AtomicFile {
         var context = ErrorContext("write", target)
         let mode = try intendedMode(of: target, newFileMode: newFileMode, system: system, context: &context)
         let directoryFD = try openDirectory(directory, system: system, context: context)
-        defer { system.discard(directoryFD) }
         let temporary = try writeTemporary(
             directory: directory, name: name, bytes: bytes, mode: mode, system: system, context: context)
         do {
@@ -57,7 +56,7 @@ enum AtomicFile {
             system.removeLeftover(temporary)
             throw error
         }
-        try system.sync(directoryFD, context: context.noting(
+        try directoryFD.sync(context: context.noting(
             "the new version is in place but may not survive a power failure, so the write is not confirmed"))
     }
 
@@ -87,8 +86,8 @@ enum AtomicFile {
     }
 
     /// Step 2: a read-only descriptor of `directory`, for fsyncing it after the rename.
-    static func openDirectory(_ directory: String, system: SystemCalls, context: ErrorContext) throws(StoreError) -> Int32 {
-        try system.open(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, context: context)
+    static func openDirectory(_ directory: String, system: SystemCalls, context: ErrorContext) throws(StoreError) -> FileDescriptor {
+        try FileDescriptor.directory(directory, system: system, context: context)
     }
 
     /// Steps 3–4: a new temp file next to the target holding `bytes` with `mode`, fsynced and
@@ -97,19 +96,20 @@ enum AtomicFile {
         directory: String, name: String, bytes: [UInt8], mode: mode_t,
         system: SystemCalls, context: ErrorContext
     ) throws(StoreError) -> String {
-        let (fd, temporary) = try createTemporary(directory: directory, name: name, system: system, context: context)
+        let file = try createTemporary(directory: directory, name: name, system: system, context: context)
+        let temporary = file.path
         do {
-            try system.writeAll(fd, bytes, context: context)
-            try system.setPermissions(fd, mode, context: context)
-            try system.sync(fd, context: context)
+            try file.descriptor.writeAll(bytes, context: context)
+            try file.descriptor.setPermissions(mode, context: context)
+            try file.descriptor.sync(context: context)
         } catch {
-            system.discard(fd)
+            file.descriptor.discard()
             system.removeLeftover(temporary)
             throw error
         }
         do {
             // close can report a deferred write error (NFS does); the content is not trusted then.
-            try system.close(fd, context: context)
+            try file.descriptor.close(context: context)
         } catch {
             system.removeLeftover(temporary)
             throw error
@@ -123,30 +123,32 @@ enum AtomicFile {
     static func writeUnsynced(
         directory: String, name: String, bytes: [UInt8], mode: mode_t,
         system: SystemCalls, context: ErrorContext
-    ) throws(StoreError) -> (fd: Int32, path: String) {
-        let (fd, temporary) = try createTemporary(directory: directory, name: name, system: system, context: context)
+    ) throws(StoreError) -> TemporaryFile {
+        let file = try createTemporary(directory: directory, name: name, system: system, context: context)
         do {
-            try system.writeAll(fd, bytes, context: context)
-            try system.setPermissions(fd, mode, context: context)
+            try file.descriptor.writeAll(bytes, context: context)
+            try file.descriptor.setPermissions(mode, context: context)
         } catch {
-            system.discard(fd)
+            let temporary = file.path
+            file.descriptor.discard()
             system.removeLeftover(temporary)
             throw error
         }
-        return (fd, temporary)
+        return file
     }
 
     /// Step 3. A name collision (64 random bits) is retried with a new name a few times.
     private static func createTemporary(
         directory: String, name: String, system: SystemCalls, context: ErrorContext
-    ) throws(StoreError) -> (fd: Int32, path: String) {
+    ) throws(StoreError) -> TemporaryFile {
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
         var attempt = 0
         while true {
             let path = joinPath(directory, temporaryName(for: name))
             do {
                 // 0o600 while it is written; fchmod sets the intended mode before it becomes visible.
-                return (try system.open(path, flags: flags, mode: 0o600, context: context), path)
+                return TemporaryFile(descriptor: try FileDescriptor(opening: path, flags: flags, mode: 0o600, system: system, context: context),
+                                     path: path)
             } catch where error.errno == EEXIST && attempt < 4 {
                 attempt += 1
             }
@@ -158,6 +160,12 @@ enum AtomicFile {
         let hex = String(UInt64.random(in: .min ... .max), radix: 16)
         return temporaryPrefix + String(repeating: "0", count: 16 - hex.count) + hex + "-" + name
     }
+}
+
+/// A temp file still open: its descriptor and its path (`.tmp-<16 hex>-<name>`).
+struct TemporaryFile: ~Copyable {
+    var descriptor: FileDescriptor
+    let path: String
 }
 
 /// `directory/name`, without doubling a trailing slash.

@@ -65,8 +65,22 @@ public enum StoreImport {
         if !force, let refusal = try TargetState.inspect(target, system: system).refusal(target, verb: "import", forceHint: hint) {
             throw refusal
         }
-        let (fd, owned) = try open(source, system: system)
-        defer { if owned { system.discard(fd) } }
+        guard case .file(let filePath) = source else {
+            // Standard input: descriptor 0, which is not ours to close.
+            return try read(fd: 0, from: source, into: target, recovered: recovered, tool: tool, version: version, force: force,
+                            hint: hint, system: system)
+        }
+        // The user names this file; following a link to it is fine. Folders are refused by read(2).
+        let file = try FileDescriptor(opening: filePath, flags: O_RDONLY | O_CLOEXEC, system: system, context: ErrorContext("read", filePath))
+        // `file` is closed when this returns or throws, after the import.
+        return try read(fd: file.rawValue, from: source, into: target, recovered: recovered, tool: tool, version: version,
+                        force: force, hint: hint, system: system)
+    }
+
+    /// The import once the export is open as `fd`.
+    private static func read(fd: Int32, from source: Source, into target: SiblingPath, recovered: RestoreRecovery?,
+                             tool: String, version: String, force: Bool, hint: String,
+                             system: SystemCalls) throws(StoreError) -> ImportReport {
         let context = ErrorContext("read", source.name)
         var reader = ExportReader(reader: LineReader(fd: fd, limit: FileReader.defaultLimit + 1024 * 1024, context: context, system: system))
         var staged: StagedStore?
@@ -95,14 +109,5 @@ public enum StoreImport {
         let totals = staged.totals
         return ImportReport(files: totals.files, bytes: totals.bytes, storeSchemaVersion: header.storeSchemaVersion,
                             recovered: recovered, aside: aside)
-    }
-
-    /// The descriptor to read, and whether this code opened it (and must close it).
-    private static func open(_ source: Source, system: SystemCalls) throws(StoreError) -> (Int32, Bool) {
-        guard case .file(let path) = source else { return (0, false) }
-        let context = ErrorContext("read", path)
-        // The user names this file; following a link to it is fine. Folders are refused by read(2).
-        let fd = try system.open(path, flags: O_RDONLY | O_CLOEXEC, context: context)
-        return (fd, true)
     }
 }

@@ -20,18 +20,18 @@ enum NewFiles {
     ///   file is removed.
     static func write(_ path: String, _ bytes: [UInt8], sync: Bool = true, system: SystemCalls = .real) throws(StoreError) {
         let context = ErrorContext("write", path)
-        let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, context: context)
+        let fd = try FileDescriptor(opening: path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, system: system, context: context)
         do {
-            try system.writeAll(fd, bytes, context: context)
-            try system.setPermissions(fd, 0o600, context: context)
-            if sync { try system.sync(fd, context: context) }
+            try fd.writeAll(bytes, context: context)
+            try fd.setPermissions(0o600, context: context)
+            if sync { try fd.sync(context: context) }
         } catch {
-            system.discard(fd)
+            fd.discard()
             system.removeLeftover(path)
             throw error
         }
         do {
-            try system.close(fd, context: context)
+            try fd.close(context: context)
         } catch {
             system.removeLeftover(path)
             throw error
@@ -43,9 +43,8 @@ enum NewFiles {
     static func makeDirectory(_ path: String, system: SystemCalls = .real) throws(StoreError) {
         let context = ErrorContext("create the folder", path)
         try system.makeDirectory(path, mode: 0o700, context: context)
-        let fd = try system.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, context: context)
-        defer { system.discard(fd) }
-        try system.setPermissions(fd, 0o700, context: context)
+        let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
+        try fd.setPermissions(0o700, context: context)
     }
 
     /// fsyncs the folder `path`, so that the entries created, renamed or removed in it are
@@ -53,9 +52,8 @@ enum NewFiles {
     /// needed").
     static func syncDirectory(_ path: String, note: String? = nil, system: SystemCalls = .real) throws(StoreError) {
         let context = ErrorContext("flush the folder", path, note: note)
-        let fd = try system.open(path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, context: context)
-        defer { system.discard(fd) }
-        try system.sync(fd, context: context)
+        let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, system: system, context: context)
+        try fd.sync(context: context)
     }
 
     /// Removes a folder this code created (a staging folder) with everything in it, without

@@ -22,16 +22,15 @@ enum FileReader {
     ///   or the code of the failed system call.
     static func read(_ path: String, limit: Int = defaultLimit, system: SystemCalls = .real) throws(StoreError) -> [UInt8] {
         let context = ErrorContext("read", path)
-        let fd = try system.open(path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, context: context)
+        let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, system: system, context: context)
         // Closing a read-only descriptor cannot lose data; its error is not worth reporting.
-        defer { system.discard(fd) }
-        let status = try system.status(fd, context: context)
+        let status = try fd.status(context: context)
         guard status.type == .regular else {
             throw StoreError(
                 .notARegularFile, "Can't read '\(path)': it is not a regular file. Move it away and try again.",
                 path: path)
         }
-        let bytes = try system.readAll(fd, limit: limit, sizeHint: Int(clamping: status.size), context: context)
+        let bytes = try fd.readAll(limit: limit, sizeHint: Int(clamping: status.size), context: context)
         guard bytes.count <= limit else {
             throw StoreError(
                 .fileTooLarge,

@@ -8,6 +8,10 @@ enum TempSweep {
     /// The folders that receive temp files: the store itself and its two document folders.
     static let subdirectories = ["sessions", "user-sessions"]
 
+    /// The folder a migration builds and exchanges with `sessions/` (`StoreMigrator+Exchange`).
+    /// Named here, not by the migrator, because every open for writing sweeps a leftover one.
+    static let exchangeFolderName = ".migration-sessions"
+
     /// Removes every leftover temp file in `store`, `store/sessions` and `store/user-sessions`.
     ///
     /// Only regular files whose names match `AtomicFile`'s pattern are removed; a link or folder
@@ -48,7 +52,7 @@ enum TempSweep {
     /// once replaced. Readers never look at it (its name starts with a dot). Only files directly
     /// inside are removed (`unlink` never follows a link); a folder inside is reported, not entered.
     private static func removeExchangeFolder(store: String, system: SystemCalls) throws(StoreError) -> [String] {
-        let folder = joinPath(store, StoreMigrator.exchangeFolderName)
+        let folder = joinPath(store, exchangeFolderName)
         let context = ErrorContext("clean up", folder)
         guard let status = try system.linkStatus(folder, context: context) else { return [] }
         guard status.type == .directory else {
@@ -58,8 +62,7 @@ enum TempSweep {
         // It may be the old `sessions/` of an exchange whose fsync failed: make the exchange
         // durable before removing anything from the folder it replaced.
         let storeFD = try AtomicFile.openDirectory(store, system: system, context: context)
-        defer { system.discard(storeFD) }
-        try system.sync(storeFD, context: context)
+        try storeFD.sync(context: context)
         var removed: [String] = []
         for entry in try system.listDirectory(folder, context: context) {
             let path = joinPath(folder, entry.name)

@@ -65,23 +65,27 @@ public enum StoreExport {
             let context = ErrorContext("write the export", file.path)
             guard try system.linkStatus(file.path, context: context) == nil else { throw exists(file.path) }
             let temporary = file.sibling(AtomicFile.temporaryName(for: file.name))
-            let fd = try system.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, context: context)
-            var open = true
+            let fd = try FileDescriptor(opening: temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, system: system, context: context)
+            let report: ExportReport
             do {
-                let writer = LineWriter(fd: fd, context: context, system: system)
-                let report = try locked(store, tool: tool, version: version, timeout: lockTimeout, system: system) { () throws(StoreError) in
+                let writer = LineWriter(fd: fd.rawValue, context: context, system: system)
+                report = try locked(store, tool: tool, version: version, timeout: lockTimeout, system: system) { () throws(StoreError) in
                     try emit(store: store, version: version, writer: writer, system: system)
                 }
-                try system.sync(fd, context: context)
-                open = false
-                try system.close(fd, context: context)
-                try publish(temporary, as: file, system: system)
-                return report
+                try fd.sync(context: context)
             } catch {
-                if open { system.discard(fd) }
+                fd.discard()
                 system.removeLeftover(temporary)
                 throw error
             }
+            do {
+                try fd.close(context: context)
+                try publish(temporary, as: file, system: system)
+            } catch {
+                system.removeLeftover(temporary)
+                throw error
+            }
+            return report
         }
     }
 

@@ -29,12 +29,10 @@ enum Directories {
             throw error
         }
         do {
-            let fd = try system.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, context: context)
-            defer { system.discard(fd) }
-            try system.setPermissions(fd, 0o700, context: context)
+            let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
+            try fd.setPermissions(0o700, context: context)
             let parentFD = try AtomicFile.openDirectory(parent(of: path), system: system, context: context)
-            defer { system.discard(parentFD) }
-            try system.sync(parentFD, context: context)
+            try parentFD.sync(context: context)
         } catch {
             system.removeDirectoryLeftover(path)
             throw error

@@ -6,6 +6,9 @@ import Darwin
 
 /// Writes lines to a file descriptor in 64 KiB chunks, so an export streams to standard output
 /// or a file without holding the whole store in memory.
+///
+/// The descriptor is borrowed, not owned: its owner (a `FileDescriptor`, or the process for
+/// standard output) keeps it open while the writer is used, and closes it.
 final class LineWriter {
     private let fd: Int32
     private let context: ErrorContext
@@ -36,6 +39,9 @@ final class LineWriter {
 
 /// Reads `\n`-terminated lines from a file descriptor (a file, a pipe, standard input), in
 /// 64 KiB reads, so an import streams.
+///
+/// The descriptor is borrowed, not owned: its owner (a `FileDescriptor`, or the process for
+/// standard input) keeps it open while the reader is used, and closes it.
 final class LineReader {
     /// One line without its newline, and whether it had one (false only for a last, cut-off line).
     struct Line {
