@@ -21,7 +21,7 @@ public struct StoreValidator: Sendable {
 
     public let store: Store
     /// The store's top-level entries, dot names left out.
-    public internal(set) var entries: [StoreFolderEntry] = []
+    package internal(set) var entries: [StoreFolderEntry] = []
     public internal(set) var manifest: ManifestDocument?
     /// Every regular `sessions/<id>.json`, readable or not.
     public internal(set) var sessionFiles: Set<UUID> = []
