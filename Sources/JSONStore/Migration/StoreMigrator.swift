@@ -26,9 +26,9 @@ public struct StoreMigrator: Sendable {
     }
 
     /// Decodes and validates every document of the store, writing nothing (not even a lock file).
-    /// `migrate-store migrate` runs it before it takes the lock, so bad input changes nothing at all.
+    /// `StoreUpgrade.run` runs it before it takes the lock, so bad input changes nothing at all.
     /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
-    public func validate() throws(StoreError) {
+    func validate() throws(StoreError) {
         _ = try survey()
     }
 
@@ -44,7 +44,7 @@ public struct StoreMigrator: Sendable {
     }
 
     /// Migrates under the store's lock. A v2 store that needs nothing comes back with an empty
-    /// report and no byte changed.
+    /// report and no byte changed. Apps call `StoreUpgrade.run`, which validates and backs up first.
     ///
     /// - Parameters:
     ///   - holding: the store's lock when the caller already holds it (to take a backup and
@@ -52,7 +52,7 @@ public struct StoreMigrator: Sendable {
     ///   - keepingDocuments: keep every document's changes in the report (the default); false
     ///     keeps totals only, so memory does not grow with the store.
     ///   - progress: called with (done, total) work streams.
-    public func migrate(toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
+    package func migrate(toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
                         progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
         let held: StoreLock
         if let lock {

@@ -91,14 +91,12 @@ extension StoreValidator {
 
     /// Every `queue.json` entry names an existing work stream.
     mutating func checkQueueEntries(_ queue: QueueV2) {
-        let lists: [(String, [UUID])] = [("fifo", queue.fifo.map(\.workStreamID)), ("priority", queue.priority.map(\.workStreamID))]
-        for (list, ids) in lists {
-            for (index, id) in ids.enumerated() where !sessionFiles.contains(id) {
-                problems.append(StoreProblem(
-                    file: "queue.json", keyPath: "\(list)[\(index)].work_stream_id", code: "queue_entry_missing",
-                    message: "work stream '\(id.lowercased)' does not exist (no sessions/\(id.lowercased).json); a client hides the entry",
-                    fix: "Run 'migrate-store migrate \(store.path)': it drops entries for missing work streams (spec §7)."))
-            }
+        for missing in QueueIntegrity.missingEntries(queue, existing: sessionFiles) {
+            let id = missing.workStreamID
+            problems.append(StoreProblem(
+                file: StoreLayout.queue, keyPath: "\(missing.list.rawValue)[\(missing.index)].work_stream_id", code: "queue_entry_missing",
+                message: "work stream '\(id.lowercased)' does not exist (no \(StoreLayout.workStreamPath(id))); a client hides the entry",
+                fix: "Run 'migrate-store migrate \(store.path)': it drops entries for missing work streams (spec §7)."))
         }
     }
 
@@ -125,8 +123,9 @@ extension StoreValidator {
         guard isV1 else { return }
         let v2 = sessions.filter { $0.schemaVersion >= 2 }.count + customizations.filter { $0.document.schemaVersion >= 2 }.count
             + ((settings?.schemaVersion ?? 1) >= 2 ? 1 : 0)
-        let hasQueue = entries.contains { $0.name == "queue.json" }
-        guard v2 > 0 || hasQueue else { return }
+        let hasQueue = entries.contains { $0.name == StoreLayout.queue }
+        let state = StoreStatus.migrationState(store.compatibility, upgradedDocuments: v2 + (hasQueue ? 1 : 0), v1Documents: 0)
+        guard case .interrupted = state else { return }
         var what: [String] = []
         if v2 > 0 { what.append("\(TextFormat.plural(v2, "document")) \(v2 == 1 ? "is" : "are") v2") }
         if hasQueue { what.append("queue.json exists") }

@@ -46,6 +46,13 @@ package struct StoreStatus: Sendable {
         let atV2 = sessionsByVersion.filter { $0.key >= 2 }.values.reduce(0, +) + customizationsByVersion.filter { $0.key >= 2 }.values.reduce(0, +)
             + ((settingsVersion ?? 0) >= 2 ? 1 : 0) + (queue != nil ? 1 : 0)
         let atV1 = sessionsByVersion[1, default: 0] + customizationsByVersion[1, default: 0] + (settingsVersion == 1 ? 1 : 0)
+        return Self.migrationState(compatibility, upgradedDocuments: atV2, v1Documents: atV1)
+    }
+
+    /// The rule of spec §6–§7 that `status` reports and `validate` checks: a v1 store with
+    /// upgraded documents (or `queue.json`) is an interrupted migration; a v2 store with
+    /// documents a v1 writer wrote needs the reconcile.
+    static func migrationState(_ compatibility: StoreCompatibility, upgradedDocuments atV2: Int, v1Documents atV1: Int) -> MigrationState {
         switch compatibility {
         case .needsMigration: return atV2 > 0 ? .interrupted(upgradedDocuments: atV2) : .needed
         case .current: return atV1 > 0 ? .touchedByV1Writer(documents: atV1) : .notNeeded

@@ -110,11 +110,9 @@ package struct StoreVerifier: Sendable {
             }
             queue = document
         } catch { result.unreadable.append(error); return }
-        for entry in queue.fifo where !ids.contains(entry.workStreamID) {
-            result.integrity.append("queue.json: the FIFO queue names '\(entry.workStreamID.lowercased)', which does not exist")
-        }
-        for entry in queue.priority where !ids.contains(entry.workStreamID) {
-            result.integrity.append("queue.json: the priority queue names '\(entry.workStreamID.lowercased)', which does not exist")
+        for missing in QueueIntegrity.missingEntries(queue, existing: ids) {
+            let list = missing.list == .fifo ? "FIFO" : "priority"
+            result.integrity.append("\(StoreLayout.queue): the \(list) queue names '\(missing.workStreamID.lowercased)', which does not exist")
         }
         result.checked[.mirrorMatchesQueue] = 1
         if let failure = RollbackCheck.checkMirror(sessions: summaries, queue: queue) { result.failures.append(failure) }
