@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONStore
+import StoreJSON
 
 extension TemporaryDirectory {
     func sub(_ name: String) -> String { self(name) }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// Rollback compatibility (spec §7): can shipped v1 code read and write the upgraded store?
 public enum RollbackCheck {

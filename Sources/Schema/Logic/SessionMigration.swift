@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// v1 → v2 migration of one work-stream document (spec §6 rules 1–4), and the mirror of the queue.
 public enum SessionMigration {

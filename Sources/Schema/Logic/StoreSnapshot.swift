@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// A whole store's documents in memory: for tests, samples and small stores. The store engine
 /// streams large stores with the same building blocks instead.

@@ -1,3 +1,4 @@
+import StoreJSON
 /// Version negotiation for documents: parse, read `schema_version` first, then pick the type.
 public enum DocumentVersion {
     /// The newest schema this code reads and writes.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// A work stream's messages together with the exact bytes that hold them in its document: the
 /// canonical `messages` array (nesting level 1, `[` to `]`). Two facts hold for every value,

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// The part of `store.json` that every version agrees on: enough to decide whether to open a store.
 public struct ManifestHeader: Sendable, Hashable {

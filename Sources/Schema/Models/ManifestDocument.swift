@@ -1,3 +1,4 @@
+import StoreJSON
 /// `store.json` of whichever version the store has.
 public enum ManifestDocument: Sendable, Hashable {
     case v1(ManifestV1)

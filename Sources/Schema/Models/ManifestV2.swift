@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// `store.json` of a v2 store (spec §4). Frozen.
 public struct ManifestV2: Sendable, Hashable {

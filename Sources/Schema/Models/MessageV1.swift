@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// One message of a work stream, schema v1 (unchanged in v2). Frozen: never edit a shipped schema type.
 ///

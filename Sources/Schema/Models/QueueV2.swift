@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// `queue.json` (v2 only, spec §4): the FIFO queue and the priority queue in one document, so one
 /// write changes the whole queue at once. The per-session queue keys are a mirror for v1 readers.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// A work-stream document as a schema-v1 reader sees it (spec §3). Frozen.
 ///

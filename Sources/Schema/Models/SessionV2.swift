@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// A work-stream document in schema v2 (spec §4): every v1 key, plus the provider session. Frozen.
 ///

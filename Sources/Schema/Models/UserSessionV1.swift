@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// A user customisation of a work stream (`user-sessions/<id>.json`, spec §3). Frozen.
 ///

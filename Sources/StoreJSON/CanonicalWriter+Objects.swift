@@ -7,7 +7,7 @@
 /// Built once per type (a `static let`); `Field` names the member for the type's `switch`. The
 /// member lines live in one byte array and the members are plain values, so writing an object
 /// copies no reference (no atomic retain and release per member, which a profile showed).
-struct KeyLayout<Field: Sendable>: Sendable {
+package struct KeyLayout<Field: Sendable>: Sendable {
     struct Member: Sendable {
         let field: Field
         /// `,\n` + indentation + quoted key + `: `, in ``heads``; the first member skips the comma.
@@ -27,7 +27,7 @@ struct KeyLayout<Field: Sendable>: Sendable {
     /// - Parameters:
     ///   - level: The nesting level of the object (0 for a document).
     ///   - fields: Every known key with the field it names, in any order; no key twice.
-    init(level: Int, _ fields: [(Field, String)]) {
+    package init(level: Int, _ fields: [(Field, String)]) {
         self.level = level
         precondition(Set(fields.map(\.1)).count == fields.count, "KeyLayout: a key is listed twice")
         let sorted = fields.sorted { JSONWriter.utf8Precedes($0.1, $1.1) }
@@ -57,7 +57,7 @@ extension CanonicalWriter {
 
     /// Writes an object of `layout`'s type: `{`, each known member's line with its value
     /// (written by `value`), the unknown members at their sorted places, and `}`.
-    mutating func object<Field>(_ layout: borrowing KeyLayout<Field>, unknown: JSONObject,
+    package mutating func object<Field>(_ layout: borrowing KeyLayout<Field>, unknown: JSONObject,
                                 _ value: (inout CanonicalWriter, Field) -> Void) {
         var object = openObject(layout, unknown: unknown)
         layout.heads.withUnsafeBufferPointer { heads in
@@ -113,7 +113,7 @@ extension CanonicalWriter {
 
     /// About the size of `unknown`'s members (their strings, plus a line each; nested values counted
     /// roughly), for a buffer estimate.
-    static func estimatedSize(of unknown: JSONObject) -> Int {
+    package static func estimatedSize(of unknown: JSONObject) -> Int {
         guard !unknown.isEmpty else { return 0 }
         var size = 0
         for (key, value) in unknown {

@@ -10,12 +10,12 @@
 /// let bytes = JSONWriter.document(.object(["b": .null, "a": .array([])]))
 /// // {\n  "a": [],\n  "b": null\n}\n
 /// ```
-public enum JSONWriter {
+package enum JSONWriter {
     /// The canonical document bytes for `value`, ending with `\n`.
     ///
     /// - Parameter value: The value to write; usually an object.
     /// - Returns: UTF-8 bytes ready to be written to a file.
-    public static func document(_ value: JSONValue) -> [UInt8] {
+    package static func document(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         write(value, indentLevel: 0, into: &out)
@@ -33,7 +33,7 @@ public enum JSONWriter {
     ///   - value: The value to write.
     ///   - indentLevel: The nesting level the value sits at; 0 for a top-level value.
     ///   - out: The buffer to append to.
-    public static func write(_ value: JSONValue, indentLevel: Int, into out: inout [UInt8]) {
+    package static func write(_ value: JSONValue, indentLevel: Int, into out: inout [UInt8]) {
         // Open containers live on this explicit stack, not the call stack, so the depth of a
         // value costs heap only (a recursive writer overflowed a 512 KB thread in debug builds).
         var open: [OpenContainer] = []

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// Reads typed fields out of one JSON object, with the key path in every error,
 /// and hands back the keys it was not asked about (the unknown keys to preserve).
