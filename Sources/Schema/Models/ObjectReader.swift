@@ -264,5 +264,5 @@ struct ObjectWriter {
 
 extension UUID {
     /// The store's spelling of a UUID: lowercase, 8-4-4-4-12.
-    public var lowercased: String { UUIDText.lowercase(self) }
+    package var lowercased: String { UUIDText.lowercase(self) }
 }
