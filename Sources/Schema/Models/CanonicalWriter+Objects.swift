@@ -1,3 +1,4 @@
+import StoreJSON
 // Objects of the canonical writer: known keys in a precomputed order, unknown keys merged in.
 
 /// The known keys of one object type at one nesting level, sorted by their UTF-8 bytes (the
@@ -7,7 +8,7 @@
 /// Built once per type (a `static let`); `Field` names the member for the type's `switch`. The
 /// member lines live in one byte array and the members are plain values, so writing an object
 /// copies no reference (no atomic retain and release per member, which a profile showed).
-package struct KeyLayout<Field: Sendable>: Sendable {
+struct KeyLayout<Field: Sendable>: Sendable {
     struct Member: Sendable {
         let field: Field
         /// `,\n` + indentation + quoted key + `: `, in ``heads``; the first member skips the comma.
@@ -27,7 +28,7 @@ package struct KeyLayout<Field: Sendable>: Sendable {
     /// - Parameters:
     ///   - level: The nesting level of the object (0 for a document).
     ///   - fields: Every known key with the field it names, in any order; no key twice.
-    package init(level: Int, _ fields: [(Field, String)]) {
+    init(level: Int, _ fields: [(Field, String)]) {
         self.level = level
         precondition(Set(fields.map(\.1)).count == fields.count, "KeyLayout: a key is listed twice")
         let sorted = fields.sorted { JSONWriter.utf8Precedes($0.1, $1.1) }
@@ -57,7 +58,7 @@ extension CanonicalWriter {
 
     /// Writes an object of `layout`'s type: `{`, each known member's line with its value
     /// (written by `value`), the unknown members at their sorted places, and `}`.
-    package mutating func object<Field>(_ layout: borrowing KeyLayout<Field>, unknown: JSONObject,
+    mutating func object<Field>(_ layout: borrowing KeyLayout<Field>, unknown: JSONObject,
                                 _ value: (inout CanonicalWriter, Field) -> Void) {
         var object = openObject(layout, unknown: unknown)
         layout.heads.withUnsafeBufferPointer { heads in
@@ -113,7 +114,7 @@ extension CanonicalWriter {
 
     /// About the size of `unknown`'s members (their strings, plus a line each; nested values counted
     /// roughly), for a buffer estimate.
-    package static func estimatedSize(of unknown: JSONObject) -> Int {
+    static func estimatedSize(of unknown: JSONObject) -> Int {
         guard !unknown.isEmpty else { return 0 }
         var size = 0
         for (key, value) in unknown {
