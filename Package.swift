@@ -11,10 +11,13 @@ let package = Package(
         .executable(name: "migrate-store", targets: ["migrate-store"]),
     ],
     targets: [
-        .target(name: "Schema"),
-        .target(name: "JSONStore", dependencies: ["Schema"]),
+        // The JSON engine (parser, canonical writers, RFC 3339 dates, UUID text): `package` API for
+        // this package's targets; only the value types of the document API (JSONValue...) are public.
+        .target(name: "StoreJSON"),
+        .target(name: "Schema", dependencies: ["StoreJSON"]),
+        .target(name: "JSONStore", dependencies: ["Schema", "StoreJSON"]),
         // The command-line tool as a library (commands, parsing, output); the executable is its main.swift.
-        .target(name: "MigrateStoreCLI", dependencies: ["Schema", "JSONStore"]),
+        .target(name: "MigrateStoreCLI", dependencies: ["Schema", "JSONStore", "StoreJSON"]),
         .executableTarget(name: "migrate-store", dependencies: ["MigrateStoreCLI"]),
         // Child process of the multi-process tests (JSONStoreTests: kill -9, lock contention;
         // ReliabilityTests: concurrent writers through the public API); not a product.
@@ -23,15 +26,15 @@ let package = Package(
         // built executables; not a product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Deterministic stores for benchmarks and tests (Benchmarks/README.md); not products.
-        .target(name: "StoreGenerator", dependencies: ["Schema"]),
+        .target(name: "StoreGenerator", dependencies: ["Schema", "StoreJSON"]),
         .executableTarget(name: "generate-store", dependencies: ["StoreGenerator"]),
         .executableTarget(name: "store-bench", dependencies: ["JSONStore", "Schema"]),
-        .testTarget(name: "SchemaTests", dependencies: ["Schema", "StoreGenerator", "TestSupport"]),
-        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "store-test-helper", "StoreGenerator", "TestSupport"]),
-        .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema", "TestSupport"]),
-        .testTarget(name: "MigrateStoreTests", dependencies: ["MigrateStoreCLI", "migrate-store", "JSONStore", "Schema", "StoreGenerator", "TestSupport"]),
+        .testTarget(name: "SchemaTests", dependencies: ["Schema", "StoreJSON", "StoreGenerator", "TestSupport"]),
+        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "StoreJSON", "store-test-helper", "StoreGenerator", "TestSupport"]),
+        .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema", "StoreJSON", "TestSupport"]),
+        .testTarget(name: "MigrateStoreTests", dependencies: ["MigrateStoreCLI", "migrate-store", "JSONStore", "Schema", "StoreJSON", "StoreGenerator", "TestSupport"]),
         // Crash, fault, bad-input, concurrency and hostile-file suites; runs the built migrate-store.
-        .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "StoreGenerator", "migrate-store", "store-test-helper", "TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "StoreJSON", "StoreGenerator", "migrate-store", "store-test-helper", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

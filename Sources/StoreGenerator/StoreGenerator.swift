@@ -1,5 +1,6 @@
 import Foundation
 import Schema
+import StoreJSON
 
 /// Makes a realistic schema-v1 store from a seed: the same seed and sizes always give the same
 /// bytes, on every platform. For benchmarks and tests.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONStore
+import StoreJSON
 
 /// The pure parts of backups and exports: store paths, SHA256SUMS, backup.json, export lines.
 @Suite struct BackupFormatsTests {

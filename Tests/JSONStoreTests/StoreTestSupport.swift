@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONStore
+import StoreJSON
 
 enum StoreFixtures {
     static func mode(_ path: String) throws -> Int {

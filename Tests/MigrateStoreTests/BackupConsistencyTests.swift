@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONStore
+import StoreJSON
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Schema
 import Testing
+import StoreJSON
 
 /// The parser's own syntax error for `text`, so tests don't copy its wording.
 func syntaxError(_ text: String) -> JSONSyntaxError? {

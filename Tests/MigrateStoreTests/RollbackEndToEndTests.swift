@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONStore
+import StoreJSON
 
 @Suite(.serialized) struct RollbackEndToEndTests {
     static let login = UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!

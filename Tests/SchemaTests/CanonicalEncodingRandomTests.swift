@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 import StoreGenerator
 
 /// Random work-stream models (fixed seed, so a failure repeats) encoded both ways.

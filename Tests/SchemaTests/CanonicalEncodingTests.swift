@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// Expects `encoded` (the direct writer) to equal `JSONWriter.document(json)` byte for byte.
 func expectEncodedMatchesJSONWriter(_ document: SessionDocument, _ label: String = "",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// Reusing a work stream's message bytes on the next read and write (`EncodedMessages`): the
 /// document read and the bytes written must be exactly those of a full decode and encode.

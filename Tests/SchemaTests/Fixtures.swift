@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// Small builders for documents used across the schema tests.
 enum Fixtures {

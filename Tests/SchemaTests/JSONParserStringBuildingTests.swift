@@ -1,5 +1,6 @@
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// Long mostly-ASCII strings are assembled by `SparseUTF8` and repeated keys come from the
 /// parser's `KeyCache`; both must give exactly the bytes, values and errors of plain decoding.

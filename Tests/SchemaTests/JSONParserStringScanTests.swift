@@ -1,5 +1,6 @@
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// The parser finds the end of plain string content sixteen bytes at a time and decodes
 /// escapes into a scratch buffer. These tests put every kind of boundary (a quote, an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// Parses UTF-8 text, for tests whose input is valid Swift text.
 func parse(_ text: String, maxDepth: Int = JSONParser.defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 @Suite struct JSONSkimmerTests {
     @Test(arguments: [

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// Conformance against JSONTestSuite (https://github.com/nst/JSONTestSuite), read in place.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// Expects the writer's bytes to equal the UTF-8 of `expected`, byte for byte (a `String`
 /// comparison would treat canonically equivalent text as equal); shows both texts on failure.

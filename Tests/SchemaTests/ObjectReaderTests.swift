@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// `ObjectReader` with a key table sorts the members into slots once; these tests check that it
 /// answers exactly as dictionary lookups do: values, unknown keys, and key paths in errors.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// `RFC3339.canonicalDate` reads only the store's own form, `YYYY-MM-DDTHH:MM:SS.mmmZ`; for
 /// such text it must give exactly the general reader's answer, and for any other text nil.

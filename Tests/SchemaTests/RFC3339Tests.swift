@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 struct RFC3339Tests {
     static let canonical = [

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// `Samples/v1-store` migrated in memory must give exactly the files of `Samples/v2-store`.
 ///

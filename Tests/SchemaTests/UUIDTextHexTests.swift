@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Schema
+@testable import StoreJSON
 
 /// `UUIDText.parse` decodes eight hex digits per step; these tests put every byte value at
 /// every position and compare with a byte-by-byte reading of the 8-4-4-4-12 form.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Schema
 import StoreGenerator
+import StoreJSON
 
 /// The direct session encoder against `JSONWriter.document(json)` over a whole generated store:
 /// every v1 document as read, and as migrated to v2.

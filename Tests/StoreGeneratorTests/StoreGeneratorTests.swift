@@ -4,6 +4,7 @@ import TestSupport
 import JSONStore
 import Schema
 @testable import StoreGenerator
+import StoreJSON
 
 @Suite struct StoreGeneratorTests {
     /// Small, but large enough that this seed shows every edge case the generator sprinkles.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// The export format: a whole store as one JSON Lines file (one compact JSON object per line,
 /// keys sorted, each line ending with `\n`), so it can be streamed in both directions.

@@ -1,3 +1,4 @@
+import StoreJSON
 /// Reads an export line by line and checks everything (see `ExportFormat`), handing each
 /// verified file to `onFile`. Stops at the first problem, naming the line and the entry.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// `backup.json`: what a backup holds, written by `Backup.create` next to the store's files.
 ///

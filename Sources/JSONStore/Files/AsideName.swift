@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// The name under which a replaced store is kept: `<name>.replaced-<yyyyMMdd'T'HHmmss'Z'>` in UTC,
 /// next to it; `-2`, `-3`, ... is appended when that name is taken. Never deleted by this tool.

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Schema
+import StoreJSON
 
 /// Who holds a store's lock, as the holder recorded it in `<store>/.lock`:
 /// `{"host":"mac.local","pid":4242,"since":"2026-11-21T12:01:00Z","tool":"migrate-store","version":"0.3.0"}`.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// `<parent>/.<target>.restore-journal`: written durably before a restore or import changes
 /// anything at the target, removed when the swap is complete. It names the staging folder that

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// The commit shared by restore and import: puts a sealed `StagedStore` in the place of its
 /// target with `StoreSwap`, under the target's `RestoreLock`.

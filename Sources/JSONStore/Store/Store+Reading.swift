@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 extension Store {
     /// Reads and decodes one document; errors name the file.

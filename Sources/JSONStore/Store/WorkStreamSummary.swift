@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// What listing a work stream needs: every top-level value, without keeping its messages.
 public struct WorkStreamSummary: Sendable, Hashable {

@@ -45,14 +45,14 @@ public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For other codes: a sentence when expected/found do not say it all.
     public var detail: String?
 
-    public init(code: Code, file: String? = nil, keyPath: String? = nil, expected: String? = nil,
+    package init(code: Code, file: String? = nil, keyPath: String? = nil, expected: String? = nil,
                 found: String? = nil, syntax: JSONSyntaxError? = nil, detail: String? = nil) {
         self.code = code; self.file = file; self.keyPath = keyPath; self.expected = expected
         self.found = found; self.syntax = syntax; self.detail = detail
     }
 
     /// The same error with the file name set (used by the layer that knows which file it read).
-    public func inFile(_ file: String) -> SchemaError {
+    package func inFile(_ file: String) -> SchemaError {
         var copy = self
         copy.file = file
         return copy

@@ -96,13 +96,13 @@ public struct MigrationReport: Sendable, Hashable {
     /// Keep every document's changes. The default is `true`.
     public var keepsDocuments: Bool
 
-    public init(documents: [DocumentChanges] = [], keepsDocuments: Bool = true) {
+    package init(documents: [DocumentChanges] = [], keepsDocuments: Bool = true) {
         self.keepsDocuments = keepsDocuments
         for document in documents { append(document) }
     }
 
     /// Adds the changes of one document.
-    public mutating func append(_ document: DocumentChanges) {
+    package mutating func append(_ document: DocumentChanges) {
         for change in document.changes {
             totals[change.code, default: 0] += 1
             if change.changesBytes { rewritingTotals[change.code, default: 0] += 1 }
@@ -113,7 +113,7 @@ public struct MigrationReport: Sendable, Hashable {
 
     /// Adds more changes to a file already appended (its count of changed files stays the same).
     /// For reports that keep totals only.
-    public mutating func appendMore(_ changes: [Change]) {
+    package mutating func appendMore(_ changes: [Change]) {
         for change in changes {
             totals[change.code, default: 0] += 1
             if change.changesBytes { rewritingTotals[change.code, default: 0] += 1 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which side is the truth about the queue (spec §7).
-public enum QueueTruth: String, Sendable, Hashable {
+package enum QueueTruth: String, Sendable, Hashable {
     /// The per-session keys: a v1 store, a missing `queue.json`, or a session written by a v1 writer.
     case sessionKeys = "session_keys"
     /// `queue.json`: every session is v2; the mirror is rewritten from it.
@@ -9,14 +9,14 @@ public enum QueueTruth: String, Sendable, Hashable {
 }
 
 /// The queue after applying the §6/§7 rules, and what changed in `queue.json`.
-public struct ResolvedQueue: Sendable, Hashable {
-    public var queue: QueueV2
-    public var truth: QueueTruth
+package struct ResolvedQueue: Sendable, Hashable {
+    package var queue: QueueV2
+    package var truth: QueueTruth
     /// Changes to `queue.json`; empty when its bytes stay the same.
-    public var changes: [Change]
+    package var changes: [Change]
 }
 
-public enum QueueResolution {
+package enum QueueResolution {
     /// Decides the truth and computes the queue.
     ///
     /// If the store is v1, or `queue.json` is absent, or any session document has
@@ -25,7 +25,7 @@ public enum QueueResolution {
     /// (a v1 writer deletes the file but cannot touch `queue.json`; keeping the entry would make
     /// the queue a v1 reader derives differ from `queue.json`, check (d)).
     /// Unknown keys of `queue.json` and of surviving entries are kept.
-    public static func resolve(manifestVersion: Int, sessions: [SessionQueueSummary], existing: QueueV2?) -> ResolvedQueue {
+    package static func resolve(manifestVersion: Int, sessions: [SessionQueueSummary], existing: QueueV2?) -> ResolvedQueue {
         let rebuild = manifestVersion < 2 || existing == nil || sessions.contains { $0.schemaVersion < 2 }
         var queue: QueueV2
         var changes: [Change] = []

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// Rollback compatibility (spec §7): can shipped v1 code read and write the upgraded store?
 public enum RollbackCheck {
@@ -19,18 +20,18 @@ public enum RollbackCheck {
         public var check: Check
         public var file: String
         public var reason: String
-        public init(check: Check, file: String, reason: String) { self.check = check; self.file = file; self.reason = reason }
+        package init(check: Check, file: String, reason: String) { self.check = check; self.file = file; self.reason = reason }
         public var description: String { "(\(check.rawValue)) '\(file)': \(reason)" }
     }
 
     /// What a v1 reader sees in a document: the document decoded by the frozen v1 type, with
     /// newer keys kept as unknown keys (a v2 store has `min_reader_version` 1).
-    public static func v1View(of bytes: [UInt8]) throws(SchemaError) -> SessionV1 {
+    package static func v1View(of bytes: [UInt8]) throws(SchemaError) -> SessionV1 {
         try SessionV1(bytes: bytes, acceptingNewerVersions: true)
     }
 
     /// The keys v2 adds to a work stream.
-    public static let v2SessionKeys = ["provider_session_id", "provider"]
+    package static let v2SessionKeys = ["provider_session_id", "provider"]
 
     /// Checks (a)–(c) for one work-stream document as written on disk.
     ///
@@ -40,7 +41,7 @@ public enum RollbackCheck {
     ///     (b) checks only what the v2 store alone shows: the v1 view carries the v2 keys as
     ///     strings and every message names its containing work stream.
     /// - Returns: the failures; empty when the document passes.
-    public static func checkSession(bytes: [UInt8], file: String, original: SessionV1?) -> [Failure] {
+    package static func checkSession(bytes: [UInt8], file: String, original: SessionV1?) -> [Failure] {
         let view: SessionV1
         do { view = try v1View(of: bytes) } catch {
             return [Failure(check: .v1Decodes, file: file, reason: error.reason)]
@@ -106,7 +107,7 @@ public enum RollbackCheck {
 
     /// Check (d): the queue a v1 reader derives from the per-session keys equals `queue.json`.
     /// - Returns: nil when they agree, else the first difference.
-    public static func checkMirror(sessions: [SessionQueueSummary], queue: QueueV2) -> Failure? {
+    package static func checkMirror(sessions: [SessionQueueSummary], queue: QueueV2) -> Failure? {
         let derived = QueueBuilder.build(from: sessions)
         let strip: (QueueV2) -> ([FIFOEntry], [PriorityEntry]) = { q in
             (q.fifo.map { FIFOEntry(workStreamID: $0.workStreamID, queuedAt: $0.queuedAt) },

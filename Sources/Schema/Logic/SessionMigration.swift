@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// v1 → v2 migration of one work-stream document (spec §6 rules 1–4), and the mirror of the queue.
 public enum SessionMigration {
@@ -53,7 +54,7 @@ public enum SessionMigration {
     }
 
     /// Sets the mirror keys `index` implies and reports each change (§6 rule 5 normalisations, §7 mirror rewrite).
-    public static func applyMirror(_ index: QueueIndex, to fields: inout SessionFieldsV1) -> [Change] {
+    package static func applyMirror(_ index: QueueIndex, to fields: inout SessionFieldsV1) -> [Change] {
         let old = fields.queueKeys
         let new = index.mirror(for: fields.id, current: old)
         guard new != old else { return [] }
@@ -62,7 +63,7 @@ public enum SessionMigration {
     }
 
     /// The changes that rewriting the queue keys from `old` to `new` reports.
-    public static func mirrorChanges(old: QueueKeys, new: QueueKeys) -> [Change] {
+    package static func mirrorChanges(old: QueueKeys, new: QueueKeys) -> [Change] {
         var changes: [Change] = []
         func note<T: Equatable>(_ key: String, _ a: T, _ b: T, _ render: (T) -> String) {
             if a != b { changes.append(.mirrorKey(key, from: render(a), to: render(b))) }

@@ -1,31 +1,31 @@
 import Foundation
 
 /// v1 → v2 migration of a whole store (spec §6), and the re-upgrade after a rollback (§7).
-public enum StoreMigration {
+package enum StoreMigration {
     /// When and by what a migration runs; recorded in `store.json`.
-    public struct Context: Sendable {
-        public var startedAt: Date
-        public var finishedAt: Date
-        public var toolVersion: String
-        public init(startedAt: Date, finishedAt: Date, toolVersion: String) {
+    package struct Context: Sendable {
+        package var startedAt: Date
+        package var finishedAt: Date
+        package var toolVersion: String
+        package init(startedAt: Date, finishedAt: Date, toolVersion: String) {
             self.startedAt = startedAt; self.finishedAt = finishedAt; self.toolVersion = toolVersion
         }
     }
 
     /// One session through rules 1–4 and the queue mirror.
-    public static func migrateSession(_ document: SessionDocument, index: QueueIndex) throws(SchemaError) -> (SessionV2, [Change]) {
+    package static func migrateSession(_ document: SessionDocument, index: QueueIndex) throws(SchemaError) -> (SessionV2, [Change]) {
         var (session, changes) = try SessionMigration.migrate(document)
         changes += SessionMigration.applyMirror(index, to: &session.fields)
         return (session, changes)
     }
 
     /// A customisation or settings document: only `schema_version` changes (1 → 2).
-    public static func upgradedVersion(_ version: Int) -> (Int, [Change]) {
+    package static func upgradedVersion(_ version: Int) -> (Int, [Change]) {
         version < DocumentVersion.current ? (DocumentVersion.current, [.schemaVersion(from: version, to: DocumentVersion.current)]) : (version, [])
     }
 
     /// The new `store.json`, or nil when nothing changed and the manifest is already v2.
-    public static func manifest(_ manifest: ManifestDocument, counts: [String: Int], anyChange: Bool, context: Context) -> (ManifestV2, [Change])? {
+    package static func manifest(_ manifest: ManifestDocument, counts: [String: Int], anyChange: Bool, context: Context) -> (ManifestV2, [Change])? {
         let record = MigrationRecord(from: 1, to: DocumentVersion.current, startedAt: context.startedAt,
                                      finishedAt: context.finishedAt, toolVersion: context.toolVersion, counts: counts)
         switch manifest {
@@ -46,7 +46,7 @@ public enum StoreMigration {
     /// byte-identical to an uninterrupted one (timestamps aside). The per-change detail is the
     /// report that `plan` and `migrate` print. For a re-upgrade after a rollback they count the
     /// changes this run made, from its report.
-    public static func counts(manifestVersion: Int, sessions: Int, userSessions: Int, settings: Bool,
+    package static func counts(manifestVersion: Int, sessions: Int, userSessions: Int, settings: Bool,
                               queue: QueueV2, report: MigrationReport) -> [String: Int] {
         if manifestVersion < DocumentVersion.current {
             return ["sessions": sessions, "user_sessions": userSessions, "settings": settings ? 1 : 0,
@@ -60,7 +60,7 @@ public enum StoreMigration {
     ///
     /// The report lists documents in the order the store engine writes them: `queue.json`,
     /// sessions (in `QueueBuilder.writeOrder`), customisations, settings, `store.json` last.
-    public static func migrate(_ store: StoreSnapshot, context: Context) throws(SchemaError) -> (StoreSnapshot, MigrationReport) {
+    package static func migrate(_ store: StoreSnapshot, context: Context) throws(SchemaError) -> (StoreSnapshot, MigrationReport) {
         var out = store
         var report = MigrationReport()
         let resolved = QueueResolution.resolve(manifestVersion: store.manifest.schemaVersion,

@@ -1,15 +1,16 @@
 import Foundation
+import StoreJSON
 
 /// A whole store's documents in memory: for tests, samples and small stores. The store engine
 /// streams large stores with the same building blocks instead.
-public struct StoreSnapshot: Sendable, Hashable {
-    public var manifest: ManifestDocument
-    public var sessions: [UUID: SessionDocument]
-    public var userSessions: [UUID: UserSessionV1]
-    public var settings: SettingsV1?
-    public var queue: QueueV2?
+package struct StoreSnapshot: Sendable, Hashable {
+    package var manifest: ManifestDocument
+    package var sessions: [UUID: SessionDocument]
+    package var userSessions: [UUID: UserSessionV1]
+    package var settings: SettingsV1?
+    package var queue: QueueV2?
 
-    public init(manifest: ManifestDocument, sessions: [UUID: SessionDocument] = [:], userSessions: [UUID: UserSessionV1] = [:],
+    package init(manifest: ManifestDocument, sessions: [UUID: SessionDocument] = [:], userSessions: [UUID: UserSessionV1] = [:],
                 settings: SettingsV1? = nil, queue: QueueV2? = nil) {
         self.manifest = manifest; self.sessions = sessions; self.userSessions = userSessions
         self.settings = settings; self.queue = queue
@@ -20,7 +21,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// Names starting with a dot are ignored (spec §1). Each error carries its file.
     /// - Throws: the first `SchemaError`, including `.invalidValue` for a file name that is not
     ///   `<lowercase uuid>.json`, an `id` that differs from the file name, or an unexpected file.
-    public init(files: [String: [UInt8]]) throws(SchemaError) {
+    package init(files: [String: [UInt8]]) throws(SchemaError) {
         guard let manifestBytes = files["store.json"] else {
             throw SchemaError(code: .notAStore, file: "store.json", detail: "the store has no store.json")
         }
@@ -54,7 +55,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     }
 
     /// The canonical bytes of every document, by path relative to the store.
-    public var files: [String: [UInt8]] {
+    package var files: [String: [UInt8]] {
         var out: [String: [UInt8]] = ["store.json": manifest.encoded]
         for (id, doc) in sessions { out["sessions/\(id.lowercased).json"] = doc.encoded }
         for (id, doc) in userSessions { out["user-sessions/\(id.lowercased).json"] = doc.encoded }
@@ -68,7 +69,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     }
 
     /// The id a document file name stands for: `<lowercase uuid>.json` only.
-    public static func documentID(_ path: String, _ name: String) throws(SchemaError) -> UUID {
+    package static func documentID(_ path: String, _ name: String) throws(SchemaError) -> UUID {
         guard name.hasSuffix(".json"), let id = UUIDText.parse(String(name.dropLast(5))), id.lowercased + ".json" == name else {
             throw SchemaError(code: .invalidValue, file: path, detail: "the file name is not a lowercase UUID followed by '.json'; rename or remove it")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// The work-stream / provider-session rules of spec §4, usable on v1 and v2 documents alike.
 public enum WorkStreamRules {

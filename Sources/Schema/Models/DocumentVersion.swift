@@ -1,10 +1,11 @@
+import StoreJSON
 /// Version negotiation for documents: parse, read `schema_version` first, then pick the type.
 public enum DocumentVersion {
     /// The newest schema this code reads and writes.
     public static let current = 2
 
     /// Parses document bytes into a JSON value, turning syntax errors into `SchemaError.syntax`.
-    public static func parse(_ bytes: [UInt8]) throws(SchemaError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(SchemaError) -> JSONValue {
         do {
             return try JSONParser.parse(bytes)
         } catch {
@@ -13,7 +14,7 @@ public enum DocumentVersion {
     }
 
     /// The `schema_version` of a parsed document, without decoding the rest.
-    public static func peek(_ json: JSONValue) throws(SchemaError) -> Int {
+    package static func peek(_ json: JSONValue) throws(SchemaError) -> Int {
         var r = try ObjectReader(json, path: "")
         return Int(try r.int("schema_version", in: 1...Int64(Int32.max)))
     }
@@ -50,7 +51,7 @@ public enum SessionDocument: Sendable, Hashable {
     /// Reads `schema_version` first, then decodes the matching frozen type.
     /// - Parameter acceptingNewerVersions: decode documents newer than v2 as `SessionV2`, keeping
     ///   their new keys (when the store's `min_reader_version` ≤ 2). The default is `false`.
-    public init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
+    package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         switch try DocumentVersion.peek(json) {
         case 1: self = .v1(try SessionV1(json: json))
         default: self = .v2(try SessionV2(json: json, acceptingNewerVersions: acceptingNewerVersions))
@@ -84,7 +85,7 @@ public enum SessionDocument: Sendable, Hashable {
         }
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .v1(let s): s.json
         case .v2(let s): s.json

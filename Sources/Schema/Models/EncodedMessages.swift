@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// A work stream's messages together with the exact bytes that hold them in its document: the
 /// canonical `messages` array (nesting level 1, `[` to `]`). Two facts hold for every value,
@@ -12,9 +13,9 @@ import Foundation
 /// instead of parsing and decoding them (fact 1), and the next write of unchanged messages
 /// copies the bytes instead of encoding them (fact 2). The file is still read and compared in
 /// full, so a change by another writer is always seen: bytes that differ are parsed as usual.
-public struct EncodedMessages: Sendable {
-    public let bytes: [UInt8]
-    public let messages: [MessageV1]
+package struct EncodedMessages: Sendable {
+    package let bytes: [UInt8]
+    package let messages: [MessageV1]
 
     fileprivate init(bytes: [UInt8], messages: [MessageV1]) {
         self.bytes = bytes; self.messages = messages
@@ -33,8 +34,8 @@ public struct EncodedMessages: Sendable {
 
 /// A decoded work-stream document and what an update needs to rewrite it: the bytes it was read
 /// from and where its messages lie in them.
-public struct DecodedSessionDocument: Sendable {
-    public var document: SessionDocument
+package struct DecodedSessionDocument: Sendable {
+    package var document: SessionDocument
     /// The bytes decoded.
     let source: [UInt8]
     /// Where the `messages` value lies in `source`; nil when the document has none.
@@ -49,7 +50,7 @@ extension SessionDocument {
     /// document, the same errors. When the root's `messages` value is exactly `known.bytes`, it
     /// is compared instead of parsed, and the messages are `known.messages` (which decoding
     /// those bytes gives, see ``EncodedMessages``).
-    public static func decode(_ bytes: [UInt8], acceptingNewerVersions: Bool = false,
+    package static func decode(_ bytes: [UInt8], acceptingNewerVersions: Bool = false,
                               reusing known: EncodedMessages?) throws(SchemaError) -> DecodedSessionDocument {
         let parsed: (value: JSONValue, member: Range<Int>?, tookKnown: Bool)
         do {
@@ -83,7 +84,7 @@ extension SessionV2 {
     /// - they were decoded from bytes equal to the bytes written for them (the source was
     ///   canonical) and not changed.
     /// Otherwise (changed messages, another writer's formatting) nil: they are parsed on the next read.
-    public func encoded(after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
+    package func encoded(after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
         let messages = fields.messages
         var source = SessionEncoding.MessagesSource.encode
         if let known = read.reused {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// The part of `store.json` that every version agrees on: enough to decide whether to open a store.
 public struct ManifestHeader: Sendable, Hashable {
@@ -14,7 +15,7 @@ public struct ManifestHeader: Sendable, Hashable {
 
     /// Reads `format`, `schema_version` and `min_reader_version` only.
     /// - Throws: `.notAStore` when `format` is not `"work-stream-store"`.
-    public init(json: JSONValue) throws(SchemaError) {
+    package init(json: JSONValue) throws(SchemaError) {
         var r = try ObjectReader(json, path: "")
         let format = try r.string("format")
         guard format == ManifestHeader.format else {
@@ -63,7 +64,7 @@ public struct ManifestV1: Sendable, Hashable {
 
     public init(createdAt: Date, unknown: JSONObject = [:]) { self.createdAt = createdAt; self.unknown = unknown }
 
-    public init(json: JSONValue) throws(SchemaError) {
+    package init(json: JSONValue) throws(SchemaError) {
         _ = try ManifestHeader(json: json)
         var r = try ObjectReader(json, path: "")
         _ = r.take("format")
@@ -72,7 +73,7 @@ public struct ManifestV1: Sendable, Hashable {
         unknown = r.unknownKeys()
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("format", ManifestHeader.format)
         w.set("schema_version", 1)

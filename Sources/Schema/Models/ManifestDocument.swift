@@ -1,3 +1,4 @@
+import StoreJSON
 /// `store.json` of whichever version the store has.
 public enum ManifestDocument: Sendable, Hashable {
     case v1(ManifestV1)
@@ -5,7 +6,7 @@ public enum ManifestDocument: Sendable, Hashable {
 
     /// Reads the header first and refuses a store this code may not open (spec §4 reader rule).
     /// - Throws: `.notAStore`, `.unsupportedVersion` naming both versions, or a field error.
-    public init(json: JSONValue) throws(SchemaError) {
+    package init(json: JSONValue) throws(SchemaError) {
         let header = try ManifestHeader(json: json)
         switch header.compatibility() {
         case .needsMigration: self = .v1(try ManifestV1(json: json))
@@ -25,7 +26,7 @@ public enum ManifestDocument: Sendable, Hashable {
         }
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .v1(let m): m.json
         case .v2(let m): m.json

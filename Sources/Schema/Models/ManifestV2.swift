@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// `store.json` of a v2 store (spec §4). Frozen.
 public struct ManifestV2: Sendable, Hashable {
@@ -21,7 +22,7 @@ public struct ManifestV2: Sendable, Hashable {
         self.init(createdAt: v1.createdAt, migrations: [record], unknown: v1.unknown)
     }
 
-    public init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
+    package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         let header = try ManifestHeader(json: json)
         var r = try ObjectReader(json, path: "")
         _ = r.take("format")
@@ -45,7 +46,7 @@ public struct ManifestV2: Sendable, Hashable {
         try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions)
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("format", ManifestHeader.format)
         w.set("schema_version", schemaVersion)
@@ -96,7 +97,7 @@ public struct MigrationRecord: Sendable, Hashable {
         unknown = r.unknownKeys()
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("from", from)
         w.set("to", to)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 // The canonical bytes of a message, written directly (see CanonicalWriter).
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// One message of a work stream, schema v1 (unchanged in v2). Frozen: never edit a shipped schema type.
 ///
@@ -45,7 +46,7 @@ public struct MessageV1: Sendable, Hashable {
     }
 
     /// The message as a JSON object: every known key written explicitly, unknown keys kept.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("id", id)
         w.set("session_id", sessionID)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// `queue.json` (v2 only, spec §4): the FIFO queue and the priority queue in one document, so one
 /// write changes the whole queue at once. The per-session queue keys are a mirror for v1 readers.
@@ -24,7 +25,7 @@ public struct QueueV2: Sendable, Hashable {
 
     /// Decodes `queue.json`.
     /// - Throws: `SchemaError`, including `.invalidValue` when a work stream appears twice in one list.
-    public init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
+    package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: "")
         let version = try DocumentVersion.read(&r, reader: 2, acceptingNewer: acceptingNewerVersions, kind: "queue")
         var fifo: [FIFOEntry] = []
@@ -52,7 +53,7 @@ public struct QueueV2: Sendable, Hashable {
         }
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("schema_version", schemaVersion)
         w.set("fifo", .array(fifo.map(\.json)))
@@ -80,7 +81,7 @@ public struct FIFOEntry: Sendable, Hashable {
         unknown = r.unknownKeys()
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("work_stream_id", workStreamID)
         w.set("queued_at", queuedAt)
@@ -110,7 +111,7 @@ public struct PriorityEntry: Sendable, Hashable {
         unknown = r.unknownKeys()
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("work_stream_id", workStreamID)
         w.set("priority", priority)

@@ -1,3 +1,4 @@
+import StoreJSON
 // The key tables the hot decoders give their `ObjectReader`: every key the decoder asks
 // for, in the order it asks. A key missing here is still read correctly, only by a lookup.
 

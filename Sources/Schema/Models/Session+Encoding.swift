@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 // The canonical bytes of a work-stream document (SessionV1, SessionV2), written directly
 // (see CanonicalWriter) instead of through `json` and `JSONWriter`, which build and sort a

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// A work-stream document as a schema-v1 reader sees it (spec §3). Frozen.
 ///
@@ -25,7 +26,7 @@ public struct SessionV1: Sendable, Hashable {
     /// - Parameter acceptingNewerVersions: read documents with `schema_version` > 1 (allowed when
     ///   the store's `min_reader_version` ≤ 1, spec §4). The default is `false`.
     /// - Throws: `SchemaError` naming the key path, or `.unsupportedVersion` naming both versions.
-    public init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
+    package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: "", keys: SessionV1.readerKeys)
         schemaVersion = try DocumentVersion.read(&r, reader: 1, acceptingNewer: acceptingNewerVersions, kind: "work stream")
         fields = try SessionFieldsV1(reading: &r)
@@ -37,7 +38,7 @@ public struct SessionV1: Sendable, Hashable {
         try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions)
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("schema_version", schemaVersion)
         fields.write(into: &w)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// A work-stream document in schema v2 (spec §4): every v1 key, plus the provider session. Frozen.
 ///
@@ -34,7 +35,7 @@ public struct SessionV2: Sendable, Hashable {
     /// - Parameter acceptingNewerVersions: read documents with `schema_version` > 2 (allowed when the
     ///   store's `min_reader_version` ≤ 2). The default is `false`.
     /// - Throws: `SchemaError`; `.unsupportedVersion` for a v1 document or a newer one not accepted.
-    public init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
+    package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: "", keys: SessionV2.readerKeys)
         schemaVersion = try DocumentVersion.read(&r, reader: 2, acceptingNewer: acceptingNewerVersions, kind: "work stream")
         fields = try SessionFieldsV1(reading: &r)
@@ -47,7 +48,7 @@ public struct SessionV2: Sendable, Hashable {
         try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions)
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("schema_version", schemaVersion)
         fields.write(into: &w)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// A user customisation of a work stream (`user-sessions/<id>.json`, spec §3). Frozen.
 ///
@@ -22,7 +23,7 @@ public struct UserSessionV1: Sendable, Hashable {
     }
 
     /// Decodes schema_version 1 or 2 (or newer, when accepted).
-    public init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
+    package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: "")
         schemaVersion = try DocumentVersion.read(&r, supported: 1...2, acceptingNewer: acceptingNewerVersions, kind: "user customisation")
         id = try r.uuid("id")
@@ -36,7 +37,7 @@ public struct UserSessionV1: Sendable, Hashable {
         try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions)
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("schema_version", schemaVersion)
         w.set("id", id)
@@ -68,7 +69,7 @@ public struct SettingsV1: Sendable, Hashable {
     /// What holds when the file is absent.
     public static let defaults = SettingsV1()
 
-    public init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
+    package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: "")
         schemaVersion = try DocumentVersion.read(&r, supported: 1...2, acceptingNewer: acceptingNewerVersions, kind: "settings")
         queueEnabled = try r.bool("queue_enabled", default: false)
@@ -80,7 +81,7 @@ public struct SettingsV1: Sendable, Hashable {
         try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions)
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
         w.set("schema_version", schemaVersion)
         w.set("queue_enabled", queueEnabled)

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStore
 import Schema
+import StoreJSON
 
 /// `migrate-store ls <store> [--sort last-modified|name|queue] [--deleted] [--queued]`
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStore
 import Schema
+import StoreJSON
 
 /// The human output of `show`.
 extension ShowReport {

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStore
 import Schema
+import StoreJSON
 
 /// The human and `--json` output of `stats`.
 extension StoreStats {

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStore
 import Schema
+import StoreJSON
 
 /// One work stream as `ls` shows it: the summary, with the values derived by the rules of
 /// spec §4 (display name, effective provider session) and its place in both queues.

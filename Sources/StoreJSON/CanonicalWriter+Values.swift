@@ -3,12 +3,12 @@ import Foundation
 // Values of the canonical writer: the spellings of JSONWriter and ObjectWriter, byte for byte.
 
 extension CanonicalWriter {
-    mutating func bool(_ flag: Bool) { append(flag ? "true" : "false") }
+    package mutating func bool(_ flag: Bool) { append(flag ? "true" : "false") }
 
-    mutating func null() { append("null") }
+    package mutating func null() { append("null") }
 
     /// An integer as `String(value)` spells it (the literal of `JSONNumber(value)`).
-    mutating func integer<I: FixedWidthInteger>(_ value: I) {
+    package mutating func integer<I: FixedWidthInteger>(_ value: I) {
         var magnitude = UInt64(value.magnitude)
         var digits = 1
         var rest = magnitude
@@ -24,14 +24,14 @@ extension CanonicalWriter {
     }
 
     /// A double as `JSONNumber(value)` spells it: Swift's shortest round-trip `description`.
-    mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         precondition(value.isFinite, "JSON has no literal for \(value)")
         var text = value.description
         text.withUTF8 { append($0) }
     }
 
     /// A quoted lowercase UUID, as `UUID.lowercased`.
-    mutating func uuid(_ id: UUID) {
+    package mutating func uuid(_ id: UUID) {
         let out = reserve(UUIDText.spelledCount + 2)
         out[0] = UInt8(ascii: "\"")
         UUIDText.write(id, to: UnsafeMutableBufferPointer(start: out + 1, count: UUIDText.spelledCount))
@@ -40,7 +40,7 @@ extension CanonicalWriter {
     }
 
     /// A quoted RFC 3339 date, as `RFC3339.format`.
-    mutating func date(_ date: Date) {
+    package mutating func date(_ date: Date) {
         let milliseconds = RFC3339.roundedMilliseconds(date)
         let out = reserve(RFC3339.formattedCount + 2)
         out[0] = UInt8(ascii: "\"")
@@ -50,13 +50,13 @@ extension CanonicalWriter {
     }
 
     /// A date, or `null` for nil (as `ObjectWriter.set(_:_: Date?)`).
-    mutating func date(_ date: Date?) {
+    package mutating func date(_ date: Date?) {
         if let date { self.date(date) } else { null() }
     }
 
     /// Any value at the nesting level `level`, as `JSONWriter.write` writes it: scalars here,
     /// containers by `JSONWriter` itself.
-    mutating func value(_ value: JSONValue, level: Int) {
+    package mutating func value(_ value: JSONValue, level: Int) {
         switch value {
         case .null: null()
         case .bool(let flag): bool(flag)
@@ -72,7 +72,7 @@ extension CanonicalWriter {
     }
 
     /// `2 * level` spaces.
-    mutating func indent(_ level: Int) {
+    package mutating func indent(_ level: Int) {
         var remaining = 2 * level
         while remaining > 0 {
             let count = min(remaining, JSONWriter.spaces.utf8CodeUnitCount)
@@ -83,7 +83,7 @@ extension CanonicalWriter {
 
     /// An array of `count` elements at nesting level `level`, element `i` written by
     /// `element(&writer, i)` at level `level + 1`; `[]` when empty.
-    mutating func array(count: Int, level: Int, _ element: (inout CanonicalWriter, Int) -> Void) {
+    package mutating func array(count: Int, level: Int, _ element: (inout CanonicalWriter, Int) -> Void) {
         guard count > 0 else { return append("[]") }
         append(UInt8(ascii: "["))
         for index in 0..<count {

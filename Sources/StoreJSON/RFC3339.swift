@@ -11,7 +11,7 @@ import Foundation
 /// let date = RFC3339.parse("2025-10-17T16:30:00.250+02:00")!
 /// RFC3339.format(date) // "2025-10-17T14:30:00.250Z"
 /// ```
-public enum RFC3339 {
+package enum RFC3339 {
     /// Milliseconds from 1970-01-01 to 2001-01-01, `Date`'s reference date.
     static let referenceDateMilliseconds: Int64 = 978_307_200_000
     /// First and last millisecond of years 0000 through 9999, relative to 1970.
@@ -29,7 +29,7 @@ public enum RFC3339 {
     ///
     /// - Parameter text: The date-time string.
     /// - Returns: The instant, or nil when `text` is not a valid RFC 3339 date-time.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let utf8 = text.utf8
         let ms = utf8.withContiguousStorageIfAvailable(milliseconds(from:)) 
             ?? Array(utf8).withUnsafeBufferPointer(milliseconds(from:))
@@ -45,7 +45,7 @@ public enum RFC3339 {
     /// - Parameter date: An instant in the years 0000 through 9999 (UTC).
     /// - Returns: The canonical string.
     /// - Precondition: `date` lies within years 0000–9999; RFC 3339 has no form for others.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         format(milliseconds: roundedMilliseconds(date))
     }
 

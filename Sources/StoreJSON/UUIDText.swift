@@ -2,10 +2,10 @@ import Foundation
 
 /// Parsing UUID text without Foundation's `UUID(uuidString:)`, which goes through `sscanf` and
 /// was a fifth of all instructions when decoding a store (callgrind, `migrate-store plan`).
-public enum UUIDText {
+package enum UUIDText {
     /// The UUID spelled `8-4-4-4-12` hex digits, either case; nil for anything else (like
     /// `UUID(uuidString:)`, which accepts exactly this form).
-    public static func parse(_ text: String) -> UUID? {
+    package static func parse(_ text: String) -> UUID? {
         var text = text
         return text.withUTF8 { parse($0) }
     }
@@ -15,7 +15,7 @@ public enum UUIDText {
     }
 
     /// The lowercase `8-4-4-4-12` spelling (Foundation's `uuidString` goes through `snprintf`).
-    public static func lowercase(_ id: UUID) -> String {
+    package static func lowercase(_ id: UUID) -> String {
         String(unsafeUninitializedCapacity: spelledCount) { out in
             write(id, to: out)
             return spelledCount

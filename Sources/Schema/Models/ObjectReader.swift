@@ -1,4 +1,5 @@
 import Foundation
+import StoreJSON
 
 /// Reads typed fields out of one JSON object, with the key path in every error,
 /// and hands back the keys it was not asked about (the unknown keys to preserve).
@@ -263,5 +264,5 @@ struct ObjectWriter {
 
 extension UUID {
     /// The store's spelling of a UUID: lowercase, 8-4-4-4-12.
-    public var lowercased: String { UUIDText.lowercase(self) }
+    package var lowercased: String { UUIDText.lowercase(self) }
 }

@@ -3,6 +3,7 @@
 /// Numbers keep their literal text (`JSONNumber`), so that a value the code does
 /// not understand is written back unchanged: `1.0` stays `1.0`, `1` stays `1`, and
 /// `12345678901234567890` is not rounded through a `Double`.
+// Public: the unknown keys of every public document type are kept as JSON values.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -13,9 +14,11 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// The members of a JSON object. Key order is not kept: documents are written with sorted keys.
+// Public: the type of the public `unknown` property of the document types.
 public typealias JSONObject = [String: JSONValue]
 
 /// A JSON number, kept as its literal text (RFC 8259 §6 grammar).
+// Public: the payload of `JSONValue.number`, so an app can read and make unknown-key numbers.
 public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The literal exactly as read or as it will be written.
     public let literal: String
@@ -56,7 +59,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     public var description: String { literal }
 
     /// RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    public static func isValidLiteral(_ text: String) -> Bool {
+    package static func isValidLiteral(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]
         func digits() -> Int {
             var n = 0
@@ -77,7 +80,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
 extension JSONValue {
     /// The name of the value's JSON type, for error messages ("expected a string, found a number").
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -89,7 +92,7 @@ extension JSONValue {
     }
 
     /// A short rendering of the value for error messages: the literal for scalars, cut at 40 characters.
-    public var briefDescription: String {
+    package var briefDescription: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"

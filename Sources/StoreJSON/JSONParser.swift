@@ -9,12 +9,12 @@ import Foundation
 /// ```swift
 /// let value = try JSONParser.parse(Array(#"{"a": [1.0, null]}"#.utf8))
 /// ```
-public enum JSONParser {
+package enum JSONParser {
     /// The default limit on nested arrays and objects: 512 levels are accepted, 513 are not.
     ///
     /// Deeper input is rejected with a positioned error. Real documents nest a few levels;
     /// the limit bounds the memory and time an adversarial input can take.
-    public static let defaultMaxDepth = 512
+    package static let defaultMaxDepth = 512
 
     /// Parses one JSON text (RFC 8259) that must be the whole input, apart from whitespace.
     ///
@@ -35,7 +35,7 @@ public enum JSONParser {
     /// - Returns: The value the input contains.
     /// - Throws: `JSONSyntaxError` with the byte offset, line, column and reason of the first
     ///   problem in the input.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
         let result = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(JSONSyntaxError) -> JSONValue in
                 var parser = JSONByteParser(buffer, maxDepth: maxDepth)
@@ -58,7 +58,7 @@ public enum JSONParser {
     ///   - data: The UTF-8 encoded input.
     ///   - maxDepth: The deepest nesting accepted. The default is ``defaultMaxDepth`` (512).
     /// - Throws: `JSONSyntaxError` describing the first problem in the input.
-    public static func parse(_ data: Data, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ data: Data, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
         let result = data.withUnsafeBytes { raw in
             Result { () throws(JSONSyntaxError) -> JSONValue in
                 var parser = JSONByteParser(raw.assumingMemoryBound(to: UInt8.self), maxDepth: maxDepth)

@@ -10,12 +10,12 @@
 /// let bytes = JSONWriter.document(.object(["b": .null, "a": .array([])]))
 /// // {\n  "a": [],\n  "b": null\n}\n
 /// ```
-public enum JSONWriter {
+package enum JSONWriter {
     /// The canonical document bytes for `value`, ending with `\n`.
     ///
     /// - Parameter value: The value to write; usually an object.
     /// - Returns: UTF-8 bytes ready to be written to a file.
-    public static func document(_ value: JSONValue) -> [UInt8] {
+    package static func document(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         write(value, indentLevel: 0, into: &out)
@@ -33,7 +33,7 @@ public enum JSONWriter {
     ///   - value: The value to write.
     ///   - indentLevel: The nesting level the value sits at; 0 for a top-level value.
     ///   - out: The buffer to append to.
-    public static func write(_ value: JSONValue, indentLevel: Int, into out: inout [UInt8]) {
+    package static func write(_ value: JSONValue, indentLevel: Int, into out: inout [UInt8]) {
         // Open containers live on this explicit stack, not the call stack, so the depth of a
         // value costs heap only (a recursive writer overflowed a 512 KB thread in debug builds).
         var open: [OpenContainer] = []
@@ -91,14 +91,14 @@ public enum JSONWriter {
     /// Byte-wise order of the UTF-8 encodings (which is also Unicode scalar order).
     /// `String`'s own `<` compares canonically equivalent forms as equal, which is not a total
     /// order on bytes, so it is not used.
-    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+    package static func utf8Precedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// Appends `2 * level` spaces, copied from a constant run of spaces (one `memcpy` for the
     /// usual depths instead of a generic `repeatElement` append).
     @inline(__always)
-    static func indent(_ level: Int, into out: inout [UInt8]) {
+    package static func indent(_ level: Int, into out: inout [UInt8]) {
         var remaining = 2 * level
         while remaining > 0 {
             let count = min(remaining, spaces.utf8CodeUnitCount)
@@ -112,7 +112,7 @@ public enum JSONWriter {
 
     /// Writes `text` quoted. Escapes `"`, `\` and the C0 controls (`\b \f \n \r \t`, else
     /// `\u00xx` in lowercase hex); every other scalar, `/` and U+2028 included, is raw UTF-8.
-    static func writeString(_ text: String, into out: inout [UInt8]) {
+    package static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text // withUTF8 is mutating; it copies only a non-contiguous (bridged) string.
         text.withUTF8 { utf8 in

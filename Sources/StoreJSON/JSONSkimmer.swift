@@ -7,10 +7,10 @@
 /// Anything unusual (a syntax problem, a duplicate key, an unfinished string) returns nil: the
 /// caller then parses the whole document the normal way, which reports the exact error. The
 /// skipped values are therefore not validated here; `validate` and `migrate` decode everything.
-public enum JSONSkimmer {
+package enum JSONSkimmer {
     /// The top-level members except `skip`, and the element count of each skipped array
     /// (nil for a skipped value that is not an array); nil when the fast path does not apply.
-    public static func topLevel(_ bytes: [UInt8], skipping skip: Set<String>) -> (members: JSONObject, skipped: [String: Int?])? {
+    package static func topLevel(_ bytes: [UInt8], skipping skip: Set<String>) -> (members: JSONObject, skipped: [String: Int?])? {
         bytes.withUnsafeBufferPointer { buffer in
             var skimmer = Skimmer(bytes: buffer)
             return skimmer.topLevel(skip)

@@ -22,13 +22,13 @@
 /// strings a word at a time while scanning them for escapes, cost far fewer instructions
 /// (callgrind) than `Array.append(contentsOf:)` for the short runs between the escapes of
 /// message texts, and writing into the returned array saves copying each document once.
-struct CanonicalWriter: ~Copyable {
+package struct CanonicalWriter: ~Copyable {
     /// The written bytes are `start[0..<count]`; `start` has room for `capacity` bytes.
     private var start: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
     /// How many bytes are written so far: the offset in the document of the next byte.
-    var position: Int { count }
+    package var position: Int { count }
     /// False while writing into the memory of the array ``document(capacity:_:)`` returns,
     /// which this writer must not free; true once the bytes outgrew it and moved to memory of
     /// this writer's own.
@@ -55,7 +55,7 @@ struct CanonicalWriter: ~Copyable {
     /// A document written by `body`, with the final newline: the bytes go straight into the
     /// returned array's memory when they fit in `capacity` bytes (an estimate on the high side),
     /// and are copied into it only when they outgrow it.
-    static func document(capacity: Int, _ body: (inout CanonicalWriter) -> Void) -> [UInt8] {
+    package static func document(capacity: Int, _ body: (inout CanonicalWriter) -> Void) -> [UInt8] {
         var outgrown: [UInt8]?
         let bytes = [UInt8](unsafeUninitializedCapacity: max(capacity, 64)) { memory, initialized in
             var writer = CanonicalWriter(writingInto: memory)
@@ -111,29 +111,29 @@ struct CanonicalWriter: ~Copyable {
     }
 
     @inline(__always)
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         reserve(1).initialize(to: byte)
         count += 1
     }
 
     @inline(__always)
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count).initialize(from: base, count: bytes.count)
         count += bytes.count
     }
 
     @inline(__always)
-    mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// A quoted string, escaped as `JSONWriter.writeString` escapes it.
-    mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         // A native string lends its UTF-8 in place; only a bridged one is copied (`withUTF8`
         // needs a `var`, and copying the string into one costs a retain and a release).
         if let done: Void = text.utf8.withContiguousStorageIfAvailable({ string(utf8: $0) }) { return done }

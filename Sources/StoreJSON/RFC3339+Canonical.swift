@@ -7,7 +7,7 @@ extension RFC3339 {
     /// The instant of `text` when it is exactly in the canonical form (24 bytes, `T`, three
     /// fraction digits, `Z`) and valid; nil otherwise, including for every other form that
     /// `parse(_:)` accepts. For canonical text the two agree: same fields, same checks.
-    static func canonicalDate(_ text: String) -> Date? {
+    package static func canonicalDate(_ text: String) -> Date? {
         guard let ms = text.utf8.withContiguousStorageIfAvailable(canonicalMilliseconds) ?? nil else { return nil }
         return date(milliseconds: ms)
     }

@@ -1,3 +1,4 @@
+import StoreJSON
 // Objects of the canonical writer: known keys in a precomputed order, unknown keys merged in.
 
 /// The known keys of one object type at one nesting level, sorted by their UTF-8 bytes (the
