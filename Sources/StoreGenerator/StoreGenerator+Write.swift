@@ -1,4 +1,5 @@
 import Foundation
+import Schema
 
 /// A generated store could not be written.
 public struct StoreGeneratorError: Error, Sendable, CustomStringConvertible {
@@ -22,7 +23,7 @@ extension StoreGenerator {
         }
         let root = URL(fileURLWithPath: path, isDirectory: true)
         do {
-            for folder in ["sessions", "user-sessions"] {
+            for folder in StoreLayout.documentFolderNames {
                 try files.createDirectory(at: root.appendingPathComponent(folder, isDirectory: true), withIntermediateDirectories: true)
             }
         } catch {

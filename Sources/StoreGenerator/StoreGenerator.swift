@@ -65,20 +65,20 @@ public struct StoreGenerator: Sendable {
             summary.messages += session.messages
             if session.fifoQueued { summary.fifoQueued += 1 }
             if session.priorityQueued { summary.priorityQueued += 1 }
-            try emit("sessions/\(workStreamID(index).lowercased).json", JSONWriter.document(session.json))
+            try emit(StoreLayout.workStreamPath(workStreamID(index)), JSONWriter.document(session.json))
         }
         for index in 0..<workStreams {
             guard let doc = customization(index) else { continue }
             summary.customizations += 1
-            try emit("user-sessions/\(doc.id.lowercased).json", doc.encoded)
+            try emit(StoreLayout.customizationPath(doc.id), doc.encoded)
         }
         for index in 0..<orphanCount {
             let doc = orphan(index)
             summary.customizations += 1; summary.orphanCustomizations += 1
-            try emit("user-sessions/\(doc.id.lowercased).json", doc.encoded)
+            try emit(StoreLayout.customizationPath(doc.id), doc.encoded)
         }
-        try emit("settings.json", SettingsV1(queueEnabled: true, priorityQueueEnabled: true, schemaVersion: 1).encoded)
-        try emit("store.json", ManifestV1(createdAt: Self.epoch).encoded)
+        try emit(StoreLayout.settings, SettingsV1(queueEnabled: true, priorityQueueEnabled: true, schemaVersion: 1).encoded)
+        try emit(StoreLayout.manifest, ManifestV1(createdAt: Self.epoch).encoded)
         return summary
     }
 

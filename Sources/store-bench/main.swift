@@ -71,7 +71,7 @@ func update(_ args: [String]) throws {
 
 func codec(_ args: [String]) throws {
     guard args.count >= 2 else { fail("codec needs <store>") }
-    let folder = URL(fileURLWithPath: args[1]).appendingPathComponent("sessions")
+    let folder = URL(fileURLWithPath: args[1]).appendingPathComponent(StoreLayout.workStreamsFolder)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
     let files = try names.map { Array(try Data(contentsOf: folder.appendingPathComponent($0))) }
     let total = files.reduce(0) { $0 + $1.count }

@@ -30,7 +30,7 @@ func ackWrites(store: String, seed: UInt64, first: Int) throws {
     let lock = try StoreLock(store: store, tool: internalToolName, version: "1.0", timeout: .seconds(30))
     let swept = try TempSweep.sweep(store: store, holding: lock)
     say("swept \(swept.count)")
-    let sessions = store + "/sessions"
+    let sessions = store + "/" + StoreLayout.workStreamsFolder
     try Directories.create(sessions)
     var random = seed
     for n in first... {

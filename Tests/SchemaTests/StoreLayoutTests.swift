@@ -30,21 +30,26 @@ import Testing
     }
 
     /// The layout is spelled once: no other source file has a string literal that is one of its
-    /// names, or builds a document path by hand (`"sessions/\(id).json"`). Comments may name files.
+    /// names, or builds a path by hand (`"sessions/\(id).json"`, `store + "/sessions"`). Comments
+    /// and sentences for people may name files ("… has no store.json"); code builds paths from
+    /// `StoreLayout`. The one exception is a key of the migration record in `store.json`, which
+    /// counts work streams under the same word (spec §4), not a path.
     @Test func noSourceFileOutsideStoreLayoutSpellsTheLayout() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
         let names = ["store.json", "settings.json", "queue.json", "sessions", "user-sessions",
                      ".lock", ".tmp-", ".migration-sessions"]
         let whole = names.map { "\"\($0)\"" }
-        let building = ["\"sessions/", "\"user-sessions/", " sessions/\\(", " user-sessions/\\(", "(sessions/\\(", "(user-sessions/\\("]
+        let building = ["\"sessions/", "\"user-sessions/", " sessions/\\(", " user-sessions/\\(", "(sessions/\\(", "(user-sessions/\\(",
+                        "\"/sessions", "\"/user-sessions", "\"/store.json", "\"/settings.json", "\"/queue.json"]
+        let exceptions = ["Schema/Logic/StoreMigration.swift": "return [\"sessions\": sessions, \"user_sessions\""]
         var found: [String] = []
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
         for file in files where file.hasSuffix(".swift") && !file.hasSuffix("Layout/StoreLayout.swift") {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let code = line.trimmingCharacters(in: .whitespaces)
-                if code.hasPrefix("//") { continue }
+                if code.hasPrefix("//") || exceptions[file].map(code.hasPrefix) == true { continue }
                 if (whole + building).contains(where: { code.contains($0) }) { found.append("\(file):\(number + 1): \(code)") }
             }
         }

@@ -26,7 +26,7 @@ struct ArchiveContents {
         }
         let ordered = listed.valid.filter { $0.path.kind == .manifest } + listed.valid.filter { $0.path.kind != .manifest }
         if !listedPaths.contains(where: { $0.kind == .manifest }) {
-            problems.append(ArchiveProblem(.corrupt, entry: "store.json", "is not in the backup: a backup of a store always has it"))
+            problems.append(ArchiveProblem(.corrupt, entry: StoreLayout.manifest, "is not in the backup: a backup of a store always has it"))
         }
         // nil until store.json decoded; documents of a store this tool may not read are not decoded.
         var newer: Bool? = nil

@@ -70,7 +70,7 @@ struct BackupWriter {
     private func linksPossible() throws(StoreError) -> Bool {
         guard options.allowHardLinks else { return false }
         let context = ErrorContext("back up", store)
-        guard let source = try system.linkStatus(joinPath(store, "store.json"), context: context),
+        guard let source = try system.linkStatus(joinPath(store, StoreLayout.manifest), context: context),
               let destination = try system.linkStatus(staging, context: context) else { return false }
         return source.device == destination.device
     }

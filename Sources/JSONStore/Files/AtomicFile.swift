@@ -28,7 +28,7 @@ import Darwin
 /// hard-linked backup keep the old content.
 enum AtomicFile {
     /// Every temp file name starts with this; `TempSweep` removes what a crash leaves behind.
-    static let temporaryPrefix = ".tmp-"
+    static let temporaryPrefix = StoreLayout.Bookkeeping.temporaryPrefix
 
     /// Replaces (or creates) `directory/name` with `bytes`, durably and atomically.
     ///

@@ -24,9 +24,9 @@ package struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConver
     package let kind: Kind
 
     /// The three documents at the top of a store.
-    static let topLevelNames: [String: Kind] = ["store.json": .manifest, "settings.json": .settings, "queue.json": .queue]
+    static let topLevelNames: [String: Kind] = [StoreLayout.manifest: .manifest, StoreLayout.settings: .settings, StoreLayout.queue: .queue]
     /// The two document folders.
-    static let folderNames: [String: Kind] = ["sessions": .session, "user-sessions": .userSession]
+    static let folderNames: [String: Kind] = [StoreLayout.workStreamsFolder: .session, StoreLayout.customizationsFolder: .userSession]
 
     /// Accepts exactly one of the five shapes; nil for anything else.
     package init?(_ path: String) {

@@ -26,7 +26,7 @@ import Darwin
 /// ```
 public final class StoreLock {
     /// The lock file's name inside the store. The dot makes readers and backups skip it.
-    package static let fileName = ".lock"
+    package static let fileName = StoreLayout.Bookkeeping.lock
     /// How long `acquire` waits for another holder by default: 10 seconds.
     public static let defaultTimeout: Duration = .seconds(10)
 

@@ -39,7 +39,7 @@ extension StoreMigrator {
         survey.customizations = customizations.items
         do {
             let newer = store.acceptsNewerDocuments
-            survey.settings = try store.readIfPresent("settings.json") { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) }
+            survey.settings = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) }
         } catch { problems.append(error) }
         do { survey.queue = try store.queueDocument() } catch { problems.append(error) }
         return survey
@@ -56,9 +56,9 @@ extension StoreMigrator {
         if write { (survey, staged) = try stage(report: &report, progress: progress) } else { survey = try self.survey() }
         let resolved = QueueResolution.resolve(manifestVersion: survey.manifest.schemaVersion, sessions: survey.summaries, existing: survey.queue)
         if !resolved.changes.isEmpty {
-            report.append(DocumentChanges(file: "queue.json", changes: resolved.changes))
+            report.append(DocumentChanges(file: StoreLayout.queue, changes: resolved.changes))
             if write {
-                do { try store.write("queue.json", resolved.queue.encoded) } catch {
+                do { try store.write(StoreLayout.queue, resolved.queue.encoded) } catch {
                     removeTemporaries(staged)
                     throw error
                 }
@@ -81,8 +81,8 @@ extension StoreMigrator {
                                            userSessions: survey.customizations.count, settings: survey.settings != nil,
                                            queue: resolved.queue, report: report)
         if let (manifest, changes) = StoreMigration.manifest(survey.manifest, counts: counts, anyChange: !report.isNoop, context: write ? finishing : context) {
-            report.append(DocumentChanges(file: "store.json", changes: changes))
-            if write { try store.write("store.json", manifest.encoded) }
+            report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))
+            if write { try store.write(StoreLayout.manifest, manifest.encoded) }
         }
         return report
     }
@@ -120,8 +120,8 @@ extension StoreMigrator {
             let (version, changes) = StoreMigration.upgradedVersion(settings.schemaVersion)
             if !changes.isEmpty {
                 settings.schemaVersion = version
-                report.append(DocumentChanges(file: "settings.json", changes: changes))
-                if write { batch.append(FileChange(directory: store.path, name: "settings.json", bytes: settings.encoded)) }
+                report.append(DocumentChanges(file: StoreLayout.settings, changes: changes))
+                if write { batch.append(FileChange(directory: store.path, name: StoreLayout.settings, bytes: settings.encoded)) }
             }
         }
         if write { try BatchCommit.commit(batch, system: store.system) }

@@ -82,7 +82,7 @@ public enum StoreUpgrade {
         case .superseded(let newer, _):
             return .newerStore(schemaVersion: newer)
         case .refused:
-            throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal!).", path: joinPath(path, "store.json"))
+            throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal!).", path: joinPath(path, StoreLayout.manifest))
         case .current, .needsMigration:
             break
         }

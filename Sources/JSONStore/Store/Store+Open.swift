@@ -13,7 +13,7 @@ extension Store {
         let compatibility = try classify(path, system: system)
         try checkDocumentFolders(path, system: system)
         if case .refused = compatibility {
-            throw StoreError(.unsupportedVersion, "Can't open '\(path)': \(compatibility.refusal!).", path: joinPath(path, "store.json"))
+            throw StoreError(.unsupportedVersion, "Can't open '\(path)': \(compatibility.refusal!).", path: joinPath(path, StoreLayout.manifest))
         }
         var warnings: [String] = recovered.map { [$0] } ?? []
         if !options.readOnly {
@@ -44,7 +44,7 @@ extension Store {
     }
 
     static func classify(_ path: String, system: SystemCalls) throws(StoreError) -> StoreCompatibility {
-        let manifestPath = joinPath(path, "store.json")
+        let manifestPath = joinPath(path, StoreLayout.manifest)
         let bytes: [UInt8]
         do {
             bytes = try FileReader.read(manifestPath, system: system)
@@ -66,17 +66,17 @@ extension Store {
         let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
         defer { lock.release() }
         let context = ErrorContext("create the store", path)
-        if try system.linkStatus(joinPath(path, "store.json"), context: context) != nil {
+        if try system.linkStatus(joinPath(path, StoreLayout.manifest), context: context) != nil {
             throw StoreError(.alreadyExists, "Can't create a store in '\(path)': it already has a store.json. Open it instead.", path: path)
         }
-        _ = try Directories.create(joinPath(path, "sessions"), system: system)
-        _ = try Directories.create(joinPath(path, "user-sessions"), system: system)
+        _ = try Directories.create(joinPath(path, StoreLayout.workStreamsFolder), system: system)
+        _ = try Directories.create(joinPath(path, StoreLayout.customizationsFolder), system: system)
         // store.json last: until it exists the folder is not a store, so a crash leaves nothing half-made.
         try BatchCommit.commit([
-            FileChange(directory: path, name: "settings.json", bytes: SettingsV1.defaults.encoded),
-            FileChange(directory: path, name: "queue.json", bytes: QueueV2.empty.encoded),
+            FileChange(directory: path, name: StoreLayout.settings, bytes: SettingsV1.defaults.encoded),
+            FileChange(directory: path, name: StoreLayout.queue, bytes: QueueV2.empty.encoded),
         ], system: system)
-        try AtomicFile.durableReplace(directory: path, name: "store.json", bytes: ManifestV2(createdAt: now).encoded, system: system)
+        try AtomicFile.durableReplace(directory: path, name: StoreLayout.manifest, bytes: ManifestV2(createdAt: now).encoded, system: system)
         return Store(path: path, options: options, compatibility: .current, warnings: lock.fileSystemWarning.map { [$0] } ?? [],
                      system: system, maintenance: maintenance)
     }

@@ -39,7 +39,7 @@ extension Store {
     public func movePriority(_ id: UUID, after upper: UUID?, before lower: UUID?) throws(StoreError) {
         try queueOperation(nil) { (q) throws(StoreError) in
             do throws(SchemaError) { try q.movePriority(id, after: upper, before: lower) } catch {
-                throw StoreError(.conflict, "Can't move '\(id.lowercased)' in the priority queue of '\(path)': \(error.detail ?? error.reason).", path: file("queue.json"), underlying: error)
+                throw StoreError(.conflict, "Can't move '\(id.lowercased)' in the priority queue of '\(path)': \(error.detail ?? error.reason).", path: file(StoreLayout.queue), underlying: error)
             }
         }
     }
@@ -76,7 +76,7 @@ extension Store {
         try change(&new)
         guard new != old else { return }
         new.schemaVersion = DocumentVersion.current
-        try write("queue.json", new.encoded)
+        try write(StoreLayout.queue, new.encoded)
         let oldIndex = QueueIndex(old), newIndex = QueueIndex(new)
         let blank = QueueKeys(SessionFieldsV1(id: UUID(), backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0)))
         let removedFromPriority = Set(old.priority.map(\.workStreamID)).subtracting(new.priority.map(\.workStreamID))

@@ -15,7 +15,7 @@ extension Store {
 
     /// `store.json`.
     public func manifest() throws(StoreError) -> ManifestDocument {
-        try read("store.json") { (b) throws(SchemaError) in try ManifestDocument(bytes: b) }
+        try read(StoreLayout.manifest) { (b) throws(SchemaError) in try ManifestDocument(bytes: b) }
     }
 
     /// One work stream, whichever version its file has.
@@ -66,13 +66,13 @@ extension Store {
     /// `settings.json`, or the defaults when the file is absent.
     public func settings() throws(StoreError) -> SettingsV1 {
         let newer = acceptsNewerDocuments
-        return try readIfPresent("settings.json") { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) } ?? .defaults
+        return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) } ?? .defaults
     }
 
     /// `queue.json`; nil in a v1 store (or a v2 store whose `queue.json` is missing).
     public func queueDocument() throws(StoreError) -> QueueV2? {
         let newer = acceptsNewerDocuments
-        return try readIfPresent("queue.json") { (b) throws(SchemaError) in try QueueV2(bytes: b, acceptingNewerVersions: newer) }
+        return try readIfPresent(StoreLayout.queue) { (b) throws(SchemaError) in try QueueV2(bytes: b, acceptingNewerVersions: newer) }
     }
 
     /// The work-stream ids of the store, and every entry of `sessions/` that is not a document.

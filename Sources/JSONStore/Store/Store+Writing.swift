@@ -149,7 +149,7 @@ extension Store {
             var doc = existing
             body(&doc)
             doc.schemaVersion = DocumentVersion.current
-            try write("settings.json", doc.encoded)
+            try write(StoreLayout.settings, doc.encoded)
             return doc
         }
     }

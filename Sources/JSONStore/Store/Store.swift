@@ -80,9 +80,9 @@ public final class Store: Sendable {
         }
         return result
     }
-    var sessionsDirectory: String { joinPath(path, "sessions") }
-    var userSessionsDirectory: String { joinPath(path, "user-sessions") }
-    static func documentName(_ id: UUID) -> String { id.lowercased + ".json" }
-    static func sessionFile(_ id: UUID) -> String { "sessions/" + documentName(id) }
-    static func userSessionFile(_ id: UUID) -> String { "user-sessions/" + documentName(id) }
+    var sessionsDirectory: String { joinPath(path, StoreLayout.workStreamsFolder) }
+    var userSessionsDirectory: String { joinPath(path, StoreLayout.customizationsFolder) }
+    static func documentName(_ id: UUID) -> String { StoreLayout.documentFileName(id) }
+    static func sessionFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id) }
+    static func userSessionFile(_ id: UUID) -> String { StoreLayout.customizationPath(id) }
 }

@@ -6,11 +6,11 @@
 /// leftover. Read-only use never sweeps (it never writes at all).
 enum TempSweep {
     /// The folders that receive temp files: the store itself and its two document folders.
-    static let subdirectories = ["sessions", "user-sessions"]
+    static let subdirectories = StoreLayout.documentFolderNames
 
     /// The folder a migration builds and exchanges with `sessions/` (`StoreMigrator+Exchange`).
     /// Named here, not by the migrator, because every open for writing sweeps a leftover one.
-    static let exchangeFolderName = ".migration-sessions"
+    static let exchangeFolderName = StoreLayout.Bookkeeping.migrationExchangeFolder
 
     /// Removes every leftover temp file in `store`, `store/sessions` and `store/user-sessions`.
     ///

@@ -13,7 +13,7 @@ enum DocumentCheck {
         do throws(SchemaError) {
             return .success(try ManifestDocument(bytes: bytes).schemaVersion)
         } catch {
-            return .failure(problem(error, path: "store.json"))
+            return .failure(problem(error, path: StoreLayout.manifest))
         }
     }
 

@@ -35,7 +35,7 @@ package struct StoreStatus: Sendable {
         let customizations = try store.customizations()
         status.unreadable += customizations.problems
         for c in customizations.items { status.customizationsByVersion[c.schemaVersion, default: 0] += 1 }
-        do { status.settingsVersion = try store.readIfPresent("settings.json") { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) }?.schemaVersion } catch { status.unreadable.append(error) }
+        do { status.settingsVersion = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) }?.schemaVersion } catch { status.unreadable.append(error) }
         do { status.queue = try store.queueDocument() } catch { status.unreadable.append(error) }
         status.lockHolder = try StoreLock.currentHolder(store: store.path)
         status.state = status.migrationState()

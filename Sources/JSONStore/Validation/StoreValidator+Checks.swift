@@ -3,8 +3,8 @@ import Foundation
 /// The checks of `validate`, each adding problems or notes to the scan.
 extension StoreValidator {
     /// The top-level documents a store may hold (spec §1).
-    public static let documentFiles: Set = ["store.json", "settings.json", "queue.json"]
-    static let documentFolders = ["sessions", "user-sessions"]
+    public static let documentFiles = Set(StoreLayout.topLevelDocuments.keys)
+    static let documentFolders = StoreLayout.documentFolderNames
 
     /// Spec §1: nothing but the listed names (and dot names) may live in a store.
     mutating func scanEntries() throws(StoreError) {
@@ -35,7 +35,7 @@ extension StoreValidator {
     mutating func checkID(_ inside: UUID, _ id: UUID, folder: String) -> Bool {
         guard inside != id else { return true }
         let other = "\(folder)/\(inside.lowercased).json"
-        let duplicate = folder == "sessions" ? sessionFiles.contains(inside) : false
+        let duplicate = folder == StoreLayout.workStreamsFolder ? sessionFiles.contains(inside) : false
         problems.append(StoreProblem(
             file: "\(folder)/\(id.lowercased).json", keyPath: "id",
             code: duplicate ? "duplicate_id" : "id_mismatch",
@@ -103,7 +103,7 @@ extension StoreValidator {
     /// Check (d) of spec §7: the queue a v1 reader derives from the session keys equals `queue.json`.
     mutating func checkMirror(_ queue: QueueV2) {
         guard sessions.count == sessionFiles.count else {
-            notes.append(StoreProblem(file: "queue.json", code: "mirror_not_checked",
+            notes.append(StoreProblem(file: StoreLayout.queue, code: "mirror_not_checked",
                                         message: "not compared with the session keys: \(TextFormat.plural(sessionFiles.count - sessions.count, "work-stream document")) can't be used (see the problems above)",
                                         fix: "Fix the unreadable documents first, then validate again."))
             return
@@ -111,7 +111,7 @@ extension StoreValidator {
         guard let failure = RollbackCheck.checkMirror(sessions: sessions.map(\.queueSummary), queue: queue) else { return }
         let v1Written = sessions.filter { $0.schemaVersion < 2 }.count
         problems.append(StoreProblem(
-            file: "queue.json", code: "mirror_disagrees",
+            file: StoreLayout.queue, code: "mirror_disagrees",
             message: "it disagrees with the session keys v1 readers use (spec §7 check (d)): \(failure.reason)",
             fix: v1Written > 0
                 ? "Run 'migrate-store migrate \(store.path)': a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")), so the session keys are the truth and queue.json is rebuilt from them (spec §7)."
@@ -130,7 +130,7 @@ extension StoreValidator {
         if v2 > 0 { what.append("\(TextFormat.plural(v2, "document")) \(v2 == 1 ? "is" : "are") v2") }
         if hasQueue { what.append("queue.json exists") }
         problems.append(StoreProblem(
-            file: "store.json", keyPath: "schema_version", code: "migration_incomplete",
+            file: StoreLayout.manifest, keyPath: "schema_version", code: "migration_incomplete",
             message: "the store says schema_version 1, but \(what.joined(separator: " and ")): a migration stopped before its end (v1 readers still read the store correctly)",
             fix: "Run 'migrate-store migrate \(store.path)' to finish it."))
     }

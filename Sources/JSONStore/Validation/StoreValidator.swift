@@ -63,8 +63,8 @@ public struct StoreValidator: Sendable {
         self.store = store
         try scanEntries()
         scanManifest()
-        if folderIsUsable("sessions") { try scanSessions() }
-        if folderIsUsable("user-sessions") { try scanCustomizations() }
+        if folderIsUsable(StoreLayout.workStreamsFolder) { try scanSessions() }
+        if folderIsUsable(StoreLayout.customizationsFolder) { try scanCustomizations() }
         scanSettings()
         scanQueue()
         checkMigrationState()
@@ -95,7 +95,7 @@ public struct StoreValidator: Sendable {
     }
 
     private mutating func scanSettings() {
-        guard entries.contains(where: { $0.name == "settings.json" }) else { return }
+        guard entries.contains(where: { $0.name == StoreLayout.settings }) else { return }
         let store = store
         settings = attempt { () throws(StoreError) in try store.settings() }
     }
@@ -110,8 +110,8 @@ public struct StoreValidator: Sendable {
                 unreadable += 1
                 continue
             }
-            guard checkID(stored.value.fields.id, id, folder: "sessions") else { continue }
-            checkSession(stored.value, file: "sessions/\(id.lowercased).json")
+            guard checkID(stored.value.fields.id, id, folder: StoreLayout.workStreamsFolder) else { continue }
+            checkSession(stored.value, file: StoreLayout.workStreamPath(id))
             sessions.append(WorkStreamSummary(stored.value, fileSize: stored.size))
         }
     }
@@ -126,11 +126,11 @@ public struct StoreValidator: Sendable {
                 unreadable += 1
                 continue
             }
-            guard checkID(stored.value.id, id, folder: "user-sessions") else { continue }
+            guard checkID(stored.value.id, id, folder: StoreLayout.customizationsFolder) else { continue }
             customizations.append(Customization(document: stored.value, size: stored.size))
             if !sessionFiles.contains(id) {
                 notes.append(StoreProblem(
-                    file: "user-sessions/\(id.lowercased).json", code: "orphan_customization",
+                    file: StoreLayout.customizationPath(id), code: "orphan_customization",
                     message: "it customises work stream '\(id.lowercased)', which does not exist; this is allowed (spec §3: the work stream may not exist yet)",
                     fix: "Nothing to do. Delete the file only if that work stream will never come back."))
             }
@@ -143,7 +143,7 @@ public struct StoreValidator: Sendable {
         guard let read = attempt({ () throws(StoreError) in try store.queueDocument() }) else { return }
         guard let queue = read else {
             problems.append(StoreProblem(
-                file: "queue.json", code: "missing_queue_document",
+                file: StoreLayout.queue, code: "missing_queue_document",
                 message: "absent, but a v2 store keeps its queue there; v2 code falls back to the session keys",
                 fix: "Run 'migrate-store migrate \(store.path)': it rebuilds queue.json from the session keys (spec §7)."))
             return

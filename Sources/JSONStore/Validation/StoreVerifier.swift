@@ -49,7 +49,7 @@ package struct StoreVerifier: Sendable {
         }
         let customizations = try store.customizations()
         result.unreadable += customizations.problems
-        do { _ = try store.readIfPresent("settings.json") { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) } } catch { result.unreadable.append(error) }
+        do { _ = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) } } catch { result.unreadable.append(error) }
         try checkQueue(summaries, ids: Set(ids.items), result: &result)
         return result
     }

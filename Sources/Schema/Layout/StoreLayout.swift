@@ -39,7 +39,7 @@ public enum StoreLayout {
     public static let documentFolderNames = [workStreamsFolder, customizationsFolder]
 
     /// `<lowercase uuid>.json`.
-    public static func documentFileName(_ id: UUID) -> String { id.uuidString.lowercased() + documentExtension }
+    public static func documentFileName(_ id: UUID) -> String { id.lowercased + documentExtension }
     /// `sessions/<lowercase uuid>.json`.
     public static func workStreamPath(_ id: UUID) -> String { workStreamsFolder + "/" + documentFileName(id) }
     /// `user-sessions/<lowercase uuid>.json`.

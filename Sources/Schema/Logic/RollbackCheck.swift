@@ -116,12 +116,12 @@ public enum RollbackCheck {
         let (df, dp) = strip(derived), (qf, qp) = strip(queue)
         if df != qf {
             let i = (0..<min(df.count, qf.count)).first { df[$0] != qf[$0] } ?? min(df.count, qf.count)
-            return Failure(check: .mirrorMatchesQueue, file: "queue.json",
+            return Failure(check: .mirrorMatchesQueue, file: StoreLayout.queue,
                            reason: "FIFO position \(i + 1): the session keys give \(df.indices.contains(i) ? df[i].workStreamID.lowercased : "nothing"), queue.json has \(qf.indices.contains(i) ? qf[i].workStreamID.lowercased : "nothing") (\(df.count) vs \(qf.count) entries)")
         }
         if dp != qp {
             let i = (0..<min(dp.count, qp.count)).first { dp[$0] != qp[$0] } ?? min(dp.count, qp.count)
-            return Failure(check: .mirrorMatchesQueue, file: "queue.json",
+            return Failure(check: .mirrorMatchesQueue, file: StoreLayout.queue,
                            reason: "priority entry \(i + 1): the session keys give \(dp.indices.contains(i) ? dp[i].workStreamID.lowercased : "nothing"), queue.json has \(qp.indices.contains(i) ? qp[i].workStreamID.lowercased : "nothing") (\(dp.count) vs \(qp.count) entries)")
         }
         return nil

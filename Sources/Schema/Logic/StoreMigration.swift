@@ -67,13 +67,13 @@ package enum StoreMigration {
                                                sessions: store.sessions.values.map(SessionQueueSummary.init), existing: store.queue)
         if !resolved.changes.isEmpty {
             out.queue = resolved.queue
-            report.append(DocumentChanges(file: "queue.json", changes: resolved.changes))
+            report.append(DocumentChanges(file: StoreLayout.queue, changes: resolved.changes))
         }
         let index = QueueIndex(resolved.queue)
         var sessionChanges: [UUID: [Change]] = [:]
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
         for (id, doc) in store.sessions {
-            let (migrated, changes) = try StoreSnapshot.decode("sessions/\(id.lowercased).json") { () throws(SchemaError) in
+            let (migrated, changes) = try StoreSnapshot.decode(StoreLayout.workStreamPath(id)) { () throws(SchemaError) in
                 try migrateSession(doc, index: index)
             }
             guard !changes.isEmpty else { continue }
@@ -82,19 +82,19 @@ package enum StoreMigration {
             moves.append((id, doc.fields.queueKeys, migrated.fields.queueKeys))
         }
         for id in QueueBuilder.writeOrder(moves) {
-            report.append(DocumentChanges(file: "sessions/\(id.lowercased).json", changes: sessionChanges[id]!))
+            report.append(DocumentChanges(file: StoreLayout.workStreamPath(id), changes: sessionChanges[id]!))
         }
         for id in store.userSessions.keys.sorted(by: { $0.lowercased < $1.lowercased }) {
             let (version, changes) = upgradedVersion(store.userSessions[id]!.schemaVersion)
             guard !changes.isEmpty else { continue }
             out.userSessions[id]!.schemaVersion = version
-            report.append(DocumentChanges(file: "user-sessions/\(id.lowercased).json", changes: changes))
+            report.append(DocumentChanges(file: StoreLayout.customizationPath(id), changes: changes))
         }
         if let settings = store.settings {
             let (version, changes) = upgradedVersion(settings.schemaVersion)
             if !changes.isEmpty {
                 out.settings!.schemaVersion = version
-                report.append(DocumentChanges(file: "settings.json", changes: changes))
+                report.append(DocumentChanges(file: StoreLayout.settings, changes: changes))
             }
         }
         let counts = counts(manifestVersion: store.manifest.schemaVersion, sessions: store.sessions.count,
@@ -102,7 +102,7 @@ package enum StoreMigration {
                             queue: resolved.queue, report: report)
         if let (manifest, changes) = manifest(store.manifest, counts: counts, anyChange: !report.isNoop, context: context) {
             out.manifest = .v2(manifest)
-            report.append(DocumentChanges(file: "store.json", changes: changes))
+            report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))
         }
         return (out, report)
     }

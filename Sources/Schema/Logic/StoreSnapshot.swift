@@ -22,10 +22,10 @@ package struct StoreSnapshot: Sendable, Hashable {
     /// - Throws: the first `SchemaError`, including `.invalidValue` for a file name that is not
     ///   `<lowercase uuid>.json`, an `id` that differs from the file name, or an unexpected file.
     package init(files: [String: [UInt8]]) throws(SchemaError) {
-        guard let manifestBytes = files["store.json"] else {
-            throw SchemaError(code: .notAStore, file: "store.json", detail: "the store has no store.json")
+        guard let manifestBytes = files[StoreLayout.manifest] else {
+            throw SchemaError(code: .notAStore, file: StoreLayout.manifest, detail: "the store has no \(StoreLayout.manifest)")
         }
-        let manifest = try StoreSnapshot.decode("store.json") { () throws(SchemaError) in try ManifestDocument(bytes: manifestBytes) }
+        let manifest = try StoreSnapshot.decode(StoreLayout.manifest) { () throws(SchemaError) in try ManifestDocument(bytes: manifestBytes) }
         let newer = manifest.schemaVersion > DocumentVersion.current
         self.init(manifest: manifest)
         for path in files.keys.sorted() {
@@ -33,17 +33,17 @@ package struct StoreSnapshot: Sendable, Hashable {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             if parts.contains(where: { $0.hasPrefix(".") }) { continue }
             switch (parts.count, parts.first) {
-            case (1, "store.json"): continue
-            case (1, "settings.json"):
+            case (1, StoreLayout.manifest): continue
+            case (1, StoreLayout.settings):
                 settings = try StoreSnapshot.decode(path) { () throws(SchemaError) in try SettingsV1(bytes: bytes, acceptingNewerVersions: newer) }
-            case (1, "queue.json"):
+            case (1, StoreLayout.queue):
                 queue = try StoreSnapshot.decode(path) { () throws(SchemaError) in try QueueV2(bytes: bytes, acceptingNewerVersions: newer) }
-            case (2, "sessions"):
+            case (2, StoreLayout.workStreamsFolder):
                 let id = try StoreSnapshot.documentID(path, parts[1])
                 let doc = try StoreSnapshot.decode(path) { () throws(SchemaError) in try SessionDocument(bytes: bytes, acceptingNewerVersions: newer) }
                 try StoreSnapshot.checkID(doc.fields.id, id, path)
                 sessions[id] = doc
-            case (2, "user-sessions"):
+            case (2, StoreLayout.customizationsFolder):
                 let id = try StoreSnapshot.documentID(path, parts[1])
                 let doc = try StoreSnapshot.decode(path) { () throws(SchemaError) in try UserSessionV1(bytes: bytes, acceptingNewerVersions: newer) }
                 try StoreSnapshot.checkID(doc.id, id, path)
@@ -56,11 +56,11 @@ package struct StoreSnapshot: Sendable, Hashable {
 
     /// The canonical bytes of every document, by path relative to the store.
     package var files: [String: [UInt8]] {
-        var out: [String: [UInt8]] = ["store.json": manifest.encoded]
-        for (id, doc) in sessions { out["sessions/\(id.lowercased).json"] = doc.encoded }
-        for (id, doc) in userSessions { out["user-sessions/\(id.lowercased).json"] = doc.encoded }
-        if let settings { out["settings.json"] = settings.encoded }
-        if let queue { out["queue.json"] = queue.encoded }
+        var out: [String: [UInt8]] = [StoreLayout.manifest: manifest.encoded]
+        for (id, doc) in sessions { out[StoreLayout.workStreamPath(id)] = doc.encoded }
+        for (id, doc) in userSessions { out[StoreLayout.customizationPath(id)] = doc.encoded }
+        if let settings { out[StoreLayout.settings] = settings.encoded }
+        if let queue { out[StoreLayout.queue] = queue.encoded }
         return out
     }
 

@@ -21,7 +21,7 @@ extension StoreStats {
         lines.append("Providers: " + (providers.isEmpty ? "none" : providers.sorted { $0.key < $1.key }.map { "\($0.key) \(TextFormat.count($0.value))" }.joined(separator: ", ")))
         let settings = scan.settings ?? .defaults
         lines.append("Queues: FIFO \(TextFormat.plural(queue.fifo.count, "entry", "entries")), priority \(TextFormat.plural(queue.priority.count, "entry", "entries")) "
-            + "(from \(scan.queue == nil ? "the session keys" : "queue.json")); queue_enabled \(settings.queueEnabled), priority_queue_enabled \(settings.priorityQueueEnabled)")
+            + "(from \(scan.queue == nil ? "the session keys" : StoreLayout.queue)); queue_enabled \(settings.queueEnabled), priority_queue_enabled \(settings.priorityQueueEnabled)")
         lines += ["", "Largest documents"]
         var largestTable = TextTable(["BYTES", "FILE"], rightAligned: [0])
         for document in largest { largestTable.append([TextFormat.count(document.bytes), document.file]) }
