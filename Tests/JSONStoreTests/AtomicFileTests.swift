@@ -2,12 +2,6 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @Suite struct AtomicFileTests {
     let old = bytes("{\"version\": \"old\"}\n")
     let new = bytes("{\"version\": \"new\", \"padding\": \"" + String(repeating: "x", count: 100_000) + "\"}\n")

@@ -3,12 +3,6 @@ import Testing
 @testable import JSONStore
 import StoreJSON
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The library API the CLI and `migrate` call: `Backup.create`, `BackupVerification.verify`,
 /// `Restore.run`, `StoreExport`/`StoreImport`, in process.
 @Suite struct BackupLibraryTests {

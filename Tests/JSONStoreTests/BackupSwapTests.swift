@@ -2,12 +2,6 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The restore swap, stopped after every step as a crash would stop it, then recovered:
 /// the target is always the old store or the new one, never a mix, and nothing is lost.
 @Suite struct BackupSwapTests {

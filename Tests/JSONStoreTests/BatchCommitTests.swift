@@ -2,12 +2,6 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @Suite struct BatchCommitTests {
     /// A store-like layout: queue.json at the top, three sessions, store.json last.
     private func makeChanges(_ dir: TemporaryDirectory) -> [FileChange] {

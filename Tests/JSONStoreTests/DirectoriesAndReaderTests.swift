@@ -2,12 +2,6 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @Suite struct DirectoriesTests {
     @Test func newFolderIs0700AndExistingFolderKeepsItsMode() throws {
         let dir = TemporaryDirectory()

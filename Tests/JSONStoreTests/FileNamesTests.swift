@@ -2,12 +2,6 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @Suite struct FileNamesTests {
     @Test(arguments: [
         "3f2504e0-4f89-11d3-9a0c-0305e82c3301.json",

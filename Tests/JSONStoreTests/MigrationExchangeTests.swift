@@ -3,12 +3,6 @@ import StoreGenerator
 import Testing
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A migration commits the work streams by exchanging `sessions/` with a folder of links
 /// (`StoreMigrator+Exchange`), or file by file where that cannot be done; both end byte-identical.
 @Suite struct MigrationExchangeTests {

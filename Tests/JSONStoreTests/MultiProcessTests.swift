@@ -2,11 +2,6 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StoreGenerator
 
 /// The content of write number `n` to `name`. Keep in step with `payload` in store-test-helper.

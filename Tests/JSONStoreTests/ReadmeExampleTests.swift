@@ -28,4 +28,23 @@ import JSONStore
         #expect(visible.fifo.map(\.workStreamID) == [stream.id])
         #expect(visible.fifo.first?.hiddenBecause == [.queueDisabled], "settings.json has the queue off by default")
     }
+
+    /// The README's `StoreUpgrade` example, as written, on a copy of the v1 sample.
+    @Test func readmeUpgradeExampleRuns() throws {
+        let folder = TemporaryDirectory()
+        let path = try folder.copySample("v1-store", as: "store")
+        var printed: [String] = []
+        func print(_ text: String) { printed.append(text) }
+        let outcome = try StoreUpgrade.run(at: path, backup: .defaultFolder, tool: "MyApp", version: "3.1") { event in
+            if case .migrating(let done, let total) = event { print("\(done)/\(total)") }
+        }
+        switch outcome {
+        case .upgraded(let report, let from, let backup): print("v\(from) → v2, \(report.filesChanged) files; backup at \(backup ?? "-")")
+        case .alreadyCurrent, .newerStore: break
+        }
+        let backups = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("store.backup-") }
+        #expect(backups.count == 1)
+        #expect(printed.last?.hasPrefix("v1 → v2, ") == true && printed.last?.hasSuffix("backup at \(folder.path)/\(backups[0])") == true)
+        #expect(printed.prefix(8) == ["0/8", "1/8", "2/8", "3/8", "4/8", "5/8", "6/8", "7/8"], "one event before each of the sample's eight work streams")
+    }
 }

@@ -1,12 +1,6 @@
 import Testing
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @Suite struct StoreErrorTests {
     @Test func errnoMapsToCode() {
         let expected: [(Int32, StoreError.Code)] = [

@@ -2,12 +2,6 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @Suite struct StoreLockTests {
     @Test func lockedErrorNamesHolder() throws {
         let dir = TemporaryDirectory()

@@ -3,12 +3,6 @@ import Testing
 @testable import JSONStore
 import StoreJSON
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A backup taken while another writer changes the store continuously is one instant of it.
 ///
 /// The writer is a thread of this test process using the store's own write path: it takes the

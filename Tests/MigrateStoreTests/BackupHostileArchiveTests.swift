@@ -2,12 +2,6 @@ import Foundation
 import JSONStore
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Hostile or broken backups and exports: each is rejected before anything is written, with a
 /// message naming the entry. The target (absent, or an existing store with --force) and its
 /// parent folder are compared before and after.

@@ -2,11 +2,6 @@ import Foundation
 import JSONStore
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StoreGenerator
 
 /// `restore --force` killed with SIGKILL at seeded random instants: after recovery (what the next

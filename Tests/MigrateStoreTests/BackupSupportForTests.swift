@@ -4,11 +4,6 @@ import Testing
 // file of this target.
 @_exported import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StoreGenerator
 
 /// Replaces the file at `path` by a new file with `bytes` (a new inode: a backup's hard link to

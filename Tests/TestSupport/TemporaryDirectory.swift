@@ -1,9 +1,10 @@
 import Foundation
 
+// Re-exported: every test target imports TestSupport, so the C library comes with it.
 #if canImport(Glibc)
-import Glibc
+@_exported import Glibc
 #elseif canImport(Darwin)
-import Darwin
+@_exported import Darwin
 #endif
 
 /// A fresh folder (mode `0o700`) under the system's temp directory, removed when the value goes

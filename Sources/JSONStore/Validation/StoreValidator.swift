@@ -103,37 +103,45 @@ public struct StoreValidator: Sendable {
     private mutating func scanSessions() throws(StoreError) {
         let store = store
         let listing = try store.workStreamIDs()
-        problems += listing.problems.map { StoreProblem($0, in: store) }
         sessionFiles = Set(listing.items)
-        for id in listing.items {
-            guard let stored = attempt({ () throws(StoreError) in try store.storedWorkStream(id) }) else {
-                unreadable += 1
-                continue
-            }
-            guard checkID(stored.value.fields.id, id, folder: StoreLayout.workStreamsFolder) else { continue }
-            checkSession(stored.value, file: StoreLayout.workStreamPath(id))
-            sessions.append(WorkStreamSummary(stored.value, fileSize: stored.size))
+        scanFolder(listing, StoreLayout.workStreamsFolder, read: { (id) throws(StoreError) in try store.storedWorkStream(id) },
+                   id: \.fields.id) { scan, id, stored in
+            scan.checkSession(stored.value, file: StoreLayout.workStreamPath(id))
+            scan.sessions.append(WorkStreamSummary(stored.value, fileSize: stored.size))
         }
     }
 
     private mutating func scanCustomizations() throws(StoreError) {
         let store = store
         let listing = try store.customizationIDs()
-        problems += listing.problems.map { StoreProblem($0, in: store) }
         customizationFiles = Set(listing.items)
-        for id in listing.items {
-            guard let stored = attempt({ () throws(StoreError) in try store.storedCustomization(id) }) else {
-                unreadable += 1
-                continue
-            }
-            guard checkID(stored.value.id, id, folder: StoreLayout.customizationsFolder) else { continue }
-            customizations.append(Customization(document: stored.value, size: stored.size))
-            if !sessionFiles.contains(id) {
-                notes.append(StoreProblem(
+        scanFolder(listing, StoreLayout.customizationsFolder, read: { (id) throws(StoreError) in try store.storedCustomization(id) },
+                   id: \.id) { scan, id, stored in
+            scan.customizations.append(Customization(document: stored.value, size: stored.size))
+            if !scan.sessionFiles.contains(id) {
+                scan.notes.append(StoreProblem(
                     file: StoreLayout.customizationPath(id), code: "orphan_customization",
                     message: "it customises work stream '\(id.lowercased)', which does not exist; this is allowed (spec §3: the work stream may not exist yet)",
                     fix: "Nothing to do. Delete the file only if that work stream will never come back."))
             }
+        }
+    }
+
+    /// One folder of documents, one document at a time (memory never holds two): a listing
+    /// problem or a document that does not read is a problem (and counts in `unreadable`); a
+    /// document whose `id` is not its file name is a problem; every other one goes to `body`.
+    private mutating func scanFolder<Document: Sendable>(
+        _ listing: ScanResult<UUID>, _ folder: String, read: (UUID) throws(StoreError) -> StoredDocument<Document>,
+        id: (Document) -> UUID, body: (inout StoreValidator, UUID, StoredDocument<Document>) -> Void
+    ) {
+        problems += listing.problems.map { StoreProblem($0, in: store) }
+        for fileID in listing.items {
+            guard let stored = attempt({ () throws(StoreError) in try read(fileID) }) else {
+                unreadable += 1
+                continue
+            }
+            guard checkID(id(stored.value), fileID, folder: folder) else { continue }
+            body(&self, fileID, stored)
         }
     }
 

@@ -1,12 +1,6 @@
 import Foundation
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The test side of the fault seam: forwards every call to the real `PosixCalls`, logs it by kind
 /// (the C function's name), and can fail the Nth call with an errno or make the Nth write short.
 final class FaultInjectingCalls: FileSystemCalls, @unchecked Sendable {

@@ -1,12 +1,6 @@
 import Foundation
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A seam for the backup's read-back checks: forwards every call to the real `PosixCalls`,
 /// counts the bytes read through each path, and can tamper with a backup being written: flip the
 /// first byte read from a staged file, or change staged files just before they are flushed.

@@ -5,12 +5,6 @@ import Testing
 // file of this target.
 @_exported import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The file's bytes, or nil if there is no file. Reads with Foundation, independently of the code under test.
 func contents(_ path: String) -> [UInt8]? {
     FileManager.default.contents(atPath: path).map { Array($0) }

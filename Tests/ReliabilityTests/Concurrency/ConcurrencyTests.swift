@@ -3,12 +3,6 @@ import Testing
 import JSONStore
 import Schema
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Concurrency (issue part 4): several processes on one store. No lost update, queue invariants
 /// hold, and a writer that can't get the lock is told who holds it.
 @Suite(.serialized) struct ConcurrencyTests {

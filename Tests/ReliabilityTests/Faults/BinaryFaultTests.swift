@@ -1,12 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Fault injection on the real binary (issue part 2): system calls of `migrate-store` fail with
 /// EIO, ENOSPC, EACCES (libfiu's `fiu-run`, Debian package `fiu-utils`), and a real full disk
 /// (a small tmpfs). Every fault: a clear error naming the file and the errno, exit status 74,

@@ -1,11 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StoreGenerator
 
 /// `migrate-store migrate` killed with SIGKILL at random instants (spec §6 "resumable"): every

@@ -3,12 +3,6 @@ import Testing
 @testable import JSONStore
 import Schema
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Hostile files (issue part 5): links, FIFOs and folders where documents belong, names that try
 /// to leave the store. Nothing outside the store is read as data or written; nothing hangs.
 @Suite struct HostileFileTests {

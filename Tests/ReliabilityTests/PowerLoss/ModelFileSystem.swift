@@ -1,12 +1,6 @@
 import Foundation
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One inode of the model: a file or a folder, each with what is durable (survives a power loss
 /// for sure) and what is only in the page cache ("volatile").
 struct ModelInode: Sendable, Hashable {

@@ -1,12 +1,6 @@
 import Foundation
 @testable import JSONStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Passes every call to `base`; subclasses change one behaviour. The mutants below are the
 /// write path as a careless implementation would have it, to show the power-loss harness fails them.
 class ForwardingCalls: FileSystemCalls, @unchecked Sendable {

@@ -19,13 +19,9 @@ struct BackupCommand: Subcommand {
             """,
         arguments: [.store, dest])
 
-    let store: String
-    let destination: String
+    let store: String, destination: String
 
-    init(_ arguments: ParsedArguments) {
-        store = arguments.value(.store)
-        destination = arguments.value(Self.dest)
-    }
+    init(_ arguments: ParsedArguments) { (store, destination) = (arguments.value(.store), arguments.value(Self.dest)) }
 
     func run(_ out: Output) throws -> ExitCode {
         let report = try Backup.create(store: store, destination: destination, tool: ToolInfo.name, version: ToolInfo.version)

@@ -10,13 +10,9 @@ struct ExportCommand: Subcommand {
         abstract: "Write a whole store as one JSON file.",
         arguments: [.store, file])
 
-    let store: String
-    let file: String
+    let store: String, file: String
 
-    init(_ arguments: ParsedArguments) {
-        store = arguments.value(.store)
-        file = arguments.value(Self.file)
-    }
+    init(_ arguments: ParsedArguments) { (store, file) = (arguments.value(.store), arguments.value(Self.file)) }
 
     func run(_ out: Output) throws -> ExitCode {
         let toStandardOutput = file == "-"
@@ -53,13 +49,9 @@ struct ImportCommand: Subcommand {
         abstract: "Create a store from a file written by 'export'.",
         arguments: [file, target])
 
-    let file: String
-    let store: String
+    let file: String, store: String
 
-    init(_ arguments: ParsedArguments) {
-        file = arguments.value(Self.file)
-        store = arguments.value(Self.target)
-    }
+    init(_ arguments: ParsedArguments) { (file, store) = (arguments.value(Self.file), arguments.value(Self.target)) }
 
     func run(_ out: Output) throws -> ExitCode {
         let report = try StoreImport.read(from: file == "-" ? .standardInput : .file(file), into: store,

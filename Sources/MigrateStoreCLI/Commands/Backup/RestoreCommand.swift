@@ -21,13 +21,11 @@ struct RestoreCommand: Subcommand {
         arguments: [.backup, target],
         options: [dryRun, force, migrate])
 
-    let backup: String
-    let store: String
+    let backup: String, store: String
     let options: Restore.Options
 
     init(_ arguments: ParsedArguments) {
-        backup = arguments.value(.backup)
-        store = arguments.value(Self.target)
+        (backup, store) = (arguments.value(.backup), arguments.value(Self.target))
         options = Restore.Options(force: arguments.flag(Self.force), migrate: arguments.flag(Self.migrate),
                                   dryRun: arguments.flag(Self.dryRun))
     }

@@ -27,16 +27,12 @@ struct ListCommand: Subcommand {
         arguments: [.store],
         options: [sortOrder, deleted, queued])
 
-    let storePath: String
-    let includeDeleted: Bool
-    let queuedOnly: Bool
-    let sort: String
+    let storePath: String, sort: String
+    let includeDeleted: Bool, queuedOnly: Bool
 
     init(_ arguments: ParsedArguments) {
-        storePath = arguments.value(.store)
-        includeDeleted = arguments.flag(Self.deleted)
-        queuedOnly = arguments.flag(Self.queued)
-        sort = arguments.string(Self.sortOrder) ?? "last-modified"
+        (storePath, sort) = (arguments.value(.store), arguments.string(Self.sortOrder) ?? "last-modified")
+        (includeDeleted, queuedOnly) = (arguments.flag(Self.deleted), arguments.flag(Self.queued))
     }
 
     func run(_ out: Output) throws -> ExitCode {

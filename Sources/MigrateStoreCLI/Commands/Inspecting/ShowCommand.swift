@@ -24,16 +24,12 @@ struct ShowCommand: Subcommand {
         arguments: [.store, idOrPrefix],
         options: [messages, full])
 
-    let storePath: String
-    let idText: String
-    let messageCount: Int
-    let fullTexts: Bool
+    let storePath: String, idText: String
+    let messageCount: Int, fullTexts: Bool
 
     init(_ arguments: ParsedArguments) {
-        storePath = arguments.value(.store)
-        idText = arguments.value(Self.idOrPrefix)
-        messageCount = arguments.integer(Self.messages) ?? 5
-        fullTexts = arguments.flag(Self.full)
+        (storePath, idText) = (arguments.value(.store), arguments.value(Self.idOrPrefix))
+        (messageCount, fullTexts) = (arguments.integer(Self.messages) ?? 5, arguments.flag(Self.full))
     }
 
     func run(_ out: Output) throws -> ExitCode {
