@@ -40,7 +40,7 @@ import JSONStore
         }
         switch outcome {
         case .upgraded(let report, let from, let backup): print("v\(from) → v2, \(report.filesChanged) files; backup at \(backup ?? "-")")
-        case .alreadyCurrent, .newerStore: break
+        case .alreadyCurrent, .doneByAnotherProcess, .newerStore: break
         }
         let backups = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("store.backup-") }
         #expect(backups.count == 1)

@@ -8,6 +8,7 @@ import JSONStore
     private static func kind(_ event: StoreUpgrade.Event) -> String {
         switch event {
         case .warning: "warning"
+        case .waitingForLock: "waitingForLock"
         case .backupSkipped: "backupSkipped"
         case .backupStarted: "backupStarted"
         case .backupFinished: "backupFinished"
@@ -88,6 +89,50 @@ import JSONStore
         }
         #expect(events == ["backupSkipped", "migrationStarted", "migrating", "migrationFinished"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["store"])
+        #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
+    }
+
+    /// What the upgrade running on another thread saw.
+    private final class Seen: @unchecked Sendable {   // every access holds `lock`
+        let lock = NSLock()
+        var events: [String] = []
+        var outcome: Result<StoreUpgrade.Outcome, StoreError>?
+        let waiting = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    @Test func anUpgradeThatWaitedWhileAnotherProcessMigratedSaysSoAndTakesNoBackup() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v1-store", as: "store")
+        let held = try StoreLock(store: store, tool: "other-migrate", version: "1")
+        let seen = Seen()
+        DispatchQueue.global().async {
+            let result = Result { () throws(StoreError) in
+                try StoreUpgrade.run(at: store, backup: .folder(folder("backup")), tool: "test", version: "1") { event in
+                    seen.lock.withLock { seen.events.append(Self.kind(event)) }
+                    if case .waitingForLock(let holder) = event {
+                        #expect(holder?.contains("other-migrate") == true)
+                        seen.waiting.signal()
+                    }
+                }
+            }
+            seen.lock.withLock { seen.outcome = result }
+            seen.done.signal()
+        }
+        #expect(seen.waiting.wait(timeout: .now() + 30) == .success, "the upgrade announces that it waits for the lock")
+        let report = try StoreMigrator(store: try Store.open(at: store, options: .readOnly))
+            .migrate(toolVersion: "other", holding: held, keepingDocuments: false)
+        #expect(!report.isNoop)
+        held.release()
+        #expect(seen.done.wait(timeout: .now() + 30) == .success)
+        let (outcome, events) = seen.lock.withLock { (seen.outcome, seen.events) }
+        guard case .success(.doneByAnotherProcess(let plan, let from)) = outcome else {
+            Issue.record("expected .doneByAnotherProcess, got \(String(describing: outcome))")
+            return
+        }
+        #expect(plan.isNoop && from == 1)
+        #expect(events == ["waitingForLock"])
+        #expect(!FileManager.default.fileExists(atPath: folder("backup")), "no backup of the already-migrated store")
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
     }
 }

@@ -38,6 +38,9 @@ public enum StoreUpgrade {
     public enum Event: Sendable {
         /// A sentence the caller should show (the store's `warnings`, for example a network file system).
         case warning(String)
+        /// Another process holds the store's lock (`holder` describes it when its record reads);
+        /// the upgrade waits for it, up to the lock timeout.
+        case waitingForLock(holder: String?)
         /// `BackupPolicy.none`: no backup is taken.
         case backupSkipped
         /// The backup into this folder starts.
@@ -62,6 +65,10 @@ public enum StoreUpgrade {
         /// The store was migrated from `from`; `backup` is the verified backup's folder, nil with
         /// `BackupPolicy.none`. The report keeps totals only (memory does not grow with the store).
         case upgraded(MigrationReport, from: Int, backup: String?)
+        /// While this call waited for the lock, another process migrated the store: nothing was
+        /// left to do, no backup was taken and no file was changed. `from` is the version this
+        /// call found before it waited; `report` is the (empty) plan after.
+        case doneByAnotherProcess(MigrationReport, from: Int)
     }
 
     /// Upgrades the store at `path` to `target` (today: 2, the only version this code writes).
@@ -96,10 +103,18 @@ public enum StoreUpgrade {
             return .alreadyCurrent(plan, from: from)
         }
         if from < 2 { try migrator.validate() }
+        let manifestBefore = try FileReader.read(joinPath(path, StoreLayout.manifest))
+        try announceWait(path, tool: tool, version: version, progress: progress)
         let store = try Store.open(at: path, options: Store.Options(readOnly: false, tool: tool, version: version))
         for warning in store.warnings { progress(.warning(warning)) }
         let lock = try StoreLock(store: path, tool: tool, version: version)
         defer { lock.release() }
+        // A migration ends by writing store.json: if it changed while this call waited, another
+        // process may have done the work. Plan again, under the lock, before any backup.
+        if try FileReader.read(joinPath(path, StoreLayout.manifest)) != manifestBefore,
+           case let plan = try StoreMigrator(store: store).plan(toolVersion: version), plan.isNoop {
+            return .doneByAnotherProcess(plan, from: from)
+        }
         let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress)
         progress(.migrationStarted)
         // `migrate` takes an optional (so formally escaping) closure; it calls it only before it returns.
@@ -110,6 +125,17 @@ public enum StoreUpgrade {
         }
         progress(.migrationFinished)
         return .upgraded(report, from: from, backup: destination)
+    }
+
+    /// Says `.waitingForLock` when another process holds the lock now (a probe that does not wait).
+    private static func announceWait(_ path: String, tool: String, version: String, progress: (Event) -> Void) throws(StoreError) {
+        do {
+            try StoreLock(store: path, tool: tool, version: version, timeout: .zero).release()
+        } catch where error.code == .locked {
+            // Only to describe the holder: a record that does not read leaves "another process".
+            let holder = (try? StoreLock.currentHolder(store: path)) ?? nil
+            progress(.waitingForLock(holder: holder?.summary))
+        }
     }
 
     /// The backup of step 4, under `lock`; nil for `BackupPolicy.none`.

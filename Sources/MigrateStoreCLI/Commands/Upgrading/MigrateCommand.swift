@@ -46,6 +46,10 @@ struct MigrateCommand: Subcommand {
         case .alreadyCurrent(let plan, let from):
             out.print("'\(path)' is already at version 2: nothing to do, no file was changed.")
             out.emitJSON(ReportRendering.json(plan).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null]) { a, _ in a })
+        case .doneByAnotherProcess(let plan, let from):
+            out.print("'\(path)' was migrated to version 2 by another process while this one waited for the lock: nothing to do, no file was changed, no backup was taken.")
+            out.emitJSON(ReportRendering.json(plan).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null,
+                                                             "done_by_another_process": .bool(true)]) { a, _ in a })
         case .upgraded(let report, let from, let backup):
             out.print("Migrated '\(path)' from schema version \(from) to 2: " + ReportRendering.totals(report) + ".")
             if let backup {

@@ -20,6 +20,8 @@ final class UpgradeProgress {
         switch event {
         case .warning(let sentence):
             out.warning(sentence)
+        case .waitingForLock(let holder):
+            out.info("Waiting for \(holder ?? "another process") to release '\(store)' (up to \(StoreLock.defaultTimeout.components.seconds) s).")
         case .backupSkipped:
             out.info("No backup taken (--no-backup).")
         case .backupStarted(let destination):
