@@ -35,8 +35,9 @@ extension QueueV2 {
         setPriority(entries)
     }
 
-    /// Removes a work stream from the priority queue. Its mirror keys are reset by the caller
-    /// (`QueueMirror.removedFromPriority`): priority 10, order 0, `priority_queued_at` null.
+    /// Removes a work stream from the priority queue. Its mirror keys are reset through
+    /// `QueueMirrorUpdate` (`QueueKeys.resetPriority`): priority 10, order 0, `priority_queued_at`
+    /// null. The others keep their orders: gaps remain, nothing is renumbered.
     /// - Returns: false when it was not in the priority queue.
     @discardableResult
     public mutating func removeFromPriority(_ id: UUID) -> Bool {
