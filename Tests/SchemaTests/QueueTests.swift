@@ -99,13 +99,15 @@ import Testing
         #expect(entries(q) == ["1:5/1.0", "3:5/1.5", "2:5/2.0"])
     }
 
-    @Test func dragBetweenLevelsTakesTheLowerNeighboursPriority() throws {
+    /// Spec §5 (the app's rule): the lower neighbour's level, at the end of that level. It used
+    /// to go just before the lower neighbour (order − 1, "3:10/0.0").
+    @Test func dragBetweenLevelsGoesToTheEndOfTheLowerNeighboursLevel() throws {
         var q = QueueV2.empty
         q.addToPriority(Self.id(1), priority: 1, at: Self.t1)
         q.addToPriority(Self.id(2), priority: 10, at: Self.t1)
         q.addToPriority(Self.id(3), priority: 10, at: Self.t1)
         try q.movePriority(Self.id(3), after: Self.id(1), before: Self.id(2))
-        #expect(entries(q) == ["1:1/1.0", "3:10/0.0", "2:10/1.0"])
+        #expect(entries(q) == ["1:1/1.0", "2:10/1.0", "3:10/2.0"])
     }
 
     @Test func dragToTheTopOrBottomUsesTheOnlyNeighbour() throws {
@@ -129,13 +131,17 @@ import Testing
         #expect(orders[0] < orders[1] && orders[1] < orders[2])
     }
 
+    /// A neighbour list that is not the queue is refused. A move with no neighbour used to be
+    /// refused too; spec §5 makes it a silent no-op (see `PriorityQueueDragAppRulesTests`).
     @Test func dragWithNonAdjacentOrUnknownNeighboursIsRefused() {
         var q = QueueV2.empty
         for n in 1...3 { q.addToPriority(Self.id(n), priority: 5, at: Self.t1) }
         let before = q
         #expect(throws: SchemaError.self) { try q.movePriority(Self.id(2), after: Self.id(1), before: Self.id(9)) }
-        let error = Fixtures.error { () throws(SchemaError) in try q.movePriority(Self.id(1), after: nil, before: nil) }
-        #expect(error?.detail == "a move needs at least one neighbour")
+        let own = Fixtures.error { () throws(SchemaError) in try q.movePriority(Self.id(3), after: Self.id(3), before: nil) }
+        #expect(own?.detail == "a work stream cannot be its own neighbour")
+        let apart = Fixtures.error { () throws(SchemaError) in try q.movePriority(Self.id(2), after: Self.id(3), before: Self.id(1)) }
+        #expect(apart?.detail?.hasSuffix("are not neighbours in the priority queue") == true)
         #expect(q == before)
     }
 }

@@ -11,31 +11,62 @@ extension Store {
     }
 
     /// Sending a message: adds the work stream to the end of the FIFO queue, or moves it there.
+    /// `queued_at` becomes `date`.
+    ///
+    /// - Throws: `.notFound` when there is no such work stream.
     public func enqueue(_ id: UUID, at date: Date = Date()) throws(StoreError) {
         try queueOperation(id) { q in q.enqueue(id, at: date) }
     }
 
-    /// Removes a work stream from the FIFO queue, closing the gap.
+    /// Removes a work stream from the FIFO queue, closing the gap; its mirror gets
+    /// `is_in_queue` false, `queue_position` 0 and `queued_at` null (spec §5). Removing one that
+    /// is not queued writes nothing and is not an error.
     public func removeFromQueue(_ id: UUID) throws(StoreError) {
         try queueOperation(nil) { q in q.removeFromFIFO(id) }
     }
 
-    /// Adds to (or re-adds at the end of) a priority level. The default priority is 10.
-    public func addToPriorityQueue(_ id: UUID, priority: Int32 = QueueV2.defaultPriority, at date: Date = Date()) throws(StoreError) {
-        try queueOperation(id) { q in q.addToPriority(id, priority: priority, at: date) }
+    /// Adds a work stream to the end of a priority level, or moves it to the end of its level if
+    /// it is already queued (spec §5; see `QueueV2.addToPriority`).
+    ///
+    /// With no `priority`, a queued work stream keeps its level, and one that is not queued gets
+    /// its document's stored `priority` (10 unless a v1 writer set another). A re-add that changes
+    /// no value writes nothing. `priority_queued_at` is set on the first add only.
+    ///
+    /// ```swift
+    /// try store.addToPriorityQueue(id)                 // its current or stored level
+    /// try store.addToPriorityQueue(id, priority: 1)    // level 1
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - priority: The level (lower is more urgent; the app shows 1, 5, 10). The default is nil.
+    ///   - date: The `priority_queued_at` of a first add. The default is now.
+    /// - Throws: `.notFound` when there is no such work stream.
+    public func addToPriorityQueue(_ id: UUID, priority: Int32? = nil, at date: Date = Date()) throws(StoreError) {
+        try queueOperation(id) { (q) throws(StoreError) in
+            // The stored level matters only to a first add without a level: read the document then only.
+            let stored = priority == nil && q.priorityEntry(of: id) == nil ? try workStream(id).fields.priority : QueueV2.defaultPriority
+            q.addToPriority(id, priority: priority, storedPriority: stored, at: date)
+        }
     }
 
-    /// Removes from the priority queue; the mirror's priority keys are reset (spec §5).
+    /// Removes from the priority queue; the mirror's priority keys are reset (spec §5): priority
+    /// 10, order 0, `priority_queued_at` null. The others keep their orders. Removing one that
+    /// is not queued writes nothing.
     public func removeFromPriorityQueue(_ id: UUID) throws(StoreError) {
         try queueOperation(nil) { q in q.removeFromPriority(id) }
     }
 
-    /// Moves a queued work stream to the end of another priority level.
+    /// Moves a queued work stream to the end of another priority level. Setting the level it
+    /// already has, or changing a work stream that is not queued, writes nothing.
     public func changePriority(_ id: UUID, to priority: Int32) throws(StoreError) {
         try queueOperation(nil) { q in q.changePriority(id, to: priority) }
     }
 
-    /// Drag-to-reorder in the priority queue; see `QueueV2.movePriority`.
+    /// Drag-to-reorder in the priority queue, given the neighbours above and below the drop
+    /// (see `QueueV2.movePriority` for the rules). With no neighbour, or for a work stream that
+    /// is not queued, it writes nothing and is not an error.
+    ///
+    /// - Throws: `.conflict` when a neighbour is not queued, is `id`, or the two are not adjacent.
     public func movePriority(_ id: UUID, after upper: UUID?, before lower: UUID?) throws(StoreError) {
         try queueOperation(nil) { (q) throws(StoreError) in
             do throws(SchemaError) { try q.movePriority(id, after: upper, before: lower) } catch {
@@ -56,13 +87,33 @@ extension Store {
     }
 
     /// Runs one queue change under the lock. `mustExist` names a work stream that has to exist.
+    ///
+    /// A change that would change no value writes nothing at all, not even the lock file's holder
+    /// record: it is computed first on the queue as it is now, without the lock (readers need none,
+    /// every file is always whole), and only a real change takes the lock and is computed again there.
     func queueOperation(_ mustExist: UUID?, _ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) {
+        try requireWritable()
+        if try changesNothing(mustExist, change) { return }
         try withLock { () throws(StoreError) in
-            if let id = mustExist, try system.linkStatus(file(Store.sessionFile(id)), context: ErrorContext("queue", path)) == nil {
+            if let id = mustExist, try !exists(id) {
                 throw StoreError(.notFound, "Can't queue '\(id.lowercased)': there is no such work stream in '\(path)'.", path: file(Store.sessionFile(id)))
             }
             try mutateQueueHoldingLock(change)
         }
+    }
+
+    /// True when `change` leaves `queue.json` as it is. False when it can't tell without the lock:
+    /// no `queue.json` yet (open reconciles under the lock) or a work stream that must exist is missing.
+    private func changesNothing(_ mustExist: UUID?, _ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) -> Bool {
+        guard let queue = try queueDocument() else { return false }
+        if let id = mustExist, try !exists(id) { return false }
+        var changed = queue
+        try change(&changed)
+        return changed == queue
+    }
+
+    private func exists(_ id: UUID) throws(StoreError) -> Bool {
+        try system.linkStatus(file(Store.sessionFile(id)), context: ErrorContext("queue", path)) != nil
     }
 
     /// Writes `queue.json` first (one write changes the whole queue), then the mirror keys of
@@ -77,19 +128,14 @@ extension Store {
         guard new != old else { return }
         new.schemaVersion = DocumentVersion.current
         try write(StoreLayout.queue, new.encoded)
-        let oldIndex = QueueIndex(old), newIndex = QueueIndex(new)
-        let blank = QueueKeys(SessionFieldsV1(id: UUID(), backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0)))
-        let removedFromPriority = Set(old.priority.map(\.workStreamID)).subtracting(new.priority.map(\.workStreamID))
-        let candidates = Set(old.fifo.map(\.workStreamID) + old.priority.map(\.workStreamID) + new.fifo.map(\.workStreamID) + new.priority.map(\.workStreamID))
-            .filter { oldIndex.mirror(for: $0, current: blank) != newIndex.mirror(for: $0, current: blank) }
+        let update = QueueMirrorUpdate(from: old, to: new)
         var updates: [UUID: [UInt8]] = [:]
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
-        for id in candidates {
+        for id in update.candidates {
             let document: SessionDocument
             do { document = try workStream(id) } catch where error.code == .notFound { continue }
             var fields = document.fields
-            var keys = newIndex.mirror(for: id, current: fields.queueKeys)
-            if removedFromPriority.contains(id) { keys.resetPriority() }
+            let keys = update.keys(for: id, current: fields.queueKeys)
             guard keys != fields.queueKeys else { continue }
             moves.append((id, fields.queueKeys, keys))
             fields.queueKeys = keys

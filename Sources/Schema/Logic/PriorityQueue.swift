@@ -7,19 +7,37 @@ extension QueueV2 {
 
     public func priorityEntry(of id: UUID) -> PriorityEntry? { priority.first { $0.workStreamID == id } }
 
-    /// Adds a work stream at the end of its priority level (order = max order in the level + 1;
-    /// 1 in an empty level). Re-adding moves it to the end. `priority_queued_at` is set on the
+    /// Adds a work stream at the end of a priority level (order = max order in that level, itself
+    /// excluded, + 1; 1 in an empty level), or moves it there if it is already queued.
+    ///
+    /// The level is `level` when given; when nil, the work stream's current level if it is queued
+    /// (re-adding keeps its level), else `storedPriority`, its document's `priority` key. A re-add
+    /// that lands on the values it already has changes nothing. `priority_queued_at` is set on the
     /// first add only.
-    public mutating func addToPriority(_ id: UUID, priority level: Int32 = QueueV2.defaultPriority, at date: Date) {
+    ///
+    /// ```swift
+    /// queue.addToPriority(id, at: now)                 // P5 and queued: stays P5, goes last in P5
+    /// queue.addToPriority(id, priority: 1, at: now)    // P1, last in P1
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - level: The level to add at. The default is nil (keep the current or stored level).
+    ///   - storedPriority: The document's `priority` key, used when `level` is nil and the work
+    ///     stream is not queued. The default is `defaultPriority` (10).
+    ///   - date: The `priority_queued_at` of a first add.
+    public mutating func addToPriority(_ id: UUID, priority level: Int32? = nil,
+                                       storedPriority: Int32 = QueueV2.defaultPriority, at date: Date) {
         let existing = priorityEntry(of: id)
+        let level = level ?? existing?.priority ?? storedPriority
         var entries = priority.filter { $0.workStreamID != id }
         entries.append(PriorityEntry(workStreamID: id, priority: level, priorityOrder: QueueV2.endOrder(of: level, in: entries),
                                      priorityQueuedAt: existing?.priorityQueuedAt ?? date, unknown: existing?.unknown ?? [:]))
         setPriority(entries)
     }
 
-    /// Removes a work stream from the priority queue. Its mirror keys are reset by the caller
-    /// (`QueueMirror.removedFromPriority`): priority 10, order 0, `priority_queued_at` null.
+    /// Removes a work stream from the priority queue. Its mirror keys are reset through
+    /// `QueueMirrorUpdate` (`QueueKeys.resetPriority`): priority 10, order 0, `priority_queued_at`
+    /// null. The others keep their orders: gaps remain, nothing is renumbered.
     /// - Returns: false when it was not in the priority queue.
     @discardableResult
     public mutating func removeFromPriority(_ id: UUID) -> Bool {
@@ -28,8 +46,9 @@ extension QueueV2 {
         return priority.count != before
     }
 
-    /// Changes a queued work stream's priority and moves it to the end of the new level.
-    /// Setting the priority it already has changes nothing.
+    /// Changes a queued work stream's priority and moves it to the end of the new level
+    /// (`priority_queued_at` is kept). Setting the priority it already has, or changing a work
+    /// stream that is not queued, changes nothing.
     /// - Returns: false when it is not in the priority queue.
     @discardableResult
     public mutating func changePriority(_ id: UUID, to level: Int32) -> Bool {
@@ -45,29 +64,26 @@ extension QueueV2 {
 
     /// Drag-to-reorder: puts `id` between two neighbours of the list as shown (without `id`).
     ///
-    /// - Both neighbours in one level: that level, the midpoint of their orders.
-    /// - Neighbours in different levels: the lower neighbour's level (the one below), just
-    ///   before it (its order − 1): the midpoint of the two orders would sort it after the
-    ///   lower neighbour, so the midpoint rule applies within one level only.
+    /// - Both neighbours in one level: that level, the midpoint of their orders. When no `Double`
+    ///   lies strictly between the two orders any more, that level is renumbered 1…k first.
+    /// - Neighbours in different levels: the lower neighbour's level (the one below), at the end
+    ///   of that level (max order, `id` excluded, + 1), as the shipped app does.
     /// - Only an upper neighbour (dropped last): its level, its order + 1.
     /// - Only a lower neighbour (dropped first): its level, its order − 1.
-    /// When no `Double` lies strictly between two orders any more, the level is renumbered 1…k first.
+    /// - No neighbour, or `id` not queued: nothing changes, and it is not an error.
     ///
-    /// - Throws: `.invalidValue` when `id` is not queued, a neighbour is not queued, is `id`
-    ///   itself, or the two are not adjacent.
+    /// - Throws: `.invalidValue` when a neighbour is not queued, is `id` itself, or the two are
+    ///   not adjacent (the caller's list is not the queue).
     public mutating func movePriority(_ id: UUID, after upper: UUID?, before lower: UUID?) throws(SchemaError) {
-        guard var entry = priorityEntry(of: id) else { throw QueueV2.notQueued(id) }
+        guard var entry = priorityEntry(of: id), upper != nil || lower != nil else { return }
         var others = priority.filter { $0.workStreamID != id }
         let upperIndex = try QueueV2.index(of: upper, in: others, moving: id)
         let lowerIndex = try QueueV2.index(of: lower, in: others, moving: id)
-        switch (upperIndex, lowerIndex) {
-        case (nil, nil):
-            throw SchemaError(code: .invalidValue, detail: "a move needs at least one neighbour")
-        case (let u?, let l?) where l != u + 1:
+        if let u = upperIndex, let l = lowerIndex, l != u + 1 {
             throw SchemaError(code: .invalidValue, detail: "'\(upper!.lowercased)' and '\(lower!.lowercased)' are not neighbours in the priority queue")
-        default: break
         }
-        if let u = upperIndex, let l = lowerIndex, others[u].priority == others[l].priority {
+        switch (upperIndex, lowerIndex) {
+        case let (u?, l?) where others[u].priority == others[l].priority:
             var mid = (others[u].priorityOrder + others[l].priorityOrder) / 2
             if !(mid > others[u].priorityOrder && mid < others[l].priorityOrder) {
                 others = QueueV2.renumbered(level: others[u].priority, in: others)
@@ -75,12 +91,17 @@ extension QueueV2 {
             }
             entry.priority = others[u].priority
             entry.priorityOrder = mid
-        } else if let l = lowerIndex {
+        case let (_?, l?):
+            entry.priority = others[l].priority
+            entry.priorityOrder = QueueV2.endOrder(of: others[l].priority, in: others)
+        case let (nil, l?):
             entry.priority = others[l].priority
             entry.priorityOrder = others[l].priorityOrder - 1
-        } else if let u = upperIndex {
+        case let (u?, nil):
             entry.priority = others[u].priority
             entry.priorityOrder = others[u].priorityOrder + 1
+        case (nil, nil):
+            return
         }
         others.append(entry)
         setPriority(others)

@@ -16,6 +16,11 @@ public struct QueueKeys: Sendable, Hashable {
         priorityQueuedAt = f.priorityQueuedAt
     }
 
+    /// The values removal from the FIFO queue sets (spec §5): not queued, position 0, `queued_at` null.
+    public mutating func resetFIFO() {
+        isInQueue = false; queuePosition = 0; queuedAt = nil
+    }
+
     /// The values removal from the priority queue resets to (spec §5).
     public mutating func resetPriority() {
         isInPriorityQueue = false; priority = QueueV2.defaultPriority; priorityOrder = 0; priorityQueuedAt = nil
@@ -81,6 +86,41 @@ public struct QueueIndex: Sendable {
         } else {
             keys.isInPriorityQueue = false
         }
+        return keys
+    }
+}
+
+/// What one queue operation (`old` → `new`) does to the per-session mirror keys (spec §5).
+///
+/// Every work stream whose entry changed gets the keys `new` implies (`QueueIndex.mirror`). One
+/// that the operation removed from a list also gets that list's removal values: `queued_at` null
+/// for the FIFO queue, priority 10, order 0 and `priority_queued_at` null for the priority queue.
+/// The migration and the §7 reconcile use `QueueIndex.mirror` alone: only an explicit removal resets.
+package struct QueueMirrorUpdate: Sendable {
+    package let old: QueueIndex
+    package let new: QueueIndex
+    private let removedFromFIFO: Set<UUID>
+    private let removedFromPriority: Set<UUID>
+
+    package init(from old: QueueV2, to new: QueueV2) {
+        self.old = QueueIndex(old); self.new = QueueIndex(new)
+        removedFromFIFO = Set(old.fifo.map(\.workStreamID)).subtracting(new.fifo.map(\.workStreamID))
+        removedFromPriority = Set(old.priority.map(\.workStreamID)).subtracting(new.priority.map(\.workStreamID))
+    }
+
+    /// The work streams whose mirror may change: those whose entry differs between the two queues.
+    package var candidates: Set<UUID> {
+        let blank = QueueKeys(SessionFieldsV1(id: UUID(), backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0)))
+        let all = old.queue.fifo.map(\.workStreamID) + old.queue.priority.map(\.workStreamID)
+            + new.queue.fifo.map(\.workStreamID) + new.queue.priority.map(\.workStreamID)
+        return Set(all).filter { old.mirror(for: $0, current: blank) != new.mirror(for: $0, current: blank) }
+    }
+
+    /// The mirror keys of a session whose keys are now `current`, after the operation.
+    package func keys(for id: UUID, current: QueueKeys) -> QueueKeys {
+        var keys = new.mirror(for: id, current: current)
+        if removedFromFIFO.contains(id) { keys.resetFIFO() }
+        if removedFromPriority.contains(id) { keys.resetPriority() }
         return keys
     }
 }
