@@ -92,6 +92,29 @@ import JSONStore
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
     }
 
+    /// A v2 store a v1 writer touched needs the §7 reconcile: the backup holds the bytes from
+    /// before it, and the report counts what it rewrote (what `plan` listed), not "0 files".
+    @Test func reconcilingAStoreAV1WriterTouchedBacksUpFirstAndReportsEveryRewrite() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v2-store", as: "store")
+        let touched = store + "/" + StoreLayout.workStreamPath(try #require(UUID(uuidString: "555a622d-4eba-4eda-8989-fc9e679fc303")))
+        let v2Text = try String(contentsOfFile: touched, encoding: .utf8)
+        let v1Text = v2Text.replacingOccurrences(of: "\"schema_version\": 2", with: "\"schema_version\": 1")
+        #expect(v1Text != v2Text)
+        try Data(v1Text.utf8).write(to: URL(fileURLWithPath: touched))
+        let before = tree(store)
+        let plan = try StoreMigrator(store: try Store.open(at: store, options: .readOnly)).plan()
+        let outcome = try StoreUpgrade.run(at: store, backup: .folder(folder("backup")), tool: "test", version: "1")
+        guard case .upgraded(let report, 2, folder("backup")) = outcome else {
+            Issue.record("expected .upgraded from 2 with the backup, got \(outcome)")
+            return
+        }
+        #expect(report.filesChanged == plan.filesChanged && report.filesChanged == 2)
+        #expect(report.totals == plan.totals)
+        #expect(tree(folder("backup")).filter { StoreFilePath($0.key) != nil } == before, "the backup is of the store before any write")
+        #expect(try String(contentsOfFile: touched, encoding: .utf8) == v2Text)
+    }
+
     /// What the upgrade running on another thread saw.
     private final class Seen: @unchecked Sendable {   // every access holds `lock`
         let lock = NSLock()

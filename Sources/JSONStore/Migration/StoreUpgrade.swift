@@ -103,16 +103,19 @@ public enum StoreUpgrade {
             return .alreadyCurrent(plan, from: from)
         }
         if from < 2 { try migrator.validate() }
-        let manifestBefore = try FileReader.read(joinPath(path, StoreLayout.manifest))
         try announceWait(path, tool: tool, version: version, progress: progress)
-        let store = try Store.open(at: path, options: Store.Options(readOnly: false, tool: tool, version: version))
-        for warning in store.warnings { progress(.warning(warning)) }
+        // A v1 store is opened for writing first: that finishes an interrupted restore and sweeps
+        // temp files, and writes nothing else. A v2 store is not: its open for writing would run
+        // the §7 reconcile, a write before the backup (and one the report would not count); the
+        // migration below runs that reconcile itself, after the backup, and reports it.
+        let store = try from < 2 ? Store.open(at: path, options: Store.Options(readOnly: false, tool: tool, version: version)) : reader
         let lock = try StoreLock(store: path, tool: tool, version: version)
         defer { lock.release() }
-        // A migration ends by writing store.json: if it changed while this call waited, another
-        // process may have done the work. Plan again, under the lock, before any backup.
-        if try FileReader.read(joinPath(path, StoreLayout.manifest)) != manifestBefore,
-           case let plan = try StoreMigrator(store: store).plan(toolVersion: version), plan.isNoop {
+        for warning in from < 2 ? store.warnings : lock.fileSystemWarning.map({ [$0] }) ?? [] { progress(.warning(warning)) }
+        // A v1 store that says v2 now was migrated by another process while this call waited for
+        // the lock: plan again, under the lock, before any backup.
+        if from < 2, case let now = try Store.open(at: path, options: readOnly), schemaVersion(of: try now.manifest()) >= 2,
+           case let plan = try StoreMigrator(store: now).plan(toolVersion: version), plan.isNoop {
             return .doneByAnotherProcess(plan, from: from)
         }
         let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress)
