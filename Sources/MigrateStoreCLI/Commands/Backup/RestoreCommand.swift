@@ -67,7 +67,7 @@ struct RestoreCommand: Subcommand {
                 : "Migrated the restored store from schema version \(version) to \(DocumentVersion.current): \(files) changed.")
         } else if version < DocumentVersion.current {
             out.info("Note: the restored store has schema version \(version). To upgrade it, run "
-                     + "'\(ToolInfo.name) migrate \(store)' or restore with --migrate.")
+                     + "'\(ToolInfo.command("migrate", store))' or restore with --migrate.")
         }
     }
 

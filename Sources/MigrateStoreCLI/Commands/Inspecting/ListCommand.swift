@@ -120,6 +120,6 @@ struct ListCommand: Subcommand {
     static func finish(_ problems: [StoreProblem], store: String, _ out: Output) throws -> ExitCode {
         guard !problems.isEmpty else { return .success }
         for problem in problems { out.warning(problem.line) }
-        throw CommandError(.dataError, "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run 'migrate-store validate \(store)' for every problem.")
+        throw CommandError(.dataError, "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem.")
     }
 }

@@ -49,7 +49,7 @@ struct MigrateCommand: Subcommand {
         case .upgraded(let report, let from, let backup):
             out.print("Migrated '\(path)' from schema version \(from) to 2: " + ReportRendering.totals(report) + ".")
             if let backup {
-                out.print("Check it against the backup with: migrate-store verify \(path) --against \(backup)")
+                out.print("Check it against the backup with: " + ToolInfo.command("verify", path, "--against", backup))
             }
             out.info("A v1 app can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
             out.emitJSON(ReportRendering.json(report).merging(["store": .string(path), "from": .int(from), "to": .int(2),
