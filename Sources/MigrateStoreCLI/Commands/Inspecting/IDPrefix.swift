@@ -35,10 +35,10 @@ enum IDPrefix {
         }
     }
 
-    /// The display name, or a note when the document can't be read.
+    /// The display name (escaped: it goes into an error message), or a note when the document can't be read.
     private static func name(of id: UUID, in store: Store) -> String {
         guard let summary = try? store.summary(id) else { return "(can't be read)" }
         let customization = (try? store.customization(id)) ?? nil
-        return WorkStreamRules.displayName(backendName: summary.backendName, customization: customization)
+        return TerminalText.escaped(WorkStreamRules.displayName(backendName: summary.backendName, customization: customization))
     }
 }

@@ -36,7 +36,7 @@ struct ShowCommand: Subcommand {
         let inspected = try InspectedStore(path: storePath)
         let id = try IDPrefix.resolve(idText, in: inspected, command: Self.spec.name)
         let report = try ShowReport(id: id, in: inspected, messages: messageCount, full: fullTexts)
-        for line in report.lines { out.print(line) }
+        out.printEscaping(report.lines)
         out.emitJSON(report.json)
         return try ListCommand.finish(report.problems, store: inspected.path, out)
     }
