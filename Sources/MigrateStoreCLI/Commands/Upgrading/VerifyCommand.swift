@@ -3,7 +3,7 @@ import JSONStore
 /// `migrate-store verify <store> [--against BACKUP]`: integrity and rollback checks (a)–(d).
 struct VerifyCommand: Subcommand {
     static let against = OptionSpec.string(
-        "against", valueName: "backup", help: "A backup of the store from before the migration to compare with.")
+        "against", valueName: "backup", help: "A backup of the store from before the migration to compare with.", role: .store)
 
     static let spec = CommandSpec(
         name: "verify", group: .upgrading,
