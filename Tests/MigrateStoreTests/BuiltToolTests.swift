@@ -103,11 +103,11 @@ import Testing
             """, code: 64))
     }
 
-    @Test func folderWithoutStoreJSONIsADataErrorNamingTheFix() throws {
+    @Test func missingStoreIsAUsageErrorNamingTheFix() throws {
         let missing = "/tmp/migrate-store-no-such-store-\(UUID().uuidString.prefix(8))"
         #expect(try BuiltTool.run(["status", missing]) == ToolRun(stdout: "", stderr: """
-            Error: '\(missing)' is not a work-stream store: it has no store.json. Check the path, or create a store first.
+            Error: '\(missing)' does not exist, so it is not a store. Check the path.
 
-            """, code: 65))
+            """, code: 64))
     }
 }

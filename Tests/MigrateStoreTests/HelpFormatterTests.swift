@@ -26,8 +26,9 @@ import Testing
 
             EXIT CODES:
               0                       Success: the command did what was asked.
-              64                      Usage error: the command line is wrong. Nothing was
-                                      changed.
+              64                      Usage error: the command line is wrong, or a path on
+                                      it does not exist or is not a store, backup or export.
+                                      Nothing was changed.
               65                      Data error: a document is bad or incompatible with
                                       this tool version.
               69                      Verification failed: a check ran and found a

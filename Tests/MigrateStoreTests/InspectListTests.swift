@@ -115,9 +115,9 @@ func syntaxError(_ text: String) -> JSONSyntaxError? {
             """))
     }
 
-    @Test func folderThatIsNotAStoreExits65() throws {
+    @Test func folderThatIsNotAStoreIsAUsageError() throws {
         let run = try BuiltTool.run(["ls", NSTemporaryDirectory()])
-        #expect(run.code == 65)
+        #expect(run.code == 64)
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("Error: '\(NSTemporaryDirectory())' is not a work-stream store: it has no store.json."))
     }

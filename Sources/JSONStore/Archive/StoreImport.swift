@@ -59,10 +59,10 @@ public enum StoreImport {
     static func read(from source: Source, into path: String, tool: String, version: String, force: Bool,
                      system: SystemCalls) throws(StoreError) -> ImportReport {
         let target = try SiblingPath(path)
-        try Restore.requireParent(target, system: system)
+        try Restore.requireParent(target, verb: "import", system: system)
         let recovered = try StoreSwap.recover(target, tool: tool, version: version, system: system)
         let hint = "Import into a new or empty folder."
-        if !force, let refusal = try TargetState.inspect(target, system: system).refusal(target, verb: "import", forceHint: hint) {
+        if !force, let refusal = try TargetState.inspect(target, verb: "import", system: system).refusal(target, verb: "import", forceHint: hint) {
             throw refusal
         }
         guard case .file(let filePath) = source else {

@@ -124,10 +124,10 @@ public enum Restore {
         "Use --force to replace it; the current content is then kept next to it as '\(target.name).replaced-<time>'."
     }
 
-    static func requireParent(_ target: SiblingPath, system: SystemCalls) throws(StoreError) {
-        let status = try system.linkStatus(target.parent, context: ErrorContext("restore into", target.path))
+    static func requireParent(_ target: SiblingPath, verb: String = "restore", system: SystemCalls) throws(StoreError) {
+        let status = try system.linkStatus(target.parent, context: ErrorContext("\(verb) into", target.path))
         guard status?.type == .directory || status?.type == .symbolicLink else {
-            throw StoreError(.notFound, "Can't restore into '\(target.path)': the folder '\(target.parent)' does not exist. "
+            throw StoreError(.notFound, "Can't \(verb) into '\(target.path)': the folder '\(target.parent)' does not exist. "
                                 + "Create it first.", path: target.parent)
         }
     }

@@ -20,12 +20,13 @@ public enum TargetState: Sendable, Equatable {
         return false
     }
 
-    /// Looks at `target` without following a link or opening a file.
+    /// Looks at `target` without following a link or opening a file. `verb` names the operation
+    /// in messages ("restore", "import"); the default is "restore".
     ///
     /// - Throws: `StoreError` `.symlinkRefused` or `.notARegularFile` when something other than a
     ///   folder stands there (a restore never replaces it), or the code of a failed call.
-    static func inspect(_ target: SiblingPath, system: SystemCalls) throws(StoreError) -> TargetState {
-        let context = ErrorContext("restore into", target.path)
+    static func inspect(_ target: SiblingPath, verb: String = "restore", system: SystemCalls) throws(StoreError) -> TargetState {
+        let context = ErrorContext("\(verb) into", target.path)
         guard let status = try system.linkStatus(target.path, context: context) else { return .absent }
         switch status.type {
         case .directory:
@@ -33,10 +34,10 @@ public enum TargetState: Sendable, Equatable {
             if entries.isEmpty { return .emptyFolder }
             return .folder(files: entries.filter { !$0.name.hasPrefix(".") }.count, total: entries.count)
         case .symbolicLink:
-            throw StoreError(.symlinkRefused, "Can't restore into '\(target.path)': it is a symbolic link, which is never "
+            throw StoreError(.symlinkRefused, "Can't \(verb) into '\(target.path)': it is a symbolic link, which is never "
                                 + "replaced or followed. Give the path of the folder itself.", path: target.path)
         case .regular, .other:
-            throw StoreError(.notARegularFile, "Can't restore into '\(target.path)': it is not a folder. Move it away or "
+            throw StoreError(.notARegularFile, "Can't \(verb) into '\(target.path)': it is not a folder. Move it away or "
                                 + "choose another path.", path: target.path)
         }
     }

@@ -29,7 +29,7 @@ extension Store {
             } catch where error.underlying is StoreProblems {
                 // The queue cannot be reconciled without every session's keys; the store stays usable
                 // and each unreadable document is still reported by the scans that meet it.
-                warnings.append("The queue of '\(path)' was not checked against its mirror: \((error.underlying as! StoreProblems).problems.count) document(s) can't be read. Run 'migrate-store validate \(path)'.")
+                warnings.append("The queue of '\(path)' was not checked against its mirror: \((error.underlying as! StoreProblems).problems.count) document(s) can't be read. Run '\(TextFormat.command("migrate-store", "validate", path))'.")
             }
             return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
                          maintenance: maintenance)

@@ -16,7 +16,7 @@ extension Store {
         }
         switch compatibility {
         case .needsMigration(let from):
-            throw StoreError(.unsupportedVersion, "Can't write to '\(path)': it is a schema v\(from) store. Upgrade it first with 'migrate-store migrate \(path)'.", path: path)
+            throw StoreError(.unsupportedVersion, "Can't write to '\(path)': it is a schema v\(from) store. Upgrade it first with '\(TextFormat.command("migrate-store", "migrate", path))'.", path: path)
         case .refused:
             throw StoreError(.unsupportedVersion, "Can't write to '\(path)': \(compatibility.refusal!).", path: path)
         case .current, .superseded:

@@ -52,7 +52,7 @@ extension StoreValidator {
             problems.append(StoreProblem(
                 file: file, keyPath: "schema_version", code: "v1_document_in_v2_store",
                 message: "schema_version \(document.schemaVersion) in a v2 store: a v1 writer (the app after a rollback) wrote it",
-                fix: "Run 'migrate-store migrate \(store.path)': it upgrades the document and keeps what either version wrote (spec §7)."))
+                fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it upgrades the document and keeps what either version wrote (spec §7)."))
         }
         if case .v1 = document {
             do throws(SchemaError) { _ = try SessionMigration.migrate(document) } catch {
@@ -96,7 +96,7 @@ extension StoreValidator {
             problems.append(StoreProblem(
                 file: StoreLayout.queue, keyPath: "\(missing.list.rawValue)[\(missing.index)].work_stream_id", code: "queue_entry_missing",
                 message: "work stream '\(id.lowercased)' does not exist (no \(StoreLayout.workStreamPath(id))); a client hides the entry",
-                fix: "Run 'migrate-store migrate \(store.path)': it drops entries for missing work streams (spec §7)."))
+                fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it drops entries for missing work streams (spec §7)."))
         }
     }
 
@@ -114,8 +114,8 @@ extension StoreValidator {
             file: StoreLayout.queue, code: "mirror_disagrees",
             message: "it disagrees with the session keys v1 readers use (spec §7 check (d)): \(failure.reason)",
             fix: v1Written > 0
-                ? "Run 'migrate-store migrate \(store.path)': a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")), so the session keys are the truth and queue.json is rebuilt from them (spec §7)."
-                : "Run 'migrate-store migrate \(store.path)': queue.json is the truth and the mirror is rewritten from it (spec §7)."))
+                ? "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")), so the session keys are the truth and queue.json is rebuilt from them (spec §7)."
+                : "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': queue.json is the truth and the mirror is rewritten from it (spec §7)."))
     }
 
     /// A v1 store with v2 documents (or `queue.json`) is a migration that stopped before `store.json`.
@@ -132,6 +132,6 @@ extension StoreValidator {
         problems.append(StoreProblem(
             file: StoreLayout.manifest, keyPath: "schema_version", code: "migration_incomplete",
             message: "the store says schema_version 1, but \(what.joined(separator: " and ")): a migration stopped before its end (v1 readers still read the store correctly)",
-            fix: "Run 'migrate-store migrate \(store.path)' to finish it."))
+            fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))' to finish it."))
     }
 }

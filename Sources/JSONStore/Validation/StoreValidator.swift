@@ -153,7 +153,7 @@ public struct StoreValidator: Sendable {
             problems.append(StoreProblem(
                 file: StoreLayout.queue, code: "missing_queue_document",
                 message: "absent, but a v2 store keeps its queue there; v2 code falls back to the session keys",
-                fix: "Run 'migrate-store migrate \(store.path)': it rebuilds queue.json from the session keys (spec §7)."))
+                fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it rebuilds queue.json from the session keys (spec §7)."))
             return
         }
         self.queue = queue

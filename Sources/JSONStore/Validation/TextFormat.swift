@@ -16,3 +16,37 @@ package enum TextFormat {
         "\(count(value)) \(value == 1 ? singular : pluralForm ?? singular + "s")"
     }
 }
+
+extension TextFormat {
+    /// `word` as one POSIX shell word: as it is when every character is one of
+    /// `A-Za-z0-9_@%+=:,./-`, else in single quotes, each `'` written as `'\''`
+    /// (POSIX.1 "Shell Command Language" §2.2.2: nothing inside single quotes is special).
+    ///
+    /// ```swift
+    /// TextFormat.shellWord("/data/store")    // /data/store
+    /// TextFormat.shellWord("/tmp/it's mine") // '/tmp/it'\''s mine'
+    /// TextFormat.shellWord("")               // ''
+    /// ```
+    package static func shellWord(_ word: String) -> String {
+        if !word.isEmpty, word.unicodeScalars.allSatisfy(isShellSafe) { return word }
+        // By scalar, not by Character: a quote followed by a combining mark is one Character.
+        var quoted = "'"
+        for scalar in word.unicodeScalars {
+            if scalar == "'" { quoted += "'\\''" } else { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "'"
+    }
+
+    /// A command line to print as a suggestion, each word quoted by ``shellWord(_:)`` so that
+    /// pasting it into a shell runs it: `TextFormat.command("migrate-store", "migrate", path)`.
+    package static func command(_ words: String...) -> String {
+        words.map(shellWord).joined(separator: " ")
+    }
+
+    private static func isShellSafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "A"..."Z", "a"..."z", "0"..."9", "_", "@", "%", "+", "=", ":", ",", ".", "/", "-": true
+        default: false
+        }
+    }
+}

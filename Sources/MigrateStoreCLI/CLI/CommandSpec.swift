@@ -58,12 +58,14 @@ struct ArgumentSpec: Sendable, Equatable {
     var name: String
     /// One line of help.
     var help: String
+    /// What the path must name, checked before the command runs (see ``PathRole``). The default is none.
+    var role: PathRole? = nil
 
     /// `<store>`: the store directory every command but `verify-backup` and `import` starts with.
-    static let store = ArgumentSpec(name: "store", help: "The store directory.")
+    static let store = ArgumentSpec(name: "store", help: "The store directory.", role: .store)
     /// `<backup>`: a backup made by `migrate-store backup` or by `migrate`.
     static let backup = ArgumentSpec(
-        name: "backup", help: "A backup directory made by '\(ToolInfo.name) backup' or 'migrate'.")
+        name: "backup", help: "A backup directory made by '\(ToolInfo.name) backup' or 'migrate'.", role: .backup)
 }
 
 /// A named option: `--name`, `--name VALUE` or `--name=VALUE`.
@@ -95,6 +97,8 @@ struct OptionSpec: Sendable, Equatable {
     var defaultValue: String? = nil
     /// A single-letter alias without the dash (only `h` for `--help` today).
     var shortName: Character? = nil
+    /// For a path, what it must name, checked before the command runs (see ``PathRole``). The default is none.
+    var role: PathRole? = nil
 
     /// `--name` for flags, `--name <value>` otherwise.
     var synopsis: String {
@@ -107,8 +111,8 @@ struct OptionSpec: Sendable, Equatable {
     }
 
     /// A string option: `--backup-dir <dir>`.
-    static func string(_ name: String, valueName: String, help: String, required: Bool = false) -> OptionSpec {
-        OptionSpec(name: name, kind: .string, valueName: valueName, help: help, isRequired: required)
+    static func string(_ name: String, valueName: String, help: String, required: Bool = false, role: PathRole? = nil) -> OptionSpec {
+        OptionSpec(name: name, kind: .string, valueName: valueName, help: help, isRequired: required, role: role)
     }
 
     /// An integer option: `--to <version>`.

@@ -6,7 +6,7 @@
 /// | code | case | meaning |
 /// |---|---|---|
 /// | 0 | `success` | The command did what was asked. |
-/// | 64 | `usage` | The command line is wrong (`EX_USAGE`). |
+/// | 64 | `usage` | The command line is wrong, or a path on it does not exist or is not a store, backup or export (`EX_USAGE`; see ``PathRole``). |
 /// | 65 | `dataError` | A document is bad or incompatible with this tool (`EX_DATAERR`). |
 /// | 69 | `verificationFailed` | A verification ran and found a difference (`EX_UNAVAILABLE`). |
 /// | 70 | `internalError` | A bug in `migrate-store` (`EX_SOFTWARE`). |
@@ -29,7 +29,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     var summary: String {
         switch self {
         case .success: "Success: the command did what was asked."
-        case .usage: "Usage error: the command line is wrong. Nothing was changed."
+        case .usage: "Usage error: the command line is wrong, or a path on it does not exist or is not a store, backup or export. Nothing was changed."
         case .dataError: "Data error: a document is bad or incompatible with this tool version."
         case .verificationFailed: "Verification failed: a check ran and found a difference."
         case .internalError: "Internal error: a bug in \(ToolInfo.name). Please report it."

@@ -1,6 +1,11 @@
 import JSONStore
 
 /// How library errors map to the documented exit codes (see `ExitCode`).
+///
+/// A path on the command line that does not exist or is not a store, backup or export never
+/// gets here: `PathArgument` refuses it first with 64 (see `PathRole` for the rule). What is
+/// left is about a path that is there: its content (65), its verification (69), an output that
+/// exists (73), the operating system (74) or another process (75).
 extension StoreError: ExitCodeError {
     /// | code | exit |
     /// |---|---|

@@ -39,8 +39,12 @@ struct Command: Sendable {
         self.run = run
     }
 
-    /// The command `type` declares: parse its options, then run it.
+    /// The command `type` declares: read its options, check its paths (``PathArgument``), then run it.
     init(_ type: any Subcommand.Type) {
-        self.init(spec: type.spec) { arguments, out in try type.init(arguments).run(out) }
+        self.init(spec: type.spec) { arguments, out in
+            let command = try type.init(arguments)
+            try PathArgument.check(type.spec, arguments)
+            return try command.run(out)
+        }
     }
 }

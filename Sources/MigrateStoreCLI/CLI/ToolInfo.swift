@@ -1,3 +1,5 @@
+import JSONStore
+
 /// The tool's name and version, in one place.
 ///
 /// `--version` prints `"\(name) \(version)"`; migration records store `version` as
@@ -23,4 +25,13 @@ extension ToolInfo {
         user customisations, settings and (from schema version 2) its queues. Commands that change \
         a store take a verified backup first and never leave a store that an older reader can't open.
         """
+}
+
+extension ToolInfo {
+    /// A command of this tool to print as a suggestion, every word shell-quoted
+    /// (`TextFormat.shellWord`), so that pasting it runs it whatever the path holds:
+    /// `ToolInfo.command("migrate", "/tmp/it's")` is `migrate-store migrate '/tmp/it'\''s'`.
+    static func command(_ words: String...) -> String {
+        ([name] + words).map(TextFormat.shellWord).joined(separator: " ")
+    }
 }

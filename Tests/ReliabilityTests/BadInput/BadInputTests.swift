@@ -35,11 +35,8 @@ import StoreGenerator
 
     @Test func everyJSONTestSuiteFileAsADocumentIsReportedWithoutCrash() throws {
         let cases = BadInputCases.corpus(target: Self.v1Sessions)
-        guard !cases.isEmpty else {
-            print("SKIPPED everyJSONTestSuiteFileAsADocumentIsReportedWithoutCrash: no JSONTestSuite corpus "
-                  + "(set JSON_TEST_SUITE_DIR, or place it at shared/corpora/JSONTestSuite beside the checkout)")
-            return
-        }
+        try SkippedTests.require(!cases.isEmpty, "no JSONTestSuite corpus: set JSON_TEST_SUITE_DIR, or put it at "
+                                 + "../shared/corpora/JSONTestSuite beside the checkout")
         let failures = Self.run(cases, on: try BadInputProbe(sample: Samples.v1Store, only: Self.small), label: "JSONTestSuite")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #expect(cases.count > 300)
@@ -91,10 +88,8 @@ import StoreGenerator
     }
 
     @Test func hundredMegabyteStringIsReadWithoutCrashAndOversizedFileIsRefused() throws {
-        guard environmentInteger("RELIABILITY_HUGE", default: 0, full: 1) == 1 else {
-            print("SKIPPED hundredMegabyteStringIsReadWithoutCrashAndOversizedFileIsRefused: set RELIABILITY_HUGE=1 or RELIABILITY_FULL=1 (needs ~1.5 GB of memory, ~1 min)")
-            return
-        }
+        try SkippedTests.require(environmentInteger("RELIABILITY_HUGE", default: 0, full: 1) == 1,
+                                 "opt-in: set RELIABILITY_HUGE=1 or RELIABILITY_FULL=1 (needs ~1.5 GB of memory, ~1 min)")
         let probe = try BadInputProbe(sample: Samples.v1Store)
         let original = String(decoding: try #require(probe.documents[Self.v1Sessions]), as: UTF8.self)
         let huge = original.replacingOccurrences(of: "\"preview\": \"", with: "\"preview\": \"" + String(repeating: "a", count: 100 * 1024 * 1024))

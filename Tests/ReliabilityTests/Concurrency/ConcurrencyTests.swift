@@ -111,10 +111,7 @@ import Schema
 
     @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
     func backupsDuringContinuousWritesAreConsistentSnapshotsAndLoseNoUpdate() throws {
-        guard Tool.implements("backup") && Tool.implements("verify-backup") else {
-            print("SKIPPED backupsDuringContinuousWritesAreConsistentSnapshotsAndLoseNoUpdate: this build has no 'backup' command yet")
-            return
-        }
+        try SkippedTests.require(Tool.implements("backup") && Tool.implements("verify-backup"), "this build has no 'backup' command")
         let scratch = TemporaryDirectory()
         let path = scratch("store")
         let ids = try Self.v2Store(path, streams: 5)

@@ -6,6 +6,9 @@ import Testing
 /// (a small tmpfs). Every fault: a clear error naming the file and the errno, exit status 74,
 /// a consistent store that the next run finishes.
 @Suite(.serialized) struct BinaryFaultTests {
+    /// Why the libfiu tests skip on a machine without it.
+    static let fiuMissing = "fiu-run not found: install libfiu's fiu-utils (apt-get install fiu-utils)"
+
     /// A libfiu failure point, the errno it sets, and whether it fails every call or a fraction.
     struct Fault: CustomStringConvertible {
         var point: String
@@ -42,11 +45,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(isFullRun ? 120 : 5)))
     func injectedSystemCallFailuresGiveClearErrorExit74AndConsistentStore() throws {
-        guard Tool.isInstalled("fiu-run") else {
-            print("SKIPPED injectedSystemCallFailuresGiveClearErrorExit74AndConsistentStore: fiu-run not found; "
-                  + "install Debian's fiu-utils (apt-get install fiu-utils)")
-            return
-        }
+        try SkippedTests.require(Tool.isInstalled("fiu-run"), Self.fiuMissing)
         try #require(!StoreConsistency.migrated.isEmpty, "the reference migration failed")
         var injected = 0, failures: [String] = []
         for fault in Self.faults {
@@ -85,10 +84,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(isFullRun ? 120 : 5)))
     func injectedFaultsDuringBackupRestoreAndMigrateWithBackupLeaveNothingPartial() throws {
-        guard Tool.isInstalled("fiu-run") else {
-            print("SKIPPED injectedFaultsDuringBackupRestoreAndMigrateWithBackupLeaveNothingPartial: fiu-run not found (apt-get install fiu-utils)")
-            return
-        }
+        try SkippedTests.require(Tool.isInstalled("fiu-run"), Self.fiuMissing)
         let faults = Self.faults.filter { !$0.point.hasSuffix("unlink") && !$0.point.hasSuffix("read") }
         var injected = 0, failures: [String] = []
         let v2Files = rootedTree(Samples.v2Store)
@@ -147,7 +143,7 @@ import Testing
     }
 
     @Test func shortWritesStillMigrateCorrectly() throws {
-        guard Tool.isInstalled("fiu-run") else { print("SKIPPED shortWritesStillMigrateCorrectly: fiu-run not found (apt-get install fiu-utils)"); return }
+        try SkippedTests.require(Tool.isInstalled("fiu-run"), Self.fiuMissing)
         let scratch = TemporaryDirectory()
         let store = try scratch.copy(Samples.v1Store, as: "store")
         let run = try Tool.migrate(["migrate", store, "--no-backup"], launcher: ["fiu-run", "-x", "-c", "enable name=posix/io/rw/write/reduce"])
@@ -156,7 +152,7 @@ import Testing
     }
 
     @Test func readFaultsOfReadOnlyCommandsExit74AndWriteNothing() throws {
-        guard Tool.isInstalled("fiu-run") else { print("SKIPPED readFaultsOfReadOnlyCommandsExit74AndWriteNothing: fiu-run not found"); return }
+        try SkippedTests.require(Tool.isInstalled("fiu-run"), Self.fiuMissing)
         let scratch = TemporaryDirectory()
         let store = try scratch.copy(Samples.v1Store, as: "store")
         let migrated = try scratch.copy(Samples.v1Store, as: "migrated")
@@ -180,10 +176,7 @@ import Testing
         let mount = scratch("disk")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
         let mounted = try BuiltTool.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mount], timeLimit: 60)
-        guard mounted.code == 0 else {
-            print("SKIPPED fullDiskGivesNoSpaceErrorAndLeavesStoreConsistent: can't mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
-            return
-        }
+        try SkippedTests.require(mounted.code == 0, "can't mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); needs root or CAP_SYS_ADMIN")
         defer { _ = try? BuiltTool.runProgram("/bin/umount", [mount], timeLimit: 60) }
         try #require(!StoreConsistency.migrated.isEmpty, "the reference migration failed")
         var noSpace = 0, succeeded = 0, failures: [String] = []

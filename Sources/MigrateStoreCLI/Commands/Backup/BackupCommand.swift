@@ -35,7 +35,7 @@ struct BackupCommand: Subcommand {
             out.info("Copied every file.")
         }
         out.info("Verified: every file matches its size and SHA-256. To check it yourself: "
-                 + "cd '\(destination)' && sha256sum -c SHA256SUMS")
+                 + "cd \(TextFormat.shellWord(destination)) && sha256sum -c SHA256SUMS")
         for problem in report.unreadableDocuments {
             out.warning("the store's document \(problem); it was backed up as it is, and verify-backup will report it.")
         }

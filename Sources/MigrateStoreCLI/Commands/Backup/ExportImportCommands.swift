@@ -38,11 +38,12 @@ struct ExportCommand: Subcommand {
 /// `migrate-store import <file> <store>`: creates a store from an export (see `StoreImport`);
 /// `-` reads standard input. The store must be new or an empty folder.
 ///
-/// Exit status: 0 imported; 69 the export is corrupt, truncated or hostile; 65 it is
-/// incompatible; 73 the store folder is not empty; 75 locked; 74 I/O.
+/// Exit status: 0 imported; 64 the file does not exist or is a folder, or the store path is a
+/// file (`PathRole`); 69 the export is corrupt, truncated or hostile; 65 it is incompatible;
+/// 73 the store folder is not empty; 75 locked; 74 I/O.
 struct ImportCommand: Subcommand {
-    static let file = ArgumentSpec(name: "file", help: "The exported file, or '-' for standard input.")
-    static let target = ArgumentSpec(name: "store", help: "The store directory to create.")
+    static let file = ArgumentSpec(name: "file", help: "The exported file, or '-' for standard input.", role: .exportFile)
+    static let target = ArgumentSpec(name: "store", help: "The store directory to create.", role: .target(verb: "import"))
 
     static let spec = CommandSpec(
         name: "import", group: .backupAndRestore,

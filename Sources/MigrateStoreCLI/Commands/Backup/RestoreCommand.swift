@@ -3,10 +3,11 @@ import JSONStore
 /// `migrate-store restore <backup> <store> [--dry-run] [--force] [--migrate]` (see `Restore.run`).
 ///
 /// A replaced store is kept next to it as `<store>.replaced-<yyyyMMdd'T'HHmmss'Z'>` (UTC).
-/// Exit status: 0 restored (or, with --dry-run, would restore); 69 the backup is corrupt; 65 it
+/// Exit status: 0 restored (or, with --dry-run, would restore); 64 the backup does not exist or
+/// is not a backup, or the store path is a file (`PathRole`); 69 the backup is corrupt; 65 it
 /// is incompatible; 73 the store is not empty and --force was not given; 75 locked; 74 I/O.
 struct RestoreCommand: Subcommand {
-    static let target = ArgumentSpec(name: "store", help: "The store directory to restore into.")
+    static let target = ArgumentSpec(name: "store", help: "The store directory to restore into.", role: .target(verb: "restore"))
     static let dryRun = OptionSpec.flag("dry-run", help: "Show what would be restored, writing nothing.")
     static let force = OptionSpec.flag("force", help: "Replace the store if it already exists.")
     static let migrate = OptionSpec.flag("migrate", help: "Migrate the restored store to the newest schema version.")
@@ -67,7 +68,7 @@ struct RestoreCommand: Subcommand {
                 : "Migrated the restored store from schema version \(version) to \(DocumentVersion.current): \(files) changed.")
         } else if version < DocumentVersion.current {
             out.info("Note: the restored store has schema version \(version). To upgrade it, run "
-                     + "'\(ToolInfo.name) migrate \(store)' or restore with --migrate.")
+                     + "'\(ToolInfo.command("migrate", store))' or restore with --migrate.")
         }
     }
 

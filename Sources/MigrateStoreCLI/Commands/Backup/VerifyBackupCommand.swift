@@ -3,7 +3,8 @@ import JSONStore
 /// `migrate-store verify-backup <backup>`: checks a backup without changing it
 /// (see `BackupVerification.verify`).
 ///
-/// Exit status: 0 when the backup is complete and intact; 69 when it is corrupt (a file missing,
+/// Exit status: 0 when the backup is complete and intact; 64 when the path does not exist or is
+/// a folder with neither `backup.json` nor `SHA256SUMS` (`PathRole`); 69 when it is corrupt (a file missing,
 /// extra, changed, truncated, not a regular file, a hostile path, a document that does not read);
 /// 65 when it is incompatible (a newer backup format or store schema than this tool reads).
 struct VerifyBackupCommand: Subcommand {

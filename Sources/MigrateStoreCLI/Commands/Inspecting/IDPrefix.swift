@@ -27,7 +27,7 @@ enum IDPrefix {
         case 1:
             return matches[0]
         case 0:
-            throw CommandError(.dataError, "No work stream of '\(store.path)' has an id starting with '\(text)'. Run 'migrate-store ls \(store.path) --deleted' to see every id.")
+            throw CommandError(.dataError, "No work stream of '\(store.path)' has an id starting with '\(text)'. Run '\(ToolInfo.command("ls", store.path, "--deleted"))' to see every id.")
         default:
             let shown = matches.prefix(10).map { "  \($0.lowercased)  \(name(of: $0, in: store))" }.joined(separator: "\n")
             let more = matches.count > 10 ? "\n  … and \(matches.count - 10) more" : ""
@@ -35,10 +35,10 @@ enum IDPrefix {
         }
     }
 
-    /// The display name, or a note when the document can't be read.
+    /// The display name (escaped: it goes into an error message), or a note when the document can't be read.
     private static func name(of id: UUID, in store: Store) -> String {
         guard let summary = try? store.summary(id) else { return "(can't be read)" }
         let customization = (try? store.customization(id)) ?? nil
-        return WorkStreamRules.displayName(backendName: summary.backendName, customization: customization)
+        return TerminalText.escaped(WorkStreamRules.displayName(backendName: summary.backendName, customization: customization))
     }
 }

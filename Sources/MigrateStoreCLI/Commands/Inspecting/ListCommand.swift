@@ -50,8 +50,7 @@ struct ListCommand: Subcommand {
         let problems = StoreProblem.sorted((listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) })
 
         let notShownDeleted = includeDeleted ? 0 : all.filter { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }.count
-        Self.printTable(rows, out)
-        out.print(Self.footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly))
+        out.printEscaping(Self.table(rows) + [Self.footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)])
         out.emitJSON([
             "store": .string(store.path), "store_schema_version": .int(inspected.schemaVersion),
             "sort": .string(sort), "include_deleted": .bool(includeDeleted), "queued_only": .bool(queuedOnly),
@@ -89,11 +88,12 @@ struct ListCommand: Subcommand {
         }
     }
 
-    private static func printTable(_ rows: [WorkStreamRow], _ out: Output) {
-        guard !rows.isEmpty else { return }
+    /// The table's lines; names and providers longer than ``TerminalText/nameWidth`` are cut.
+    private static func table(_ rows: [WorkStreamRow]) -> [String] {
+        guard !rows.isEmpty else { return [] }
         let short = ShortIDs(rows.map(\.id))
         var table = TextTable(["ID", "NAME", "PROVIDER", "PROVIDER SESSION", "MSGS", "LAST MODIFIED", "FIFO", "PRIO", "FLAGS"],
-                              rightAligned: [4, 6, 7])
+                              rightAligned: [4, 6, 7], maximumWidths: [1: TerminalText.nameWidth, 2: TerminalText.nameWidth])
         for row in rows {
             let session = row.summary.effectiveProviderSessionID
             table.append([
@@ -104,7 +104,7 @@ struct ListCommand: Subcommand {
                 row.flags.joined(separator: ","),
             ])
         }
-        for line in table.render() { out.print(line) }
+        return table.render()
     }
 
     static func footer(shown: Int, total: Int, deletedNotShown: Int, queuedOnly: Bool) -> String {
@@ -120,6 +120,6 @@ struct ListCommand: Subcommand {
     static func finish(_ problems: [StoreProblem], store: String, _ out: Output) throws -> ExitCode {
         guard !problems.isEmpty else { return .success }
         for problem in problems { out.warning(problem.line) }
-        throw CommandError(.dataError, "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run 'migrate-store validate \(store)' for every problem.")
+        throw CommandError(.dataError, "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem.")
     }
 }

@@ -35,7 +35,7 @@ struct QueueCommand: Subcommand {
     func run(_ out: Output) throws -> ExitCode {
         let inspected = try InspectedStore(path: storePath)
         let report = try QueueReport(inspected, locked: lockedIDs)
-        for line in report.lines { out.print(line) }
+        out.printEscaping(report.lines)
         out.emitJSON(report.json)
         return try ListCommand.finish(report.problems, store: inspected.path, out)
     }

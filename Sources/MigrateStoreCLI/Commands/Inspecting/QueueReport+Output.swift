@@ -19,7 +19,8 @@ extension QueueReport {
         let lines = [title("FIFO queue", fifo, enabledKey: "queue_enabled", enabled: settings.queueEnabled)]
         guard !fifo.isEmpty else { return lines }
         let short = ShortIDs(fifo.map(\.visibility.workStreamID))
-        var table = TextTable(["POS", "ID", "NAME", "QUEUED AT", "SHOWN"], rightAligned: [0])
+        var table = TextTable(["POS", "ID", "NAME", "QUEUED AT", "SHOWN"], rightAligned: [0],
+                              maximumWidths: [2: TerminalText.nameWidth])
         for row in fifo {
             table.append([String(row.visibility.position), short(row.visibility.workStreamID), row.displayName,
                           row.fifo?.queuedAt.map(RFC3339.format) ?? "-", row.shown])
@@ -31,7 +32,8 @@ extension QueueReport {
         let lines = [title("Priority queue", priority, enabledKey: "priority_queue_enabled", enabled: settings.priorityQueueEnabled)]
         guard !priority.isEmpty else { return lines }
         let short = ShortIDs(priority.map(\.visibility.workStreamID))
-        var table = TextTable(["POS", "ID", "NAME", "PRIORITY", "ORDER", "QUEUED AT", "SHOWN"], rightAligned: [0, 3, 4])
+        var table = TextTable(["POS", "ID", "NAME", "PRIORITY", "ORDER", "QUEUED AT", "SHOWN"], rightAligned: [0, 3, 4],
+                              maximumWidths: [2: TerminalText.nameWidth])
         for row in priority {
             table.append([String(row.visibility.position), short(row.visibility.workStreamID), row.displayName,
                           row.priority.map { String($0.priority) } ?? "-", row.priority.map { "\($0.priorityOrder)" } ?? "-",

@@ -36,7 +36,7 @@ struct ShowCommand: Subcommand {
         let inspected = try InspectedStore(path: storePath)
         let id = try IDPrefix.resolve(idText, in: inspected, command: Self.spec.name)
         let report = try ShowReport(id: id, in: inspected, messages: messageCount, full: fullTexts)
-        for line in report.lines { out.print(line) }
+        out.printEscaping(report.lines)
         out.emitJSON(report.json)
         return try ListCommand.finish(report.problems, store: inspected.path, out)
     }
@@ -65,7 +65,7 @@ struct ShowReport {
         let store = inspected.store
         let stored: StoredDocument<SessionDocument>
         do { stored = try store.storedWorkStream(id) } catch where error.code == .notFound {
-            throw CommandError(.dataError, "'\(store.path)' has no work stream '\(id.lowercased)'. Run 'migrate-store ls \(store.path) --deleted' to see every id.")
+            throw CommandError(.dataError, "'\(store.path)' has no work stream '\(id.lowercased)'. Run '\(ToolInfo.command("ls", store.path, "--deleted"))' to see every id.")
         } catch { throw InspectFailure.commandError(error) }
         guard stored.value.fields.id == id else {
             throw CommandError(.dataError, "Can't show '\(Self.file(id, in: store))': its id is '\(stored.value.fields.id.lowercased)' but its file name says '\(id.lowercased)'. Rename the file or fix the id by hand.")

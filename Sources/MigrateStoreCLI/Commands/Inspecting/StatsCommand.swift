@@ -28,7 +28,7 @@ struct StatsCommand: Subcommand {
         for line in stats.lines { out.print(line) }
         out.emitJSON(stats.json)
         guard stats.scan.unreadable == 0 else {
-            throw CommandError(.dataError, "\(TextFormat.plural(stats.scan.unreadable, "document")) of '\(inspected.path)' can't be read and \(stats.scan.unreadable == 1 ? "is" : "are") left out of the counts. Run 'migrate-store validate \(inspected.path)' for every problem.")
+            throw CommandError(.dataError, "\(TextFormat.plural(stats.scan.unreadable, "document")) of '\(inspected.path)' can't be read and \(stats.scan.unreadable == 1 ? "is" : "are") left out of the counts. Run '\(ToolInfo.command("validate", inspected.path))' for every problem.")
         }
         return .success
     }

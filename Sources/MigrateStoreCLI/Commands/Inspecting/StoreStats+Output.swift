@@ -47,7 +47,7 @@ extension StoreStats {
         guard !anomalies.isEmpty else { return ["Anomalies: none"] }
         let path = scan.store.path
         let problems = scan.problems.isEmpty ? "no problems" : TextFormat.plural(scan.problems.count, "problem")
-        let lines = ["Anomalies: \(problems), \(TextFormat.plural(scan.notes.count, "note")); 'migrate-store validate \(path)' lists each"]
+        let lines = ["Anomalies: \(problems), \(TextFormat.plural(scan.notes.count, "note")); '\(ToolInfo.command("validate", path))' lists each"]
         var table = TextTable(["COUNT", "CODE"], rightAligned: [0])
         for anomaly in anomalies { table.append([TextFormat.count(anomaly.count), anomaly.code + (anomaly.isNote ? " (note)" : "")]) }
         return lines + table.render(indent: "  ")

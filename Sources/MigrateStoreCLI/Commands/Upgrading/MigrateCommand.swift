@@ -45,18 +45,18 @@ struct MigrateCommand: Subcommand {
             out.emitJSON(["store": .string(path), "from": .int(version), "to": .int(2), "noop": .bool(true), "backup": .null, "files_changed": .int(0)])
         case .alreadyCurrent(let plan, let from):
             out.print("'\(path)' is already at version 2: nothing to do, no file was changed.")
-            out.emitJSON(ReportRendering.json(plan).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null]) { a, _ in a })
+            out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null]) { a, _ in a })
         case .doneByAnotherProcess(let plan, let from):
             out.print("'\(path)' was migrated to version 2 by another process while this one waited for the lock: nothing to do, no file was changed, no backup was taken.")
-            out.emitJSON(ReportRendering.json(plan).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null,
-                                                             "done_by_another_process": .bool(true)]) { a, _ in a })
+            out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null,
+                                                                               "done_by_another_process": .bool(true)]) { a, _ in a })
         case .upgraded(let report, let from, let backup):
             out.print("Migrated '\(path)' from schema version \(from) to 2: " + ReportRendering.totals(report) + ".")
             if let backup {
-                out.print("Check it against the backup with: migrate-store verify \(path) --against \(backup)")
+                out.print("Check it against the backup with: " + ToolInfo.command("verify", path, "--against", backup))
             }
             out.info("A v1 app can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
-            out.emitJSON(ReportRendering.json(report).merging(["store": .string(path), "from": .int(from), "to": .int(2),
+            out.emitJSON(ReportRendering.json(report, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(2),
                                                                "backup": backup.map(JSONOutputValue.string) ?? .null]) { a, _ in a })
         }
         return .success

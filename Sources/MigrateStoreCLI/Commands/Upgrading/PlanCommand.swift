@@ -30,7 +30,7 @@ struct PlanCommand: Subcommand {
             out.print("Plan for '\(store.path)': schema version \(from) → 2. Nothing has been written.\n")
             out.print(ReportRendering.human(report))
             out.print("\n" + ReportRendering.totals(report) + ".")
-            out.print("Run 'migrate-store migrate \(store.path)' to make exactly these changes (a verified backup is taken first).")
+            out.print("Run '\(ToolInfo.command("migrate", store.path))' to make exactly these changes (a verified backup is taken first).")
         }
         out.emitJSON(ReportRendering.json(report).merging(["store": .string(store.path), "from": .int(from), "to": .int(2)]) { a, _ in a })
         return .success

@@ -17,15 +17,17 @@ enum ReportRendering {
         return "\(report.filesChanged) file\(report.filesChanged == 1 ? "" : "s") change" + (totals.isEmpty ? "" : ": \(totals)")
     }
 
-    /// `totals`, `files_changed`, `noop`, and `documents` when the report kept them (`plan`;
-    /// `migrate` keeps totals only, so that its memory does not grow with the store).
-    static func json(_ report: MigrationReport) -> [String: JSONOutputValue] {
+    /// `totals`, `files_changed`, `noop`, and `documents` when the report kept them and
+    /// `documents` is true (`plan`; `migrate` never prints them, as the README says: its report
+    /// keeps totals only, so that its memory does not grow with the store, and a no-op `migrate`
+    /// renders the plan it made without its empty `documents`).
+    static func json(_ report: MigrationReport, documents: Bool = true) -> [String: JSONOutputValue] {
         var fields: [String: JSONOutputValue] = [
             "totals": .object(report.totals.mapValues { .int($0) }),
             "files_changed": .int(report.filesChanged),
             "noop": .bool(report.isNoop),
         ]
-        if report.keepsDocuments {
+        if documents && report.keepsDocuments {
             fields["documents"] = .array(report.documents.map { document in
                 .object(["file": .string(document.file),
                          "changes": .array(document.changes.map { .object(["code": .string($0.code), "description": .string($0.description)]) })])

@@ -8,7 +8,7 @@ import JSONStore
 /// v2 store as it is (`min_reader_version` 1).
 struct RollbackCommand: Subcommand {
     static let fromBackup = OptionSpec.string(
-        "from-backup", valueName: "backup", help: "The backup taken before the migration.", required: true)
+        "from-backup", valueName: "backup", help: "The backup taken before the migration.", required: true, role: .backup)
 
     static let spec = CommandSpec(
         name: "rollback", group: .upgrading,

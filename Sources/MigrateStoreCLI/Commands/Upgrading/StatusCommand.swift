@@ -76,9 +76,9 @@ struct StatusCommand: Subcommand {
     static func describe(_ state: StoreStatus.MigrationState, store: String) -> String {
         switch state {
         case .notNeeded: "not needed (every document is at version 2)"
-        case .needed: "needed: run 'migrate-store plan \(store)' to see the changes, then 'migrate-store migrate \(store)'"
-        case .interrupted(let n): "interrupted: \(n) document\(n == 1 ? " is" : "s are") already at version 2; run 'migrate-store migrate \(store)' to finish"
-        case .touchedByV1Writer(let n): "a v1 writer changed \(n) document\(n == 1 ? "" : "s") since the upgrade; run 'migrate-store migrate \(store)' to upgrade \(n == 1 ? "it" : "them") and reconcile the queue"
+        case .needed: "needed: run '\(ToolInfo.command("plan", store))' to see the changes, then '\(ToolInfo.command("migrate", store))'"
+        case .interrupted(let n): "interrupted: \(n) document\(n == 1 ? " is" : "s are") already at version 2; run '\(ToolInfo.command("migrate", store))' to finish"
+        case .touchedByV1Writer(let n): "a v1 writer changed \(n) document\(n == 1 ? "" : "s") since the upgrade; run '\(ToolInfo.command("migrate", store))' to upgrade \(n == 1 ? "it" : "them") and reconcile the queue"
         case .newerStore: "the store is newer than this tool; nothing to migrate"
         }
     }

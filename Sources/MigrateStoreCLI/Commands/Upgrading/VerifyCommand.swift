@@ -3,7 +3,7 @@ import JSONStore
 /// `migrate-store verify <store> [--against BACKUP]`: integrity and rollback checks (a)–(d).
 struct VerifyCommand: Subcommand {
     static let against = OptionSpec.string(
-        "against", valueName: "backup", help: "A backup of the store from before the migration to compare with.")
+        "against", valueName: "backup", help: "A backup of the store from before the migration to compare with.", role: .store)
 
     static let spec = CommandSpec(
         name: "verify", group: .upgrading,
@@ -35,7 +35,7 @@ struct VerifyCommand: Subcommand {
     func run(_ out: Output) throws -> ExitCode {
         let store = try StoreArgument.openReadOnly(storePath)
         if case .needsMigration = store.compatibility {
-            throw CommandError(.dataError, "'\(store.path)' is a schema v1 store: 'verify' checks a migrated store. Run 'migrate-store migrate \(store.path)' first.")
+            throw CommandError(.dataError, "'\(store.path)' is a schema v1 store: 'verify' checks a migrated store. Run '\(ToolInfo.command("migrate", store.path))' first.")
         }
         let backup = try backupPath.map { (path) throws(StoreError) in try Store.open(at: path, options: StoreArgument.options(readOnly: true)) }
         let result = try StoreVerifier(store: store, against: backup).verify()
