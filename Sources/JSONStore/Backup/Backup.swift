@@ -76,7 +76,8 @@ public enum Backup {
     ///     its own locked section; taking the lock again would wait for itself, since flock
     ///     locks of two descriptors conflict even in one process). The default is nil: the
     ///     backup takes the lock itself.
-    /// - Throws: `StoreError`: `.alreadyExists` when `destination` exists; `.locked` when a writer
+    /// - Throws: `StoreError`: `.invalidArgument` when `lock` is released or another store's;
+    ///   `.alreadyExists` when `destination` exists; `.locked` when a writer
     ///   holds the store longer than the timeout; `.notAStore`; `.invalidFileName` naming every
     ///   entry of the store that does not belong; `.io` if the written backup does not verify; or
     ///   the code of a failed system call. Nothing is left at `destination` after an error.
@@ -97,7 +98,7 @@ public enum Backup {
 
     static func create(store: String, destination: String, tool: String, version: String,
                        options: Options, holding lock: StoreLock? = nil, system: SystemCalls) throws(StoreError) -> BackupReport {
-        if let lock { precondition(lock.isHeld && lock.storePath == store, "Backup.create: the lock passed in must be this store's, held") }
+        if let lock { try checkHeld(lock, store: store, destination: destination) }
         let target = try SiblingPath(destination)
         try refuseExisting(target, system: system)
         try requireStoreFolder(store, system: system)
@@ -119,6 +120,16 @@ public enum Backup {
             staging.discard()
             throw error
         }
+    }
+
+    /// The lock a caller passes must be this store's (the same path as given) and still held:
+    /// otherwise the backup would run with no lock at all, and a writer could interleave.
+    private static func checkHeld(_ lock: StoreLock, store: String, destination: String) throws(StoreError) {
+        if lock.isHeld && lock.storePath == store { return }
+        let why = lock.isHeld ? "the lock passed in is the lock of '\(lock.storePath)'" : "the lock passed in was released"
+        let fix = "Pass the held StoreLock of '\(store)' (the same path), or nil to let the backup take the lock itself."
+        throw StoreError(.invalidArgument, "Can't back up '\(store)' into '\(destination)': \(why). \(fix) Nothing was created.",
+                         path: store, recovery: fix)
     }
 
     private static func refuseExisting(_ target: SiblingPath, system: SystemCalls) throws(StoreError) {
