@@ -25,10 +25,21 @@ extension Store {
     }
 
     /// Replaces one document durably (temp file, fsync, rename, fsync of the folder).
+    ///
+    /// An absent `sessions/` or `user-sessions/` reads as empty; the first write into it creates
+    /// it (`Directories.create`: mkdir, fsync of the store folder), then writes the document. The
+    /// common case costs nothing extra: the folder is created only after the write found it missing
+    /// (`ENOENT` opening the folder, before anything was created).
     func write(_ relative: String, _ bytes: [UInt8]) throws(StoreError) {
         let full = file(relative)
         let name = relative.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(relative[relative.index(after: $0)...]) } ?? relative
-        try AtomicFile.durableReplace(directory: Directories.parent(of: full), name: name, bytes: bytes, system: system)
+        let directory = Directories.parent(of: full)
+        do {
+            try AtomicFile.durableReplace(directory: directory, name: name, bytes: bytes, system: system)
+        } catch where error.errno == ENOENT && directory != path {
+            guard try Directories.create(directory, system: system) else { throw error }
+            try AtomicFile.durableReplace(directory: directory, name: name, bytes: bytes, system: system)
+        }
     }
 
     /// Creates a work stream as v2 code does (spec §4 dual write): `backend_name` `""`,
