@@ -38,9 +38,18 @@ import Testing
 }
 
 /// Forwards every call to the real system and logs the ones that change entries or make them
-/// durable, by path: "mkdir <path>", "fsync <path opened>", "rename <from> <to>".
+/// durable, by path: "mkdir <path>", "fsync <path opened>", "rename <from> <to>", "clone <from> <to>".
+/// `clone` replaces the clone call (by default the real one).
 final class RecordingCalls: FileSystemCalls, @unchecked Sendable {
     private let real = PosixCalls()
+    private let clone: (@Sendable (String, String) throws(Errno) -> Void)?
+
+    init(clone: (@Sendable (String, String) throws(Errno) -> Void)? = nil) { self.clone = clone }
+
+    func system_cloneFile(_ source: String, _ target: String) throws(Errno) {
+        record("clone \(source) \(target)")
+        if let clone { try clone(source, target) } else { try real.system_cloneFile(source, target) }
+    }
     private let lock = NSLock()
     private var entries: [String] = []
     private var paths: [Int32: String] = [:]
