@@ -93,11 +93,11 @@ import Testing
         #expect(folderNames(scratch.path) == ["store"])
     }
 
-    @Test func backupLeavesOutDotFilesAndHardLinksOnTheSameFileSystem() throws {
+    @Test func backupWithLinkLeavesOutDotFilesAndHardLinksOnTheSameFileSystem() throws {
         let scratch = TemporaryDirectory()
         let store = try scratch.copySample("v2-store", as: "store")
         try Data("tmp".utf8).write(to: URL(fileURLWithPath: store + "/sessions/.tmp-0123456789abcdef-x.json"))
-        let run = try BuiltTool.run(["--json", "backup", store, scratch("b")])
+        let run = try BuiltTool.run(["--json", "backup", store, scratch("b"), "--link"])
         #expect(run.code == 0)
         #expect(run.stdout.contains("\"linked_files\": 15"))
         #expect(tree(scratch("b"), dotNames: true, everyKind: true).keys.allSatisfy { !$0.contains("/.") && !$0.hasPrefix(".") })

@@ -6,10 +6,14 @@ public struct BackupReport: Sendable, Equatable {
     public var destination: String
     /// The backup's `backup.json`: every file with its size and SHA-256.
     public var manifest: BackupManifest
-    /// How many files are hard links to the store's (see `BackupCapture`), and how many copies.
+    /// How many files are hard links to the store's (only with `Backup.Options.allowHardLinks`;
+    /// see `BackupCapture`).
     public var linkedFiles: Int
-    /// How many files are copies.
+    /// How many files are independent copies: byte copies and copy-on-write clones.
     public var copiedFiles: Int
+    /// How many of the `copiedFiles` are copy-on-write clones (the file system shares their
+    /// blocks with the store's until either file changes; as independent as a byte copy).
+    public var clonedFiles: Int
     /// Documents of the store that do not decode: backed up as they are (a backup of a damaged
     /// store is still worth having), but `verify-backup` and `restore` will report them.
     public var unreadableDocuments: [ArchiveProblem]
@@ -28,14 +32,19 @@ public struct BackupReport: Sendable, Equatable {
 public enum Backup {
     /// How to take a backup.
     public struct Options: Sendable {
-        /// Hard-link the store's files when the destination is on the same file system (see
-        /// `BackupCapture` for why that is safe). The default is `true`; `false` always copies.
+        /// Hard-link the store's files when the destination is on the same file system, instead
+        /// of cloning or copying them. The default is `false`.
+        ///
+        /// - Warning: A linked file is the store's file under a second name. The store never
+        ///   writes in place, but anything that does (an editor, a script opening a store file with
+        ///   `r+`) changes the backup too. Link only for a short-lived backup on a store nothing
+        ///   else edits.
         public var allowHardLinks: Bool
         /// How long to wait for a writer that holds the store's lock. The default is 10 seconds.
         public var lockTimeout: Duration
 
         /// Options with the given values; every default is the documented one.
-        public init(allowHardLinks: Bool = true, lockTimeout: Duration = StoreLock.defaultTimeout) {
+        public init(allowHardLinks: Bool = false, lockTimeout: Duration = StoreLock.defaultTimeout) {
             self.allowHardLinks = allowHardLinks
             self.lockTimeout = lockTimeout
         }
@@ -48,10 +57,11 @@ public enum Backup {
     ///    same destination (`StagingDirectory.removeStale`).
     /// 2. Create the staging folder `<parent>/.<name>.staging-<16 hex>` next to `destination`.
     /// 3. Under the store's exclusive lock, so that no writer can interleave: list the store (an
-    ///    entry that does not belong is an error, never skipped silently) and hard-link or copy
-    ///    every file into staging (`BackupCapture`); a copy is read back at once and compared
-    ///    byte for byte with the source bytes. The lock is released right after: the snapshot is
-    ///    complete, and linked inodes never change.
+    ///    entry that does not belong is an error, never skipped silently) and put every file into
+    ///    staging as a copy-on-write clone where the file system offers one, else a byte copy (a
+    ///    hard link only with `allowHardLinks`; `BackupCapture`); a clone or copy is read back at
+    ///    once and compared byte for byte with the source bytes. The lock is released right
+    ///    after: the snapshot is complete, and its files are its own.
     /// 4. Read every file back from staging, hash it (once) and decode it; write `SHA256SUMS` and
     ///    `backup.json`; make every file durable (one `syncfs` on Linux, else an fsync each),
     ///    fsync the staging folders.
@@ -71,12 +81,13 @@ public enum Backup {
     ///   - destination: The backup folder to create. It must not exist; its parent must.
     ///   - tool: The calling tool's name, recorded in the store's lock file while it is held.
     ///   - version: The calling tool's version: recorded in the lock file and in `backup.json`.
-    ///   - options: Linking and lock timeout. The default links where possible and waits 10 s.
+    ///   - options: Linking and lock timeout. The default clones or copies (never links) and waits 10 s.
     ///   - lock: The store's lock when the caller already holds it (`migrate` backs up inside
     ///     its own locked section; taking the lock again would wait for itself, since flock
     ///     locks of two descriptors conflict even in one process). The default is nil: the
     ///     backup takes the lock itself.
-    /// - Throws: `StoreError`: `.alreadyExists` when `destination` exists; `.locked` when a writer
+    /// - Throws: `StoreError`: `.invalidArgument` when `lock` is released or another store's;
+    ///   `.alreadyExists` when `destination` exists; `.locked` when a writer
     ///   holds the store longer than the timeout; `.notAStore`; `.invalidFileName` naming every
     ///   entry of the store that does not belong; `.io` if the written backup does not verify; or
     ///   the code of a failed system call. Nothing is left at `destination` after an error.
@@ -97,7 +108,7 @@ public enum Backup {
 
     static func create(store: String, destination: String, tool: String, version: String,
                        options: Options, holding lock: StoreLock? = nil, system: SystemCalls) throws(StoreError) -> BackupReport {
-        if let lock { precondition(lock.isHeld && lock.storePath == store, "Backup.create: the lock passed in must be this store's, held") }
+        if let lock { try checkHeld(lock, store: store, destination: destination) }
         let target = try SiblingPath(destination)
         try refuseExisting(target, system: system)
         try requireStoreFolder(store, system: system)
@@ -119,6 +130,16 @@ public enum Backup {
             staging.discard()
             throw error
         }
+    }
+
+    /// The lock a caller passes must be this store's (the same path as given) and still held:
+    /// otherwise the backup would run with no lock at all, and a writer could interleave.
+    private static func checkHeld(_ lock: StoreLock, store: String, destination: String) throws(StoreError) {
+        if lock.isHeld && lock.storePath == store { return }
+        let why = lock.isHeld ? "the lock passed in is the lock of '\(lock.storePath)'" : "the lock passed in was released"
+        let fix = "Pass the held StoreLock of '\(store)' (the same path), or nil to let the backup take the lock itself."
+        throw StoreError(.invalidArgument, "Can't back up '\(store)' into '\(destination)': \(why). \(fix) Nothing was created.",
+                         path: store, recovery: fix)
     }
 
     private static func refuseExisting(_ target: SiblingPath, system: SystemCalls) throws(StoreError) {

@@ -5,22 +5,34 @@ import Darwin
 #endif
 
 /// The part of a backup that runs under the store's lock: list the store and put every file into
-/// the staging folder, as a hard link where possible, else as a copy.
+/// the staging folder as an independent file: a copy-on-write clone where the file system offers
+/// one (Btrfs, XFS, APFS: no blocks copied, and a later write to either file leaves the other
+/// alone), else a byte copy. Hard links only when asked (`Backup.Options.allowHardLinks`).
 ///
-/// Why a hard link is a faithful snapshot: the store never changes a file in place. Every write
-/// goes to a new temp file that is renamed over the old name (`AtomicFile`, `BatchCommit`), so the
-/// inode a backup links to keeps its bytes forever; the store's later writes give the store new
-/// inodes and leave the backup's alone. Linking is therefore as good as copying for the
-/// snapshot, and it is fast and takes no space. What it does not protect against: a program that
-/// edits a store file in place (not the store, not the app), and damage to the disk blocks both
-/// names share. `verify-backup` detects the first; use a copy on another disk against the second
-/// (`Backup.Options.allowHardLinks = false`, or a destination on another file system).
+/// Why links are not the default: the store itself never changes a file in place (every write
+/// goes to a new temp file renamed over the old name, `AtomicFile`, `BatchCommit`), so against
+/// the store a linked inode keeps its bytes. But anything else that edits a store file in place
+/// (an editor that writes in place, a script opening it with `r+`) writes into the backup's
+/// inode too, and the backup is damaged: `verify-backup` then reports it, too late. A clone or a
+/// copy is its own inode. Against damage to the disk itself keep a backup on another disk.
 struct BackupCapture {
+    /// How one file reached the staging folder.
+    enum Method: Sendable, Equatable {
+        /// A hard link to the store's inode (`--link`).
+        case linked
+        /// A copy-on-write clone: its own inode, sharing blocks until either file changes.
+        case cloned
+        /// A byte copy.
+        case copied
+    }
+
     /// One captured file. A copy was already read back and compared with the source bytes.
     struct File: Sendable {
         var path: StoreFilePath
-        var linked: Bool
+        var method: Method
         var size: Int64
+        /// True for a hard link: the store's own inode, not read back as a copy is.
+        var linked: Bool { method == .linked }
     }
 
     let store: String
@@ -50,6 +62,7 @@ struct BackupCapture {
                              path: store)
         }
         var linking = tryLinks
+        var cloning = true
         var files: [File] = []
         for path in scan.files {
             let source = path.absolute(in: store)
@@ -57,18 +70,46 @@ struct BackupCapture {
             if linking {
                 switch try link(source, target) {
                 case .linked(let size):
-                    files.append(File(path: path, linked: true, size: size))
+                    files.append(File(path: path, method: .linked, size: size))
                     continue
                 case .notPossible(let always):
                     if always { linking = false }
                 }
             }
             let bytes = try FileReader.read(source, system: system)
-            try NewFiles.write(target, bytes, sync: false, system: system)  // made durable at once later
+            var method = Method.copied
+            if cloning {
+                switch try clone(source, target) {
+                case .cloned: method = .cloned
+                case .notPossible(let always): if always { cloning = false }
+                }
+            }
+            // Made durable at once later, with every other file of the backup.
+            if method == .copied { try NewFiles.write(target, bytes, sync: false, system: system) }
             try confirmCopy(path, at: target, equals: bytes)
-            files.append(File(path: path, linked: false, size: Int64(bytes.count)))
+            files.append(File(path: path, method: method, size: Int64(bytes.count)))
         }
         return (files, scan.skippedDotNames)
+    }
+
+    private enum CloneOutcome {
+        case cloned
+        /// `always`: no later clone can work either (the file system cannot clone).
+        case notPossible(always: Bool)
+    }
+
+    /// A copy-on-write clone of `source` at `target` (`SystemCalls.cloneFile`). The source was
+    /// just read as a regular file under the store's lock; the clone is read back and compared
+    /// with those bytes like a copy.
+    private func clone(_ source: String, _ target: String) throws(StoreError) -> CloneOutcome {
+        do {
+            try system.cloneFile(source, to: target, context: ErrorContext("back up", source))
+            return .cloned
+        } catch {
+            let outcome = SystemCalls.cloneUnsupported(error.errno)
+            guard outcome.unsupported else { throw error }
+            return .notPossible(always: outcome.always)
+        }
     }
 
     /// Reads the copy just written back and compares it byte for byte with the source bytes still

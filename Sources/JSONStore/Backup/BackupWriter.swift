@@ -62,6 +62,7 @@ struct BackupWriter {
         try confirmWritten(written)
         let linked = files.filter(\.linked).count
         return BackupReport(destination: target.path, manifest: manifest, linkedFiles: linked, copiedFiles: files.count - linked,
+                            clonedFiles: files.filter { $0.method == .cloned }.count,
                             unreadableDocuments: described.unreadable, skippedDotNames: skipped)
     }
 

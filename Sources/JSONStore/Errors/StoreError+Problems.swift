@@ -9,7 +9,8 @@ extension StoreError {
         let list = problems.prefix(20).map { "  - \($0.message)" }.joined(separator: "\n")
         let more = problems.count > 20 ? "\n  … and \(problems.count - 20) more" : ""
         let code = problems.first?.code ?? .invalidDocument
-        return StoreError(code, "Can't \(action) '\(store)': \(problems.count) document\(problems.count == 1 ? "" : "s") can't be read; nothing was changed.\n\(list)\(more)\nFix them (see 'migrate-store validate') and run again.",
-                          path: store, underlying: StoreProblems(problems: problems))
+        let fix = "Fix them (see 'migrate-store validate') and run again."
+        return StoreError(code, "Can't \(action) '\(store)': \(problems.count) document\(problems.count == 1 ? "" : "s") can't be read; nothing was changed.\n\(list)\(more)\n\(fix)",
+                          path: store, underlying: StoreProblems(problems: problems), recovery: fix)
     }
 }

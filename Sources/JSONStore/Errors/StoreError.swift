@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one error type of the store: what went wrong, in a sentence a person can act on, with the
 /// path, the failed system call and its `errno` when there is one, and where it was thrown.
 ///
@@ -6,14 +8,17 @@
 /// the previous version of the file is unchanged."
 ///
 /// Match on `code`, never on the message: messages may be reworded, codes are stable.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+///
+/// As a `LocalizedError` (for `NSError` bridging and SwiftUI alerts), `errorDescription` is the
+/// message and `recoverySuggestion` the way out (see `recoverySuggestion` for how it is found).
+public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of failure this is. A struct wrapping a private enum, so codes can be added
     /// later without breaking anyone's `switch` (compare with `==` instead).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case io, notFound, permissionDenied, noSpace, readOnlyFileSystem, locked
             case symlinkRefused, notARegularFile, invalidFileName, alreadyExists, fileTooLarge
-            case corruptDocument, invalidDocument, unsupportedVersion, notAStore, conflict
+            case corruptDocument, invalidDocument, unsupportedVersion, notAStore, conflict, invalidArgument
         }
 
         private let value: Value
@@ -51,6 +56,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let notAStore = Code(.notAStore)
         /// The store changed in a way that contradicts the change being made.
         public static let conflict = Code(.conflict)
+        /// A call broke a rule of the library's API (a queue key changed in `updateWorkStream`, the
+        /// lock of another store passed to `Backup.create`); nothing was changed. A bug in the caller.
+        public static let invalidArgument = Code(.invalidArgument)
 
         /// The code's name, for logs: `noSpace`.
         public var description: String { value.rawValue }
@@ -72,11 +80,16 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var file: String
     /// The line that threw.
     public var line: Int
+    /// The way out when the thrower named it apart from the message (see `recoverySuggestion`).
+    public var recovery: String?
 
     /// Creates an error. Prefer the factory functions (`systemCall(...)`) where they fit.
+    ///
+    /// - Parameter recovery: What the user can do, when it is not the message's last sentences
+    ///   (see `recoverySuggestion`). The default is nil.
     public init(
         _ code: Code, _ message: String, path: String? = nil, syscall: String? = nil,
-        errno: Int32? = nil, underlying: (any Error & Sendable)? = nil,
+        errno: Int32? = nil, underlying: (any Error & Sendable)? = nil, recovery: String? = nil,
         file: String = #fileID, line: Int = #line
     ) {
         self.code = code
@@ -85,9 +98,23 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.syscall = syscall
         self.errno = errno
         self.underlying = underlying
+        self.recovery = recovery
         self.file = file
         self.line = line
     }
+
+    /// `LocalizedError`: the message.
+    public var errorDescription: String? { message }
+
+    /// `LocalizedError`: what the user can do, or nil when the message names nothing to do.
+    ///
+    /// `recovery` when the thrower set it (every failed system call sets the errno's remedy,
+    /// "Free some space and try again.", without the note on the file's state; a document error
+    /// its fix). Otherwise it is read off the message, whose shape is "Can't <verb> '<what>':
+    /// <why>. <What to do>." (HOUSE-STYLE §9): the sentences after the first; for a message of one
+    /// sentence, the clause after its last "; " ("...; use a newer version of the tool"), with a
+    /// capital letter and a full stop. Quoted values (`'...'`) never split a sentence.
+    public var recoverySuggestion: String? { recovery ?? StoreErrorText.recovery(in: message) }
 
     /// The message, then the failed call and errno name when there is one:
     /// "... is unchanged. (fsync: ENOSPC)".

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The id of a document under `sessions/` or `user-sessions/`: a lowercase UUID, `8-4-4-4-12`
 /// hex digits (STORE-FORMAT §1). The only way to get one is to validate a string, so a path
 /// built from a `DocumentID` can never contain `/`, `..` or anything else unexpected.
@@ -131,5 +137,18 @@ extension DocumentListing {
         listing.invalid.sort { $0.name < $1.name }
         listing.skippedDotNames.sort()
         return listing
+    }
+
+    /// `list`, with an absent `directory` read as an empty one: a store's `sessions/` or
+    /// `user-sessions/` may be missing (an old writer, a hand-made store), and an absent folder
+    /// holds no documents; the first write that needs it creates it (`Store.write`).
+    ///
+    /// - Throws: `StoreError` if the folder exists and cannot be listed.
+    static func listDocumentFolder(_ directory: String, system: SystemCalls) throws(StoreError) -> DocumentListing {
+        do {
+            return try list(directory, system: system)
+        } catch where error.errno == ENOENT {
+            return DocumentListing()
+        }
     }
 }

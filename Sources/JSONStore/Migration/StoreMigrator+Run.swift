@@ -47,8 +47,8 @@ extension StoreMigrator {
 
     func run(write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true,
              progress: ((Int, Int) -> Void)?) throws(StoreError) -> MigrationReport {
-        if case .refused = store.compatibility {
-            throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(store.compatibility.refusal!).", path: store.path)
+        if let refusal = store.compatibility.refusal {
+            throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(refusal).", path: store.path)
         }
         let survey: Survey
         var staged: [StagedSession] = []

@@ -130,6 +130,12 @@ extension StoreMigrator {
     ///   is then left for `removeExchangedFolder` once the migration is finished.
     func commitStaged(_ staged: consuming [StagedSession], index: QueueIndex, report: inout MigrationReport) throws(StoreError) -> Bool {
         var sessions = consume staged
+        // No work streams and no sessions/ (an absent folder is an empty one): nothing to make
+        // durable or rename, and no folder to open.
+        if sessions.isEmpty,
+           try store.system.linkStatus(store.sessionsDirectory, context: ErrorContext("write", store.sessionsDirectory)) == nil {
+            return false
+        }
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
         var ordered = Set<UUID>()
         do throws(StoreError) {

@@ -37,7 +37,12 @@ public struct StoreMigrator: Sendable {
     package func hasLeftoverTemporaryFiles() throws(StoreError) -> Bool {
         if try store.system.linkStatus(joinPath(store.path, Self.exchangeFolderName), context: ErrorContext("list", store.path)) != nil { return true }
         for directory in [store.path, store.sessionsDirectory, store.userSessionsDirectory] {
-            let entries = try store.system.listDirectory(directory, context: ErrorContext("list", directory))
+            let entries: [DirectoryEntry]
+            do {
+                entries = try store.system.listDirectory(directory, context: ErrorContext("list", directory))
+            } catch where error.errno == ENOENT && directory != store.path {
+                continue  // an absent document folder holds no temp files
+            }
             if entries.contains(where: { TempSweep.isTemporaryName($0.name) }) { return true }
         }
         return false

@@ -78,18 +78,23 @@ public enum StoreUpgrade {
     ///   - backup: Where to back up before the first write. The default is `.defaultFolder`.
     ///   - tool, version: Recorded in the lock file, the backup and the migration record.
     ///   - progress: Called on the calling thread with each ``Event``.
-    /// - Throws: `StoreError`: unreadable documents (listed in `underlying`, nothing written), a
+    /// - Throws: `StoreError`: `.invalidArgument` for a `target` other than 2; unreadable documents (listed in `underlying`, nothing written), a
     ///   store another process holds (`.locked`), an existing backup folder, a failed write.
     public static func run(at path: String, to target: Int = DocumentVersion.current, backup: BackupPolicy = .defaultFolder,
                            tool: String, version: String, progress: (Event) -> Void = { _ in }) throws(StoreError) -> Outcome {
-        precondition(target == DocumentVersion.current, "StoreUpgrade.run: this code migrates to schema version \(DocumentVersion.current) only")
+        guard target == DocumentVersion.current else {
+            let fix = "Pass \(DocumentVersion.current) (the default), or use the version of the tool that writes schema version \(target)."
+            throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target): this code migrates to schema "
+                                + "version \(DocumentVersion.current) only. \(fix) Nothing was changed.", path: path, recovery: fix)
+        }
         let readOnly = Store.Options(readOnly: true, tool: tool, version: version)
         let reader = try Store.open(at: path, options: readOnly)
         switch reader.compatibility {
         case .superseded(let newer, _):
             return .newerStore(schemaVersion: newer)
         case .refused:
-            throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal!).", path: joinPath(path, StoreLayout.manifest))
+            throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal ?? "this tool can't read it").",
+                             path: joinPath(path, StoreLayout.manifest))
         case .current, .needsMigration:
             break
         }

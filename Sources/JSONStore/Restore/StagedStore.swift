@@ -55,8 +55,9 @@ final class StagedStore {
             let context = StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion)
             (migrated, report) = try StoreMigration.migrate(snapshot, context: context)
         } catch {
-            throw StoreError(.invalidDocument, "Can't migrate the restored store: \(error) Restore without --migrate, then run "
-                                + "'migrate' to see the full report.", path: target.path, underlying: error)
+            let fix = "Restore without --migrate, then run 'migrate' to see the full report."
+            throw StoreError(.invalidDocument, "Can't migrate the restored store: \(error) \(fix)", path: target.path,
+                             underlying: error, recovery: fix)
         }
         let newFiles = migrated.files
         for document in report.documents where document.rewritesFile {

@@ -68,7 +68,7 @@ extension Store {
 
     /// The ids of the user customisations, and every entry of `user-sessions/` that is not a document.
     package func customizationIDs() throws(StoreError) -> ScanResult<UUID> {
-        let listing = try DocumentListing.list(userSessionsDirectory, system: system)
+        let listing = try DocumentListing.listDocumentFolder(userSessionsDirectory, system: system)
         return ScanResult(items: listing.ids.compactMap { UUID(uuidString: $0.rawValue) }, problems: listing.invalid.map(\.error))
     }
 

@@ -12,8 +12,8 @@ extension Store {
         }
         let compatibility = try classify(path, system: system)
         try checkDocumentFolders(path, system: system)
-        if case .refused = compatibility {
-            throw StoreError(.unsupportedVersion, "Can't open '\(path)': \(compatibility.refusal!).", path: joinPath(path, StoreLayout.manifest))
+        if let refusal = compatibility.refusal {
+            throw StoreError(.unsupportedVersion, "Can't open '\(path)': \(refusal).", path: joinPath(path, StoreLayout.manifest))
         }
         var warnings: [String] = recovered.map { [$0] } ?? []
         if !options.readOnly {
@@ -26,10 +26,11 @@ extension Store {
             guard probe.isWritable else { return probe }
             do {
                 try maintenance.reconcile(probe)
-            } catch where error.underlying is StoreProblems {
+            } catch {
                 // The queue cannot be reconciled without every session's keys; the store stays usable
                 // and each unreadable document is still reported by the scans that meet it.
-                warnings.append("The queue of '\(path)' was not checked against its mirror: \((error.underlying as! StoreProblems).problems.count) document(s) can't be read. Run '\(TextFormat.command("migrate-store", "validate", path))'.")
+                guard let unreadable = error.underlying as? StoreProblems else { throw error }
+                warnings.append("The queue of '\(path)' was not checked against its mirror: \(unreadable.problems.count) document(s) can't be read. Run '\(TextFormat.command("migrate-store", "validate", path))'.")
             }
             return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
                          maintenance: maintenance)

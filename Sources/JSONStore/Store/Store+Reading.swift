@@ -50,9 +50,10 @@ extension Store {
         return doc
     }
 
-    /// Every user customisation, and every one that could not be read.
+    /// Every user customisation, and every one that could not be read. An absent `user-sessions/`
+    /// is an empty one.
     public func customizations() throws(StoreError) -> ScanResult<UserSessionV1> {
-        let listing = try DocumentListing.list(userSessionsDirectory, system: system)
+        let listing = try DocumentListing.listDocumentFolder(userSessionsDirectory, system: system)
         var result = ScanResult<UserSessionV1>(problems: listing.invalid.map(\.error))
         for documentID in listing.ids {
             guard let id = UUIDText.parse(documentID.rawValue) else { continue }
@@ -76,8 +77,9 @@ extension Store {
     }
 
     /// The work-stream ids of the store, and every entry of `sessions/` that is not a document.
+    /// An absent `sessions/` is an empty one.
     public func workStreamIDs() throws(StoreError) -> ScanResult<UUID> {
-        let listing = try DocumentListing.list(sessionsDirectory, system: system)
+        let listing = try DocumentListing.listDocumentFolder(sessionsDirectory, system: system)
         return ScanResult(items: listing.ids.compactMap { UUIDText.parse($0.rawValue) }, problems: listing.invalid.map(\.error))
     }
 

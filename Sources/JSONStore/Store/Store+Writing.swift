@@ -18,17 +18,28 @@ extension Store {
         case .needsMigration(let from):
             throw StoreError(.unsupportedVersion, "Can't write to '\(path)': it is a schema v\(from) store. Upgrade it first with '\(TextFormat.command("migrate-store", "migrate", path))'.", path: path)
         case .refused:
-            throw StoreError(.unsupportedVersion, "Can't write to '\(path)': \(compatibility.refusal!).", path: path)
+            throw StoreError(.unsupportedVersion, "Can't write to '\(path)': \(compatibility.refusal ?? "this tool can't read it").", path: path)
         case .current, .superseded:
             return
         }
     }
 
     /// Replaces one document durably (temp file, fsync, rename, fsync of the folder).
+    ///
+    /// An absent `sessions/` or `user-sessions/` reads as empty; the first write into it creates
+    /// it (`Directories.create`: mkdir, fsync of the store folder), then writes the document. The
+    /// common case costs nothing extra: the folder is created only after the write found it missing
+    /// (`ENOENT` opening the folder, before anything was created).
     func write(_ relative: String, _ bytes: [UInt8]) throws(StoreError) {
         let full = file(relative)
         let name = relative.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(relative[relative.index(after: $0)...]) } ?? relative
-        try AtomicFile.durableReplace(directory: Directories.parent(of: full), name: name, bytes: bytes, system: system)
+        let directory = Directories.parent(of: full)
+        do {
+            try AtomicFile.durableReplace(directory: directory, name: name, bytes: bytes, system: system)
+        } catch where error.errno == ENOENT && directory != path {
+            guard try Directories.create(directory, system: system) else { throw error }
+            try AtomicFile.durableReplace(directory: directory, name: name, bytes: bytes, system: system)
+        }
     }
 
     /// Creates a work stream as v2 code does (spec §4 dual write): `backend_name` `""`,
@@ -57,8 +68,16 @@ extension Store {
     /// and, unchanged by `body`, copied rather than encoded: the result and the bytes written
     /// are the same as with a full decode and encode.
     ///
-    /// - Precondition: `body` changes neither `id` nor the seven queue keys: the queue is changed
-    ///   through the queue methods, which keep `queue.json` and its mirror in step.
+    /// `body` may change neither `id` nor the seven queue keys: the queue is changed through the
+    /// queue methods, which keep `queue.json` and its mirror in step.
+    ///
+    /// ```swift
+    /// try store.updateWorkStream(id) { $0.fields.preview = "Deploy the fix" }
+    /// ```
+    ///
+    /// - Throws: `StoreError`: `.invalidArgument` when `body` changed the id or a queue key (nothing
+    ///   is written); `.notFound` without such a work stream; a document or system-call error;
+    ///   whatever `body` throws.
     @discardableResult
     public func updateWorkStream(_ id: UUID, _ body: (inout SessionV2) throws(StoreError) -> Void) throws(StoreError) -> SessionV2 {
         try withLock { () throws(StoreError) in
@@ -76,8 +95,7 @@ extension Store {
             do throws(SchemaError) { session = try SessionMigration.migrate(read.document).0 } catch { throw StoreError.document(error, path: file(relative)) }
             let before = session
             try body(&session)
-            precondition(session.fields.id == id, "updateWorkStream: the body changed the work stream's id")
-            precondition(session.fields.queueKeys == before.fields.queueKeys, "updateWorkStream: change the queue through the queue methods")
+            try checkUpdate(id, before: before, after: session)
             session.schemaVersion = SessionV2.version
             let (bytes, messages) = session.encoded(after: read)
             if !sameBytes(bytes, original) { try write(relative, bytes) }   // compared with the file as read: no second encode

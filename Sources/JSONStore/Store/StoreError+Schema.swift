@@ -18,7 +18,7 @@ extension StoreError {
             code = .invalidDocument
             fix = "Fix the value by hand or restore the file from a backup ('migrate-store validate' lists every problem)."
         }
-        return StoreError(code, "Can't read '\(path)': \(error.reason). \(fix)", path: path, underlying: error)
+        return StoreError(code, "Can't read '\(path)': \(error.reason). \(fix)", path: path, underlying: error, recovery: fix)
     }
 
     /// The schema error behind a document error, if any.

@@ -63,6 +63,9 @@ protocol FileSystemCalls: Sendable {
     /// Exchanges two paths in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`, Darwin
     /// `renamex_np(RENAME_SWAP)`); see `FileSystemCalls+Exchange.swift` (the default reports `ENOSYS`).
     func system_exchange(_ a: String, _ b: String) throws(Errno)
+    /// Creates `target` as a copy-on-write clone of `source` (Linux `ioctl(FICLONE)`, Darwin
+    /// `clonefile`); see `FileSystemCalls+Clone.swift` (the default reports `ENOTSUP`).
+    func system_cloneFile(_ source: String, _ target: String) throws(Errno)
 }
 
 /// An `errno` value reported by a failed system call.

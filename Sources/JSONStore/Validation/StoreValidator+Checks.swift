@@ -23,10 +23,13 @@ extension StoreValidator {
                     fix: "Move it out of the store."))
             }
         }
+        // An absent document folder is an empty one for every reader and command; the store creates
+        // it with the first document it writes there. Worth a note (a folder deleted by mistake
+        // loses its documents), not a problem.
         for name in Self.documentFolders where !entries.contains(where: { $0.name == name }) {
-            problems.append(StoreProblem(
-                file: name, code: "missing_folder", message: "absent, so the store's API can't list its documents",
-                fix: "Create it as an empty folder (mkdir '\(store.path.hasSuffix("/") ? store.path : store.path + "/")\(name)'), or restore it from a backup."))
+            notes.append(StoreProblem(
+                file: name, code: "missing_folder", message: "absent, so it is read as an empty folder",
+                fix: "Nothing to do: the store creates it with its first document. If it held documents, restore it from a backup."))
         }
     }
 

@@ -13,12 +13,14 @@ extension StoreError: ExitCodeError {
     /// | `.locked` | 75 |
     /// | `.alreadyExists` | 73 |
     /// | names, types, documents, versions (`.invalidFileName`, `.notAStore`, …) | 65 |
+    /// | `.invalidArgument` (the tool called the library wrongly: a bug) | 70 |
     /// | everything from the operating system (`.io`, `.noSpace`, `.notFound`, …) | 74 |
     var exitCode: ExitCode {
         if let rejection = underlying as? ArchiveRejection { return ArchiveExit.code(for: rejection.status) }
         switch code {
         case .locked: return .locked
         case .alreadyExists: return .cannotCreate
+        case .invalidArgument: return .internalError
         case .notAStore, .corruptDocument, .invalidDocument, .unsupportedVersion, .invalidFileName,
              .symlinkRefused, .notARegularFile, .conflict, .fileTooLarge: return .dataError
         default: return .ioError

@@ -116,6 +116,7 @@ final class FaultInjectingCalls: FileSystemCalls, @unchecked Sendable {
     }
     func system_link(_ from: String, _ to: String) throws(Errno) { try check("link"); try real.system_link(from, to) }
     func system_exchange(_ a: String, _ b: String) throws(Errno) { try check("exchange"); try real.system_exchange(a, b) }
+    func system_cloneFile(_ source: String, _ target: String) throws(Errno) { try check("clone"); try real.system_cloneFile(source, target) }
     func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry] {
         try check("readdir"); return try real.system_readdir(path)
     }

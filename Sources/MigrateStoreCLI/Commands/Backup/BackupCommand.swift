@@ -1,6 +1,6 @@
 import JSONStore
 
-/// `migrate-store backup <store> <dest>`: a consistent, verified backup (see `Backup.create`).
+/// `migrate-store backup <store> <dest> [--link]`: a consistent, verified backup (see `Backup.create`).
 ///
 /// ```
 /// $ migrate-store backup store store.backup
@@ -9,28 +9,42 @@ import JSONStore
 /// ```
 struct BackupCommand: Subcommand {
     static let dest = ArgumentSpec(name: "dest", help: "The backup directory to create. It must not exist.")
+    static let link = OptionSpec.flag(
+        "link", help: "Hard-link the store's files instead of copying them (same file system only): faster and "
+            + "takes no space, but risky: a linked file is the store's file, so an in-place edit of the store "
+            + "(an editor that writes in place, a script opening a file with 'r+') changes the backup too.")
 
     static let spec = CommandSpec(
         name: "backup", group: .backupAndRestore,
         abstract: "Copy a store to a new backup and verify the copy.",
         discussion: """
             Copies every document, leaving out the store's own bookkeeping files (names starting \
-            with a dot), then reads the copy back and compares it with the store.
+            with a dot), then reads the copy back and compares it with the store. Where the file \
+            system can (Btrfs, XFS, APFS), a copy is a copy-on-write clone: no blocks are copied, \
+            and it stays independent of the store's file.
             """,
-        arguments: [.store, dest])
+        arguments: [.store, dest],
+        options: [link])
 
     let store: String, destination: String
+    let options: Backup.Options
 
-    init(_ arguments: ParsedArguments) { (store, destination) = (arguments.value(.store), arguments.value(Self.dest)) }
+    init(_ arguments: ParsedArguments) {
+        (store, destination) = (arguments.value(.store), arguments.value(Self.dest))
+        options = Backup.Options(allowHardLinks: arguments.flag(Self.link))
+    }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try Backup.create(store: store, destination: destination, tool: ToolInfo.name, version: ToolInfo.version)
+        let report = try Backup.create(store: store, destination: destination, tool: ToolInfo.name, version: ToolInfo.version,
+                                       options: options)
         let files = report.manifest.files.count
         out.print("Backed up \(counted(files, "file")) (\(report.totalBytes) bytes, schema version "
                   + "\(report.manifest.storeSchemaVersion)) from '\(store)' to '\(destination)'.")
         if report.linkedFiles > 0 {
-            out.info("Hard-linked \(counted(report.linkedFiles, "file")) (same file system; the store never changes a file "
-                     + "in place, so a link keeps the snapshot) and copied \(report.copiedFiles).")
+            out.info("Hard-linked \(counted(report.linkedFiles, "file")) (--link: an in-place edit of one of the store's "
+                     + "files changes the backup too) and copied \(report.copiedFiles).")
+        } else if report.clonedFiles > 0 {
+            out.info("Copied every file (\(report.clonedFiles) as copy-on-write clones, independent of the store's files).")
         } else {
             out.info("Copied every file.")
         }
@@ -42,7 +56,8 @@ struct BackupCommand: Subcommand {
         out.emitJSON([
             "store": .string(store), "backup": .string(destination), "files": .int(files),
             "bytes": .int(Int(report.totalBytes)), "store_schema_version": .int(report.manifest.storeSchemaVersion),
-            "linked_files": .int(report.linkedFiles), "copied_files": .int(report.copiedFiles), "verified": true,
+            "linked_files": .int(report.linkedFiles), "copied_files": .int(report.copiedFiles),
+            "cloned_files": .int(report.clonedFiles), "verified": true,
             "unreadable_documents": .array(report.unreadableDocuments.map(\.json)),
         ])
         return .success
