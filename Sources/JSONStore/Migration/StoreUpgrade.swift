@@ -126,11 +126,15 @@ public enum StoreUpgrade {
         let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress)
         progress(.migrationStarted)
         // `migrate` takes an optional (so formally escaping) closure; it calls it only before it returns.
+        var total = 0
         let report = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
-            try StoreMigrator(store: store).migrate(toolVersion: version, holding: lock, keepingDocuments: false) { done, total in
-                progress(.migrating(done: done, total: total))
+            try StoreMigrator(store: store).migrate(toolVersion: version, holding: lock, keepingDocuments: false) { done, count in
+                total = count
+                progress(.migrating(done: done, total: count))
             }
         }
+        // The migrator reports before each work stream; say that the last one is done too.
+        if total > 0 { progress(.migrating(done: total, total: total)) }
         progress(.migrationFinished)
         return .upgraded(report, from: from, backup: destination)
     }

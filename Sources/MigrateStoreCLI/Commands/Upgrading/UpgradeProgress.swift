@@ -31,9 +31,11 @@ final class UpgradeProgress {
             finish()
             out.info("Backed up '\(store)' to '\(backupDestination)': \(report.manifest.files.count) files, \(report.totalBytes) bytes, verified.")
         case .migrationStarted:
-            start("Migrating")
+            finish()
         case .migrating(let done, let total):
-            line?.update(done, detail: "\(done)/\(total) work streams")
+            // The line is made at the first count, when the total is known: "Migrating: 12/40 work streams".
+            if line == nil { line = out.progress("Migrating", total: total) }
+            line?.update(done, detail: "work streams")
         case .migrationFinished:
             finish()
         }
