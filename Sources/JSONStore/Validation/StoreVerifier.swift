@@ -23,16 +23,22 @@ package struct StoreVerifier: Sendable {
         package var passed: Bool { unreadable.isEmpty && integrity.isEmpty && failures.isEmpty }
     }
 
-    package func verify() throws(StoreError) -> Result {
+    /// Runs every check. `progress` is called on the calling thread with (checked, total) work
+    /// streams, once before the first and after each.
+    package func verify(progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) -> Result {
         var result = Result()
         result.comparedWithBackup = backup != nil
         let ids = try store.workStreamIDs()
         result.unreadable += ids.problems
         var summaries: [SessionQueueSummary] = []
+        var checkedStreams = 0
+        progress(0, ids.items.count)
         // Each work stream is checked on its own, on every core; the findings are kept in id order.
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Swift.Result<SessionFindings, StoreError> in
             .success(checkSession(id))
         }, consume: { (_, outcome) throws(StoreError) in
+            checkedStreams += 1
+            progress(checkedStreams, ids.items.count)
             guard case .success(let findings) = outcome else { return }
             result.unreadable += findings.unreadable
             result.failures += findings.failures
