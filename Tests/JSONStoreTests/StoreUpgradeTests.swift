@@ -9,6 +9,7 @@ import JSONStore
         switch event {
         case .warning: "warning"
         case .waitingForLock: "waitingForLock"
+        case .validating: "validating"
         case .backupSkipped: "backupSkipped"
         case .backupStarted: "backupStarted"
         case .backupFinished: "backupFinished"
@@ -38,7 +39,7 @@ import JSONStore
         #expect(from == 1)
         #expect(backup == folder("backup"))
         #expect(!report.isNoop && report.filesChanged > 0)
-        #expect(events == ["backupStarted", "backupFinished", "migrationStarted", "migrating", "migrationFinished"])
+        #expect(events == ["validating", "backupStarted", "backupFinished", "migrationStarted", "migrating", "migrationFinished"])
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
         #expect(try BackupVerification.verify(backup: folder("backup")).status == .ok)
         let backedUp = tree(folder("backup")).filter { StoreFilePath($0.key) != nil }
@@ -71,7 +72,7 @@ import JSONStore
         } throws: { error in
             (error as? StoreError)?.code == .corruptDocument && (error as? StoreError)?.message.contains("555a622d") == true
         }
-        #expect(events.isEmpty)
+        #expect(Set(events) == ["validating"], "it validated, then stopped")
         #expect(snapshot(folder.path) == before, "bad input changes nothing, not even the lock file")
     }
 
@@ -87,7 +88,7 @@ import JSONStore
             Issue.record("expected .upgraded from 1 without a backup, got \(outcome)")
             return
         }
-        #expect(events == ["backupSkipped", "migrationStarted", "migrating", "migrationFinished"])
+        #expect(events == ["validating", "backupSkipped", "migrationStarted", "migrating", "migrationFinished"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["store"])
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
     }
@@ -154,7 +155,7 @@ import JSONStore
             return
         }
         #expect(plan.isNoop && from == 1)
-        #expect(events == ["waitingForLock"])
+        #expect(events == Array(repeating: "validating", count: 8) + ["waitingForLock"])
         #expect(!FileManager.default.fileExists(atPath: folder("backup")), "no backup of the already-migrated store")
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
     }

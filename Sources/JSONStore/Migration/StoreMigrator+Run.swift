@@ -11,15 +11,19 @@ extension StoreMigrator {
     }
 
     /// Pass A of the dry run: every work stream decoded and validated (on every core), its queue keys kept.
-    func survey() throws(StoreError) -> Survey {
+    /// `progress` gets (read, total) work streams on the calling thread.
+    func survey(progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) -> Survey {
         var problems: [StoreError] = []
         var summaries: [SessionQueueSummary] = []
         let ids = try store.workStreamIDs()
         problems += ids.problems
         summaries.reserveCapacity(ids.items.count)
+        var read = 0
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<SessionQueueSummary, StoreError> in
             do throws(StoreError) { return .success(SessionQueueSummary(try store.workStream(id))) } catch { return .failure(error) }
         }, consume: { (_, result) throws(StoreError) in
+            read += 1
+            progress(read, ids.items.count)
             switch result {
             case .success(let summary): summaries.append(summary)
             case .failure(let error): problems.append(error)

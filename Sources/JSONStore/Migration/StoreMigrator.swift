@@ -28,8 +28,8 @@ public struct StoreMigrator: Sendable {
     /// Decodes and validates every document of the store, writing nothing (not even a lock file).
     /// `StoreUpgrade.run` runs it before it takes the lock, so bad input changes nothing at all.
     /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
-    func validate() throws(StoreError) {
-        _ = try survey()
+    func validate(progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) {
+        _ = try survey(progress: progress)
     }
 
     /// True when a crash left temp files, or a migration's exchange folder, in the store (removed

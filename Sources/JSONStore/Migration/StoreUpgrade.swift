@@ -43,6 +43,8 @@ public enum StoreUpgrade {
         case waitingForLock(holder: String?)
         /// `BackupPolicy.none`: no backup is taken.
         case backupSkipped
+        /// `done` of `total` work streams of a v1 store are read and validated (before any write).
+        case validating(done: Int, total: Int)
         /// The backup into this folder starts.
         case backupStarted(destination: String)
         /// The backup is complete and verified.
@@ -107,7 +109,7 @@ public enum StoreUpgrade {
             }
             return .alreadyCurrent(plan, from: from)
         }
-        if from < 2 { try migrator.validate() }
+        if from < 2 { try migrator.validate { done, total in progress(.validating(done: done, total: total)) } }
         try announceWait(path, tool: tool, version: version, progress: progress)
         // A v1 store is opened for writing first: that finishes an interrupted restore and sweeps
         // temp files, and writes nothing else. A v2 store is not: its open for writing would run

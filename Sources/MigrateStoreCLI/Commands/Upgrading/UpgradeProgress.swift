@@ -19,10 +19,13 @@ final class UpgradeProgress {
     func show(_ event: StoreUpgrade.Event) {
         switch event {
         case .warning(let sentence):
+            finish()
             out.warning(sentence)
         case .waitingForLock(let holder):
+            finish()
             out.info("Waiting for \(holder ?? "another process") to release '\(store)' (up to \(StoreLock.defaultTimeout.components.seconds) s).")
         case .backupSkipped:
+            finish()
             out.info("No backup taken (--no-backup).")
         case .backupStarted(let destination):
             backupDestination = destination
@@ -30,6 +33,9 @@ final class UpgradeProgress {
         case .backupFinished(let report):
             finish()
             out.info("Backed up '\(store)' to '\(backupDestination)': \(report.manifest.files.count) files, \(report.totalBytes) bytes, verified.")
+        case .validating(let done, let total):
+            if line == nil { line = out.progress("Validating", total: total) }
+            line?.update(done, detail: "work streams")
         case .migrationStarted:
             finish()
         case .migrating(let done, let total):
