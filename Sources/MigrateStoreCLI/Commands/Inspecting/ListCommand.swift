@@ -121,10 +121,11 @@ struct ListCommand: Subcommand {
         return text + "."
     }
 
-    /// Warnings for every unreadable document, then exit status 65 if there was any.
+    /// Warnings for every unreadable document, then, if there was any, exit status 74 when one
+    /// of them failed to read (``ProblemExit``), else 65.
     static func finish(_ problems: [StoreProblem], store: String, _ out: Output) throws -> ExitCode {
         guard !problems.isEmpty else { return .success }
         for problem in problems { out.warning(problem.line) }
-        throw CommandError(.dataError, "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem.")
+        throw CommandError(ProblemExit.code(problems), "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem.")
     }
 }
