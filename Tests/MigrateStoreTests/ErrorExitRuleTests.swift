@@ -49,3 +49,20 @@ import JSONStore
                 + "they are left out of the counts. Run 'migrate-store validate <store>' for every problem.\n", "\(kind)")
     }
 }
+
+/// (e) `backup` and `export` only read the store: with its lock busy they say the store is
+/// locked by its holder and can't be backed up or exported (not "Can't write"), and exit 75.
+@Suite struct BusyLockMessageTests {
+    @Test(arguments: ["backup", "export"])
+    func busyLockNamesTheHolderAndExits75(command: String) throws {
+        let fixture = try InspectFixture("v2-store")
+        let output = fixture.root(command == "backup" ? "backup" : "store.export")
+        let run = try StoreLock.withExclusiveLock(store: fixture.store, tool: "lock-test", version: "9.9") { _ in
+            try fixture.run(command, [output])
+        }
+        #expect(run.code == 75, "\(run)")
+        let action = command == "backup" ? "back up" : "export"
+        #expect(run.stderr.hasPrefix("Error: Can't \(action) '<store>': it is locked by process \(getpid()) (lock-test 9.9)"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
