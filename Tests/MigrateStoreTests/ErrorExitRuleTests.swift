@@ -66,3 +66,35 @@ import JSONStore
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 }
+
+/// (c) A full disk while `migrate` stages its temp files is reported as a full disk, not as a
+/// document that can't be read. A real full disk: a 512 KiB tmpfs (needs root or
+/// CAP_SYS_ADMIN; skipped otherwise), filled after the store and its lock file are in place.
+@Suite struct FullDiskMessageTests {
+    @Test func fullDiskWhileStagingSaysTheDiskIsFull() throws {
+        let scratch = TemporaryDirectory()
+        let mount = scratch("disk")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try BuiltTool.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mount], timeLimit: 60)
+        try SkippedTests.require(mounted.code == 0, "can't mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); needs root or CAP_SYS_ADMIN")
+        defer { _ = try? BuiltTool.runProgram("/bin/umount", [mount], timeLimit: 60) }
+        let store = mount + "/store"
+        try Samples.copy("v1-store", to: store)
+        // The lock record fits in the page the file already has, so the lock is taken; the
+        // first write that needs a new page is a staged work stream's.
+        try Data(repeating: 0x20, count: 300).write(to: URL(fileURLWithPath: store + "/.lock"))
+        let before = snapshot(store).mapValues(\.bytes).filter { $0.key != ".lock" }
+        let filler = open(mount + "/filler", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(filler >= 0)
+        let page = [UInt8](repeating: 0, count: 4096)
+        while write(filler, page, page.count) > 0 {}
+        close(filler)
+
+        let run = try BuiltTool.run(["migrate", store, "--no-backup"])
+        #expect(run.code == 74, "\(run)")
+        #expect(run.stderr.hasPrefix("Error: Can't write '\(store)/sessions/"), "\(run.stderr)")
+        #expect(run.stderr.contains("the disk is full (ENOSPC). Free some space and try again."), "\(run.stderr)")
+        #expect(!run.stderr.contains("can't be read"), "\(run.stderr)")
+        #expect(snapshot(store).mapValues(\.bytes).filter { $0.key != ".lock" } == before, "the store changed")
+    }
+}
