@@ -7,18 +7,32 @@ import JSONStore
 @Suite struct ErrorExitRuleTests {
     static let d664 = "sessions/d664cf84-65da-4768-8ba1-acf742bdc1f1.json"
 
-    /// chmod 000 does not stop root from reading, so as root the document is readable and the
-    /// test can't make its point: it is skipped then (the rule itself is also checked in process
-    /// by `ioFailureAmongProblemsIs74`).
-    @Test(.disabled(if: geteuid() == 0, "running as root: chmod 000 does not stop reads"))
-    func unreadableDocumentIs74ForEveryCommandThatMeetsIt() throws {
+    /// chmod 000 does not stop root from reading: as root, the tool runs as `nobody`
+    /// (``UnprivilegedTool``); skipped as root without runuser(1).
+    @Test func unreadableDocumentIs74ForEveryCommandThatMeetsIt() throws {
         let fixture = try InspectFixture("v2-store")
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: fixture.path(Self.d664))
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: fixture.path(Self.d664)) }
+        let tool = try UnprivilegedTool(owning: fixture.root)
+        try SkippedTests.require(tool != nil, "running as root without runuser(1): chmod 000 does not stop root's reads")
         for command in ["status", "ls", "queue", "stats", "validate", "migrate"] {
-            let run = try fixture.run(command, command == "migrate" ? ["--no-backup"] : [])
+            let run = try tool!.run([command, fixture.store] + (command == "migrate" ? ["--no-backup"] : []))
             #expect(run.code == 74, "\(command): \(run)")
         }
+    }
+
+    /// (d) A document `backup` can't read is named as the store's file, never as the copy in
+    /// its staging folder (which is removed when the backup fails).
+    @Test(arguments: [false, true])
+    func backupOfAnUnreadableDocumentNamesTheStoresFile(link: Bool) throws {
+        let fixture = try InspectFixture("v2-store")
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: fixture.path(Self.d664))
+        let tool = try UnprivilegedTool(owning: fixture.root)
+        try SkippedTests.require(tool != nil, "running as root without runuser(1): chmod 000 does not stop root's reads")
+        let run = try tool!.run(["backup", fixture.store, fixture.root("backup")] + (link ? ["--link"] : []))
+        #expect(run.code == 74, "\(run)")
+        #expect(run.stderr.hasPrefix("Error: Can't read '\(fixture.path(Self.d664))': permission was denied (EACCES)."), "\(run.stderr)")
+        #expect(!run.stderr.contains("staging"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.root.path).sorted() == ["migrate-store", "v2-store"].filter { $0 != "migrate-store" || geteuid() == 0 })
     }
 
     @Test func ioFailureAmongProblemsIs74AndABadDocumentIs65() {
@@ -96,5 +110,34 @@ import JSONStore
         #expect(run.stderr.contains("the disk is full (ENOSPC). Free some space and try again."), "\(run.stderr)")
         #expect(!run.stderr.contains("can't be read"), "\(run.stderr)")
         #expect(snapshot(store).mapValues(\.bytes).filter { $0.key != ".lock" } == before, "the store changed")
+    }
+}
+
+/// The built tool run as a user whom chmod 000 stops: this user when it is not root; as root,
+/// `nobody` through runuser(1), on a copy of the binary in `root`, which is handed to nobody
+/// (with everything in it). nil as root without runuser.
+struct UnprivilegedTool {
+    let executable: String
+    let launcher: [String]
+
+    init?(owning root: TemporaryDirectory) throws {
+        guard geteuid() == 0 else {
+            (executable, launcher) = (BuiltTool.executable.path, [])
+            return
+        }
+        guard let runuser = ["/usr/sbin/runuser", "/sbin/runuser"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
+        executable = root("migrate-store")
+        try FileManager.default.copyItem(atPath: BuiltTool.executable.path, toPath: executable)
+        let nobody: uid_t = 65534
+        var paths = [root.path]
+        if let entries = FileManager.default.enumerator(atPath: root.path) {
+            while let entry = entries.nextObject() as? String { paths.append(root(entry)) }
+        }
+        for path in paths { #expect(lchown(path, nobody, gid_t(nobody)) == 0, "chown '\(path)'") }
+        launcher = [runuser, "-u", "nobody", "--"]
+    }
+
+    func run(_ arguments: [String]) throws -> ToolRun {
+        try BuiltTool.runProgram(executable, arguments, launcher: launcher, timeLimit: 120)
     }
 }
