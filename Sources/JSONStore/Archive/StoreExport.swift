@@ -128,7 +128,7 @@ public enum StoreExport {
                                   _ body: () throws(StoreError) -> R) throws(StoreError) -> R {
         let lock: StoreLock
         do {
-            lock = try StoreLock(store: store, tool: tool, version: version, timeout: timeout, system: system)
+            lock = try StoreLock(store: store, tool: tool, version: version, timeout: timeout, system: system, action: "export")
         } catch where error.code == .readOnlyFileSystem {
             return try body()  // nobody can write a read-only store: see BackupWriter.withStoreLock
         }

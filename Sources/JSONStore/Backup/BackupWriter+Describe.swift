@@ -58,12 +58,25 @@ struct StagedFileReader: Sendable {
     /// written with (its bytes were compared with the source's when it was written).
     func read(_ file: BackupCapture.File) throws(StoreError) -> [UInt8] {
         let path = file.path.absolute(in: staging)
-        let bytes = try FileReader.read(path, system: system)
+        let bytes: [UInt8]
+        do { bytes = try FileReader.read(path, system: system) } catch { throw naming(error, file, staged: path) }
         if !file.linked && Int64(bytes.count) != file.size {
             throw StoreError(.io, "Can't back up '\(store)': the copy of '\(file.path)' reads back different from what was written. "
                                 + "Check the disk of '\(destination)'.", path: path)
         }
         return bytes
+    }
+
+    /// `error`, read from the staging folder, naming the store's file instead: a linked file is
+    /// that file, and a copy is named as the copy of it in the backup. The staging folder is
+    /// removed when the backup fails, so its name would point at nothing.
+    private func naming(_ error: StoreError, _ file: BackupCapture.File, staged: String) -> StoreError {
+        var named = error
+        let original = file.path.absolute(in: store)
+        let name = file.linked ? "'\(original)'" : "the copy of '\(original)' in the backup '\(destination)'"
+        named.message = error.message.replacingOccurrences(of: "'\(staged)'", with: name)
+        named.path = original
+        return named
     }
 
     /// The manifest entry of `file`: its size, and the SHA-256 of the bytes read back.

@@ -83,7 +83,8 @@ struct BackupWriter {
         if heldLock != nil { return try body() }
         let lock: StoreLock
         do {
-            lock = try StoreLock(store: store, tool: tool, version: version, timeout: options.lockTimeout, system: system)
+            // A backup only reads: the message says it can't back up, not that it can't write.
+            lock = try StoreLock(store: store, tool: tool, version: version, timeout: options.lockTimeout, system: system, action: "back up")
         } catch where error.code == .readOnlyFileSystem {
             return try body()
         }

@@ -58,7 +58,9 @@ public final class StoreLock {
         try self.init(store: store, tool: tool, version: version, timeout: timeout, system: .real)
     }
 
-    init(store: String, tool: String, version: String, timeout: Duration, system: SystemCalls) throws(StoreError) {
+    /// - Parameter action: what the caller can't do while another process holds the lock, for
+    ///   the `.locked` message ("Can't back up '…': it is locked by …"). The default is `"write"`.
+    init(store: String, tool: String, version: String, timeout: Duration, system: SystemCalls, action: String = "write") throws(StoreError) {
         let context = ErrorContext("lock", store)
         let path = joinPath(store, Self.fileName)
         // On a throw below, `fd` is closed as it goes out of scope, which releases a lock taken
@@ -69,7 +71,7 @@ public final class StoreLock {
             guard try fd.status(context: context).type == .regular else {
                 throw StoreError(.notARegularFile, "Can't lock '\(store)': '\(path)' is not a regular file. Remove it and try again.", path: path)
             }
-            try Self.waitForLock(fd, store: store, timeout: timeout, context: context)
+            try Self.waitForLock(fd, store: store, timeout: timeout, action: action, context: context)
             // While this process waited, `restore --force` may have moved the store aside (with
             // this lock file) and put a restored store in its place: the lock taken is then the
             // old store's. Lock the file that stands at the path now (same device and inode).
@@ -120,7 +122,7 @@ public final class StoreLock {
 
     /// Polls `flock(LOCK_EX|LOCK_NB)` until it succeeds or `timeout` passes.
     private static func waitForLock(
-        _ fd: borrowing FileDescriptor, store: String, timeout: Duration, context: ErrorContext
+        _ fd: borrowing FileDescriptor, store: String, timeout: Duration, action: String, context: ErrorContext
     ) throws(StoreError) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -129,7 +131,7 @@ public final class StoreLock {
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero {
                 let holder = LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
-                throw lockedError(store: store, holder: holder)
+                throw lockedError(store: store, holder: holder, action: action)
             }
             // Poll every 20 ms at most: short enough to follow a released lock quickly.
             let (seconds, attoseconds) = min(remaining, .milliseconds(20)).components
@@ -138,10 +140,10 @@ public final class StoreLock {
     }
 
     /// "Can't write '/data/store': it is locked by process 4242 (migrate-store 0.3.0) since ...".
-    static func lockedError(store: String, holder: LockHolder) -> StoreError {
+    static func lockedError(store: String, holder: LockHolder, action: String = "write") -> StoreError {
         let advice = holder.isUnknown
             ? "Wait for it to finish, or find it with 'lsof \(joinPath(store, fileName))'."
             : "Wait for it to finish, or stop that process."
-        return StoreError(.locked, "Can't write '\(store)': it is locked by \(holder.summary). \(advice)", path: store)
+        return StoreError(.locked, "Can't \(action) '\(store)': it is locked by \(holder.summary). \(advice)", path: store)
     }
 }

@@ -31,25 +31,31 @@ extension StoreMigrator {
     func stage(report: inout MigrationReport, progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, [StagedSession]) {
         var staged: [StagedSession] = []
         var problems: [StoreError] = []
+        // A temp file that could not be written (a full disk, an I/O error) is no unreadable
+        // document: it is reported as itself, not in the list of documents that can't be read.
+        var writeFailure: StoreError?
         let ids = try store.workStreamIDs()
         problems += ids.problems
         // Once a document is known to be unreadable nothing will be committed: stop writing temp files.
         let failed = FailureFlag(!ids.problems.isEmpty)
         let keepsDocuments = report.keepsDocuments
         var done = 0
-        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<StagedSession, StoreError> in
-            do throws(StoreError) {
-                return .success(try stageSession(id, writing: !failed.isSet))
+        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<StagingOutcome, StoreError> in
+            do throws(StagingFailure) {
+                return .success(.staged(try stageSession(id, writing: !failed.isSet)))
             } catch {
                 failed.set()
-                return .failure(error)
+                switch error {
+                case .read(let error): return .failure(error)
+                case .write(let error): return .success(.writeFailed(error))
+                }
             }
         }, consume: { (_, result) throws(StoreError) in
             progress?(done, ids.items.count)
             done += 1
             if done % 256 == 0 { MemoryRelease.trim() }
             switch result {
-            case .success(var session):
+            case .success(.staged(var session)):
                 if !keepsDocuments && !session.changes.isEmpty {
                     report.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes))
                     session.changes = []
@@ -58,9 +64,12 @@ extension StoreMigrator {
                 staged.append(session)
             case .failure(let error):
                 problems.append(error)
+            case .success(.writeFailed(let error)):
+                if writeFailure == nil { writeFailure = error }
             }
         })
         do throws(StoreError) {
+            if let writeFailure { throw writeFailure }
             var survey = try surveyOtherDocuments(&problems)
             if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
             survey.summaries = staged.map { SessionQueueSummary(id: $0.id, schemaVersion: $0.schemaVersion, keys: $0.keys) }
@@ -73,17 +82,32 @@ extension StoreMigrator {
 
     /// One work stream: read, validated, migrated, and written to a temp file if its bytes change
     /// (and `writing`). Thread-safe on the real file system.
-    private func stageSession(_ id: UUID, writing: Bool) throws(StoreError) -> StagedSession {
-        let document = try store.workStream(id)
+    private func stageSession(_ id: UUID, writing: Bool) throws(StagingFailure) -> StagedSession {
+        let document: SessionDocument
+        do throws(StoreError) { document = try store.workStream(id) } catch { throw .read(error) }
         let migrated: SessionV2, changes: [Change]
         do throws(SchemaError) { (migrated, changes) = try SessionMigration.migrate(document) } catch {
-            throw StoreError.document(error, path: store.file(Store.sessionFile(id)))
+            throw .read(StoreError.document(error, path: store.file(Store.sessionFile(id))))
         }
         var session = StagedSession(id: id, schemaVersion: document.schemaVersion, keys: document.fields.queueKeys, changes: changes)
         if writing, changes.contains(where: \.changesBytes) {
-            session.temporary = try writeTemporary(id, migrated.encoded)
+            do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded) } catch { throw .write(error) }
         }
         return session
+    }
+
+    /// Why staging one work stream failed: its document can't be read (or migrated), or its
+    /// temp file can't be written.
+    enum StagingFailure: Error {
+        case read(StoreError)
+        case write(StoreError)
+    }
+
+    /// What one work stream's staging gives the consumer (an unreadable document is the batch's
+    /// failure; a temp file that can't be written is reported on its own).
+    enum StagingOutcome: Sendable {
+        case staged(StagedSession)
+        case writeFailed(StoreError)
     }
 
     func writeTemporary(_ id: UUID, _ bytes: [UInt8]) throws(StoreError) -> String {

@@ -43,13 +43,53 @@ struct InspectedStore {
         do { return try body() } catch { throw InspectFailure.commandError(error) }
     }
 
-    /// The queue as v2 code sees it, and where it came from: `queue.json`, or (v1 store, or a
-    /// v2 store that lacks it) the per-session keys of the readable work streams.
-    func queue(summaries: [WorkStreamSummary]) throws -> (queue: QueueV2, source: QueueSource) {
-        if !isV1, let document = try call({ () throws(StoreError) in try store.queueDocument() }) {
-            return (document, .queueDocument)
+    /// The queue as the next writer will establish it (spec §7), and where it came from:
+    /// `queue.json`, or (v1 store, or a v2 store that lacks it) the per-session keys of the
+    /// readable work streams. On a v2 store a v1 writer touched, or whose `queue.json` names
+    /// work streams that no longer exist, this is `QueueResolution.resolve`'s queue (the one
+    /// `migrate` and the reconcile on opening for writing write), not `queue.json`'s stale one.
+    ///
+    /// - Parameter complete: false when some work stream can't be read: the reconcile needs every
+    ///   session's keys (it refuses to run without them), so `queue.json` is shown as it is.
+    func queue(summaries: [WorkStreamSummary], complete: Bool = true) throws -> InspectedQueue {
+        let sessions = summaries.map(\.queueSummary)
+        guard !isV1, let document = try call({ () throws(StoreError) in try store.queueDocument() }) else {
+            return InspectedQueue(queue: QueueBuilder.build(from: sessions), source: isV1 ? .sessionKeysV1 : .sessionKeysMissingDocument,
+                                  document: nil, pendingReconcile: nil)
         }
-        return (QueueBuilder.build(from: summaries.map(\.queueSummary)), isV1 ? .sessionKeysV1 : .sessionKeysMissingDocument)
+        guard complete else { return InspectedQueue(queue: document, source: .queueDocument, document: document, pendingReconcile: nil) }
+        let resolved = QueueResolution.resolve(manifestVersion: DocumentVersion.current, sessions: sessions, existing: document)
+        let v1Written = sessions.filter { $0.schemaVersion < DocumentVersion.current }.count
+        let dropped = resolved.changes.filter { if case .queueEntryDropped = $0 { true } else { false } }.count
+        let index = QueueIndex(resolved.queue)
+        let mirrorStale = sessions.filter { index.mirror(for: $0.id, current: $0.keys) != $0.keys }.count
+        var reasons: [String] = []
+        if v1Written > 0 {
+            reasons.append("a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")), so the session keys are the truth and queue.json is rebuilt from them")
+        }
+        if dropped > 0 { reasons.append("queue.json has \(TextFormat.plural(dropped, "entry", "entries")) for work streams that no longer exist") }
+        if v1Written == 0, dropped == 0, mirrorStale > 0 {
+            reasons.append("the session keys of \(TextFormat.plural(mirrorStale, "work stream")) disagree with queue.json, which is the truth")
+        }
+        let pending = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+        return InspectedQueue(queue: resolved.queue, source: resolved.truth == .sessionKeys ? .sessionKeysV1Writer : .queueDocument,
+                              document: document, pendingReconcile: pending)
+    }
+}
+
+/// The queue an inspecting command shows: the one the next writer establishes.
+struct InspectedQueue {
+    /// The queue after the §7 rules (`queue.json` itself when nothing is pending).
+    let queue: QueueV2
+    let source: QueueSource
+    /// `queue.json` as stored, on a v2 store that has one.
+    let document: QueueV2?
+    /// Why the next writer will rewrite the queue or its mirror (spec §7); nil when nothing is pending.
+    let pendingReconcile: String?
+
+    /// The one line for people, when a reconcile is pending.
+    var pendingLine: String? {
+        pendingReconcile.map { "Reconcile pending: \($0). Shown is the queue the next writer ('migrate-store migrate', or any client opening the store for writing) establishes." }
     }
 }
 
@@ -62,16 +102,19 @@ enum QueueSource {
     case sessionKeysV1
     /// A v2 store without `queue.json`: the per-session keys.
     case sessionKeysMissingDocument
+    /// A v2 store with a work stream a v1 writer wrote: the per-session keys (spec §7).
+    case sessionKeysV1Writer
 
     /// The side that is the truth about the queue.
     var truth: QueueTruth { self == .queueDocument ? .queueDocument : .sessionKeys }
 
-    /// The stable code for `--json`: `queue.json`, `session_keys` or `session_keys_no_queue_json`.
+    /// The stable code for `--json`: `queue.json`, `session_keys`, `session_keys_no_queue_json` or `session_keys_v1_writer`.
     var code: String {
         switch self {
         case .queueDocument: StoreLayout.queue
         case .sessionKeysV1: QueueTruth.sessionKeys.rawValue
         case .sessionKeysMissingDocument: QueueTruth.sessionKeys.rawValue + "_no_queue_json"
+        case .sessionKeysV1Writer: QueueTruth.sessionKeys.rawValue + "_v1_writer"
         }
     }
 
@@ -81,6 +124,7 @@ enum QueueSource {
         case .queueDocument: "queue.json (v2 store)"
         case .sessionKeysV1: "queue.json: absent (v1 store); the queue comes from the session keys"
         case .sessionKeysMissingDocument: "queue.json: absent (a v2 store should have one); the queue comes from the session keys"
+        case .sessionKeysV1Writer: "the session keys (a v1 writer wrote to this v2 store, spec §7); queue.json is stale until the next writer rebuilds it"
         }
     }
 }

@@ -40,7 +40,8 @@ struct ListCommand: Subcommand {
         let store = inspected.store
         let listing = try inspected.call { () throws(StoreError) in try store.listWorkStreams() }
         let customizations = try inspected.call { () throws(StoreError) in try store.customizations() }
-        let (queue, source) = try inspected.queue(summaries: listing.items)
+        let inspectedQueue = try inspected.queue(summaries: listing.items, complete: listing.problems.isEmpty)
+        let (queue, source) = (inspectedQueue.queue, inspectedQueue.source)
         let byID = Dictionary(customizations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let lookup = QueueLookup(queue)
         let all = listing.items.map { WorkStreamRow($0, customization: byID[$0.id], queue: lookup) }
@@ -50,14 +51,18 @@ struct ListCommand: Subcommand {
         let problems = StoreProblem.sorted((listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) })
 
         let notShownDeleted = includeDeleted ? 0 : all.filter { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }.count
-        out.printEscaping(Self.table(rows) + [Self.footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)])
-        out.emitJSON([
+        out.printEscaping(Self.table(rows) + [Self.footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)]
+                          + (inspectedQueue.pendingLine.map { [$0] } ?? []))
+        var json: [String: JSONOutputValue] = [
             "store": .string(store.path), "store_schema_version": .int(inspected.schemaVersion),
             "sort": .string(sort), "include_deleted": .bool(includeDeleted), "queued_only": .bool(queuedOnly),
             "queue_source": .string(source.code),
             "total": .int(all.count), "shown": .int(rows.count), "deleted_not_shown": .int(notShownDeleted),
             "work_streams": .array(rows.map(\.json)), "problems": .array(problems.map(\.json)),
-        ])
+        ]
+        // Only when pending, so a store that needs no reconcile lists as it always did.
+        if let pending = inspectedQueue.pendingReconcile { json["reconcile_pending"] = .string(pending) }
+        out.emitJSON(json)
         return try Self.finish(problems, store: store.path, out)
     }
 
@@ -116,10 +121,11 @@ struct ListCommand: Subcommand {
         return text + "."
     }
 
-    /// Warnings for every unreadable document, then exit status 65 if there was any.
+    /// Warnings for every unreadable document, then, if there was any, exit status 74 when one
+    /// of them failed to read (``ProblemExit``), else 65.
     static func finish(_ problems: [StoreProblem], store: String, _ out: Output) throws -> ExitCode {
         guard !problems.isEmpty else { return .success }
         for problem in problems { out.warning(problem.line) }
-        throw CommandError(.dataError, "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem.")
+        throw CommandError(ProblemExit.code(problems), "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem.")
     }
 }

@@ -66,6 +66,9 @@ struct QueueReport {
     var mirror: MirrorStatus = .notApplicable
     var mirrorDetail: String?
     var problems: [StoreProblem] = []
+    /// Why the next writer rewrites the queue or its mirror (spec §7), when it will.
+    let pendingReconcile: String?
+    let pendingLine: String?
 
     init(_ inspected: InspectedStore, locked lockedArguments: [String]) throws {
         self.inspected = inspected
@@ -74,8 +77,10 @@ struct QueueReport {
         let files = Set(try inspected.call { () throws(StoreError) in try store.workStreamIDs() }.items)
         let customizations = try inspected.call { () throws(StoreError) in try store.customizations() }
         settings = try inspected.call { () throws(StoreError) in try store.settings() }
-        let queue: QueueV2
-        (queue, source) = try inspected.queue(summaries: listing.items)
+        let inspectedQueue = try inspected.queue(summaries: listing.items, complete: listing.problems.isEmpty)
+        let queue = inspectedQueue.queue
+        source = inspectedQueue.source
+        (pendingReconcile, pendingLine) = (inspectedQueue.pendingReconcile, inspectedQueue.pendingLine)
         problems = (listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) }
 
         locked = lockedArguments.map { $0.lowercased() }
@@ -94,12 +99,12 @@ struct QueueReport {
         }
         fifo = zip(queue.fifoVisibility(context, enabled: settings.queueEnabled), queue.fifo).map { var r = row($0); r.fifo = $1; return r }
         priority = zip(queue.priorityVisibility(context, enabled: settings.priorityQueueEnabled), queue.priority).map { var r = row($0); r.priority = $1; return r }
-        checkMirror(queue, listing: listing)
+        checkMirror(inspectedQueue.document, listing: listing)
     }
 
     /// Check (d) of spec §7, and which side §7 makes the truth when they disagree.
-    private mutating func checkMirror(_ queue: QueueV2, listing: ScanResult<WorkStreamSummary>) {
-        guard source == .queueDocument else { return }
+    private mutating func checkMirror(_ document: QueueV2?, listing: ScanResult<WorkStreamSummary>) {
+        guard let queue = document else { return }
         guard listing.problems.isEmpty else {
             mirror = .notChecked
             mirrorDetail = "\(TextFormat.plural(listing.problems.count, "work stream")) can't be read"

@@ -9,6 +9,7 @@ extension QueueReport {
         var lines = fifoLines + [""] + priorityLines + [""]
         lines.append("Source: \(source.sentence)")
         lines.append("Mirror: \(mirrorSentence)")
+        if let pendingLine { lines.append(pendingLine) }
         lines.append("Locked: " + (locked.isEmpty ? "none given (a lock is not knowable offline; --locked ID,... marks provider sessions as locked)"
                                                    : locked.joined(separator: ", ")))
         for id in unmatchedLocked { lines.append("Note: --locked '\(id)' is no work stream's provider session.") }
@@ -57,8 +58,10 @@ extension QueueReport {
         }
     }
 
+    /// `reconcile_pending` (why) appears only when a reconcile is pending, so the output of a
+    /// store that needs none is what it always was.
     var json: [String: JSONOutputValue] {
-        [
+        var json: [String: JSONOutputValue] = [
             "store": .string(inspected.path),
             "store_schema_version": .int(inspected.schemaVersion),
             "queue_source": .string(source.code),
@@ -79,6 +82,8 @@ extension QueueReport {
             "mirror": ["status": .string(mirror.rawValue), "detail": mirrorDetail.map(JSONOutputValue.string) ?? .null],
             "problems": .array(problems.map(\.json)),
         ]
+        if let pendingReconcile { json["reconcile_pending"] = .string(pendingReconcile) }
+        return json
     }
 }
 

@@ -54,6 +54,8 @@ struct ShowReport {
     let customization: UserSessionV1?
     let queue: QueueV2
     let queueSource: QueueSource
+    /// Why the next writer rewrites the queue or its mirror (spec §7), when it will.
+    let pendingReconcile: String?
     /// Indexes into `messages` of the ones shown (the last N).
     let shownMessages: Range<Int>
     let full: Bool
@@ -75,19 +77,17 @@ struct ShowReport {
             customization = nil
             problems.append(StoreProblem(error, in: inspected.store))
         }
-        (queue, queueSource) = try Self.queue(inspected)
+        let inspectedQueue = try Self.queue(inspected)
+        (queue, queueSource, pendingReconcile) = (inspectedQueue.queue, inspectedQueue.source, inspectedQueue.pendingReconcile)
         let count = document.fields.messages.count
         shownMessages = max(0, count - messages)..<count
     }
 
-    /// `queue.json`, or the queue the session keys give when there is none (this reads every work stream).
-    private static func queue(_ inspected: InspectedStore) throws -> (QueueV2, QueueSource) {
+    /// The queue the next writer establishes (spec §7; this reads the top level of every work stream).
+    private static func queue(_ inspected: InspectedStore) throws -> InspectedQueue {
         let store = inspected.store
-        if !inspected.isV1, let document = try inspected.call({ () throws(StoreError) in try store.queueDocument() }) {
-            return (document, .queueDocument)
-        }
-        let summaries = try inspected.call { () throws(StoreError) in try store.listWorkStreams() }.items
-        return try inspected.queue(summaries: summaries)
+        let listing = try inspected.call { () throws(StoreError) in try store.listWorkStreams() }
+        return try inspected.queue(summaries: listing.items, complete: listing.problems.isEmpty)
     }
 
     static func file(_ id: UUID, in store: Store) -> String {

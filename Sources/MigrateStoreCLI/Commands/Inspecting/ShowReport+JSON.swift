@@ -20,9 +20,10 @@ extension ShowReport {
         ]
     }
 
+    /// `reconcile_pending` (why) appears only when a reconcile is pending.
     private var derivedJSON: JSONOutputValue {
         let place = priorityPlace
-        return [
+        var derived: [String: JSONOutputValue] = [
             "display_name": .string(displayName),
             "display_name_source": .string(displayNameSource.rawValue),
             "backend_name_is_valid": .bool(WorkStreamRules.isValidDisplayName(fields.backendName)),
@@ -37,6 +38,8 @@ extension ShowReport {
             "priority_position": place.map { .int($0.position) } ?? .null,
             "queue_source": .string(queueSource.code),
         ]
+        if let pendingReconcile { derived["reconcile_pending"] = .string(pendingReconcile) }
+        return .object(derived)
     }
 
     /// `{"index": 0-based place in messages, "message": the message with its text maybe cut,

@@ -38,6 +38,9 @@ extension ShowReport {
             rows.append(("priority queue", "not queued"))
         }
         rows.append(("queue from", queueSource.sentence))
+        if let pendingReconcile {
+            rows.append(("reconcile", "pending: \(pendingReconcile); shown is the queue the next writer establishes"))
+        }
         return rows
     }
 

@@ -22,13 +22,28 @@ struct StatsCommand: Subcommand {
 
     init(_ arguments: ParsedArguments) { storePath = arguments.value(.store) }
 
+    /// The problem codes of an entry of `sessions/` or `user-sessions/` that readers skip (see
+    /// `StoreProblem(_:in:)`).
+    static let notADocumentCodes: Set<String> = ["symbolic_link", "not_a_regular_file", "invalid_file_name"]
+
     func run(_ out: Output) throws -> ExitCode {
         let inspected = try InspectedStore(path: storePath)
         let stats = StoreStats(try inspected.call { () throws(StoreError) in try StoreValidator(inspected.store) })
         for line in stats.lines { out.print(line) }
         out.emitJSON(stats.json)
-        guard stats.scan.unreadable == 0 else {
-            throw CommandError(.dataError, "\(TextFormat.plural(stats.scan.unreadable, "document")) of '\(inspected.path)' can't be read and \(stats.scan.unreadable == 1 ? "is" : "are") left out of the counts. Run '\(ToolInfo.command("validate", inspected.path))' for every problem.")
+        // Unreadable documents, and entries of a document folder that are no documents (a
+        // symbolic link, FIFO, folder or badly named file), are left out of the counts: the exit
+        // status says so as 'validate' does (74 for an I/O failure, 65 otherwise).
+        let unreadable = stats.scan.unreadable
+        let notDocuments = stats.scan.problems.filter { Self.notADocumentCodes.contains($0.code) }.count
+        guard unreadable + notDocuments == 0 else {
+            let validate = "Run '\(ToolInfo.command("validate", inspected.path))' for every problem."
+            let unreadableText = "\(TextFormat.plural(unreadable, "document")) of '\(inspected.path)' can't be read"
+            let message = notDocuments == 0
+                ? "\(unreadableText) and \(unreadable == 1 ? "is" : "are") left out of the counts. \(validate)"
+                : "'\(inspected.path)' has \(TextFormat.plural(notDocuments, "entry", "entries")) in its document folders that \(notDocuments == 1 ? "is no document" : "are no documents") (a symbolic link, FIFO, folder or badly named file)"
+                    + (unreadable > 0 ? " and \(TextFormat.plural(unreadable, "document")) that can't be read" : "") + "; they are left out of the counts. \(validate)"
+            throw CommandError(ProblemExit.code(stats.scan.problems), message)
         }
         return .success
     }

@@ -40,7 +40,7 @@ struct ValidateCommand: Subcommand {
             "problems": .array(scan.problems.map(\.json)),
             "notes": .array(scan.notes.map(\.json)),
         ])
-        return scan.problems.isEmpty ? .success : .dataError
+        return scan.problems.isEmpty ? .success : ProblemExit.code(scan.problems)
     }
 
     /// `'<store>' (schema v2): no problems in 8 work streams, 4 customisations and 3 other documents.`

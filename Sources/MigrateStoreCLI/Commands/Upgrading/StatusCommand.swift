@@ -43,7 +43,7 @@ struct StatusCommand: Subcommand {
             "lock_holder": status.lockHolder.map { .string($0.summary) } ?? .null,
             "unreadable": ReportRendering.errorsJSON(status.unreadable),
         ])
-        return status.unreadable.isEmpty ? .success : .dataError
+        return status.unreadable.isEmpty ? .success : ProblemExit.code(status.unreadable)
     }
 
     static func versions(_ manifest: ManifestDocument) -> (Int, Int?) {
