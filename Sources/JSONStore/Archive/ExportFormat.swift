@@ -6,15 +6,18 @@ import StoreJSON
 ///
 /// ```
 /// {"created_at":"…","format":"work-stream-store-export","format_version":1,"store_schema_version":2,"tool_version":"0.1.0","type":"header"}
-/// {"content":"{\n  \"created_at\": …}\n","path":"store.json","sha256":"…","size":482,"type":"file"}
-/// {"content":"…","path":"sessions/<id>.json","sha256":"…","size":1057,"type":"file"}
+/// {"content":"{\n  \"created_at\": …}\n","mode":"0600","path":"store.json","sha256":"…","size":482,"type":"file"}
+/// {"content":"…","mode":"0644","path":"sessions/<id>.json","sha256":"…","size":1057,"type":"file"}
 /// {"bytes":20278,"files":15,"sha256":"…","type":"trailer"}
 /// ```
 ///
 /// - The header comes first; `format_version` above 1 is refused as incompatible.
 /// - One `file` line per store file: `store.json` first, then the others by path. `content` is
 ///   the file's exact text (documents are UTF-8), so an import writes byte-identical files;
-///   `size` and `sha256` are of those bytes.
+///   `size` and `sha256` are of those bytes. `mode` is the file's permission bits in the store,
+///   four octal digits (`RecordedMode`); an import gives the file that mode. It is optional:
+///   exports written before it was recorded have none, and their files are imported `0600`. An
+///   older reader ignores it (and imports `0600`), so adding it did not change `format_version`.
 /// - The trailer comes last: the number of files, their total size, and the SHA-256 of every
 ///   byte before the trailer (header and file lines, newlines included). A file without it, or
 ///   with anything after it, is truncated or damaged.
@@ -35,8 +38,10 @@ enum ExportFormat {
     }
 
     /// - Precondition: `content` is valid UTF-8 (checked by the caller, which names the file).
-    static func file(_ path: StoreFilePath, content: [UInt8]) -> [UInt8] {
-        encode([("content", .string(String(decoding: content, as: UTF8.self))), ("path", .string(path.rawValue)),
+    /// - Parameter mode: The file's permission bits; setuid, setgid and sticky are dropped.
+    static func file(_ path: StoreFilePath, content: [UInt8], mode: mode_t) -> [UInt8] {
+        encode([("content", .string(String(decoding: content, as: UTF8.self))), ("mode", .string(RecordedMode.text(mode))),
+                ("path", .string(path.rawValue)),
                 ("sha256", .string(SHA256.hex(of: content))), ("size", .int(Int64(content.count))), ("type", .string("file"))])
     }
 

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StoreJSON
 
 /// `backup.json`: what a backup holds, written by `Backup.create` next to the store's files.
@@ -6,7 +11,7 @@ import StoreJSON
 /// ```json
 /// {
 ///   "created_at": "2025-11-20T09:00:00.000Z",
-///   "files": [ { "path": "queue.json", "sha256": "<64 hex>", "size": 1161 }, ... ],
+///   "files": [ { "mode": "0600", "path": "queue.json", "sha256": "<64 hex>", "size": 1161 }, ... ],
 ///   "format": "work-stream-store-backup",
 ///   "format_version": 1,
 ///   "store_schema_version": 2,
@@ -17,6 +22,11 @@ import StoreJSON
 /// `files` is sorted by path (byte order) and lists every store file of the backup, nothing else
 /// (`backup.json` and `SHA256SUMS` are not in it). Written in the store's canonical JSON form.
 /// Readers ignore keys they do not know; a `format_version` above 1 is refused as incompatible.
+///
+/// `mode` is the file's permission bits in the store, four octal digits (`RecordedMode`); a
+/// restore gives the file that mode. It is optional: backups written before it was recorded
+/// have none, and their files are restored `0600`. An older reader ignores it (and restores
+/// `0600`), so adding it did not change `format_version`.
 public struct BackupManifest: Sendable, Equatable {
     /// One file of the backup.
     public struct Entry: Sendable, Equatable {
@@ -25,11 +35,15 @@ public struct BackupManifest: Sendable, Equatable {
         public var size: Int64
         /// 64 lowercase hex digits.
         public var sha256: String
+        /// The file's permission bits in the store (`0o644`), at most `0o777`; nil in a backup
+        /// written before modes were recorded (such a file is restored `0o600`).
+        public var mode: Int?
 
-        package init(path: String, size: Int64, sha256: String) {
+        package init(path: String, size: Int64, sha256: String, mode: Int? = nil) {
             self.path = path
             self.size = size
             self.sha256 = sha256
+            self.mode = mode
         }
     }
 
@@ -60,7 +74,10 @@ public struct BackupManifest: Sendable, Equatable {
     /// The canonical bytes of `backup.json`.
     var encoded: [UInt8] {
         let entries: [JSONValue] = files.map { entry in
-            .object(["path": .string(entry.path), "size": .number(JSONNumber(entry.size)), "sha256": .string(entry.sha256)])
+            var object: JSONObject = ["path": .string(entry.path), "size": .number(JSONNumber(entry.size)),
+                                      "sha256": .string(entry.sha256)]
+            if let mode = entry.mode { object["mode"] = .string(RecordedMode.text(mode_t(mode))) }
+            return .object(object)
         }
         return JSONWriter.document(.object([
             "format": .string(Self.format), "format_version": .number(JSONNumber(formatVersion)),
@@ -110,7 +127,14 @@ public struct BackupManifest: Sendable, Equatable {
         guard case .number(let number)? = object["size"], let size = number.int64Value, size >= 0 else {
             throw ArchiveProblem(.corrupt, entry: path, "has no valid 'size' in \(fileName) (an integer of at least 0)")
         }
-        return Entry(path: path, size: size, sha256: hash)
+        var mode: Int?
+        if let recorded = object["mode"] {
+            guard case .string(let text) = recorded, let bits = RecordedMode.parse(text) else {
+                throw ArchiveProblem(.corrupt, entry: path, "\(RecordedMode.invalidMessage) in \(fileName)")
+            }
+            mode = Int(bits)
+        }
+        return Entry(path: path, size: size, sha256: hash, mode: mode)
     }
 
     private static func integer(_ object: JSONObject, _ key: String) throws(ArchiveProblem) -> Int64 {

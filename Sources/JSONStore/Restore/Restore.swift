@@ -144,7 +144,7 @@ public enum Restore {
                 throw ArchiveRejection(status: .corrupt, problems: [problem])
                     .storeError("restore from", archive: backup, what: "the backup (changed while it was being restored)")
             }
-            try staged.add(path, bytes)
+            try staged.add(path, bytes, mode: entry.mode.map { mode_t($0) })
         }
     }
 
