@@ -8,6 +8,8 @@ import StoreJSON
 /// were recorded still restore and import, every file `0600` as before.
 @Suite struct FileModeRoundTripTests {
     /// The modes given to the sample store's files before the round trip; every other file stays 0600.
+    /// The modes given to the store folder and its document folders.
+    private static let folderModes: [String: mode_t] = [".": 0o755, "sessions": 0o750, "user-sessions": 0o700]
     private static let modes: [String: mode_t] = [
         "store.json": 0o644, "settings.json": 0o640, "queue.json": 0o600,
         "sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json": 0o644,
@@ -24,8 +26,10 @@ import StoreJSON
             #expect(report.manifest.files.first { $0.path == "settings.json" }?.mode == 0o640)
             #expect(String(decoding: try Self.read(backup + "/backup.json"), as: UTF8.self).contains("\"mode\": \"0640\""))
             #expect(try BackupVerification.verify(backup: backup).status == .ok)
+            #expect(report.manifest.folderModes == [".": 0o755, "sessions": 0o750, "user-sessions": 0o700])
             _ = try Restore.run(backup: backup, target: target, tool: "t", version: "0")
             #expect(try Self.modesAndBytes(target) == Self.modesAndBytes(store))
+            #expect(Self.folderModes(target) == Self.folderModes)
         }
     }
 
@@ -36,6 +40,7 @@ import StoreJSON
         #expect(String(decoding: try Self.read(scratch.path + "/e.jsonl"), as: UTF8.self).contains(#""mode":"0640","path":"settings.json""#))
         _ = try StoreImport.read(from: .file(scratch.path + "/e.jsonl"), into: scratch.path + "/i", tool: "t", version: "0")
         #expect(try Self.modesAndBytes(scratch.path + "/i") == Self.modesAndBytes(store))
+        #expect(Self.folderModes(scratch.path + "/i") == Self.folderModes)
     }
 
     @Test func backupWithoutModesStillVerifiesAndRestoresEveryFile0600() throws {
@@ -46,6 +51,7 @@ import StoreJSON
         // The backup.json of a tool that did not record modes.
         var manifest = try BackupManifest(bytes: try Self.read(backup + "/backup.json"))
         for index in manifest.files.indices { manifest.files[index].mode = nil }
+        manifest.folderModes = [:]
         #expect(!String(decoding: manifest.encoded, as: UTF8.self).contains("mode"))
         try Data(manifest.encoded).write(to: URL(fileURLWithPath: backup + "/backup.json"))
         #expect(try BackupVerification.verify(backup: backup).status == .ok)
@@ -53,6 +59,7 @@ import StoreJSON
         let restored = try Self.modesAndBytes(scratch.path + "/r"), original = try Self.modesAndBytes(store)
         #expect(restored.mapValues(\.bytes) == original.mapValues(\.bytes))
         #expect(Set(restored.values.map(\.mode)) == [0o600])
+        #expect(Self.folderModes(scratch.path + "/r") == [".": 0o700, "sessions": 0o700, "user-sessions": 0o700])
     }
 
     @Test func exportWithoutModesStillImportsEveryFile0600() throws {
@@ -64,6 +71,8 @@ import StoreJSON
         var lines = text.split(separator: "\n").map(String.init)
         let trailer = lines.removeLast()
         lines = lines.map { $0.replacingOccurrences(of: #""mode":"0[0-7]{3}","#, with: "", options: .regularExpression) }
+        lines[0] = lines[0].replacingOccurrences(of: #""folder_modes":\{[^}]*\},"#, with: "", options: .regularExpression)
+        #expect(!lines[0].contains("folder_modes"))
         #expect(!lines.joined().contains("\"mode\""))
         let body = lines.map { $0 + "\n" }.joined()
         guard case .object(let old) = try JSONParser.parse(Array(trailer.utf8)),
@@ -78,6 +87,7 @@ import StoreJSON
         let imported = try Self.modesAndBytes(scratch.path + "/i"), original = try Self.modesAndBytes(store)
         #expect(imported.mapValues(\.bytes) == original.mapValues(\.bytes))
         #expect(Set(imported.values.map(\.mode)) == [0o600])
+        #expect(Self.folderModes(scratch.path + "/i") == [".": 0o700, "sessions": 0o700, "user-sessions": 0o700])
     }
 
     @Test func setIDAndStickyBitsAreNeverRecordedAndRefusedWhenRead() throws {
@@ -93,6 +103,15 @@ import StoreJSON
         edited.replaceSubrange(first, with: "\"mode\": \"4755\"")
         #expect { try BackupManifest(bytes: Array(edited.utf8)) } throws: {
             ($0 as? ArchiveProblem)?.kind == .corrupt && ($0 as? ArchiveProblem)?.entry == "queue.json"
+        }
+        // A sticky store folder, or a folder that is not the store's, is refused too.
+        for bad in [#"".": "1777""#, #""../x": "0700""#] {
+            let folders = String(decoding: try Self.read(backup + "/backup.json"), as: UTF8.self)
+                .replacingOccurrences(of: #"".": "0755""#, with: bad)
+            #expect(folders.contains(bad))
+            #expect { try BackupManifest(bytes: Array(folders.utf8)) } throws: {
+                ($0 as? ArchiveProblem)?.kind == .corrupt && ($0 as? ArchiveProblem)?.entry == "backup.json"
+            }
         }
     }
 
@@ -116,7 +135,18 @@ import StoreJSON
         let store = scratch.path + "/store"
         try Samples.copy("v2-store", to: store)
         for (path, _) in try modesAndBytes(store) { #expect(chmod(store + "/" + path, modes[path] ?? 0o600) == 0) }
+        for (folder, mode) in folderModes { #expect(chmod(store + "/" + folder, mode) == 0) }
         return store
+    }
+
+    /// The permission bits of `root` (`"."`) and of its document folders.
+    private static func folderModes(_ root: String) -> [String: mode_t] {
+        var result: [String: mode_t] = [:]
+        for folder in [".", "sessions", "user-sessions"] {
+            var status = stat()
+            if lstat(root + "/" + folder, &status) == 0 { result[folder] = status.st_mode & 0o7777 }
+        }
+        return result
     }
 
     private static func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }

@@ -16,6 +16,9 @@ struct ExportReader {
     struct Header {
         var storeSchemaVersion: Int
         var toolVersion: String
+        /// The recorded modes of the store folder (`"."`) and its document folders; empty in an
+        /// export written before they were recorded.
+        var folderModes: [String: mode_t] = [:]
     }
 
     let reader: LineReader
@@ -90,7 +93,21 @@ struct ExportReader {
                           + "version of the tool", kind: .incompatible)
         }
         guard version >= 1, case .string(let tool)? = object["tool_version"] else { throw problem("is not a valid export header") }
-        return Header(storeSchemaVersion: Int(try integer(object, "store_schema_version")), toolVersion: tool)
+        var header = Header(storeSchemaVersion: Int(try integer(object, "store_schema_version")), toolVersion: tool)
+        if let recorded = object["folder_modes"] {
+            guard case .object(let modes) = recorded else { throw problem("has a 'folder_modes' that is not an object") }
+            for (key, value) in modes {
+                guard RecordedMode.folderKeys.contains(key) else {
+                    throw problem("has a folder '\(key)' in 'folder_modes'; only '.', 'sessions' and 'user-sessions' are allowed")
+                }
+                guard case .string(let text) = value, let bits = RecordedMode.parse(text) else {
+                    throw problem("has an invalid mode for '\(key)' in 'folder_modes': it must be four octal digits starting with 0 "
+                                  + "(\"0755\"); setuid, setgid and sticky bits are never restored")
+                }
+                header.folderModes[key] = bits
+            }
+        }
+        return header
     }
 
     private mutating func readFile(_ object: JSONObject, storeSchemaVersion: Int) throws(ExportReadError) -> (StoreFilePath, [UInt8], mode_t?) {

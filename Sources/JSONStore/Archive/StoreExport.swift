@@ -107,7 +107,8 @@ public enum StoreExport {
         }
         let (manifestBytes, manifestMode) = try FileReader.readWithPermissions(manifest.absolute(in: store), system: system)
         let schemaVersion = try BackupWriter.schemaVersion(of: manifestBytes, store: store)
-        try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date()))
+        let folderModes = try RecordedMode.folderModes(of: store, system: system)
+        try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), folderModes: folderModes))
         var total: Int64 = 0
         for path in [manifest] + scan.files.filter({ $0 != manifest }) {
             let (bytes, mode) = path == manifest ? (manifestBytes, manifestMode)

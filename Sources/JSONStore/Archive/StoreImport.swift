@@ -100,6 +100,7 @@ public enum StoreImport {
         }
         guard let staged, let header = reader.header else { preconditionFailure("StoreImport: a complete export without files") }
         do {
+            try staged.setFolderModes(header.folderModes)
             try staged.seal()
         } catch {
             staged.directory.discard()

@@ -17,7 +17,7 @@ import Darwin
 /// store whose owner cannot read its documents does not open. No bit is ever added for the group
 /// or for others, so a restored file is never more open to them than recorded. A file without a
 /// recorded mode (a backup or export made before modes were recorded) is restored `0o600`, as
-/// before.
+/// before. Folders likewise (`folderModes`), except that the owner keeps `rwx` on them.
 enum RecordedMode {
     /// The mode of a file restored without a recorded mode.
     static let unrecorded: mode_t = 0o600
@@ -42,6 +42,31 @@ enum RecordedMode {
     static func restored(_ recorded: mode_t?) -> mode_t {
         guard let recorded else { return unrecorded }
         return (recorded & 0o777) | 0o400
+    }
+
+    /// The mode a restored or imported folder gets: the recorded bits plus the owner's `rwx` (the
+    /// restore creates and reads files in it), or `0o700` when none was recorded.
+    static func restoredFolder(_ recorded: mode_t?) -> mode_t {
+        guard let recorded else { return 0o700 }
+        return (recorded & 0o777) | 0o700
+    }
+
+    /// The folders whose modes an archive records: `"."` (the store folder itself), `sessions`
+    /// and `user-sessions`.
+    static let folderKeys: Set<String> = Set(["."] + StoreFilePath.folderNames.keys)
+
+    /// The permission bits of the store folder and of each of its document folders that exists
+    /// (an absent document folder is an empty one and has no mode), by `folderKeys` name, read
+    /// with `lstat`; setuid, setgid and sticky dropped.
+    static func folderModes(of store: String, system: SystemCalls) throws(StoreError) -> [String: mode_t] {
+        var modes: [String: mode_t] = [:]
+        for key in folderKeys.sorted() {
+            let path = key == "." ? store : joinPath(store, key)
+            if let status = try system.linkStatus(path, context: ErrorContext("read the mode of", path)), status.type == .directory {
+                modes[key] = status.permissions & 0o777
+            }
+        }
+        return modes
     }
 
     /// What `ArchiveProblem`s say about a `mode` that does not parse.

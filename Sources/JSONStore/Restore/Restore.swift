@@ -146,6 +146,7 @@ public enum Restore {
             }
             try staged.add(path, bytes, mode: entry.mode.map { mode_t($0) })
         }
+        try staged.setFolderModes(manifest.folderModes.mapValues { mode_t($0) })
     }
 
     /// What `--migrate` would change, computed in memory from the backup, for a dry run.

@@ -51,6 +51,18 @@ final class StagedStore {
         modes[path] = restored
     }
 
+    /// Gives the staging folder (which becomes the store folder) and its document folders the
+    /// modes an archive recorded (`RecordedMode.restoredFolder`), by `RecordedMode.folderKeys`
+    /// name; a folder without one stays `0o700`. Made durable by `seal`, which fsyncs each folder.
+    func setFolderModes(_ modes: [String: mode_t]) throws(StoreError) {
+        for (key, mode) in modes.sorted(by: { $0.key < $1.key }) where RecordedMode.folderKeys.contains(key) {
+            let path = key == "." ? directory.path : joinPath(directory.path, key)
+            let context = ErrorContext("set the mode of", path)
+            let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
+            try fd.setPermissions(RecordedMode.restoredFolder(mode), context: context)
+        }
+    }
+
     /// Migrates the staged store to the newest schema when it is older (STORE-FORMAT §6), in the
     /// staging folder: the target is untouched until the swap, so a crash here loses nothing.
     /// Only the files the migration changes are rewritten.
