@@ -41,12 +41,16 @@ import Testing
         _ = try BuiltTool.run(["export", store, scratch("e.jsonl")])
         let lines = try String(contentsOfFile: scratch("e.jsonl"), encoding: .utf8).split(separator: "\n")
         #expect(lines[0].hasPrefix("{\"created_at\":\""))
-        #expect(lines[0].hasSuffix("\",\"format\":\"work-stream-store-export\",\"format_version\":1,\"store_schema_version\":2,"
+        #expect(lines[0].contains(#","folder_modes":{".":"0"#))
+        #expect(lines[0].hasSuffix("\"},\"format\":\"work-stream-store-export\",\"format_version\":1,\"store_schema_version\":2,"
             + "\"tool_version\":\"0.1.0\",\"type\":\"header\"}"))
         let settings = try String(contentsOfFile: store + "/settings.json", encoding: .utf8)
         let hash = SHA256.hex(of: Array(settings.utf8))
+        var status = stat()
+        #expect(lstat(store + "/settings.json", &status) == 0)
+        let mode = String(status.st_mode & 0o777, radix: 8)
         #expect(lines.contains("{\"content\":\"{\\n  \\\"priority_queue_enabled\\\": true,\\n  \\\"queue_enabled\\\": true,\\n  "
-            + "\\\"schema_version\\\": 2\\n}\\n\",\"path\":\"settings.json\",\"sha256\":\"\(hash)\",\"size\":85,\"type\":\"file\"}"))
+            + "\\\"schema_version\\\": 2\\n}\\n\",\"mode\":\"0\(mode)\",\"path\":\"settings.json\",\"sha256\":\"\(hash)\",\"size\":85,\"type\":\"file\"}"))
         #expect(lines[16].hasPrefix("{\"bytes\":20278,\"files\":15,\"sha256\":\""))
     }
 

@@ -71,7 +71,9 @@ import Testing
         case "uppercase UUID in the folder": #expect(rename(file, backup + "/" + Self.upper) == 0)
         case "duplicate path":
             try edit(backup + "/backup.json") { text in
-                let start = text.range(of: "    {\n      \"path\": \"\(Self.session)\"")!.lowerBound
+                // The entry's first line: `{` before its first key (`mode`, then `path`).
+                let path = text.range(of: "\"path\": \"\(Self.session)\"")!.lowerBound
+                let start = text[..<path].range(of: "    {\n", options: .backwards)!.lowerBound
                 let end = text[start...].range(of: "    },\n")!.upperBound
                 return text.replacingCharacters(in: start ..< start, with: String(text[start ..< end]))
             }

@@ -5,16 +5,21 @@ import StoreJSON
 /// keys sorted, each line ending with `\n`), so it can be streamed in both directions.
 ///
 /// ```
-/// {"created_at":"…","format":"work-stream-store-export","format_version":1,"store_schema_version":2,"tool_version":"0.1.0","type":"header"}
-/// {"content":"{\n  \"created_at\": …}\n","path":"store.json","sha256":"…","size":482,"type":"file"}
-/// {"content":"…","path":"sessions/<id>.json","sha256":"…","size":1057,"type":"file"}
+/// {"created_at":"…","folder_modes":{".":"0700","sessions":"0700","user-sessions":"0700"},"format":"work-stream-store-export","format_version":1,"store_schema_version":2,"tool_version":"0.1.0","type":"header"}
+/// {"content":"{\n  \"created_at\": …}\n","mode":"0600","path":"store.json","sha256":"…","size":482,"type":"file"}
+/// {"content":"…","mode":"0644","path":"sessions/<id>.json","sha256":"…","size":1057,"type":"file"}
 /// {"bytes":20278,"files":15,"sha256":"…","type":"trailer"}
 /// ```
 ///
 /// - The header comes first; `format_version` above 1 is refused as incompatible.
+///   `folder_modes` (optional, like `mode` below) records the modes of the store folder (`.`)
+///   and of its document folders; an import gives them those modes, else `0700`.
 /// - One `file` line per store file: `store.json` first, then the others by path. `content` is
 ///   the file's exact text (documents are UTF-8), so an import writes byte-identical files;
-///   `size` and `sha256` are of those bytes.
+///   `size` and `sha256` are of those bytes. `mode` is the file's permission bits in the store,
+///   four octal digits (`RecordedMode`); an import gives the file that mode. It is optional:
+///   exports written before it was recorded have none, and their files are imported `0600`. An
+///   older reader ignores it (and imports `0600`), so adding it did not change `format_version`.
 /// - The trailer comes last: the number of files, their total size, and the SHA-256 of every
 ///   byte before the trailer (header and file lines, newlines included). A file without it, or
 ///   with anything after it, is truncated or damaged.
@@ -26,17 +31,24 @@ enum ExportFormat {
     enum Value {
         case string(String)
         case int(Int64)
+        /// A flat object of strings, members sorted by key.
+        case strings([(String, String)])
     }
 
-    static func header(toolVersion: String, storeSchemaVersion: Int, createdAt: Date) -> [UInt8] {
-        encode([("created_at", .string(RFC3339.format(createdAt))), ("format", .string(format)),
+    /// - Parameter folderModes: The permission bits of the store folder (`"."`) and of its
+    ///   document folders, by name (`RecordedMode.folderModes`).
+    static func header(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, folderModes: [String: mode_t]) -> [UInt8] {
+        let folders = folderModes.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, RecordedMode.text($0.value)) }
+        return encode([("created_at", .string(RFC3339.format(createdAt))), ("folder_modes", .strings(folders)), ("format", .string(format)),
                 ("format_version", .int(Int64(formatVersion))), ("store_schema_version", .int(Int64(storeSchemaVersion))),
                 ("tool_version", .string(toolVersion)), ("type", .string("header"))])
     }
 
     /// - Precondition: `content` is valid UTF-8 (checked by the caller, which names the file).
-    static func file(_ path: StoreFilePath, content: [UInt8]) -> [UInt8] {
-        encode([("content", .string(String(decoding: content, as: UTF8.self))), ("path", .string(path.rawValue)),
+    /// - Parameter mode: The file's permission bits; setuid, setgid and sticky are dropped.
+    static func file(_ path: StoreFilePath, content: [UInt8], mode: mode_t) -> [UInt8] {
+        encode([("content", .string(String(decoding: content, as: UTF8.self))), ("mode", .string(RecordedMode.text(mode))),
+                ("path", .string(path.rawValue)),
                 ("sha256", .string(SHA256.hex(of: content))), ("size", .int(Int64(content.count))), ("type", .string("file"))])
     }
 
@@ -69,6 +81,7 @@ enum ExportFormat {
             switch value {
             case .string(let text): appendString(text, to: &out)
             case .int(let number): out.append(contentsOf: String(number).utf8)
+            case .strings(let members): out.append(contentsOf: encode(members.map { ($0.0, .string($0.1)) }))
             }
         }
         out.append(UInt8(ascii: "}"))

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StoreJSON
 /// Reads an export line by line and checks everything (see `ExportFormat`), handing each
 /// verified file to `onFile`. Stops at the first problem, naming the line and the entry.
@@ -11,6 +16,9 @@ struct ExportReader {
     struct Header {
         var storeSchemaVersion: Int
         var toolVersion: String
+        /// The recorded modes of the store folder (`"."`) and its document folders; empty in an
+        /// export written before they were recorded.
+        var folderModes: [String: mode_t] = [:]
     }
 
     let reader: LineReader
@@ -25,9 +33,11 @@ struct ExportReader {
 
     /// Reads the whole input.
     ///
-    /// - Parameter onFile: Called for each verified file, in input order; the header has been read.
+    /// - Parameter onFile: Called for each verified file, in input order, with its bytes and its
+    ///   recorded permission bits (nil in an export written before modes were recorded); the
+    ///   header has been read.
     /// - Throws: `ArchiveProblem` for the input's first problem; `StoreError` from reading or from `onFile`.
-    mutating func read(onFile: (StoreFilePath, [UInt8]) throws(StoreError) -> Void) throws(ExportReadError) {
+    mutating func read(onFile: (StoreFilePath, [UInt8], mode_t?) throws(StoreError) -> Void) throws(ExportReadError) {
         while let line = try next() {
             guard line.terminated else { throw problem("the last line is cut off (no newline): the export is truncated") }
             let object = try parse(line.bytes)
@@ -36,8 +46,8 @@ struct ExportReader {
             case ("header", nil):
                 header = try readHeader(object)
             case ("file", .some(let header)):
-                let (path, bytes) = try readFile(object, storeSchemaVersion: header.storeSchemaVersion)
-                do { try onFile(path, bytes) } catch { throw .store(error) }
+                let (path, bytes, mode) = try readFile(object, storeSchemaVersion: header.storeSchemaVersion)
+                do { try onFile(path, bytes, mode) } catch { throw .store(error) }
             case ("trailer", .some):
                 try readTrailer(object)
                 if try next() != nil { throw problem("there is more after the trailer, which must be the last line") }
@@ -83,10 +93,24 @@ struct ExportReader {
                           + "version of the tool", kind: .incompatible)
         }
         guard version >= 1, case .string(let tool)? = object["tool_version"] else { throw problem("is not a valid export header") }
-        return Header(storeSchemaVersion: Int(try integer(object, "store_schema_version")), toolVersion: tool)
+        var header = Header(storeSchemaVersion: Int(try integer(object, "store_schema_version")), toolVersion: tool)
+        if let recorded = object["folder_modes"] {
+            guard case .object(let modes) = recorded else { throw problem("has a 'folder_modes' that is not an object") }
+            for (key, value) in modes {
+                guard RecordedMode.folderKeys.contains(key) else {
+                    throw problem("has a folder '\(key)' in 'folder_modes'; only '.', 'sessions' and 'user-sessions' are allowed")
+                }
+                guard case .string(let text) = value, let bits = RecordedMode.parse(text) else {
+                    throw problem("has an invalid mode for '\(key)' in 'folder_modes': it must be four octal digits starting with 0 "
+                                  + "(\"0755\"); setuid, setgid and sticky bits are never restored")
+                }
+                header.folderModes[key] = bits
+            }
+        }
+        return header
     }
 
-    private mutating func readFile(_ object: JSONObject, storeSchemaVersion: Int) throws(ExportReadError) -> (StoreFilePath, [UInt8]) {
+    private mutating func readFile(_ object: JSONObject, storeSchemaVersion: Int) throws(ExportReadError) -> (StoreFilePath, [UInt8], mode_t?) {
         guard case .string(let raw)? = object["path"] else { throw problem("has no string 'path'") }
         guard let path = StoreFilePath(raw) else { throw problem(ArchiveContents.invalidPathMessage, entry: raw) }
         guard seen.insert(path).inserted else { throw problem("appears twice in the export", entry: raw) }
@@ -94,6 +118,13 @@ struct ExportReader {
             throw problem("has no string 'content' or no valid 'sha256'", entry: raw)
         }
         let size = try integer(object, "size", entry: raw)
+        var mode: mode_t?
+        if let recorded = object["mode"] {
+            guard case .string(let text) = recorded, let bits = RecordedMode.parse(text) else {
+                throw problem(RecordedMode.invalidMessage, entry: raw)
+            }
+            mode = bits
+        }
         let bytes = Array(content.utf8)
         if var found = ArchiveContents.integrityProblem(raw, bytes, size: size, sha256: hash, recordedIn: "its line") {
             found.location = "line \(lineNumber)"
@@ -108,7 +139,7 @@ struct ExportReader {
             throw .archive(found)
         }
         totalBytes += size
-        return (path, bytes)
+        return (path, bytes, mode)
     }
 
     private mutating func readTrailer(_ object: JSONObject) throws(ExportReadError) {

@@ -105,17 +105,19 @@ public enum StoreExport {
             hasher.update(bytes)
             hasher.update(CollectionOfOne(UInt8(ascii: "\n")))
         }
-        let manifestBytes = try FileReader.read(manifest.absolute(in: store), system: system)
+        let (manifestBytes, manifestMode) = try FileReader.readWithPermissions(manifest.absolute(in: store), system: system)
         let schemaVersion = try BackupWriter.schemaVersion(of: manifestBytes, store: store)
-        try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date()))
+        let folderModes = try RecordedMode.folderModes(of: store, system: system)
+        try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), folderModes: folderModes))
         var total: Int64 = 0
         for path in [manifest] + scan.files.filter({ $0 != manifest }) {
-            let bytes = path == manifest ? manifestBytes : try FileReader.read(path.absolute(in: store), system: system)
+            let (bytes, mode) = path == manifest ? (manifestBytes, manifestMode)
+                                                 : try FileReader.readWithPermissions(path.absolute(in: store), system: system)
             guard ExportFormat.isValidUTF8(bytes) else {
                 throw StoreError(.invalidDocument, "Can't export '\(store)': '\(path)' is not UTF-8 text, so it is not a valid "
                                     + "document (STORE-FORMAT §2). Back up the store instead, or repair the file.", path: path.absolute(in: store))
             }
-            try line(ExportFormat.file(path, content: bytes))
+            try line(ExportFormat.file(path, content: bytes, mode: mode))
             total += Int64(bytes.count)
         }
         let digest = hasher.finalize().hexString

@@ -85,9 +85,9 @@ public enum StoreImport {
         var reader = ExportReader(reader: LineReader(fd: fd, limit: FileReader.defaultLimit + 1024 * 1024, context: context, system: system))
         var staged: StagedStore?
         do {
-            try reader.read { (path, bytes) throws(StoreError) in
+            try reader.read { (path, bytes, mode) throws(StoreError) in
                 if staged == nil { staged = try StagedStore(besides: target, system: system) }
-                try staged?.add(path, bytes)
+                try staged?.add(path, bytes, mode: mode)
             }
         } catch {
             staged?.directory.discard()
@@ -100,6 +100,7 @@ public enum StoreImport {
         }
         guard let staged, let header = reader.header else { preconditionFailure("StoreImport: a complete export without files") }
         do {
+            try staged.setFolderModes(header.folderModes)
             try staged.seal()
         } catch {
             staged.directory.discard()

@@ -31,6 +31,9 @@ struct BackupCapture {
         var path: StoreFilePath
         var method: Method
         var size: Int64
+        /// The source's permission bits (`st_mode & 0o7777`), recorded in `backup.json` so that a
+        /// restore gives the file its mode (`RecordedMode`).
+        var permissions: mode_t
         /// True for a hard link: the store's own inode, not read back as a copy is.
         var linked: Bool { method == .linked }
     }
@@ -69,14 +72,14 @@ struct BackupCapture {
             let target = path.absolute(in: staging)
             if linking {
                 switch try link(source, target) {
-                case .linked(let size):
-                    files.append(File(path: path, method: .linked, size: size))
+                case .linked(let size, let permissions):
+                    files.append(File(path: path, method: .linked, size: size, permissions: permissions))
                     continue
                 case .notPossible(let always):
                     if always { linking = false }
                 }
             }
-            let bytes = try FileReader.read(source, system: system)
+            let (bytes, permissions) = try FileReader.readWithPermissions(source, system: system)
             var method = Method.copied
             if cloning {
                 switch try clone(source, target) {
@@ -87,7 +90,7 @@ struct BackupCapture {
             // Made durable at once later, with every other file of the backup.
             if method == .copied { try NewFiles.write(target, bytes, sync: false, system: system) }
             try confirmCopy(path, at: target, equals: bytes)
-            files.append(File(path: path, method: method, size: Int64(bytes.count)))
+            files.append(File(path: path, method: method, size: Int64(bytes.count), permissions: permissions))
         }
         return (files, scan.skippedDotNames)
     }
@@ -124,7 +127,7 @@ struct BackupCapture {
     }
 
     private enum LinkOutcome {
-        case linked(size: Int64)
+        case linked(size: Int64, permissions: mode_t)
         /// `always`: no later link can work either (another file system).
         case notPossible(always: Bool)
     }
@@ -143,7 +146,7 @@ struct BackupCapture {
         }
         do {
             try system.hardLink(source, to: target, context: context)
-            return .linked(size: status.size)
+            return .linked(size: status.size, permissions: status.permissions)
         } catch where error.errno == EXDEV {
             return .notPossible(always: true)
         } catch where [EPERM, EACCES, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.errno ?? 0) {

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StoreJSON
 
 /// `backup.json`: what a backup holds, written by `Backup.create` next to the store's files.
@@ -6,7 +11,8 @@ import StoreJSON
 /// ```json
 /// {
 ///   "created_at": "2025-11-20T09:00:00.000Z",
-///   "files": [ { "path": "queue.json", "sha256": "<64 hex>", "size": 1161 }, ... ],
+///   "files": [ { "mode": "0600", "path": "queue.json", "sha256": "<64 hex>", "size": 1161 }, ... ],
+///   "folder_modes": { ".": "0700", "sessions": "0700", "user-sessions": "0700" },
 ///   "format": "work-stream-store-backup",
 ///   "format_version": 1,
 ///   "store_schema_version": 2,
@@ -17,6 +23,13 @@ import StoreJSON
 /// `files` is sorted by path (byte order) and lists every store file of the backup, nothing else
 /// (`backup.json` and `SHA256SUMS` are not in it). Written in the store's canonical JSON form.
 /// Readers ignore keys they do not know; a `format_version` above 1 is refused as incompatible.
+///
+/// `mode` is the file's permission bits in the store, four octal digits (`RecordedMode`); a
+/// restore gives the file that mode. It is optional: backups written before it was recorded
+/// have none, and their files are restored `0600`. An older reader ignores it (and restores
+/// `0600`), so adding it did not change `format_version`. `folder_modes` likewise records the
+/// modes of the store folder (`.`) and of its document folders; without it they are restored
+/// `0700`.
 public struct BackupManifest: Sendable, Equatable {
     /// One file of the backup.
     public struct Entry: Sendable, Equatable {
@@ -25,11 +38,15 @@ public struct BackupManifest: Sendable, Equatable {
         public var size: Int64
         /// 64 lowercase hex digits.
         public var sha256: String
+        /// The file's permission bits in the store (`0o644`), at most `0o777`; nil in a backup
+        /// written before modes were recorded (such a file is restored `0o600`).
+        public var mode: Int?
 
-        package init(path: String, size: Int64, sha256: String) {
+        package init(path: String, size: Int64, sha256: String, mode: Int? = nil) {
             self.path = path
             self.size = size
             self.sha256 = sha256
+            self.mode = mode
         }
     }
 
@@ -45,28 +62,39 @@ public struct BackupManifest: Sendable, Equatable {
     /// RFC 3339, UTC, milliseconds.
     public var createdAt: String
     public var files: [Entry]
+    /// The permission bits of the store folder (`"."`) and of each document folder it had, by
+    /// name; empty in a backup written before folder modes were recorded (restored `0o700`).
+    public var folderModes: [String: Int] = [:]
 
     /// The total size of the listed files, in bytes.
     public var totalBytes: Int64 { files.reduce(0) { $0 + $1.size } }
 
-    package init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, files: [Entry]) {
+    package init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, files: [Entry], folderModes: [String: Int] = [:]) {
         self.formatVersion = Self.currentFormatVersion
         self.toolVersion = toolVersion
         self.storeSchemaVersion = storeSchemaVersion
         self.createdAt = RFC3339.format(createdAt)
         self.files = files
+        self.folderModes = folderModes
     }
 
     /// The canonical bytes of `backup.json`.
     var encoded: [UInt8] {
         let entries: [JSONValue] = files.map { entry in
-            .object(["path": .string(entry.path), "size": .number(JSONNumber(entry.size)), "sha256": .string(entry.sha256)])
+            var object: JSONObject = ["path": .string(entry.path), "size": .number(JSONNumber(entry.size)),
+                                      "sha256": .string(entry.sha256)]
+            if let mode = entry.mode { object["mode"] = .string(RecordedMode.text(mode_t(mode))) }
+            return .object(object)
         }
-        return JSONWriter.document(.object([
+        var object: JSONObject = [
             "format": .string(Self.format), "format_version": .number(JSONNumber(formatVersion)),
             "tool_version": .string(toolVersion), "store_schema_version": .number(JSONNumber(storeSchemaVersion)),
             "created_at": .string(createdAt), "files": .array(entries),
-        ]))
+        ]
+        if !folderModes.isEmpty {
+            object["folder_modes"] = .object(folderModes.mapValues { .string(RecordedMode.text(mode_t($0))) })
+        }
+        return JSONWriter.document(.object(object))
     }
 
     /// Reads `backup.json`. Paths are kept as written; the verifier validates each one.
@@ -98,6 +126,19 @@ public struct BackupManifest: Sendable, Equatable {
         self.storeSchemaVersion = Int(try Self.integer(object, "store_schema_version"))
         self.createdAt = created
         self.files = try list.enumerated().map { (index, value) throws(ArchiveProblem) in try Self.entry(value, index: index) }
+        if let recorded = object["folder_modes"] {
+            guard case .object(let modes) = recorded else { throw Self.corrupt("has a 'folder_modes' that is not an object") }
+            for (key, value) in modes {
+                guard RecordedMode.folderKeys.contains(key) else {
+                    throw Self.corrupt("has a folder '\(key)' in 'folder_modes'; only '.', 'sessions' and 'user-sessions' are allowed")
+                }
+                guard case .string(let text) = value, let bits = RecordedMode.parse(text) else {
+                    throw Self.corrupt("has an invalid mode for '\(key)' in 'folder_modes': it must be four octal digits "
+                                       + "starting with 0 (\"0755\"); setuid, setgid and sticky bits are never restored")
+                }
+                folderModes[key] = Int(bits)
+            }
+        }
     }
 
     private static func entry(_ value: JSONValue, index: Int) throws(ArchiveProblem) -> Entry {
@@ -110,7 +151,14 @@ public struct BackupManifest: Sendable, Equatable {
         guard case .number(let number)? = object["size"], let size = number.int64Value, size >= 0 else {
             throw ArchiveProblem(.corrupt, entry: path, "has no valid 'size' in \(fileName) (an integer of at least 0)")
         }
-        return Entry(path: path, size: size, sha256: hash)
+        var mode: Int?
+        if let recorded = object["mode"] {
+            guard case .string(let text) = recorded, let bits = RecordedMode.parse(text) else {
+                throw ArchiveProblem(.corrupt, entry: path, "\(RecordedMode.invalidMessage) in \(fileName)")
+            }
+            mode = Int(bits)
+        }
+        return Entry(path: path, size: size, sha256: hash, mode: mode)
     }
 
     private static func integer(_ object: JSONObject, _ key: String) throws(ArchiveProblem) -> Int64 {

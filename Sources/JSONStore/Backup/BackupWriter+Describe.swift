@@ -79,8 +79,10 @@ struct StagedFileReader: Sendable {
         return named
     }
 
-    /// The manifest entry of `file`: its size, and the SHA-256 of the bytes read back.
+    /// The manifest entry of `file`: its size, the SHA-256 of the bytes read back, and the
+    /// source's permission bits (setuid, setgid and sticky dropped: `RecordedMode`).
     static func entry(_ file: BackupCapture.File, _ bytes: [UInt8]) -> BackupManifest.Entry {
-        BackupManifest.Entry(path: file.path.rawValue, size: Int64(bytes.count), sha256: SHA256.hex(of: bytes))
+        BackupManifest.Entry(path: file.path.rawValue, size: Int64(bytes.count), sha256: SHA256.hex(of: bytes),
+                             mode: Int(file.permissions & 0o777))
     }
 }

@@ -44,10 +44,13 @@ struct BackupWriter {
         }
         let capture = BackupCapture(store: store, staging: staging, destination: target.path, tryLinks: try linksPossible(),
                                     system: system)
-        let (files, skipped) = try withStoreLock { () throws(StoreError) in try capture.capture() }
+        let (files, skipped, folderModes) = try withStoreLock { () throws(StoreError) in
+            let (files, skipped) = try capture.capture()
+            return (files, skipped, try RecordedMode.folderModes(of: store, system: system))
+        }
         let described = try describe(files)
         let manifest = BackupManifest(toolVersion: version, storeSchemaVersion: described.schemaVersion,
-                                      createdAt: Date(), files: described.entries)
+                                      createdAt: Date(), files: described.entries, folderModes: folderModes.mapValues { Int($0) })
         let written = WrittenManifest(manifest)
         try NewFiles.write(joinPath(staging, ChecksumFile.fileName), written.checksums, sync: false, system: system)
         try NewFiles.write(joinPath(staging, BackupManifest.fileName), written.manifestBytes, sync: false, system: system)

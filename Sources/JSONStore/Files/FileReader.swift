@@ -21,6 +21,13 @@ enum FileReader {
     /// - Throws: `StoreError`: `.notFound`, `.symlinkRefused`, `.notARegularFile`, `.fileTooLarge`,
     ///   or the code of the failed system call.
     static func read(_ path: String, limit: Int = defaultLimit, system: SystemCalls = .real) throws(StoreError) -> [UInt8] {
+        try readWithPermissions(path, limit: limit, system: system).bytes
+    }
+
+    /// `read`, also returning the file's permission bits (`st_mode & 0o7777`) from the same
+    /// `fstat`, for a backup or an export that records them (`RecordedMode`).
+    static func readWithPermissions(_ path: String, limit: Int = defaultLimit,
+                                    system: SystemCalls = .real) throws(StoreError) -> (bytes: [UInt8], permissions: mode_t) {
         let context = ErrorContext("read", path)
         let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, system: system, context: context)
         // Closing a read-only descriptor cannot lose data; its error is not worth reporting.
@@ -38,6 +45,6 @@ enum FileReader {
                     + "Move it out of the store.",
                 path: path)
         }
-        return bytes
+        return (bytes, status.permissions)
     }
 }

@@ -7,23 +7,31 @@ import Darwin
 /// Creating the files and folders of a backup, a staging folder or an export: always new
 /// entries (never an existing file, never through a link), written completely and fsynced.
 enum NewFiles {
-    /// Creates `path` (which must not exist) holding `bytes` with mode `0o600`, and closes it;
-    /// with `sync`, fsyncs it first.
+    /// Creates `path` (which must not exist) holding `bytes` with mode `mode` (`0o600` unless
+    /// told), and closes it; with `sync`, fsyncs it first.
     ///
     /// `O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC`: an existing file or a link at `path` is an error,
     /// never overwritten or followed. The folder is not fsynced here; callers fsync each folder
     /// once after creating all its files (`syncDirectory`). Files written with `sync: false`
     /// must be made durable later, all at once (`StagingDirectory.makeDurable`).
     ///
-    /// - Parameter sync: fsync the file before closing it. The default is `true`.
+    /// The file is created with `mode & 0o600` (never more open than `mode`; the umask may narrow
+    /// it) and `fchmod` sets exactly `mode` after the bytes are written and before the fsync, so
+    /// the mode is durable with the data.
+    ///
+    /// - Parameters:
+    ///   - sync: fsync the file before closing it. The default is `true`.
+    ///   - mode: The permission bits. The default is `0o600`.
     /// - Throws: `StoreError` of the failed call (`.alreadyExists`, `.noSpace`, ...). The partial
     ///   file is removed.
-    static func write(_ path: String, _ bytes: [UInt8], sync: Bool = true, system: SystemCalls = .real) throws(StoreError) {
+    static func write(_ path: String, _ bytes: [UInt8], sync: Bool = true, mode: mode_t = 0o600,
+                      system: SystemCalls = .real) throws(StoreError) {
         let context = ErrorContext("write", path)
-        let fd = try FileDescriptor(opening: path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, system: system, context: context)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let fd = try FileDescriptor(opening: path, flags: flags, mode: mode & 0o600, system: system, context: context)
         do {
             try fd.writeAll(bytes, context: context)
-            try fd.setPermissions(0o600, context: context)
+            try fd.setPermissions(mode, context: context)
             if sync { try fd.sync(context: context) }
         } catch {
             fd.discard()

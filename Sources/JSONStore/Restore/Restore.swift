@@ -144,8 +144,9 @@ public enum Restore {
                 throw ArchiveRejection(status: .corrupt, problems: [problem])
                     .storeError("restore from", archive: backup, what: "the backup (changed while it was being restored)")
             }
-            try staged.add(path, bytes)
+            try staged.add(path, bytes, mode: entry.mode.map { mode_t($0) })
         }
+        try staged.setFolderModes(manifest.folderModes.mapValues { mode_t($0) })
     }
 
     /// What `--migrate` would change, computed in memory from the backup, for a dry run.

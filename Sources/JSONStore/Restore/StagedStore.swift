@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A store being built in a staging folder next to its target by a restore or an import: files
 /// are added one by one (each checked against its expected size and SHA-256), the store can be
@@ -9,6 +14,8 @@ final class StagedStore {
     let directory: StagingDirectory
     /// The size and SHA-256 every staged file must have, by path.
     private(set) var expected: [StoreFilePath: (size: Int64, sha256: String)] = [:]
+    /// The mode each staged file was given (`RecordedMode.restored`), kept when `migrate` rewrites it.
+    private var modes: [StoreFilePath: mode_t] = [:]
     private let system: SystemCalls
 
     /// Removes stale staging folders of `target` (except one a restore journal still names),
@@ -32,10 +39,28 @@ final class StagedStore {
     }
 
     /// Writes one file. The caller has checked `bytes` against the archive's size and hash.
-    func add(_ path: StoreFilePath, _ bytes: [UInt8]) throws(StoreError) {
+    ///
+    /// - Parameter mode: The permission bits the archive recorded for the file; nil when it
+    ///   recorded none (the file gets `0o600`). See `RecordedMode.restored`.
+    func add(_ path: StoreFilePath, _ bytes: [UInt8], mode: mode_t? = nil) throws(StoreError) {
         precondition(expected[path] == nil, "StagedStore: '\(path)' added twice")
-        try NewFiles.write(path.absolute(in: directory.path), bytes, sync: false, system: system)  // durable in seal()
+        let restored = RecordedMode.restored(mode)
+        // fchmod'ed before the fsync (NewFiles.write), so the mode is durable with the bytes.
+        try NewFiles.write(path.absolute(in: directory.path), bytes, sync: false, mode: restored, system: system)  // durable in seal()
         expected[path] = (Int64(bytes.count), SHA256.hex(of: bytes))
+        modes[path] = restored
+    }
+
+    /// Gives the staging folder (which becomes the store folder) and its document folders the
+    /// modes an archive recorded (`RecordedMode.restoredFolder`), by `RecordedMode.folderKeys`
+    /// name; a folder without one stays `0o700`. Made durable by `seal`, which fsyncs each folder.
+    func setFolderModes(_ modes: [String: mode_t]) throws(StoreError) {
+        for (key, mode) in modes.sorted(by: { $0.key < $1.key }) where RecordedMode.folderKeys.contains(key) {
+            let path = key == "." ? directory.path : joinPath(directory.path, key)
+            let context = ErrorContext("set the mode of", path)
+            let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
+            try fd.setPermissions(RecordedMode.restoredFolder(mode), context: context)
+        }
     }
 
     /// Migrates the staged store to the newest schema when it is older (STORE-FORMAT §6), in the
@@ -68,8 +93,10 @@ final class StagedStore {
             // crash only leaves a partial staging folder, which the next run removes.
             let file = path.absolute(in: directory.path)
             if expected[path] != nil { try system.unlink(file, context: ErrorContext("migrate", file)) }
-            try NewFiles.write(file, bytes, sync: false, system: system)  // durable in seal()
+            let mode = modes[path] ?? RecordedMode.unrecorded
+            try NewFiles.write(file, bytes, sync: false, mode: mode, system: system)  // durable in seal()
             expected[path] = (Int64(bytes.count), SHA256.hex(of: bytes))
+            modes[path] = mode
         }
         return report
     }
