@@ -9,10 +9,17 @@ import StoreJSON
 ///   "files": [ { "path": "queue.json", "sha256": "<64 hex>", "size": 1161 }, ... ],
 ///   "format": "work-stream-store-backup",
 ///   "format_version": 1,
+///   "store_created_at": "2025-10-14T07:52:18.000Z",
+///   "store_format": "work-stream-store",
 ///   "store_schema_version": 2,
 ///   "tool_version": "0.1.0"
 /// }
 /// ```
+///
+/// `store_created_at` and `store_format` are the backed-up `store.json`'s `created_at` and
+/// `format`: the store's identity (`StoreIdentity`), checked by a restore over an existing store.
+/// Backups written before they existed have neither; both are optional for readers, so the
+/// format version stays 1.
 ///
 /// `files` is sorted by path (byte order) and lists every store file of the backup, nothing else
 /// (`backup.json` and `SHA256SUMS` are not in it). Written in the store's canonical JSON form.
@@ -44,16 +51,19 @@ public struct BackupManifest: Sendable, Equatable {
     public var storeSchemaVersion: Int
     /// RFC 3339, UTC, milliseconds.
     public var createdAt: String
+    /// The identity of the store the backup was taken from; nil in backups made before it was recorded.
+    public var storeIdentity: StoreIdentity?
     public var files: [Entry]
 
     /// The total size of the listed files, in bytes.
     public var totalBytes: Int64 { files.reduce(0) { $0 + $1.size } }
 
-    package init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, files: [Entry]) {
+    package init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, storeIdentity: StoreIdentity? = nil, files: [Entry]) {
         self.formatVersion = Self.currentFormatVersion
         self.toolVersion = toolVersion
         self.storeSchemaVersion = storeSchemaVersion
         self.createdAt = RFC3339.format(createdAt)
+        self.storeIdentity = storeIdentity
         self.files = files
     }
 
@@ -62,11 +72,16 @@ public struct BackupManifest: Sendable, Equatable {
         let entries: [JSONValue] = files.map { entry in
             .object(["path": .string(entry.path), "size": .number(JSONNumber(entry.size)), "sha256": .string(entry.sha256)])
         }
-        return JSONWriter.document(.object([
+        var object: JSONObject = [
             "format": .string(Self.format), "format_version": .number(JSONNumber(formatVersion)),
             "tool_version": .string(toolVersion), "store_schema_version": .number(JSONNumber(storeSchemaVersion)),
             "created_at": .string(createdAt), "files": .array(entries),
-        ]))
+        ]
+        if let storeIdentity {
+            object["store_created_at"] = .string(storeIdentity.createdAt)
+            object["store_format"] = .string(storeIdentity.format)
+        }
+        return JSONWriter.document(.object(object))
     }
 
     /// Reads `backup.json`. Paths are kept as written; the verifier validates each one.
@@ -97,6 +112,7 @@ public struct BackupManifest: Sendable, Equatable {
         self.toolVersion = tool
         self.storeSchemaVersion = Int(try Self.integer(object, "store_schema_version"))
         self.createdAt = created
+        self.storeIdentity = try Self.identity(object)
         self.files = try list.enumerated().map { (index, value) throws(ArchiveProblem) in try Self.entry(value, index: index) }
     }
 
@@ -111,6 +127,15 @@ public struct BackupManifest: Sendable, Equatable {
             throw ArchiveProblem(.corrupt, entry: path, "has no valid 'size' in \(fileName) (an integer of at least 0)")
         }
         return Entry(path: path, size: size, sha256: hash)
+    }
+
+    /// `store_created_at` and `store_format`: both or neither (an older backup).
+    private static func identity(_ object: JSONObject) throws(ArchiveProblem) -> StoreIdentity? {
+        switch (object["store_created_at"], object["store_format"]) {
+        case (nil, nil): return nil
+        case (.string(let created)?, .string(let format)?): return StoreIdentity(createdAt: created, format: format)
+        default: throw corrupt("has 'store_created_at' and 'store_format' that are not both strings")
+        }
     }
 
     private static func integer(_ object: JSONObject, _ key: String) throws(ArchiveProblem) -> Int64 {

@@ -47,7 +47,7 @@ struct BackupWriter {
         let (files, skipped) = try withStoreLock { () throws(StoreError) in try capture.capture() }
         let described = try describe(files)
         let manifest = BackupManifest(toolVersion: version, storeSchemaVersion: described.schemaVersion,
-                                      createdAt: Date(), files: described.entries)
+                                      createdAt: Date(), storeIdentity: described.identity, files: described.entries)
         let written = WrittenManifest(manifest)
         try NewFiles.write(joinPath(staging, ChecksumFile.fileName), written.checksums, sync: false, system: system)
         try NewFiles.write(joinPath(staging, BackupManifest.fileName), written.manifestBytes, sync: false, system: system)
