@@ -119,7 +119,11 @@ public enum Restore {
             if options.migrate { report.migration = try plannedMigration(backup, manifest, toolVersion: version, system: system) }
             return report
         }
-        if let refusal { throw refusal }
+        if var refusal {
+            // The interrupted restore was finished all the same: say so, or the refusal hides it.
+            if let recovered { refusal.message = recovered.summary + " " + refusal.message }
+            throw refusal
+        }
         let staged = try StagedStore(besides: target, system: system)
         do {
             try copy(manifest, from: backup, into: staged, system: system)

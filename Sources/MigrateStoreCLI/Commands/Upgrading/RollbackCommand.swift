@@ -11,6 +11,9 @@ struct RollbackCommand: Subcommand {
     static let fromBackup = OptionSpec.string(
         "from-backup", valueName: "backup", help: "The backup taken before the migration.", required: true, role: .backup)
 
+    /// `<store>`: a store, or the path of a restore that did not finish (this command finishes it first).
+    static let target = ArgumentSpec(name: "store", help: "The store directory.", role: .replacedStore)
+
     static let spec = CommandSpec(
         name: "rollback", group: .upgrading,
         abstract: "Put back the store from its pre-migration backup.",
@@ -19,7 +22,7 @@ struct RollbackCommand: Subcommand {
             undo a migration completely. The backup is verified before the store is touched, and \
             must be a backup of this store unless --other-store is given.
             """,
-        arguments: [.store],
+        arguments: [target],
         options: [fromBackup, IdentityNote.flag])
 
     let store: String
@@ -27,7 +30,7 @@ struct RollbackCommand: Subcommand {
     let otherStore: Bool
 
     init(_ arguments: ParsedArguments) {
-        store = arguments.value(.store)
+        store = arguments.value(Self.target)
         backup = arguments.string(Self.fromBackup)!   // a required option: the parser refuses a command line without it
         otherStore = arguments.flag(IdentityNote.flag)
     }
