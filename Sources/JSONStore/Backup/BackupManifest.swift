@@ -72,16 +72,11 @@ public struct BackupManifest: Sendable, Equatable {
         let entries: [JSONValue] = files.map { entry in
             .object(["path": .string(entry.path), "size": .number(JSONNumber(entry.size)), "sha256": .string(entry.sha256)])
         }
-        var object: JSONObject = [
+        return JSONWriter.document(.object([
             "format": .string(Self.format), "format_version": .number(JSONNumber(formatVersion)),
             "tool_version": .string(toolVersion), "store_schema_version": .number(JSONNumber(storeSchemaVersion)),
             "created_at": .string(createdAt), "files": .array(entries),
-        ]
-        if let storeIdentity {
-            object["store_created_at"] = .string(storeIdentity.createdAt)
-            object["store_format"] = .string(storeIdentity.format)
-        }
-        return JSONWriter.document(.object(object))
+        ].merging(storeIdentity?.backupManifestFields ?? [:]) { kept, _ in kept }))
     }
 
     /// Reads `backup.json`. Paths are kept as written; the verifier validates each one.
@@ -112,7 +107,7 @@ public struct BackupManifest: Sendable, Equatable {
         self.toolVersion = tool
         self.storeSchemaVersion = Int(try Self.integer(object, "store_schema_version"))
         self.createdAt = created
-        self.storeIdentity = try Self.identity(object)
+        self.storeIdentity = try StoreIdentity(backupManifest: object)
         self.files = try list.enumerated().map { (index, value) throws(ArchiveProblem) in try Self.entry(value, index: index) }
     }
 
@@ -127,15 +122,6 @@ public struct BackupManifest: Sendable, Equatable {
             throw ArchiveProblem(.corrupt, entry: path, "has no valid 'size' in \(fileName) (an integer of at least 0)")
         }
         return Entry(path: path, size: size, sha256: hash)
-    }
-
-    /// `store_created_at` and `store_format`: both or neither (an older backup).
-    private static func identity(_ object: JSONObject) throws(ArchiveProblem) -> StoreIdentity? {
-        switch (object["store_created_at"], object["store_format"]) {
-        case (nil, nil): return nil
-        case (.string(let created)?, .string(let format)?): return StoreIdentity(createdAt: created, format: format)
-        default: throw corrupt("has 'store_created_at' and 'store_format' that are not both strings")
-        }
     }
 
     private static func integer(_ object: JSONObject, _ key: String) throws(ArchiveProblem) -> Int64 {

@@ -31,3 +31,23 @@ public struct StoreIdentity: Sendable, Equatable {
         format == ManifestHeader.format ? "created \(createdAt)" : "created \(createdAt), format '\(format)'"
     }
 }
+
+extension StoreIdentity {
+    /// `store_created_at` and `store_format`, the keys `backup.json` records the identity under.
+    var backupManifestFields: JSONObject {
+        ["store_created_at": .string(createdAt), "store_format": .string(format)]
+    }
+
+    /// Reads the identity from `backup.json`'s object: both keys or neither (nil: an older backup).
+    ///
+    /// - Throws: `ArchiveProblem` `.corrupt` on `backup.json` when only one is there, or one is not a string.
+    init?(backupManifest object: JSONObject) throws(ArchiveProblem) {
+        switch (object["store_created_at"], object["store_format"]) {
+        case (nil, nil): return nil
+        case (.string(let created)?, .string(let format)?): self.init(createdAt: created, format: format)
+        default:
+            throw ArchiveProblem(.corrupt, entry: BackupManifest.fileName,
+                                 "has 'store_created_at' and 'store_format' that are not both strings")
+        }
+    }
+}
