@@ -22,7 +22,9 @@ extension Store {
     /// behind and, for a v2 store, to reconcile the queue with its mirror (spec §7). Read-only,
     /// it writes nothing at all.
     ///
-    /// - Throws: `.notAStore` when there is no `store.json`; `.unsupportedVersion` naming both
+    /// - Throws: `.notAStore` when there is no `store.json`; `.restoreInterrupted` read-only, when
+    ///   a restore into `path` has not finished (opened for writing, it is finished first, and
+    ///   `warnings` says so); `.unsupportedVersion` naming both
     ///   versions when `min_reader_version` excludes this code; `.locked`; a document error.
     public static func open(at path: String, options: Options = Options()) throws(StoreError) -> Store {
         try open(at: path, options: options, system: .real)

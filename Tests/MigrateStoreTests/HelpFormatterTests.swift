@@ -37,8 +37,9 @@ import Testing
                                       it.
               73                      Can't create an output file or directory.
               74                      I/O error: reading or writing failed.
-              75                      The store is locked by another process. Try again when
-                                      it has finished.
+              75                      The store is locked by another process, or a restore
+                                      into it has not finished. Try again when it has
+                                      finished.
 
             The values follow BSD sysexits.h. With --json, a failed command still prints one
             JSON object, with an "error" member holding "exit_code" and "message".

@@ -97,6 +97,7 @@ public enum StoreExport {
                                 + scan.problems.map(\.description).joined(separator: "; ") + ". Move them out of the store.", path: store)
         }
         guard let manifest = scan.files.first(where: { $0.kind == .manifest }) else {
+            if let interrupted = InterruptedRestore.error(store, system: system) { throw interrupted }
             throw StoreError(.notAStore, "Can't export '\(store)': it has no store.json, so it is not a store. Check the path.", path: store)
         }
         var hasher = SHA256()

@@ -152,6 +152,7 @@ public enum Backup {
     static func requireStoreFolder(_ store: String, system: SystemCalls) throws(StoreError) {
         let context = ErrorContext("read the store", store)
         guard let status = try system.linkStatus(store, context: context) else {
+            if let interrupted = InterruptedRestore.error(store, system: system) { throw interrupted }
             throw StoreError(.notFound, "Can't read the store '\(store)': it does not exist. Check the path.", path: store)
         }
         guard status.type == .directory || status.type == .symbolicLink else {

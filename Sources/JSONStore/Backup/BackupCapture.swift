@@ -61,6 +61,7 @@ struct BackupCapture {
                              path: store)
         }
         guard scan.files.contains(where: { $0.kind == .manifest }) else {
+            if let interrupted = InterruptedRestore.error(store, system: system) { throw interrupted }
             throw StoreError(.notAStore, "Can't back up '\(store)': it has no store.json, so it is not a store. Check the path.",
                              path: store)
         }

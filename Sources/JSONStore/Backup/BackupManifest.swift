@@ -15,10 +15,17 @@ import StoreJSON
 ///   "folder_modes": { ".": "0700", "sessions": "0700", "user-sessions": "0700" },
 ///   "format": "work-stream-store-backup",
 ///   "format_version": 1,
+///   "store_created_at": "2025-10-14T07:52:18.000Z",
+///   "store_format": "work-stream-store",
 ///   "store_schema_version": 2,
 ///   "tool_version": "0.1.0"
 /// }
 /// ```
+///
+/// `store_created_at` and `store_format` are the backed-up `store.json`'s `created_at` and
+/// `format`: the store's identity (`StoreIdentity`), checked by a restore over an existing store.
+/// Backups written before they existed have neither; both are optional for readers, so the
+/// format version stays 1.
 ///
 /// `files` is sorted by path (byte order) and lists every store file of the backup, nothing else
 /// (`backup.json` and `SHA256SUMS` are not in it). Written in the store's canonical JSON form.
@@ -61,6 +68,8 @@ public struct BackupManifest: Sendable, Equatable {
     public var storeSchemaVersion: Int
     /// RFC 3339, UTC, milliseconds.
     public var createdAt: String
+    /// The identity of the store the backup was taken from; nil in backups made before it was recorded.
+    public var storeIdentity: StoreIdentity?
     public var files: [Entry]
     /// The permission bits of the store folder (`"."`) and of each document folder it had, by
     /// name; empty in a backup written before folder modes were recorded (restored `0o700`).
@@ -69,11 +78,13 @@ public struct BackupManifest: Sendable, Equatable {
     /// The total size of the listed files, in bytes.
     public var totalBytes: Int64 { files.reduce(0) { $0 + $1.size } }
 
-    package init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, files: [Entry], folderModes: [String: Int] = [:]) {
+    package init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, storeIdentity: StoreIdentity? = nil, files: [Entry],
+                 folderModes: [String: Int] = [:]) {
         self.formatVersion = Self.currentFormatVersion
         self.toolVersion = toolVersion
         self.storeSchemaVersion = storeSchemaVersion
         self.createdAt = RFC3339.format(createdAt)
+        self.storeIdentity = storeIdentity
         self.files = files
         self.folderModes = folderModes
     }
@@ -90,7 +101,7 @@ public struct BackupManifest: Sendable, Equatable {
             "format": .string(Self.format), "format_version": .number(JSONNumber(formatVersion)),
             "tool_version": .string(toolVersion), "store_schema_version": .number(JSONNumber(storeSchemaVersion)),
             "created_at": .string(createdAt), "files": .array(entries),
-        ]
+        ].merging(storeIdentity?.backupManifestFields ?? [:]) { kept, _ in kept }
         if !folderModes.isEmpty {
             object["folder_modes"] = .object(folderModes.mapValues { .string(RecordedMode.text(mode_t($0))) })
         }
@@ -125,6 +136,7 @@ public struct BackupManifest: Sendable, Equatable {
         self.toolVersion = tool
         self.storeSchemaVersion = Int(try Self.integer(object, "store_schema_version"))
         self.createdAt = created
+        self.storeIdentity = try StoreIdentity(backupManifest: object)
         self.files = try list.enumerated().map { (index, value) throws(ArchiveProblem) in try Self.entry(value, index: index) }
         if let recorded = object["folder_modes"] {
             guard case .object(let modes) = recorded else { throw Self.corrupt("has a 'folder_modes' that is not an object") }

@@ -5,6 +5,8 @@ extension BackupWriter {
         var entries: [BackupManifest.Entry]
         /// `store.json`'s `schema_version`.
         var schemaVersion: Int
+        /// `store.json`'s `created_at` and `format`, recorded in `backup.json`.
+        var identity: StoreIdentity?
         /// The documents that do not decode, sorted by entry.
         var unreadable: [ArchiveProblem]
     }
@@ -15,12 +17,13 @@ extension BackupWriter {
     /// system they are read, hashed and decoded on several threads (`ParallelBatches`).
     func describe(_ files: [BackupCapture.File]) throws(StoreError) -> Description {
         let reader = StagedFileReader(staging: stagingDirectory.path, store: store, destination: target.path, system: system)
-        var description = Description(entries: [], schemaVersion: 0, unreadable: [])
+        var description = Description(entries: [], schemaVersion: 0, identity: nil, unreadable: [])
         var newer: Bool?
         for file in files where file.path.kind == .manifest {
             let bytes = try reader.read(file)
             description.entries.append(StagedFileReader.entry(file, bytes))
             description.schemaVersion = try Self.schemaVersion(of: bytes, store: store)
+            description.identity = StoreIdentity(manifestBytes: bytes)
             switch DocumentCheck.manifest(bytes) {
             case .success: newer = description.schemaVersion > DocumentVersion.current
             case .failure(let problem): description.unreadable.append(problem)

@@ -50,7 +50,8 @@ struct BackupWriter {
         }
         let described = try describe(files)
         let manifest = BackupManifest(toolVersion: version, storeSchemaVersion: described.schemaVersion,
-                                      createdAt: Date(), files: described.entries, folderModes: folderModes.mapValues { Int($0) })
+                                      createdAt: Date(), storeIdentity: described.identity, files: described.entries,
+                                      folderModes: folderModes.mapValues { Int($0) })
         let written = WrittenManifest(manifest)
         try NewFiles.write(joinPath(staging, ChecksumFile.fileName), written.checksums, sync: false, system: system)
         try NewFiles.write(joinPath(staging, BackupManifest.fileName), written.manifestBytes, sync: false, system: system)

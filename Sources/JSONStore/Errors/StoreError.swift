@@ -19,6 +19,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
             case io, notFound, permissionDenied, noSpace, readOnlyFileSystem, locked
             case symlinkRefused, notARegularFile, invalidFileName, alreadyExists, fileTooLarge
             case corruptDocument, invalidDocument, unsupportedVersion, notAStore, conflict, invalidArgument
+            case restoreInterrupted
         }
 
         private let value: Value
@@ -59,6 +60,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
         /// A call broke a rule of the library's API (a queue key changed in `updateWorkStream`, the
         /// lock of another store passed to `Backup.create`); nothing was changed. A bug in the caller.
         public static let invalidArgument = Code(.invalidArgument)
+        /// A restore into the store's path has not finished: its journal is next to it and the
+        /// restored store is not in place yet. The next restore or open for writing finishes it.
+        public static let restoreInterrupted = Code(.restoreInterrupted)
 
         /// The code's name, for logs: `noSpace`.
         public var description: String { value.rawValue }

@@ -19,8 +19,11 @@ public struct RestoreReport: Sendable {
     public var aside: String?
     /// The migration of the restored store, when `migrate` was asked and the backup is older.
     public var migration: MigrationReport?
-    /// Dry run only: the error the real run would stop with (a non-empty target without `force`).
+    /// Dry run only: the error the real run would stop with (a non-empty target without `force`,
+    /// or a backup of another store without `otherStore`).
     public var refusal: StoreError?
+    /// Whether the backup was shown to be of the store it replaces (see `RestoreIdentityCheck`).
+    public var identity: RestoreIdentityCheck
 }
 
 /// Restoring a store from a backup made by `Backup.create`.
@@ -34,11 +37,16 @@ public enum Restore {
         public var migrate: Bool
         /// Verify and report, writing nothing. The default is `false`.
         public var dryRun: Bool
+        /// Replace a store with the backup of another one. Without it, a restore over a store
+        /// whose `store.json` (`created_at`, `format`) differs from the identity recorded in
+        /// `backup.json` is refused before anything is written. The default is `false`.
+        public var otherStore: Bool
 
-        public init(force: Bool = false, migrate: Bool = false, dryRun: Bool = false) {
+        public init(force: Bool = false, migrate: Bool = false, dryRun: Bool = false, otherStore: Bool = false) {
             self.force = force
             self.migrate = migrate
             self.dryRun = dryRun
+            self.otherStore = otherStore
         }
     }
 
@@ -46,7 +54,9 @@ public enum Restore {
     ///
     /// The steps: finish an interrupted earlier restore into `target` (`recoverInterrupted`);
     /// verify the backup completely (`BackupVerification`), refusing a corrupt or incompatible one
-    /// before writing anything; refuse a non-empty target without `force`; copy every file into a
+    /// before writing anything; refuse a non-empty target without `force`; refuse a target store
+    /// that is not the one the backup was taken from, without `otherStore` (`checkIdentity`; a
+    /// backup that predates the recorded identity is restored unchecked); copy every file into a
     /// staging folder next to the target, checking each against `backup.json` again; migrate
     /// there if asked; fsync and verify the staging folder; then swap it into place with
     /// `StoreSwap`, which is crash-safe (see its table).
@@ -59,7 +69,8 @@ public enum Restore {
     ///
     /// - Throws: `StoreError`: with an `ArchiveRejection` as `underlying` when the backup is corrupt
     ///   (`.corruptDocument`) or incompatible (`.unsupportedVersion`); `.alreadyExists` for a
-    ///   non-empty target without `force`; `.locked`; `.conflict` from recovery; or the code of a
+    ///   non-empty target without `force`; `.conflict` for a backup of another store without
+    ///   `otherStore`; `.locked`; `.conflict` from recovery; or the code of a
     ///   failed call. After an error the target is the old store, unless the message says the
     ///   restore completed or must be finished by running it again.
     /// - Warning: With `force`, the target is replaced. Its content is kept in the aside folder.
@@ -96,16 +107,23 @@ public enum Restore {
                 .storeError("restore from", archive: backup, what: "the backup")
         }
         let state = try TargetState.inspect(target, system: system)
-        let refusal = options.force ? nil : state.refusal(target, verb: "restore", forceHint: forceHint(target))
+        var refusal = options.force ? nil : state.refusal(target, verb: "restore", forceHint: forceHint(target))
+        let (identity, mismatch) = try checkIdentity(manifest, backup: backup, target: target, state: state,
+                                                     allowOther: options.otherStore, system: system)
+        refusal = refusal ?? mismatch
         var report = RestoreReport(backup: backup, target: target.path, dryRun: options.dryRun, recovered: recovered,
                                    recoveryPending: pending, manifest: manifest, targetBefore: state, aside: nil,
-                                   migration: nil, refusal: refusal)
+                                   migration: nil, refusal: refusal, identity: identity)
         if options.dryRun {
             report.aside = state.needsAside ? target.sibling(try AsideName.make(for: target, at: Date(), system: system)) : nil
             if options.migrate { report.migration = try plannedMigration(backup, manifest, toolVersion: version, system: system) }
             return report
         }
-        if let refusal { throw refusal }
+        if var refusal {
+            // The interrupted restore was finished all the same: say so, or the refusal hides it.
+            if let recovered { refusal.message = recovered.summary + " " + refusal.message }
+            throw refusal
+        }
         let staged = try StagedStore(besides: target, system: system)
         do {
             try copy(manifest, from: backup, into: staged, system: system)

@@ -50,6 +50,7 @@ extension Store {
         do {
             bytes = try FileReader.read(manifestPath, system: system)
         } catch where error.code == .notFound {
+            if let interrupted = InterruptedRestore.error(path, system: system) { throw interrupted }
             throw StoreError(.notAStore, "'\(path)' is not a work-stream store: it has no store.json. Check the path, or create a store first.", path: manifestPath)
         }
         do {

@@ -12,7 +12,7 @@
 /// | 70 | `internalError` | A bug in `migrate-store` (`EX_SOFTWARE`). |
 /// | 73 | `cannotCreate` | An output file or directory can't be created (`EX_CANTCREAT`). |
 /// | 74 | `ioError` | Reading or writing failed (`EX_IOERR`). |
-/// | 75 | `locked` | Another process holds the store; try again later (`EX_TEMPFAIL`). |
+/// | 75 | `locked` | Another process holds the store, or a restore into it has not finished; try again later (`EX_TEMPFAIL`). |
 ///
 /// `migrate-store help exit-codes` prints the same table from ``summary``.
 enum ExitCode: Int32, Sendable, CaseIterable {
@@ -35,7 +35,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
         case .internalError: "Internal error: a bug in \(ToolInfo.name). Please report it."
         case .cannotCreate: "Can't create an output file or directory."
         case .ioError: "I/O error: reading or writing failed."
-        case .locked: "The store is locked by another process. Try again when it has finished."
+        case .locked: "The store is locked by another process, or a restore into it has not finished. Try again when it has finished."
         }
     }
 }

@@ -10,7 +10,7 @@ extension StoreError: ExitCodeError {
     /// | code | exit |
     /// |---|---|
     /// | archive rejected (`ArchiveRejection` underlying) | 69 corrupt, 65 incompatible |
-    /// | `.locked` | 75 |
+    /// | `.locked`, `.restoreInterrupted` (a restore into the store is unfinished: try again after it) | 75 |
     /// | `.alreadyExists` | 73 |
     /// | names, types, documents, versions (`.invalidFileName`, `.notAStore`, …) | 65 |
     /// | `.invalidArgument` (the tool called the library wrongly: a bug) | 70 |
@@ -18,7 +18,7 @@ extension StoreError: ExitCodeError {
     var exitCode: ExitCode {
         if let rejection = underlying as? ArchiveRejection { return ArchiveExit.code(for: rejection.status) }
         switch code {
-        case .locked: return .locked
+        case .locked, .restoreInterrupted: return .locked
         case .alreadyExists: return .cannotCreate
         case .invalidArgument: return .internalError
         case .notAStore, .corruptDocument, .invalidDocument, .unsupportedVersion, .invalidFileName,

@@ -20,7 +20,8 @@ import JSONStore
 ///
 /// | role | 64 when the path |
 /// |---|---|
-/// | `store` | does not exist, is not a folder, or has no `store.json` |
+/// | `store` | does not exist, is not a folder, or has no `store.json` (but 75 when a restore into it is unfinished: `.<store>.restore-journal` is next to it) |
+/// | `replacedStore` | as `store`, but an unfinished restore passes: the command (`rollback`) finishes it |
 /// | `backup` | does not exist, is not a folder, or has neither `backup.json` nor `SHA256SUMS` (a folder with one of them is a damaged backup: 69) |
 /// | `exportFile` | does not exist or is a folder (`-` is standard input) |
 /// | `target` | exists and is neither a folder nor a symbolic link (the library refuses a link itself) |
@@ -30,6 +31,9 @@ import JSONStore
 enum PathRole: Sendable, Equatable {
     /// A store the command reads or changes (`<store>`, `--against`).
     case store
+    /// A store a restore replaces (`rollback <store>`): as `store`, except that an unfinished
+    /// restore into it passes, because the command finishes that restore first.
+    case replacedStore
     /// A backup made by `backup` or `migrate` (`<backup>`, `--from-backup`).
     case backup
     /// A file written by `export`, or `-` (`import <file>`).
@@ -55,11 +59,17 @@ enum PathArgument {
         if case .exportFile = role, path == "-" { return }
         guard let type = fileType(path, followingLinks: true) else { return }
         switch role {
-        case .store, .backup:
-            let noun = role == .store ? "store" : "backup"
+        case .store, .replacedStore, .backup:
+            let isStore = role != .backup
+            let noun = isStore ? "store" : "backup"
+            // An unfinished restore is not a wrong path: say so, with the library's 75 (see `InterruptedRestore`).
+            if isStore, let interrupted = Restore.interruptedError(store: path) {
+                if role == .replacedStore { return }
+                throw interrupted
+            }
             guard type != .missing else { throw refusal("'\(path)' does not exist, so it is not a \(noun). Check the path.") }
             guard type == .directory else { throw refusal("'\(path)' is not a folder, so it is not a \(noun). Check the path.") }
-            if role == .store, fileType(path + "/" + StoreLayout.manifest, followingLinks: false) == .missing {
+            if isStore, fileType(path + "/" + StoreLayout.manifest, followingLinks: false) == .missing {
                 throw refusal("'\(path)' is not a work-stream store: it has no \(StoreLayout.manifest). Check the path, or create a store first.")
             }
             if role == .backup, fileType(path + "/" + BackupManifest.fileName, followingLinks: false) == .missing,

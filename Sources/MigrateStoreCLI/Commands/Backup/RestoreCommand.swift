@@ -5,7 +5,8 @@ import JSONStore
 /// A replaced store is kept next to it as `<store>.replaced-<yyyyMMdd'T'HHmmss'Z'>` (UTC).
 /// Exit status: 0 restored (or, with --dry-run, would restore); 64 the backup does not exist or
 /// is not a backup, or the store path is a file (`PathRole`); 69 the backup is corrupt; 65 it
-/// is incompatible; 73 the store is not empty and --force was not given; 75 locked; 74 I/O.
+/// is incompatible, or the store is not the one the backup was taken from and --other-store was
+/// not given; 73 the store is not empty and --force was not given; 75 locked; 74 I/O.
 struct RestoreCommand: Subcommand {
     static let target = ArgumentSpec(name: "store", help: "The store directory to restore into.", role: .target(verb: "restore"))
     static let dryRun = OptionSpec.flag("dry-run", help: "Show what would be restored, writing nothing.")
@@ -17,10 +18,11 @@ struct RestoreCommand: Subcommand {
         abstract: "Restore a store from a backup.",
         discussion: """
             Verifies the backup, then copies it to the store directory. An existing store is \
-            replaced only with --force.
+            replaced only with --force, and only by a backup of that store unless --other-store \
+            is given (exit status 65, nothing written).
             """,
         arguments: [.backup, target],
-        options: [dryRun, force, migrate])
+        options: [dryRun, force, migrate, IdentityNote.flag])
 
     let backup: String, store: String
     let options: Restore.Options
@@ -28,12 +30,13 @@ struct RestoreCommand: Subcommand {
     init(_ arguments: ParsedArguments) {
         (backup, store) = (arguments.value(.backup), arguments.value(Self.target))
         options = Restore.Options(force: arguments.flag(Self.force), migrate: arguments.flag(Self.migrate),
-                                  dryRun: arguments.flag(Self.dryRun))
+                                  dryRun: arguments.flag(Self.dryRun), otherStore: arguments.flag(IdentityNote.flag))
     }
 
     func run(_ out: Output) throws -> ExitCode {
         let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: options)
         if let recovered = report.recovered { out.info(recovered.summary) }
+        if let note = IdentityNote.line(report.identity, backup: backup, store: store) { out.info(note) }
         let manifest = report.manifest
         let would = report.dryRun ? "Would " : ""
         if report.dryRun { out.print("Dry run: nothing was written.") }
@@ -85,6 +88,7 @@ struct RestoreCommand: Subcommand {
             "replaced_store_kept_at": report.aside.map(JSONOutputValue.string) ?? .null,
             "migrated_files": report.migration.map { .int($0.filesChanged) } ?? .null,
             "recovered": report.recovered.map { .string($0.summary) } ?? .null,
+            "store_identity": .string(IdentityNote.name(report.identity)),
         ]
     }
 }

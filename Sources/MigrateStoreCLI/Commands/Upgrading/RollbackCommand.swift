@@ -5,32 +5,40 @@ import JSONStore
 /// A restore with `--force` (see `Restore.run`): the backup is verified first, the restore is
 /// crash-safe, and the migrated store is kept next to it as `<store>.replaced-<time>`, so
 /// nothing written since the migration is lost. Rarely needed: a v1 program reads and writes a
-/// v2 store as it is (`min_reader_version` 1).
+/// v2 store as it is (`min_reader_version` 1). A backup of another store is refused (65,
+/// nothing written) unless `--other-store` is given; see `Restore.checkIdentity`.
 struct RollbackCommand: Subcommand {
     static let fromBackup = OptionSpec.string(
         "from-backup", valueName: "backup", help: "The backup taken before the migration.", required: true, role: .backup)
+
+    /// `<store>`: a store, or the path of a restore that did not finish (this command finishes it first).
+    static let target = ArgumentSpec(name: "store", help: "The store directory.", role: .replacedStore)
 
     static let spec = CommandSpec(
         name: "rollback", group: .upgrading,
         abstract: "Put back the store from its pre-migration backup.",
         discussion: """
             Rarely needed: the app's older versions read a migrated store as it is. Use this to \
-            undo a migration completely. The backup is verified before the store is touched.
+            undo a migration completely. The backup is verified before the store is touched, and \
+            must be a backup of this store unless --other-store is given.
             """,
-        arguments: [.store],
-        options: [fromBackup])
+        arguments: [target],
+        options: [fromBackup, IdentityNote.flag])
 
     let store: String
     let backup: String
+    let otherStore: Bool
 
     init(_ arguments: ParsedArguments) {
-        store = arguments.value(.store)
+        store = arguments.value(Self.target)
         backup = arguments.string(Self.fromBackup)!   // a required option: the parser refuses a command line without it
+        otherStore = arguments.flag(IdentityNote.flag)
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: Restore.Options(force: true))
+        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: Restore.Options(force: true, otherStore: otherStore))
         if let recovered = report.recovered { out.info(recovered.summary) }
+        if let note = IdentityNote.line(report.identity, backup: backup, store: store) { out.info(note) }
         let version = report.manifest.storeSchemaVersion
         out.print("Rolled back '\(store)' to the backup '\(backup)': \(report.manifest.files.count) files, schema version \(version), verified before and after.")
         if let aside = report.aside {
@@ -43,6 +51,7 @@ struct RollbackCommand: Subcommand {
             "schema_version": .int(version),
             "files": .int(report.manifest.files.count),
             "replaced_store_kept_at": report.aside.map(JSONOutputValue.string) ?? .null,
+            "store_identity": .string(IdentityNote.name(report.identity)),
         ])
         return .success
     }
