@@ -133,3 +133,25 @@ public enum BuiltTool {
                 process.terminationStatus, timedOut)
     }
 }
+
+/// A 512 KiB tmpfs mounted at a new folder, for tests of a real full disk. Where it can't be
+/// mounted (it needs root or CAP_SYS_ADMIN) the test is skipped with the reason, through
+/// ``SkippedTests``. Call ``unmount()`` (in a `defer`) when done.
+public struct SmallDisk {
+    public let path: String
+
+    /// `file`, `function` and `sourceLocation` name the calling test in the skipped-tests summary.
+    public init(at path: String, file: String = #fileID, function: String = #function,
+                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let mounted = try BuiltTool.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", path], timeLimit: 60)
+        try SkippedTests.require(mounted.code == 0, "can't mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); needs root or CAP_SYS_ADMIN",
+                                    file: file, function: function, sourceLocation: sourceLocation)
+        self.path = path
+    }
+
+    /// Unmounts it; a failure only leaves a mount in the test's temp folder.
+    public func unmount() {
+        _ = try? BuiltTool.runProgram("/bin/umount", [path], timeLimit: 60)
+    }
+}

@@ -8,10 +8,10 @@ import JSONStore
 /// is incompatible, or the store is not the one the backup was taken from and --other-store was
 /// not given; 73 the store is not empty and --force was not given; 75 locked; 74 I/O.
 struct RestoreCommand: Subcommand {
-    static let target = ArgumentSpec(name: "store", help: "The store directory to restore into.", role: .target(verb: "restore"))
     static let dryRun = OptionSpec.flag("dry-run", help: "Show what would be restored, writing nothing.")
     static let force = OptionSpec.flag("force", help: "Replace the store if it already exists.")
     static let migrate = OptionSpec.flag("migrate", help: "Migrate the restored store to the newest schema version.")
+    static let target = ArgumentSpec(name: "store", help: "The store directory to restore into.", role: .target(verb: "restore"))
 
     static let spec = CommandSpec(
         name: "restore", group: .backupAndRestore,
