@@ -101,7 +101,7 @@ public enum StoreUpgrade {
             break
         }
         let migrator = StoreMigrator(store: reader)
-        let from = schemaVersion(of: try reader.manifest())
+        let from = try reader.manifest().schemaVersion
         if from >= 2, case let plan = try migrator.plan(toolVersion: version), plan.isNoop {
             if try migrator.hasLeftoverTemporaryFiles() {
                 // An earlier run was interrupted after its last rename: opening for writing sweeps its temp files.
@@ -121,7 +121,7 @@ public enum StoreUpgrade {
         for warning in from < 2 ? store.warnings : lock.fileSystemWarning.map({ [$0] }) ?? [] { progress(.warning(warning)) }
         // A v1 store that says v2 now was migrated by another process while this call waited for
         // the lock: plan again, under the lock, before any backup.
-        if from < 2, case let now = try Store.open(at: path, options: readOnly), schemaVersion(of: try now.manifest()) >= 2,
+        if from < 2, case let now = try Store.open(at: path, options: readOnly), try now.manifest().schemaVersion >= 2,
            case let plan = try StoreMigrator(store: now).plan(toolVersion: version), plan.isNoop {
             return .doneByAnotherProcess(plan, from: from)
         }
@@ -167,13 +167,5 @@ public enum StoreUpgrade {
         let report = try Backup.create(store: store, destination: destination, tool: tool, version: version, holding: lock)
         progress(.backupFinished(report))
         return destination
-    }
-
-    /// The schema version `store.json` states.
-    static func schemaVersion(of manifest: ManifestDocument) -> Int {
-        switch manifest {
-        case .v1: 1
-        case .v2(let m): m.schemaVersion
-        }
     }
 }

@@ -42,19 +42,10 @@ public struct StoreValidator: Sendable {
     var messageIDs: [UUID: (file: String, index: Int)] = [:]
 
     /// True for a store `migrate` has not upgraded yet: its queue lives in the session keys.
-    public var isV1: Bool {
-        if case .needsMigration = store.compatibility { return true }
-        return false
-    }
+    public var isV1: Bool { store.compatibility.needsMigration }
 
     /// The store's schema version as `store.json` says (1 for a v1 store).
-    public var schemaVersion: Int {
-        switch store.compatibility {
-        case .current: DocumentVersion.current
-        case .needsMigration(let from): from
-        case .superseded(let version, _), .refused(let version, _, _): version
-        }
-    }
+    public var schemaVersion: Int { store.compatibility.storeSchemaVersion }
 
     /// Reads and checks everything.
     /// - Throws: only what stops the whole scan (the store folder can't be listed); a bad

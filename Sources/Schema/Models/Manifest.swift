@@ -50,6 +50,21 @@ public enum StoreCompatibility: Sendable, Hashable {
     /// Newer, and its `min_reader_version` excludes this code.
     case refused(storeVersion: Int, minReaderVersion: Int, reader: Int)
 
+    /// The store's schema version as `store.json` says (1 for a v1 store).
+    public var storeSchemaVersion: Int {
+        switch self {
+        case .current: DocumentVersion.current
+        case .needsMigration(let from): from
+        case .superseded(let version, _), .refused(let version, _, _): version
+        }
+    }
+
+    /// True for a store `migrate` has not upgraded yet: its queue lives in the session keys.
+    public var needsMigration: Bool {
+        if case .needsMigration = self { return true }
+        return false
+    }
+
     /// For `.refused`: a sentence naming both versions.
     public var refusal: String? {
         guard case .refused(let s, let m, let r) = self else { return nil }

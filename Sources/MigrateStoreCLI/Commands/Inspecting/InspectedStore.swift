@@ -21,19 +21,10 @@ struct InspectedStore {
     var path: String { store.path }
 
     /// The store's schema version as `store.json` says (1 for a v1 store).
-    var schemaVersion: Int {
-        switch store.compatibility {
-        case .current: DocumentVersion.current
-        case .needsMigration(let from): from
-        case .superseded(let version, _), .refused(let version, _, _): version
-        }
-    }
+    var schemaVersion: Int { store.compatibility.storeSchemaVersion }
 
     /// True for a store `migrate` has not upgraded yet: its queue lives in the session keys.
-    var isV1: Bool {
-        if case .needsMigration = store.compatibility { return true }
-        return false
-    }
+    var isV1: Bool { store.compatibility.needsMigration }
 
     /// `path` relative to the store folder (`sessions/<id>.json`), or `path` itself when outside it.
     func relative(_ path: String?) -> String { StoreProblem.relative(path, to: store.path) }

@@ -22,7 +22,7 @@ struct PlanCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         let store = try StoreArgument.openReadOnly(storePath)
-        let from = StatusCommand.versions(try store.manifest()).0
+        let from = try store.manifest().schemaVersion
         let report = try StoreMigrator(store: store).plan(toolVersion: ToolInfo.version)
         if report.isNoop {
             out.print("'\(store.path)' is already at version 2: a migration would change nothing.")
