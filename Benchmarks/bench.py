@@ -224,7 +224,8 @@ class Bench:
         return path
 
     def v2_store(self, n, m):
-        """The same store migrated by migrate-store (timed once, reported as information)."""
+        """The same store migrated by migrate-store to its default target (schema v3 since the
+        version chain; timed once, reported as information)."""
         source = self.v1_store(n, m)
         path = os.path.join(self.stores_dir(), f"v2-n{n}-m{m}-s{SEED}")
         marker = path + ".done"
@@ -256,6 +257,34 @@ class Bench:
 
 
 # ---------------------------------------------------------------- the benchmarks
+
+def g7_chain(b):
+    """Goal 7: the version chain (spec §9). v1 → v3 in one run (both steps, one pass) against
+    v1 → v2 (`--to 2`) on the goal-1 store, alternated pair by pair in the same run."""
+    n, m = b.cfg["g1"]
+    print(f"== 7. the chain: v1 → v3 in one run vs v1 → v2, {n} work streams x {m} messages", flush=True)
+    source = b.v1_store(n, m)
+    target = b.scratch("g7-store")
+    ms = b.tool("migrate-store")
+    f_v3 = b.figure("g7_migrate_v1_v3", "migrate-store migrate --no-backup (v1 → v3, two steps in one run)")
+    f_v2 = b.figure("g7_migrate_v1_v2", "migrate-store migrate --no-backup --to 2 (v1 → v2)")
+    for f in (f_v3, f_v2):
+        f.extra["store_bytes"] = tree_bytes(source)
+
+    def timed(cmd, fig):
+        def measure():
+            result = run(cmd)
+            fig.extra.setdefault("cpu_s", []).append(result.user + result.system)
+            return result.seconds
+        return measure
+
+    b.alternate([
+        (f_v3, lambda: fresh_copy(source, target), timed([ms, "migrate", "--no-backup", target], f_v3)),
+        (f_v2, lambda: fresh_copy(source, target), timed([ms, "migrate", "--no-backup", "--to", "2", target], f_v2)),
+    ])
+    bury(target)
+    b.ratio("g7_chain_vs_one_step", "migrate v1 → v3 / migrate v1 → v2", "g7_migrate_v1_v3", "g7_migrate_v1_v2", ("<=", 1.1))
+
 
 def g1_migration(b):
     """Goal 1 and goal 6: migrating a v1 store, against a naive script and the copy floor;
@@ -711,7 +740,7 @@ def main():
     parser.add_argument("--out", required=True, help="the Markdown file to write")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, 2 repetitions: a smoke test")
     parser.add_argument("--reps", type=int, help="repetitions (default 5, quick 2)")
-    parser.add_argument("--only", default="g1,g2,g3,g4,g5", help="which benchmarks, comma-separated")
+    parser.add_argument("--only", default="g1,g2,g3,g4,g5,g7", help="which benchmarks, comma-separated")
     parser.add_argument("--rerender", action="store_true",
                         help="write the report again from Benchmarks/work/results.json (after editing ANALYSIS.md)")
     args = parser.parse_args()
@@ -723,7 +752,8 @@ def main():
     info = machine()
     find_peers(b)
     started = time.perf_counter()
-    steps = {"g1": g1_migration, "g2": g2_durable_update, "g3": g3_update_vs_size, "g4": g4_listing, "g5": g5_memory}
+    steps = {"g1": g1_migration, "g2": g2_durable_update, "g3": g3_update_vs_size, "g4": g4_listing, "g5": g5_memory,
+             "g7": g7_chain}
     if os.path.isdir(GRAVEYARD):
         # An interrupted run's copies: deleted now, then a pause so that their freed inodes do not
         # slow the first figures (see `bury`).

@@ -14,5 +14,5 @@ echo
 echo "\$ migrate-store verify $work/store --against $work/backup"
 "$tool" verify "$work/store" --against "$work/backup"
 echo
-echo "The upgraded store is in $work/store; it matches Samples/v2-store apart from the migration timestamps:"
-diff -r --exclude=store.json --exclude='.*' "$work/store" Samples/v2-store && echo "  identical (store.json aside)"
+echo "The upgraded store is in $work/store; it matches Samples/v3-store apart from the migration timestamps:"
+diff -r --exclude=store.json --exclude='.*' "$work/store" Samples/v3-store && echo "  identical (store.json aside)"

@@ -52,7 +52,7 @@ func update(_ args: [String]) throws {
     let store = try Store.open(at: args[1], options: Store.Options(tool: "store-bench"))
     let t1 = now()
     var perOp: [Double] = [], cpuPerOp: [Double] = []
-    var last: SessionV2?
+    var last: SessionV3?
     for _ in 0..<count {
         let start = now(), cpuStart = cpuTime()
         last = try store.updateWorkStream(id) { session in

@@ -75,7 +75,7 @@ func writeLoop(store path: String, stream: UUID, count: Int) throws {
 func attempt(store path: String, stream: UUID) -> StoreError? {
     do {
         let store = try Store.open(at: path, options: options(lockTimeout: .milliseconds(100)))
-        try store.updateWorkStream(stream) { (session: inout SessionV2) throws(StoreError) in session.fields.unreadCount += 1 }
+        try store.updateWorkStream(stream) { (session: inout SessionV3) throws(StoreError) in session.fields.unreadCount += 1 }
         return nil
     } catch {
         return error

@@ -62,11 +62,11 @@ import Testing
         let path = try dir.copySample("v1-store")
         let before = snapshot(path, includingRoot: true)
         let error = #expect(throws: StoreError.self) {
-            try StoreUpgrade.run(at: path, to: 3, backup: .none, tool: "t", version: "1")
+            try StoreUpgrade.run(at: path, to: 7, backup: .none, tool: "t", version: "1")
         }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.message == "Can't migrate '\(path)' to schema version 3: this code migrates to schema version 2 only. "
-                + "Pass 2 (the default), or use the version of the tool that writes schema version 3. Nothing was changed.")
+        #expect(error?.message == "Can't migrate '\(path)' to schema version 7: this code knows schema versions 1 to 3. "
+                + "Pass a version from 1 to 3, or leave the target out, or use the version of the tool that writes schema version 7. Nothing was changed.")
         #expect(snapshot(path, includingRoot: true) == before)
     }
 

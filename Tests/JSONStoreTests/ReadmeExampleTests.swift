@@ -39,12 +39,12 @@ import JSONStore
             if case .migrating(let done, let total) = event { print("\(done)/\(total)") }
         }
         switch outcome {
-        case .upgraded(let report, let from, let backup): print("v\(from) → v2, \(report.filesChanged) files; backup at \(backup ?? "-")")
+        case .upgraded(let report, let from, let to, let backup): print("v\(from) → v\(to), \(report.filesChanged) files; backup at \(backup ?? "-")")
         case .alreadyCurrent, .doneByAnotherProcess, .newerStore: break
         }
         let backups = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("store.backup-") }
         #expect(backups.count == 1)
-        #expect(printed.last?.hasPrefix("v1 → v2, ") == true && printed.last?.hasSuffix("backup at \(folder.path)/\(backups[0])") == true)
+        #expect(printed.last?.hasPrefix("v1 → v3, ") == true && printed.last?.hasSuffix("backup at \(folder.path)/\(backups[0])") == true)
         #expect(printed.prefix(9) == ["0/8", "1/8", "2/8", "3/8", "4/8", "5/8", "6/8", "7/8", "8/8"],
                 "one event before each of the sample's eight work streams, and one when the last is done")
     }

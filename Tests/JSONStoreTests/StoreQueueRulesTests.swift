@@ -43,7 +43,7 @@ import StoreJSON
     // Spec §5, FIFO removal (the app's testRemoveFromMiddleCompactsPositions).
     @Test func removingFromTheFIFOQueueNullsQueuedAtInTheMirror() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v2-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
         try store.removeFromQueue(Sample.b)
         let removed = try store.workStream(Sample.b).fields
         #expect(!removed.isInQueue && removed.queuePosition == 0 && removed.queuedAt == nil)
@@ -56,7 +56,7 @@ import StoreJSON
     // a queued P1 work stream stays P1. It used to go to P10 with the default argument.
     @Test func readdingWithoutALevelKeepsTheLevelAndMovesToTheEnd() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v2-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
         try store.addToPriorityQueue(Sample.c, at: StoreFixtures.t0)
         #expect(try Self.priorityList(store) == ["d:1/2.0", "c:1/3.0", "e:10/1.5", "f:10/2.0"])
         let fields = try store.workStream(Sample.c).fields
@@ -69,7 +69,7 @@ import StoreJSON
     // `priority` is 5 is added at level 5): a work stream not queued gets its stored `priority`.
     @Test func addingWithoutALevelUsesTheDocumentsStoredPriority() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v2-store", as: "store")
+        let path = try folder.copySample("v3-store", as: "store")
         let file = path + "/sessions/\(Sample.g.lowercased).json"
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("\"priority\": 10,"))
@@ -85,7 +85,7 @@ import StoreJSON
     // dropped between d (P1) and e (P10) goes to P10, after f, the end of that level.
     @Test func dropBetweenLevelsGoesToTheEndOfTheLowerNeighboursLevel() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v2-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
         try store.movePriority(Sample.c, after: Sample.d, before: Sample.e)
         #expect(try Self.priorityList(store) == ["d:1/2.0", "e:10/1.5", "f:10/2.0", "c:10/3.0"])
         let fields = try store.workStream(Sample.c).fields
@@ -97,7 +97,7 @@ import StoreJSON
     /// change, not even the lock file's holder record. A real change afterwards does show.
     @Test func queueCallsThatChangeNoValueWriteNothing() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v2-store", as: "store")
+        let path = try folder.copySample("v3-store", as: "store")
         let store = try Store.open(at: path)
         try Self.ageEverything(path)
         let before = snapshot(path, includingRoot: true)
@@ -121,7 +121,7 @@ import StoreJSON
     /// A drop beside a work stream that is not queued is still refused: the caller's list is not the queue.
     @Test func dropBesideAWorkStreamNotQueuedIsRefusedAndWritesNothing() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v2-store", as: "store")
+        let path = try folder.copySample("v3-store", as: "store")
         let store = try Store.open(at: path)
         let before = tree(path)
         let error = #expect(throws: StoreError.self) { try store.movePriority(Sample.c, after: Sample.g, before: nil) }

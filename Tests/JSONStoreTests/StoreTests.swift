@@ -3,14 +3,14 @@ import Testing
 @testable import JSONStore
 
 @Suite struct StoreOpeningTests {
-    @Test func createdStoreHasV2ManifestDefaultSettingsAndPrivateModes() throws {
+    @Test func createdStoreHasV3ManifestDefaultSettingsAndPrivateModes() throws {
         let dir = TemporaryDirectory()
         let path = dir("s")
         let store = try Store.create(at: path, now: StoreFixtures.t0)
         #expect(store.compatibility == .current)
         let files = tree(path)
         #expect(Set(files.keys) == ["store.json", "settings.json", "queue.json"])
-        #expect(String(decoding: files["settings.json"]!, as: UTF8.self) == "{\n  \"priority_queue_enabled\": false,\n  \"queue_enabled\": false,\n  \"schema_version\": 2\n}\n")
+        #expect(String(decoding: files["settings.json"]!, as: UTF8.self) == "{\n  \"priority_queue_enabled\": false,\n  \"queue_enabled\": false,\n  \"schema_version\": 3\n}\n")
         #expect(try StoreFixtures.mode(path) == 0o700)
         #expect(try StoreFixtures.mode(path + "/sessions") == 0o700)
         #expect(try StoreFixtures.mode(path + "/store.json") == 0o600)
@@ -25,12 +25,12 @@ import Testing
         let store = try Store.open(at: path)
         #expect(store.compatibility == .needsMigration(from: 1))
         let error = #expect(throws: StoreError.self) { try store.enqueue(UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!) }
-        #expect(error?.message == "Can't write to '\(path)': it is a schema v1 store. Upgrade it first with 'migrate-store migrate \(path)'.")
+        #expect(error?.message == "Can't write to '\(path)': it is a schema v1 store, and this code writes schema v3 only. Upgrade it first with StoreUpgrade.run(at:), which takes a verified backup and migrates it to schema v3; then open it again.")
         #expect(tree(path) == before)
     }
 
     func storeWithManifest(_ dir: TemporaryDirectory, version: Int, minReader: Int) throws -> String {
-        let path = try dir.copySample("v2-store")
+        let path = try dir.copySample("v3-store")
         let manifest = "{\"format\": \"work-stream-store\", \"schema_version\": \(version), \"min_reader_version\": \(minReader), \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
         try manifest.write(toFile: path + "/store.json", atomically: false, encoding: .utf8)
         return path
@@ -38,17 +38,17 @@ import Testing
 
     @Test func newerStoreThatExcludesThisReaderIsRefusedNamingBothVersions() throws {
         let dir = TemporaryDirectory()
-        let path = try storeWithManifest(dir, version: 3, minReader: 3)
+        let path = try storeWithManifest(dir, version: 4, minReader: 4)
         let error = #expect(throws: StoreError.self) { try Store.open(at: path, options: .readOnly) }
         #expect(error?.code == .unsupportedVersion)
-        #expect(error?.message == "Can't open '\(path)': the store has schema_version 3 and needs a reader of version 3 or newer (min_reader_version 3), but this tool reads version 2; use a newer version of the tool.")
+        #expect(error?.message == "Can't open '\(path)': the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), but this tool reads version 3; use a newer version of the tool.")
     }
 
     @Test func newerStoreThatAdmitsThisReaderIsOpened() throws {
         let dir = TemporaryDirectory()
-        let path = try storeWithManifest(dir, version: 3, minReader: 2)
+        let path = try storeWithManifest(dir, version: 5, minReader: 2)
         let store = try Store.open(at: path)
-        #expect(store.compatibility == .superseded(storeVersion: 3, minReaderVersion: 2))
+        #expect(store.compatibility == .superseded(storeVersion: 5, minReaderVersion: 2))
         #expect(try store.listWorkStreams().items.count == 8)
     }
 
@@ -158,16 +158,26 @@ import Testing
         #expect(RollbackCheck.checkMirror(sessions: summaries, queue: try store.queue()) == nil)
     }
 
-    @Test func migratorTurnsTheV1SampleIntoTheV2SampleAndASecondRunChangesNoByte() throws {
+    /// Spec §9: `--to 2` gives the v2 sample; the next run without a target takes it on to the
+    /// v3 sample; a third run changes no byte.
+    @Test func migratorTurnsTheV1SampleIntoTheV2ThenTheV3SampleAndAThirdRunChangesNoByte() throws {
         let dir = TemporaryDirectory()
         let path = try dir.copySample("v1-store")
         let store = try Store.open(at: path)
-        let plan = try StoreMigrator(store: store).plan()
-        let report = try StoreMigrator(store: store).migrate(toolVersion: "0.1.0")
+        let plan = try StoreMigrator(store: store).plan(to: 2)
+        let report = try StoreMigrator(store: store).migrate(to: 2, toolVersion: "0.1.0")
         #expect(plan.documents.map(\.file) == report.documents.map(\.file))
         #expect(plan.documents.map(\.changes) == report.documents.map(\.changes))
         var migrated = tree(path)
         var expected = tree(Samples.v2Store)
+        #expect(migrated.removeValue(forKey: "store.json") != nil && expected.removeValue(forKey: "store.json") != nil)
+        #expect(migrated == expected)
+        let v2 = try Store.open(at: path)
+        #expect(StoreMigrator(store: v2).defaultTarget == 3)
+        let toV3 = try StoreMigrator(store: v2).migrate(toolVersion: "0.1.0")
+        #expect(!toV3.isNoop)
+        migrated = tree(path)
+        expected = tree(Samples.v3Store)
         #expect(migrated.removeValue(forKey: "store.json") != nil && expected.removeValue(forKey: "store.json") != nil)
         #expect(migrated == expected)
         let before = tree(path)
@@ -182,7 +192,7 @@ import Testing
     /// for writing takes the session keys as the truth and rebuilds queue.json, read-only opening changes nothing.
     @Test func openingForWritingReconcilesAfterAV1Writer() throws {
         let dir = TemporaryDirectory()
-        let path = try dir.copySample("v2-store")
+        let path = try dir.copySample("v3-store")
         let file = path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json"
         var session = try SessionV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))), acceptingNewerVersions: true)
         session.schemaVersion = 1
@@ -195,7 +205,7 @@ import Testing
         let store = try Store.open(at: path)
         #expect(try store.queue().fifo.map { $0.workStreamID.lowercased.prefix(8) } == ["555a622d", "ec3629cb"])
         #expect(try store.workStream(UUID(uuidString: "555a622d-4eba-4eda-8989-fc9e679fc303")!).fields.queuePosition == 1)
-        guard case .v2(let upgraded) = try store.workStream(UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!) else {
+        guard case .v3(let upgraded) = try store.workStream(UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!) else {
             Issue.record("the v1 document was not upgraded"); return
         }
         #expect(upgraded.providerSessionID == "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")

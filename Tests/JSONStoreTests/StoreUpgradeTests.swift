@@ -23,7 +23,7 @@ import JSONStore
         tree.filter { $0.key != StoreLayout.manifest }
     }
 
-    @Test func upgradingTheV1SampleGivesTheV2SampleAfterAVerifiedBackup() throws {
+    @Test func upgradingTheV1SampleGivesTheV3SampleAfterAVerifiedBackup() throws {
         let folder = TemporaryDirectory()
         let store = try folder.copySample("v1-store", as: "store")
         let original = tree(store)
@@ -32,15 +32,15 @@ import JSONStore
             let kind = Self.kind(event)
             if events.last != kind { events.append(kind) }
         }
-        guard case .upgraded(let report, let from, let backup) = outcome else {
+        guard case .upgraded(let report, let from, let to, let backup) = outcome else {
             Issue.record("expected .upgraded, got \(outcome)")
             return
         }
-        #expect(from == 1)
+        #expect(from == 1 && to == 3)
         #expect(backup == folder("backup"))
         #expect(!report.isNoop && report.filesChanged > 0)
         #expect(events == ["validating", "backupStarted", "backupFinished", "migrationStarted", "migrating", "migrationFinished"])
-        #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
+        #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
         #expect(try BackupVerification.verify(backup: folder("backup")).status == .ok)
         let backedUp = tree(folder("backup")).filter { StoreFilePath($0.key) != nil }
         #expect(backedUp == original, "the backup holds the store's bytes from before the migration")
@@ -48,7 +48,7 @@ import JSONStore
 
     @Test func upgradingACurrentStoreChangesNothingAndTakesNoBackup() throws {
         let folder = TemporaryDirectory()
-        let store = try folder.copySample("v2-store", as: "store")
+        let store = try folder.copySample("v3-store", as: "store")
         let before = snapshot(folder.path)
         var events = 0
         let outcome = try StoreUpgrade.run(at: store, tool: "test", version: "1") { _ in events += 1 }
@@ -56,7 +56,7 @@ import JSONStore
             Issue.record("expected .alreadyCurrent, got \(outcome)")
             return
         }
-        #expect(plan.isNoop && from == 2 && events == 0)
+        #expect(plan.isNoop && from == 3 && events == 0)
         #expect(snapshot(folder.path) == before, "no byte, no time, no lock file, no backup folder")
     }
 
@@ -84,13 +84,13 @@ import JSONStore
             let kind = Self.kind(event)
             if events.last != kind { events.append(kind) }
         }
-        guard case .upgraded(_, 1, nil) = outcome else {
+        guard case .upgraded(_, 1, 3, nil) = outcome else {
             Issue.record("expected .upgraded from 1 without a backup, got \(outcome)")
             return
         }
         #expect(events == ["validating", "backupSkipped", "migrationStarted", "migrating", "migrationFinished"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["store"])
-        #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
+        #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
     }
 
     /// A v2 store a v1 writer touched needs the §7 reconcile: the backup holds the bytes from
@@ -104,9 +104,9 @@ import JSONStore
         #expect(v1Text != v2Text)
         try Data(v1Text.utf8).write(to: URL(fileURLWithPath: touched))
         let before = tree(store)
-        let plan = try StoreMigrator(store: try Store.open(at: store, options: .readOnly)).plan()
-        let outcome = try StoreUpgrade.run(at: store, backup: .folder(folder("backup")), tool: "test", version: "1")
-        guard case .upgraded(let report, 2, folder("backup")) = outcome else {
+        let plan = try StoreMigrator(store: try Store.open(at: store, options: .readOnly)).plan(to: 2)
+        let outcome = try StoreUpgrade.run(at: store, to: 2, backup: .folder(folder("backup")), tool: "test", version: "1")
+        guard case .upgraded(let report, 2, 2, folder("backup")) = outcome else {
             Issue.record("expected .upgraded from 2 with the backup, got \(outcome)")
             return
         }
@@ -150,13 +150,13 @@ import JSONStore
         held.release()
         #expect(seen.done.wait(timeout: .now() + 30) == .success)
         let (outcome, events) = seen.lock.withLock { (seen.outcome, seen.events) }
-        guard case .success(.doneByAnotherProcess(let plan, let from)) = outcome else {
+        guard case .success(.doneByAnotherProcess(let plan, let from, _)) = outcome else {
             Issue.record("expected .doneByAnotherProcess, got \(String(describing: outcome))")
             return
         }
         #expect(plan.isNoop && from == 1)
         #expect(events == Array(repeating: "validating", count: 8) + ["waitingForLock"])
         #expect(!FileManager.default.fileExists(atPath: folder("backup")), "no backup of the already-migrated store")
-        #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v2Store)))
+        #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
     }
 }

@@ -29,7 +29,7 @@ private func usageMessage(_ spec: CommandSpec, _ words: [String]) -> String? {
         let parsed = try parse(.plan, ["/data/store"])
         #expect(parsed.command == "plan")
         #expect(parsed.argument("store") == "/data/store")
-        #expect(parsed.integer("to") == 2)
+        #expect(parsed.integer("to") == nil, "without --to, migrate picks the default target from the store")
         #expect(!parsed.wasGiven("to"))
     }
 

@@ -58,12 +58,10 @@ import Testing
             OVERVIEW: Upgrade a store to a newer schema version.
 
             Takes a backup and verifies it before the first write, migrates every document,
-            and writes store.json last. If a migration was interrupted, running 'migrate'
-            again finishes it. Migrating a store that is already at the target version
-            changes nothing.
-
-            The app's older versions can still read the migrated store: schema version 2
-            only adds keys.
+            and writes store.json last. Without --to it goes to the newest version that
+            every app version the store admits can still read (every step so far only adds
+            keys). If a migration was interrupted, running 'migrate' again finishes it.
+            Migrating a store that is already at the target version changes nothing.
 
             USAGE: migrate-store migrate <store> [options]
 
@@ -71,7 +69,9 @@ import Testing
               <store>                 The store directory.
 
             OPTIONS:
-              --to <version>          The schema version to upgrade to. (default: 2)
+              --to <version>          The schema version to upgrade to (1 to 3). The default
+                                      is the newest version that every app version the store
+                                      admits can still read.
               --backup-dir <dir>      Where to create the backup taken before the first
                                       write. The default is a new directory next to the
                                       store.

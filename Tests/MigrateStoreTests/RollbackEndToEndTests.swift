@@ -19,8 +19,9 @@ import StoreJSON
         try Data(session.encoded).write(to: URL(fileURLWithPath: path))
     }
 
-    /// v1 → migrate → v2 writes (incl. compaction) → v1 writer edits, queue moves, a deletion and a
-    /// new work stream → migrate again → verify: nothing either side wrote is lost.
+    /// v1 → migrate (to v3) → v3 writes (incl. compaction) → v1 writer edits, queue moves, a
+    /// deletion and a new work stream → migrate again → verify: nothing either side wrote is lost.
+    /// (`VersionChainEndToEndTests` does the same with a v2 writer.)
     @Test func fullRollbackCycleLosesNothing() throws {
         let temporary = TemporaryDirectory("cycle")
         let dir = temporary.path
@@ -28,7 +29,7 @@ import StoreJSON
         try Samples.copy("v1-store", to: path)
         #expect(try BuiltTool.run(["migrate", path, "--no-backup", "--quiet"]).code == 0)
 
-        // v2 app: compaction replaces the provider session of 'login'; a message is sent in 'plain'.
+        // Current (v3) app: compaction replaces the provider session of 'login'; a message is sent in 'plain'.
         let store = try Store.open(at: path)
         try store.updateWorkStream(Self.login) { $0.providerSessionID = Self.compacted }
         try store.enqueue(Self.plain)
@@ -46,15 +47,15 @@ import StoreJSON
         try Data(created.encoded).write(to: URL(fileURLWithPath: path + "/sessions/\(newID.lowercased).json"))
 
         let status = try BuiltTool.run(["status", path, "--json"])
-        #expect(status.stdout.contains("\"migration\": \"touched_by_v1_writer\""))
+        #expect(status.stdout.contains("\"migration\": \"touched_by_older_writer\""))
         let again = try BuiltTool.run(["migrate", path, "--no-backup"])
         #expect(again.code == 0, "\(again.stderr)")
         let verify = try BuiltTool.run(["verify", path])
         #expect(verify.code == 0, "\(verify.stdout)")
 
         let after = try Store.open(at: path, options: .readOnly)
-        guard case .v2(let login) = try after.workStream(Self.login), case .v2(let network) = try after.workStream(Self.network),
-              case .v2(let new) = try after.workStream(newID) else { Issue.record("not all upgraded"); return }
+        guard case .v3(let login) = try after.workStream(Self.login), case .v3(let network) = try after.workStream(Self.network),
+              case .v3(let new) = try after.workStream(newID) else { Issue.record("not all upgraded"); return }
         #expect(login.providerSessionID == Self.compacted, "the compacted provider session survives the rollback")
         #expect(network.preview == "edited by v1")
         #expect(new.providerSessionID == newID.lowercased && new.provider == "claude")
@@ -62,7 +63,7 @@ import StoreJSON
         #expect(try after.queue().fifo.map(\.workStreamID) == [Self.network, newID, Self.plain])
         #expect(throws: StoreError.self) { try after.workStream(Self.drafts) }
         guard case .v2(let manifest) = try after.manifest() else { Issue.record("manifest"); return }
-        #expect(manifest.migrations.count == 2)
+        #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3", "1→3"], "the re-upgrade is recorded from the v1 writer's version")
     }
 
     static func brokenStore(_ label: String, _ breakIt: (String) throws -> Void) throws -> ToolRun {

@@ -32,22 +32,41 @@ import StoreGenerator
         #expect((p["totals"] as! NSDictionary).isEqual(m["totals"] as! NSDictionary))
         #expect((p["documents"] as! NSArray).count == 15 && m["documents"] == nil, "migrate reports totals only")
         #expect(p["files_changed"] as? Int == 15)
-        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.v2Store))
+        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.v3Store))
+        let steps = try #require(p["steps"] as? [[String: Any]])
+        #expect(steps.map { "\($0["from"]!)→\($0["to"]!) \($0["kind"]!)" } == ["1→2 rollback-safe", "2→3 rollback-safe"])
     }
 
-    @Test func migratingTwiceChangesNoByteAndSaysAlreadyAtVersion2() throws {
+    /// Spec §9: `--to 2`, then `migrate` without a target, gives the files one run to 3 gives.
+    @Test func migratingToV2ThenToTheDefaultEqualsOneRunToV3() throws {
+        let temporary = TemporaryDirectory("two-runs")
+        let dir = temporary.path
+        try Samples.copy("v1-store", to: dir + "/store")
+        let first = try BuiltTool.run(["migrate", dir + "/store", "--no-backup", "--to", "2"])
+        #expect(first.code == 0 && first.stdout.contains("Migrated '\(dir)/store' from schema version 1 to 2: "), "\(first)")
+        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.v2Store))
+        let second = try BuiltTool.run(["migrate", dir + "/store", "--no-backup"])
+        #expect(second.code == 0 && second.stdout.contains("Migrated '\(dir)/store' from schema version 2 to 3: "), "\(second)")
+        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.v3Store))
+        let manifest = try ManifestV2(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/store/store.json"))))
+        #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3"])
+        #expect(manifest.migrations[0].counts == manifest.migrations[1].counts)
+    }
+
+    @Test func migratingTwiceChangesNoByteAndSaysAlreadyAtVersion3() throws {
         let temporary = TemporaryDirectory("twice")
         let dir = temporary.path
         try Samples.copy("v1-store", to: dir + "/store")
         #expect(try BuiltTool.run(["migrate", dir + "/store", "--no-backup"]).code == 0)
         let before = snapshot(dir + "/store")
         let again = try BuiltTool.run(["migrate", dir + "/store", "--no-backup"])
-        #expect(again == ToolRun(stdout: "'\(dir)/store' is already at version 2: nothing to do, no file was changed.\n", stderr: "", code: 0))
+        #expect(again == ToolRun(stdout: "'\(dir)/store' is already at version 3: nothing to do, no file was changed.\n", stderr: "", code: 0))
         #expect(snapshot(dir + "/store") == before)
     }
 
-    /// Kill -9 at random points: a v1 reader reads every intermediate state correctly, and the
-    /// next migrate ends byte-identical to an uninterrupted run (migration timestamps aside).
+    /// Kill -9 at random points of a v1 → v3 run: a v1 and a v2 reader read every intermediate
+    /// state correctly (spec §9), and the next migrate ends byte-identical to an uninterrupted run
+    /// (migration timestamps aside).
     @Test func killedMigrationResumesToIdenticalStore() throws {
         let kills = Int(ProcessInfo.processInfo.environment["MIGRATE_KILLS"] ?? "") ?? 50
         let seed = UInt64(ProcessInfo.processInfo.environment["MIGRATE_KILL_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
@@ -93,13 +112,31 @@ import StoreGenerator
                 var expectedFields = fields, seen = view.sessions[id]!
                 expectedFields.queueKeys = seen.queueKeys
                 for i in expectedFields.messages.indices { expectedFields.messages[i].sessionID = id }
-                for i in seen.messages.indices { seen.messages[i].sessionID = id }
+                for i in seen.messages.indices {
+                    seen.messages[i].sessionID = id
+                    for key in MessageSync.keys { seen.messages[i].unknown.removeValue(forKey: key) }   // v3 keys, kept by a v1 reader
+                }
                 #expect(seen == expectedFields, "v1 values of \(id) survive")
+            }
+            // Each work stream the run already rewrote, as a v1 and as a v2 reader: it decodes, its
+            // values are the v1 document's (normalisations aside), and its read-modify-write keeps
+            // every newer key. (One not yet rewritten is the v1 document itself.)
+            for name in try FileManager.default.contentsOfDirectory(atPath: store + "/sessions") where !name.hasPrefix(".") {
+                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: store + "/sessions/" + name)))
+                let originalBytes = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/original/sessions/" + name)))
+                guard bytes != originalBytes else { continue }
+                let before = try SessionDocument(bytes: originalBytes)
+                let version = try DocumentVersion.peek(try DocumentVersion.parse(bytes))
+                for reader in [1, 2] {
+                    let failures = RollbackCheck.checkSession(bytes: bytes, file: name, original: before, reader: reader,
+                                                              storeVersion: max(reader, version))
+                    #expect(failures.isEmpty, "v\(reader) reader, seed \(seed): \(failures)")
+                }
             }
             #expect(try BuiltTool.run(["migrate", store, "--no-backup", "--quiet"]).code == 0)
             #expect(try StoreTrees.documents(store) == expected, "seed \(seed)")
         }
-        print("killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (temp files only), \(halfway) while committing (work streams at v2, exchanged at once or some renamed; store.json still v1) (full run \(Int(fullRun * 1000)) ms)")
+        print("killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (temp files only), \(halfway) while committing (work streams at v3, exchanged at once or some renamed; store.json still v1) (full run \(Int(fullRun * 1000)) ms)")
         // The rename window is a few milliseconds (unordered renames run in parallel), so how many
         // kills land in it varies; every state between two renames is checked exhaustively by
         // StoreMigrationTests.partiallyAppliedRenumbering… and by the power-loss model (ReliabilityTests).

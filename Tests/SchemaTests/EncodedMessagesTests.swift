@@ -254,7 +254,8 @@ import Testing
     @Test func messagesTheMigrationChangesAreEncoded() throws {
         let text = Fixtures.minimalSession(#""messages": [\#(Fixtures.message(sessionID: Fixtures.otherID))]"#)
         let read = try SessionDocument.decode(Array(text.utf8), reusing: nil)
-        let session = try SessionMigration.migrate(read.document).0
+        guard case .v1(let v1) = read.document else { Issue.record("not a v1 document"); return }
+        let session = try SessionMigration.migrate(v1).0
         let (written, messages) = session.encoded(after: read)
         #expect(written == session.encoded)
         #expect(session.fields.messages[0].sessionID == Fixtures.id)

@@ -50,15 +50,16 @@ import Testing
 
     @Test func migratingAV2DocumentChangesNothing() throws {
         let (v2, _) = try SessionMigration.migrate(try Fixtures.sessionV1())
-        let (again, changes) = try SessionMigration.migrate(.v2(v2))
-        #expect(again == v2)
+        let (again, changes) = try MigrationStep.v1ToV2.migrate(.v2(v2), context: StepContext(writtenByOlderWriter: false))
+        #expect(again == .v2(v2))
         #expect(changes.isEmpty)
         #expect(again.encoded == v2.encoded)
     }
 }
 
 @Suite struct StoreMigrationTests {
-    static let context = StoreMigration.Context(startedAt: Fixtures.t0, finishedAt: Fixtures.t0, toolVersion: "test")
+    /// These tests are about the v1 → v2 step (spec §6, §7): they migrate to version 2.
+    static let context = StoreMigration.Context(startedAt: Fixtures.t0, finishedAt: Fixtures.t0, toolVersion: "test", target: 2)
 
     static func id(_ n: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))! }
 

@@ -38,7 +38,7 @@ import Testing
         changed.fields.backendName = "Renamed"
         let failures = RollbackCheck.checkSession(bytes: changed.encoded, file: "s.json", original: original)
         #expect(failures.map(\.check) == [.valuesPreserved])
-        #expect(failures.first?.reason == "values differ from the v1 document before migration: backend_name")
+        #expect(failures.first?.reason == "values differ from the document before migration: backend_name")
     }
 
     @Test func checkBFailsWhenAKeptProviderSessionIDWasOverwritten() throws {
@@ -124,7 +124,7 @@ import Testing
         ]), context: Self.context)
         store.queue!.enqueue(Self.id(9), at: Fixtures.t0)   // an entry for a work stream that does not exist
         store.queue!.enqueue(Self.id(1), at: Fixtures.t0)   // v2 code moved 1 to the end but the mirror was not written
-        let resolved = QueueResolution.resolve(manifestVersion: 2, sessions: store.sessions.values.map(SessionQueueSummary.init), existing: store.queue)
+        let resolved = QueueResolution.resolve(manifestVersion: 2, target: 2, sessions: store.sessions.values.map(SessionQueueSummary.init), existing: store.queue)
         #expect(resolved.truth == .queueDocument)
         #expect(resolved.queue.fifo.map(\.workStreamID) == [Self.id(2), Self.id(1)])
         #expect(resolved.changes.contains(.queueEntryDropped(list: "fifo", workStreamID: Self.id(9))))

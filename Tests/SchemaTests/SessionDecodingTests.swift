@@ -90,18 +90,19 @@ import Testing
     }
 
     @Test func newerDocumentIsRefusedNamingBothVersions() {
-        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionDocument(bytes: Fixtures.bytes(Fixtures.minimalSession(version: 3))) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionDocument(bytes: Fixtures.bytes(Fixtures.minimalSession(version: 4))) }
         #expect(error?.code == .unsupportedVersion)
-        #expect(error?.reason == "schema_version: this work stream document has schema_version 3, but this code reads up to version 2; use a newer version of the tool")
+        #expect(error?.reason == "schema_version: this work stream document has schema_version 4, but this code reads up to version 3; use a newer version of the tool")
     }
 
     @Test func newerDocumentIsReadWhenTheStoreAllowsIt() throws {
-        let doc = Fixtures.minimalSession("\"provider_session_id\": \"p\", \"provider\": \"claude\", \"v3_key\": 1", version: 3)
-        guard case .v2(let s) = try SessionDocument(bytes: Fixtures.bytes(doc), acceptingNewerVersions: true) else {
-            Issue.record("expected v2"); return
+        let doc = Fixtures.minimalSession("\"provider_session_id\": \"p\", \"provider\": \"claude\", \"v4_key\": 1", version: 4)
+        guard case .v3(let s) = try SessionDocument(bytes: Fixtures.bytes(doc), acceptingNewerVersions: true) else {
+            Issue.record("expected v3"); return
         }
-        #expect(s.schemaVersion == 3)
-        #expect(s.unknown == ["v3_key": .number(JSONNumber(1))])
+        #expect(s.schemaVersion == 4)
+        #expect(s.cursors == .defaults)
+        #expect(s.unknown == ["v4_key": .number(JSONNumber(1))])
     }
 
     @Test func schemaVersionIsReadFirstAndPicksTheType() throws {

@@ -7,6 +7,7 @@ public enum Samples {
         .deletingLastPathComponent().appendingPathComponent("Samples").path
     public static var v1Store: String { root + "/v1-store" }
     public static var v2Store: String { root + "/v2-store" }
+    public static var v3Store: String { root + "/v3-store" }
 
     /// `Samples/<name>`.
     public static func path(_ name: String) -> String { root + "/" + name }

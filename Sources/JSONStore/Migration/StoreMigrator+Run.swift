@@ -57,8 +57,10 @@ extension StoreMigrator {
         let survey: Survey
         var staged: [StagedSession] = []
         var report = MigrationReport(keepsDocuments: keepingDocuments)
-        if write { (survey, staged) = try stage(report: &report, progress: progress) } else { survey = try self.survey() }
-        let resolved = QueueResolution.resolve(manifestVersion: survey.manifest.schemaVersion, sessions: survey.summaries, existing: survey.queue)
+        let target = context.target
+        if write { (survey, staged) = try stage(target: target, report: &report, progress: progress) } else { survey = try self.survey() }
+        let storeVersion = survey.manifest.schemaVersion
+        let resolved = QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: survey.summaries, existing: survey.queue)
         if !resolved.changes.isEmpty {
             report.append(DocumentChanges(file: StoreLayout.queue, changes: resolved.changes))
             if write {
@@ -70,21 +72,23 @@ extension StoreMigrator {
         }
         var exchanged = false
         if write {
-            exchanged = try commitStaged(consume staged, index: QueueIndex(resolved.queue), report: &report)
+            exchanged = try commitStaged(consume staged, storeVersion: storeVersion, target: target, index: QueueIndex(resolved.queue), report: &report)
         } else {
-            try planSessions(survey, index: QueueIndex(resolved.queue), report: &report)
+            try planSessions(survey, target: target, index: QueueIndex(resolved.queue), report: &report)
         }
         // The old work streams go last, also after an error (the exchange is durable by then):
         // freeing thousands of files first made the writes after it slower (on ext4 without a
         // journal, a new file skips the inodes freed in the last minutes, one by one).
         defer { if exchanged { removeExchangedFolder() } }
-        try upgradeSmallDocuments(survey, write: write, report: &report)
+        try upgradeSmallDocuments(survey, target: target, write: write, report: &report)
         var finishing = context
         finishing.finishedAt = Date()
-        let counts = StoreMigration.counts(manifestVersion: survey.manifest.schemaVersion, sessions: survey.summaries.count,
+        let counts = StoreMigration.counts(manifestVersion: storeVersion, target: target, sessions: survey.summaries.count,
                                            userSessions: survey.customizations.count, settings: survey.settings != nil,
                                            queue: resolved.queue, report: report)
-        if let (manifest, changes) = StoreMigration.manifest(survey.manifest, counts: counts, anyChange: !report.isNoop, context: write ? finishing : context) {
+        let reupgradeFrom = survey.summaries.reduce(storeVersion) { $0 < $1.schemaVersion ? $0 : $1.schemaVersion }
+        if let (manifest, changes) = StoreMigration.manifest(survey.manifest, counts: counts, anyChange: !report.isNoop,
+                                                             reupgradeFrom: reupgradeFrom, context: write ? finishing : context) {
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))
             if write { try store.write(StoreLayout.manifest, manifest.encoded) }
         }
@@ -92,24 +96,26 @@ extension StoreMigrator {
     }
 
     /// The dry run's pass B: each work stream decoded again and migrated in write order, nothing written.
-    func planSessions(_ survey: Survey, index: QueueIndex, report: inout MigrationReport) throws(StoreError) {
+    func planSessions(_ survey: Survey, target: Int, index: QueueIndex, report: inout MigrationReport) throws(StoreError) {
         let moves = survey.summaries.map { (id: $0.id, old: $0.keys, new: index.mirror(for: $0.id, current: $0.keys)) }
         for id in QueueBuilder.writeOrder(moves) {
             let document = try store.workStream(id)
             let changes: [Change]
-            do throws(SchemaError) { changes = try StoreMigration.migrateSession(document, index: index).1 } catch {
+            do throws(SchemaError) {
+                changes = try StoreMigration.migrateSession(document, storeVersion: survey.manifest.schemaVersion, target: target, index: index).1
+            } catch {
                 throw StoreError.document(error, path: store.file(Store.sessionFile(id)))
             }
             if !changes.isEmpty { report.append(DocumentChanges(file: Store.sessionFile(id), changes: changes)) }
         }
     }
 
-    /// Customisations and settings: `schema_version` 1 → 2, committed in batches of at most
+    /// Customisations and settings: `schema_version` up to `target`, committed in batches of at most
     /// `smallDocumentBatch` files, so memory does not grow with the number of customisations.
-    func upgradeSmallDocuments(_ survey: Survey, write: Bool, report: inout MigrationReport) throws(StoreError) {
+    func upgradeSmallDocuments(_ survey: Survey, target: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
         var batch: [FileChange] = []
         for var doc in survey.customizations.sorted(by: { $0.id.lowercased < $1.id.lowercased }) {
-            let (version, changes) = StoreMigration.upgradedVersion(doc.schemaVersion)
+            let (version, changes) = MigrationChain.upgradedVersion(doc.schemaVersion, to: target)
             guard !changes.isEmpty else { continue }
             doc.schemaVersion = version
             report.append(DocumentChanges(file: Store.userSessionFile(doc.id), changes: changes))
@@ -121,7 +127,7 @@ extension StoreMigrator {
             }
         }
         if var settings = survey.settings {
-            let (version, changes) = StoreMigration.upgradedVersion(settings.schemaVersion)
+            let (version, changes) = MigrationChain.upgradedVersion(settings.schemaVersion, to: target)
             if !changes.isEmpty {
                 settings.schemaVersion = version
                 report.append(DocumentChanges(file: StoreLayout.settings, changes: changes))

@@ -28,7 +28,7 @@ extension StoreMigrator {
 
     /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
     /// The work streams are processed on every core (`ParallelBatches`), the results taken in id order.
-    func stage(report: inout MigrationReport, progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, [StagedSession]) {
+    func stage(target: Int, report: inout MigrationReport, progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, [StagedSession]) {
         var staged: [StagedSession] = []
         var problems: [StoreError] = []
         // A temp file that could not be written (a full disk, an I/O error) is no unreadable
@@ -42,7 +42,7 @@ extension StoreMigrator {
         var done = 0
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<StagingOutcome, StoreError> in
             do throws(StagingFailure) {
-                return .success(.staged(try stageSession(id, writing: !failed.isSet)))
+                return .success(.staged(try stageSession(id, target: target, writing: !failed.isSet)))
             } catch {
                 failed.set()
                 switch error {
@@ -82,11 +82,13 @@ extension StoreMigrator {
 
     /// One work stream: read, validated, migrated, and written to a temp file if its bytes change
     /// (and `writing`). Thread-safe on the real file system.
-    private func stageSession(_ id: UUID, writing: Bool) throws(StagingFailure) -> StagedSession {
+    private func stageSession(_ id: UUID, target: Int, writing: Bool) throws(StagingFailure) -> StagedSession {
         let document: SessionDocument
         do throws(StoreError) { document = try store.workStream(id) } catch { throw .read(error) }
-        let migrated: SessionV2, changes: [Change]
-        do throws(SchemaError) { (migrated, changes) = try SessionMigration.migrate(document) } catch {
+        let migrated: SessionDocument, changes: [Change]
+        do throws(SchemaError) {
+            (migrated, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: store.compatibility.storeSchemaVersion, to: target)
+        } catch {
             throw .read(StoreError.document(error, path: store.file(Store.sessionFile(id))))
         }
         var session = StagedSession(id: id, schemaVersion: document.schemaVersion, keys: document.fields.queueKeys, changes: changes)
@@ -152,7 +154,8 @@ extension StoreMigrator {
     /// (goal 5 of `Benchmarks/`: peak RSS must not grow with the store).
     /// - Returns: true when the work streams were committed by exchanging folders: the old folder
     ///   is then left for `removeExchangedFolder` once the migration is finished.
-    func commitStaged(_ staged: consuming [StagedSession], index: QueueIndex, report: inout MigrationReport) throws(StoreError) -> Bool {
+    func commitStaged(_ staged: consuming [StagedSession], storeVersion: Int, target: Int, index: QueueIndex,
+                      report: inout MigrationReport) throws(StoreError) -> Bool {
         var sessions = consume staged
         // No work streams and no sessions/ (an absent folder is an empty one): nothing to make
         // durable or rename, and no folder to open.
@@ -169,7 +172,7 @@ extension StoreMigrator {
                 guard new != sessions[i].keys else { continue }
                 if sessions[i].keys.isInQueue && new.isInQueue && sessions[i].keys.queuePosition != new.queuePosition { ordered.insert(sessions[i].id) }
                 let document = try store.workStream(sessions[i].id)
-                let (migrated, changes) = try migrateSession(document, index: index)
+                let (migrated, changes) = try migrateSession(document, storeVersion: storeVersion, target: target, index: index)
                 if let staged = sessions[i].temporary {
                     // Rewrite our own, still invisible temp file in place: no unlink that could fail and leave it.
                     try rewriteTemporary(staged, migrated.encoded)
@@ -211,8 +214,9 @@ extension StoreMigrator {
         return queue
     }
 
-    private func migrateSession(_ document: SessionDocument, index: QueueIndex) throws(StoreError) -> (SessionV2, [Change]) {
-        do { return try StoreMigration.migrateSession(document, index: index) } catch {
+    private func migrateSession(_ document: SessionDocument, storeVersion: Int, target: Int,
+                                index: QueueIndex) throws(StoreError) -> (SessionDocument, [Change]) {
+        do throws(SchemaError) { return try StoreMigration.migrateSession(document, storeVersion: storeVersion, target: target, index: index) } catch {
             throw StoreError.document(error, path: store.file(Store.sessionFile(document.fields.id)))
         }
     }

@@ -19,10 +19,19 @@ public struct StoreMigrator: Sendable {
 
     public init(store: Store) { self.store = store }
 
-    /// What a migration would do, per document, in write order. Writes nothing at all.
+    /// The version `migrate` goes to without a target (spec §9): along the rollback-safe steps
+    /// from the store's version; a store already there (or newer) stays at its version.
+    public var defaultTarget: Int {
+        let version = store.compatibility.storeSchemaVersion
+        return max(version, MigrationChain.defaultTarget(from: version))
+    }
+
+    /// What a migration to `target` (by default ``defaultTarget``) would do, per document, in
+    /// write order. Writes nothing at all.
     /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
-    public func plan(now: Date = Date(), toolVersion: String = Store.libraryVersion) throws(StoreError) -> MigrationReport {
-        try run(write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion), progress: nil)
+    public func plan(to target: Int? = nil, now: Date = Date(), toolVersion: String = Store.libraryVersion) throws(StoreError) -> MigrationReport {
+        try run(write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion,
+                                                              target: target ?? defaultTarget), progress: nil)
     }
 
     /// Decodes and validates every document of the store, writing nothing (not even a lock file).
@@ -57,7 +66,7 @@ public struct StoreMigrator: Sendable {
     ///   - keepingDocuments: keep every document's changes in the report (the default); false
     ///     keeps totals only, so memory does not grow with the store.
     ///   - progress: called with (done, total) work streams.
-    package func migrate(toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
+    package func migrate(to target: Int? = nil, toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
                         progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
         let held: StoreLock
         if let lock {
@@ -69,7 +78,8 @@ public struct StoreMigrator: Sendable {
         }
         defer { if lock == nil { held.release() } }
         _ = try TempSweep.sweep(store: store.path, holding: held, system: store.system)
-        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion),
+        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
+                                                                    target: target ?? defaultTarget),
                        keepingDocuments: keepingDocuments, progress: progress)
     }
 
@@ -81,15 +91,22 @@ public struct StoreMigrator: Sendable {
         let listing = try store.listWorkStreams()
         guard listing.problems.isEmpty, let queue = try store.queueDocument() else { return true }
         let summaries = listing.items.map(\.queueSummary)
-        let resolved = QueueResolution.resolve(manifestVersion: DocumentVersion.current, sessions: summaries, existing: queue)
+        let version = reconcileVersion
+        let resolved = QueueResolution.resolve(manifestVersion: version, target: version, sessions: summaries, existing: queue)
         guard resolved.changes.isEmpty else { return true }
         let index = QueueIndex(resolved.queue)
-        return summaries.contains { $0.schemaVersion < DocumentVersion.current || index.mirror(for: $0.id, current: $0.keys) != $0.keys }
+        return summaries.contains { $0.schemaVersion < version || index.mirror(for: $0.id, current: $0.keys) != $0.keys }
     }
 
-    /// The §7 reconcile of a v2 store, for a caller that already holds the lock (opening for writing).
+    /// The version the reconcile brings documents to: the store's, or this code's for a newer
+    /// store that admits it (this code writes its own version only).
+    var reconcileVersion: Int { min(store.compatibility.storeSchemaVersion, DocumentVersion.current) }
+
+    /// The §7 reconcile of a store at this code's version (or a newer one that admits it), for a
+    /// caller that already holds the lock (opening for writing).
     func reconcileHoldingLock() throws(StoreError) -> MigrationReport {
         guard try needsReconcile() else { return MigrationReport() }
-        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version), progress: nil)
+        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version,
+                                                                    target: reconcileVersion), progress: nil)
     }
 }

@@ -3,14 +3,15 @@ import Foundation
 /// The whole upgrade procedure of a store, as one call: what `migrate-store migrate` runs, and
 /// what an app runs to get the same safety.
 ///
-/// The steps, in order (spec §6–§8):
+/// The steps, in order (spec §6–§10):
 /// 1. Open read-only and classify the store: newer than this code → nothing to do; refused by the
-///    reader rule → an error.
-/// 2. A v2 store changes only after a v1 writer touched it (§7): plan read-only first, so that an
-///    up-to-date store gets no backup and no write at all (leftover temp files of an interrupted
-///    run are swept by an open for writing).
-/// 3. Validate every document of a v1 store before the first write: bad input changes nothing,
-///    not even the lock file.
+///    reader rule → an error. Pick the target: the one asked for, or the newest version every
+///    reader the store admits can still read (§9).
+/// 2. A store at the target changes only after an older writer touched it (§7): plan read-only
+///    first, so that an up-to-date store gets no backup and no write at all (leftover temp files
+///    of an interrupted run are swept by an open for writing).
+/// 3. Validate every document of a store below the target before the first write: bad input
+///    changes nothing, not even the lock file.
 /// 4. Take the store's lock and hold it for the rest: the backup, verified, and the migration
 ///    (which writes `store.json`, with its migration record, last) see the same store, with no
 ///    writer in between.
@@ -18,7 +19,7 @@ import Foundation
 /// ```swift
 /// let outcome = try StoreUpgrade.run(at: "/data/store", backup: .defaultFolder,
 ///                                    tool: "MyApp", version: "3.1") { event in print(event) }
-/// if case .upgraded(let report, let from, let backup) = outcome { ... }
+/// if case .upgraded(let report, let from, let to, let backup) = outcome { ... }
 /// ```
 ///
 /// - Warning: with `backup: .none` nothing keeps the pre-migration bytes: use it only when the
@@ -64,30 +65,36 @@ public enum StoreUpgrade {
         /// The store is at the target already: `report` is the (empty) plan; nothing was written
         /// apart from sweeping an interrupted run's temp files.
         case alreadyCurrent(MigrationReport, from: Int)
-        /// The store was migrated from `from`; `backup` is the verified backup's folder, nil with
-        /// `BackupPolicy.none`. The report keeps totals only (memory does not grow with the store).
-        case upgraded(MigrationReport, from: Int, backup: String?)
+        /// The store was migrated from `from` to `to` (one step or several, spec §9), or, at the
+        /// same version, reconciled after an older writer (§7); `backup` is the verified backup's
+        /// folder, nil with `BackupPolicy.none`. The report keeps totals only (memory does not
+        /// grow with the store).
+        case upgraded(MigrationReport, from: Int, to: Int, backup: String?)
         /// While this call waited for the lock, another process migrated the store: nothing was
         /// left to do, no backup was taken and no file was changed. `from` is the version this
-        /// call found before it waited; `report` is the (empty) plan after.
-        case doneByAnotherProcess(MigrationReport, from: Int)
+        /// call found before it waited, `to` the version the store is at now; `report` is the
+        /// (empty) plan after.
+        case doneByAnotherProcess(MigrationReport, from: Int, to: Int)
     }
 
-    /// Upgrades the store at `path` to `target` (today: 2, the only version this code writes).
+    /// Upgrades the store at `path` to `target`, through every step of the chain in one run (spec §9).
     ///
     /// - Parameters:
-    ///   - target: The schema version to reach. The default is `DocumentVersion.current`.
+    ///   - target: The schema version to reach, from the store's own version up to
+    ///     `MigrationChain.newest`. The default (nil) is the newest version every reader the
+    ///     store admits can still read (`MigrationChain.defaultTarget`).
     ///   - backup: Where to back up before the first write. The default is `.defaultFolder`.
     ///   - tool, version: Recorded in the lock file, the backup and the migration record.
     ///   - progress: Called on the calling thread with each ``Event``.
-    /// - Throws: `StoreError`: `.invalidArgument` for a `target` other than 2; unreadable documents (listed in `underlying`, nothing written), a
+    /// - Throws: `StoreError`: `.invalidArgument` for a `target` below the store's version or above
+    ///   the newest this code knows; unreadable documents (listed in `underlying`, nothing written), a
     ///   store another process holds (`.locked`), an existing backup folder, a failed write.
-    public static func run(at path: String, to target: Int = DocumentVersion.current, backup: BackupPolicy = .defaultFolder,
+    public static func run(at path: String, to requested: Int? = nil, backup: BackupPolicy = .defaultFolder,
                            tool: String, version: String, progress: (Event) -> Void = { _ in }) throws(StoreError) -> Outcome {
-        guard target == DocumentVersion.current else {
-            let fix = "Pass \(DocumentVersion.current) (the default), or use the version of the tool that writes schema version \(target)."
-            throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target): this code migrates to schema "
-                                + "version \(DocumentVersion.current) only. \(fix) Nothing was changed.", path: path, recovery: fix)
+        if let requested, requested > MigrationChain.newest || requested < MigrationChain.oldest {
+            let fix = "Pass a version from \(MigrationChain.oldest) to \(MigrationChain.newest), or leave the target out, or use the version of the tool that writes schema version \(requested)."
+            throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(requested): this code knows schema "
+                                + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: fix)
         }
         let readOnly = Store.Options(readOnly: true, tool: tool, version: version)
         let reader = try Store.open(at: path, options: readOnly)
@@ -102,35 +109,46 @@ public enum StoreUpgrade {
         }
         let migrator = StoreMigrator(store: reader)
         let from = try reader.manifest().schemaVersion
-        if from >= 2, case let plan = try migrator.plan(toolVersion: version), plan.isNoop {
+        let target = requested ?? migrator.defaultTarget
+        if target < from {
+            let fix = "To go back to an older version, restore the backup taken before the upgrade: "
+                + "'\(TextFormat.command("migrate-store", "rollback", path, "--from-backup", "BACKUP"))'."
+            throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
+                                + "already, and a migration never goes back. \(fix) Nothing was changed.", path: path, recovery: fix)
+        }
+        // A change of version (as opposed to a reconcile at the same version after an older writer, §7).
+        let upgrading = from < target
+        if !upgrading, case let plan = try migrator.plan(to: target, toolVersion: version), plan.isNoop {
             if try migrator.hasLeftoverTemporaryFiles() {
                 // An earlier run was interrupted after its last rename: opening for writing sweeps its temp files.
                 _ = try Store.open(at: path, options: Store.Options(readOnly: false, tool: tool, version: version))
             }
             return .alreadyCurrent(plan, from: from)
         }
-        if from < 2 { try migrator.validate { done, total in progress(.validating(done: done, total: total)) } }
+        if upgrading { try migrator.validate { done, total in progress(.validating(done: done, total: total)) } }
         try announceWait(path, tool: tool, version: version, progress: progress)
-        // A v1 store is opened for writing first: that finishes an interrupted restore and sweeps
-        // temp files, and writes nothing else. A v2 store is not: its open for writing would run
-        // the §7 reconcile, a write before the backup (and one the report would not count); the
+        // A store older than this code is opened for writing first: that finishes an interrupted
+        // restore and sweeps temp files, and writes nothing else (this code does not write an
+        // older store). A store at this code's version is not: its open for writing would run the
+        // §7 reconcile, a write before the backup (and one the report would not count); the
         // migration below runs that reconcile itself, after the backup, and reports it.
-        let store = try from < 2 ? Store.open(at: path, options: Store.Options(readOnly: false, tool: tool, version: version)) : reader
+        let opensForWriting = reader.compatibility.needsMigration
+        let store = try opensForWriting ? Store.open(at: path, options: Store.Options(readOnly: false, tool: tool, version: version)) : reader
         let lock = try StoreLock(store: path, tool: tool, version: version)
         defer { lock.release() }
-        for warning in from < 2 ? store.warnings : lock.fileSystemWarning.map({ [$0] }) ?? [] { progress(.warning(warning)) }
-        // A v1 store that says v2 now was migrated by another process while this call waited for
-        // the lock: plan again, under the lock, before any backup.
-        if from < 2, case let now = try Store.open(at: path, options: readOnly), try now.manifest().schemaVersion >= 2,
-           case let plan = try StoreMigrator(store: now).plan(toolVersion: version), plan.isNoop {
-            return .doneByAnotherProcess(plan, from: from)
+        for warning in opensForWriting ? store.warnings : lock.fileSystemWarning.map({ [$0] }) ?? [] { progress(.warning(warning)) }
+        // A store that is at the target now was migrated by another process while this call
+        // waited for the lock: plan again, under the lock, before any backup.
+        if upgrading, case let now = try Store.open(at: path, options: readOnly), case let reached = try now.manifest().schemaVersion,
+           reached >= target, case let plan = try StoreMigrator(store: now).plan(to: reached, toolVersion: version), plan.isNoop {
+            return .doneByAnotherProcess(plan, from: from, to: reached)
         }
         let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress)
         progress(.migrationStarted)
         // `migrate` takes an optional (so formally escaping) closure; it calls it only before it returns.
         var total = 0
         let report = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
-            try StoreMigrator(store: store).migrate(toolVersion: version, holding: lock, keepingDocuments: false) { done, count in
+            try StoreMigrator(store: store).migrate(to: target, toolVersion: version, holding: lock, keepingDocuments: false) { done, count in
                 total = count
                 progress(.migrating(done: done, total: count))
             }
@@ -138,7 +156,7 @@ public enum StoreUpgrade {
         // The migrator reports before each work stream; say that the last one is done too.
         if total > 0 { progress(.migrating(done: total, total: total)) }
         progress(.migrationFinished)
-        return .upgraded(report, from: from, backup: destination)
+        return .upgraded(report, from: from, to: target, backup: destination)
     }
 
     /// Says `.waitingForLock` when another process holds the lock now (a probe that does not wait).

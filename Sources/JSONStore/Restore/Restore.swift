@@ -170,14 +170,16 @@ public enum Restore {
     /// What `--migrate` would change, computed in memory from the backup, for a dry run.
     private static func plannedMigration(_ backup: String, _ manifest: BackupManifest, toolVersion: String,
                                          system: SystemCalls) throws(StoreError) -> MigrationReport? {
-        guard manifest.storeSchemaVersion < DocumentVersion.current else { return nil }
+        guard manifest.storeSchemaVersion < MigrationChain.defaultTarget(from: manifest.storeSchemaVersion) else { return nil }
         var files: [String: [UInt8]] = [:]
         for entry in manifest.files {
             guard let path = StoreFilePath(entry.path) else { preconditionFailure("Restore: a verified backup lists '\(entry.path)'") }
             files[entry.path] = try FileReader.read(path.absolute(in: backup), system: system)
         }
         do throws(SchemaError) {
-            let context = StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion)
+            let version = manifest.storeSchemaVersion
+            let context = StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
+                                                 target: MigrationChain.defaultTarget(from: version))
             return try StoreMigration.migrate(try StoreSnapshot(files: files), context: context).1
         } catch {
             throw StoreError(.invalidDocument, "Can't plan the migration of the restored store: \(error)", path: backup, underlying: error)

@@ -76,8 +76,9 @@ final class StagedStore {
         let report: MigrationReport
         do throws(SchemaError) {
             let snapshot = try StoreSnapshot(files: files)
-            guard snapshot.manifest.schemaVersion < DocumentVersion.current else { return nil }
-            let context = StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion)
+            guard snapshot.manifest.schemaVersion < MigrationChain.defaultTarget(from: snapshot.manifest.schemaVersion) else { return nil }
+            let context = StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion,
+                                                 target: MigrationChain.defaultTarget(from: snapshot.manifest.schemaVersion))
             (migrated, report) = try StoreMigration.migrate(snapshot, context: context)
         } catch {
             let fix = "Restore without --migrate, then run 'migrate' to see the full report."

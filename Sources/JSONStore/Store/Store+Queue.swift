@@ -1,9 +1,9 @@
 import Foundation
 
 extension Store {
-    /// The queue as v2 code sees it: `queue.json`, or (v1 store) the queue built from the session keys.
+    /// The queue as current code sees it: `queue.json`, or (v1 store) the queue built from the session keys.
     public func queue() throws(StoreError) -> QueueV2 {
-        if case .needsMigration = compatibility {
+        if compatibility.isV1 {
             return QueueBuilder.build(from: try listWorkStreams().items.map(\.queueSummary))
         }
         if let queue = try queueDocument() { return queue }

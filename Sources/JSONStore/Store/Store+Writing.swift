@@ -16,7 +16,9 @@ extension Store {
         }
         switch compatibility {
         case .needsMigration(let from):
-            throw StoreError(.unsupportedVersion, "Can't write to '\(path)': it is a schema v\(from) store. Upgrade it first with '\(TextFormat.command("migrate-store", "migrate", path))'.", path: path)
+            let fix = "Upgrade it first with StoreUpgrade.run(at:), which takes a verified backup and migrates it to schema v\(DocumentVersion.current); then open it again."
+            throw StoreError(.unsupportedVersion, "Can't write to '\(path)': it is a schema v\(from) store, and this code writes schema v\(DocumentVersion.current) only. \(fix)",
+                             path: path, recovery: fix)
         case .refused:
             throw StoreError(.unsupportedVersion, "Can't write to '\(path)': \(compatibility.refusal ?? "this tool can't read it").", path: path)
         case .current, .superseded:
@@ -42,13 +44,13 @@ extension Store {
         }
     }
 
-    /// Creates a work stream as v2 code does (spec §4 dual write): `backend_name` `""`,
-    /// `provider_session_id` = its id, `provider` = `"claude"`, every v1 key with its default.
+    /// Creates a work stream as current code does (spec §4 dual write, §10): `backend_name` `""`,
+    /// `provider_session_id` = its id, `provider` = `"claude"`, every v1 key and cursor with its default.
     ///
     /// - Throws: `.alreadyExists` when a work stream with this id exists.
     @discardableResult
     public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
-                                 at date: Date = Date()) throws(StoreError) -> SessionV2 {
+                                 at date: Date = Date()) throws(StoreError) -> SessionV3 {
         try withLock { () throws(StoreError) in
             let relative = Store.sessionFile(id)
             if try system.linkStatus(file(relative), context: ErrorContext("create", file(relative))) != nil {
@@ -79,7 +81,7 @@ extension Store {
     ///   is written); `.notFound` without such a work stream; a document or system-call error;
     ///   whatever `body` throws.
     @discardableResult
-    public func updateWorkStream(_ id: UUID, _ body: (inout SessionV2) throws(StoreError) -> Void) throws(StoreError) -> SessionV2 {
+    public func updateWorkStream(_ id: UUID, _ body: (inout SessionV3) throws(StoreError) -> Void) throws(StoreError) -> SessionV3 {
         try withLock { () throws(StoreError) in
             let relative = Store.sessionFile(id)
             let original = try FileReader.read(file(relative), system: system)
@@ -91,12 +93,12 @@ extension Store {
                 throw StoreError.document(error, path: file(relative))
             }
             try checkID(read.document.fields.id, id, relative)
-            var session: SessionV2
-            do throws(SchemaError) { session = try SessionMigration.migrate(read.document).0 } catch { throw StoreError.document(error, path: file(relative)) }
+            var session = try upgraded(read.document, relative)
             let before = session
             try body(&session)
             try checkUpdate(id, before: before, after: session)
-            session.schemaVersion = SessionV2.version
+            session.schemaVersion = SessionV3.version
+            session.fillMessageSync()
             let (bytes, messages) = session.encoded(after: read)
             if !sameBytes(bytes, original) { try write(relative, bytes) }   // compared with the file as read: no second encode
             recentMessages.remember(messages, for: id)
@@ -104,10 +106,27 @@ extension Store {
         }
     }
 
+    /// A work stream as this code writes it: a document an older writer left goes through the
+    /// chain (spec §6, §10: its cursors are reset, they can't be trusted).
+    private func upgraded(_ document: SessionDocument, _ relative: String) throws(StoreError) -> SessionV3 {
+        if case .v3(let session) = document { return session }
+        do throws(SchemaError) {
+            let (migrated, _) = try MigrationChain.migrateWorkStream(document, storeVersion: compatibility.storeSchemaVersion,
+                                                                     to: SessionV3.version)
+            guard case .v3(let session) = migrated else {
+                throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
+                                  detail: "the migration chain did not reach version \(SessionV3.version)")
+            }
+            return session
+        } catch {
+            throw StoreError.document(error, path: file(relative))
+        }
+    }
+
     /// Appends messages to a work stream. Their `session_id` is set to the work stream (containment,
     /// spec §6 rule 4), and `last_modified` moves forward to the newest message if it is later.
     @discardableResult
-    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> SessionV2 {
+    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> SessionV3 {
         try updateWorkStream(id) { session in
             for var message in messages {
                 message.sessionID = id

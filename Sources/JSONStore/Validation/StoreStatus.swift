@@ -2,16 +2,16 @@ import Foundation
 
 /// What `migrate-store status` reports: versions, counts, migration state, lock holder, bad documents.
 package struct StoreStatus: Sendable {
-    /// Where a store stands with respect to the v1 → v2 migration.
+    /// Where a store stands with respect to the version chain (spec §9).
     package enum MigrationState: Sendable, Equatable {
-        /// A v2 store with every document at v2.
+        /// A store at this code's version with every document at that version.
         case notNeeded
-        /// A v1 store no migration has touched.
+        /// An older store no migration has touched.
         case needed
-        /// A v1 store in which a migration already wrote some documents: run `migrate` to finish.
+        /// An older store in which a migration already wrote some documents: run `migrate` to finish.
         case interrupted(upgradedDocuments: Int)
-        /// A v2 store in which a v1 writer wrote documents since the upgrade (spec §7).
-        case touchedByV1Writer(documents: Int)
+        /// A store at this code's version in which an older writer wrote documents since the upgrade (spec §7, §10).
+        case touchedByOlderWriter(documents: Int)
         /// Newer than this tool.
         case newerStore
     }
@@ -43,19 +43,23 @@ package struct StoreStatus: Sendable {
     }
 
     func migrationState() -> MigrationState {
-        let atV2 = sessionsByVersion.filter { $0.key >= 2 }.values.reduce(0, +) + customizationsByVersion.filter { $0.key >= 2 }.values.reduce(0, +)
-            + ((settingsVersion ?? 0) >= 2 ? 1 : 0) + (queue != nil ? 1 : 0)
-        let atV1 = sessionsByVersion[1, default: 0] + customizationsByVersion[1, default: 0] + (settingsVersion == 1 ? 1 : 0)
-        return Self.migrationState(compatibility, upgradedDocuments: atV2, v1Documents: atV1)
+        let version = compatibility.storeSchemaVersion
+        var versions = sessionsByVersion.merging(customizationsByVersion, uniquingKeysWith: +)
+        if let settingsVersion { versions[settingsVersion, default: 0] += 1 }
+        // queue.json in a v1 store was written by a migration; in a later store it counts by its version.
+        if let queue { versions[version < 2 ? max(2, queue.schemaVersion) : queue.schemaVersion, default: 0] += 1 }
+        let above = versions.filter { $0.key > version }.values.reduce(0, +)
+        let below = versions.filter { $0.key < version }.values.reduce(0, +)
+        return Self.migrationState(compatibility, upgradedDocuments: above, olderDocuments: below)
     }
 
-    /// The rule of spec §6–§7 that `status` reports and `validate` checks: a v1 store with
-    /// upgraded documents (or `queue.json`) is an interrupted migration; a v2 store with
-    /// documents a v1 writer wrote needs the reconcile.
-    static func migrationState(_ compatibility: StoreCompatibility, upgradedDocuments atV2: Int, v1Documents atV1: Int) -> MigrationState {
+    /// The rule of spec §6–§7, §9 that `status` reports and `validate` checks: an older store with
+    /// upgraded documents (or, for v1, `queue.json`) is an interrupted migration; a store at this
+    /// code's version with documents an older writer wrote needs the reconcile.
+    static func migrationState(_ compatibility: StoreCompatibility, upgradedDocuments above: Int, olderDocuments below: Int) -> MigrationState {
         switch compatibility {
-        case .needsMigration: return atV2 > 0 ? .interrupted(upgradedDocuments: atV2) : .needed
-        case .current: return atV1 > 0 ? .touchedByV1Writer(documents: atV1) : .notNeeded
+        case .needsMigration: return above > 0 ? .interrupted(upgradedDocuments: above) : .needed
+        case .current: return below > 0 ? .touchedByOlderWriter(documents: below) : .notNeeded
         case .superseded, .refused: return .newerStore
         }
     }

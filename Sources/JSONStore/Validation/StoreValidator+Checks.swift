@@ -51,14 +51,23 @@ extension StoreValidator {
 
     /// One work stream: its version in this store, what migration would refuse, and its messages.
     mutating func checkSession(_ document: SessionDocument, file: String) {
+        let storeVersion = store.compatibility.storeSchemaVersion
         if document.schemaVersion < 2 && !isV1 {
             problems.append(StoreProblem(
                 file: file, keyPath: "schema_version", code: "v1_document_in_v2_store",
-                message: "schema_version \(document.schemaVersion) in a v2 store: a v1 writer (the app after a rollback) wrote it",
+                message: "schema_version \(document.schemaVersion) in a v\(storeVersion) store: a v1 writer (the app after a rollback) wrote it",
                 fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it upgrades the document and keeps what either version wrote (spec §7)."))
+        } else if document.schemaVersion < min(storeVersion, DocumentVersion.current) && !isV1 {
+            problems.append(StoreProblem(
+                file: file, keyPath: "schema_version", code: "older_document_in_store",
+                message: "schema_version \(document.schemaVersion) in a v\(storeVersion) store: an older app (after a rollback) wrote it, so its sync cursors can't be trusted",
+                fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it upgrades the document, resets its cursors (the app re-syncs it) and keeps what either version wrote (spec §7, §10)."))
         }
-        if case .v1 = document {
-            do throws(SchemaError) { _ = try SessionMigration.migrate(document) } catch {
+        if document.schemaVersion < MigrationChain.newest {
+            // What the migration would refuse (a newer key of the wrong type that it must keep).
+            do throws(SchemaError) {
+                _ = try MigrationChain.migrateWorkStream(document, storeVersion: store.compatibility.storeSchemaVersion, to: MigrationChain.newest)
+            } catch {
                 problems.append(StoreProblem(error, file: file))
             }
         }
@@ -127,7 +136,7 @@ extension StoreValidator {
         let v2 = sessions.filter { $0.schemaVersion >= 2 }.count + customizations.filter { $0.document.schemaVersion >= 2 }.count
             + ((settings?.schemaVersion ?? 1) >= 2 ? 1 : 0)
         let hasQueue = entries.contains { $0.name == StoreLayout.queue }
-        let state = StoreStatus.migrationState(store.compatibility, upgradedDocuments: v2 + (hasQueue ? 1 : 0), v1Documents: 0)
+        let state = StoreStatus.migrationState(store.compatibility, upgradedDocuments: v2 + (hasQueue ? 1 : 0), olderDocuments: 0)
         guard case .interrupted = state else { return }
         var what: [String] = []
         if v2 > 0 { what.append("\(TextFormat.plural(v2, "document")) \(v2 == 1 ? "is" : "are") v2") }

@@ -42,7 +42,7 @@ public struct StoreValidator: Sendable {
     var messageIDs: [UUID: (file: String, index: Int)] = [:]
 
     /// True for a store `migrate` has not upgraded yet: its queue lives in the session keys.
-    public var isV1: Bool { store.compatibility.needsMigration }
+    public var isV1: Bool { store.compatibility.isV1 }
 
     /// The store's schema version as `store.json` says (1 for a v1 store).
     public var schemaVersion: Int { store.compatibility.storeSchemaVersion }

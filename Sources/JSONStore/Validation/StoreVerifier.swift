@@ -1,6 +1,7 @@
 import Foundation
 
-/// Integrity and rollback compatibility of a migrated store (spec §7 checks (a)–(d)), for `verify`.
+/// Integrity and rollback compatibility of a migrated store (spec §7 checks (a)–(d), for every
+/// older reader version the store admits, §9), for `verify`.
 package struct StoreVerifier: Sendable {
     package let store: Store
     /// A backup of the store from before the migration, for check (b); nil checks the store alone.
@@ -14,10 +15,12 @@ package struct StoreVerifier: Sendable {
         package var unreadable: [StoreError] = []
         /// Integrity problems other than unreadable documents: dangling queue entries, id mismatches.
         package var integrity: [String] = []
-        /// Failed rollback checks, each naming its file and check.
+        /// The older reader versions checked, oldest first (a v3 store: 1 and 2).
+        package var readers: [Int] = []
+        /// Failed rollback checks, each naming its file, check and reader version.
         package var failures: [RollbackCheck.Failure] = []
-        /// How many documents each check covered.
-        package var checked: [RollbackCheck.Check: Int] = [:]
+        /// How many documents each check covered, per reader version.
+        package var checked: [RollbackCheck.ReaderCheck: Int] = [:]
         /// True when (b) compared with a real pre-migration backup.
         package var comparedWithBackup = false
         package var passed: Bool { unreadable.isEmpty && integrity.isEmpty && failures.isEmpty }
@@ -28,6 +31,9 @@ package struct StoreVerifier: Sendable {
     package func verify(progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) -> Result {
         var result = Result()
         result.comparedWithBackup = backup != nil
+        let storeVersion = store.compatibility.storeSchemaVersion
+        let readers = RollbackCheck.olderReaders(at: storeVersion).filter { $0 <= 2 }
+        result.readers = readers
         let ids = try store.workStreamIDs()
         result.unreadable += ids.problems
         var summaries: [SessionQueueSummary] = []
@@ -35,7 +41,7 @@ package struct StoreVerifier: Sendable {
         progress(0, ids.items.count)
         // Each work stream is checked on its own, on every core; the findings are kept in id order.
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Swift.Result<SessionFindings, StoreError> in
-            .success(checkSession(id))
+            .success(checkSession(id, readers: readers, storeVersion: storeVersion))
         }, consume: { (_, outcome) throws(StoreError) in
             checkedStreams += 1
             progress(checkedStreams, ids.items.count)
@@ -43,20 +49,27 @@ package struct StoreVerifier: Sendable {
             result.unreadable += findings.unreadable
             result.failures += findings.failures
             if findings.checked {
-                for check in [RollbackCheck.Check.v1Decodes, .valuesPreserved, .v2KeysSurviveV1Write] { result.checked[check, default: 0] += 1 }
+                for reader in result.readers {
+                    for check in [RollbackCheck.Check.v1Decodes, .valuesPreserved, .v2KeysSurviveV1Write] {
+                        result.checked[RollbackCheck.ReaderCheck(reader: reader, check: check), default: 0] += 1
+                    }
+                }
             }
             if let summary = findings.summary { summaries.append(summary) }
             if let integrity = findings.integrity { result.integrity.append(integrity) }
         })
         if let backup {
             for id in try backup.workStreamIDs().items where !ids.items.contains(id) {
-                result.failures.append(RollbackCheck.Failure(check: .valuesPreserved, file: Store.sessionFile(id), reason: "the work stream is in the backup but not in the store"))
+                for reader in result.readers {
+                    result.failures.append(RollbackCheck.Failure(check: .valuesPreserved, file: Store.sessionFile(id),
+                                                                 reason: "the work stream is in the backup but not in the store", reader: reader))
+                }
             }
         }
         let customizations = try store.customizations()
         result.unreadable += customizations.problems
         do { _ = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) } } catch { result.unreadable.append(error) }
-        try checkQueue(summaries, ids: Set(ids.items), result: &result)
+        try checkQueue(summaries, ids: Set(ids.items), storeVersion: storeVersion, result: &result)
         return result
     }
 
@@ -70,8 +83,8 @@ package struct StoreVerifier: Sendable {
         var integrity: String?
     }
 
-    /// Checks (a)–(c) of one work stream, and its queue keys for (d). Thread-safe.
-    private func checkSession(_ id: UUID) -> SessionFindings {
+    /// Checks (a)–(c) of one work stream as each of `readers`, and its queue keys for (d). Thread-safe.
+    private func checkSession(_ id: UUID, readers: [Int], storeVersion: Int) -> SessionFindings {
         var findings = SessionFindings()
         let relative = Store.sessionFile(id)
         let bytes: [UInt8]
@@ -80,25 +93,25 @@ package struct StoreVerifier: Sendable {
             return findings
         }
         let original = backupDocument(id, findings: &findings)
-        findings.failures = RollbackCheck.checkSession(bytes: bytes, file: relative, original: original)
+        for reader in readers {
+            findings.failures += RollbackCheck.checkSession(bytes: bytes, file: relative, original: original, reader: reader,
+                                                            storeVersion: storeVersion)
+        }
         findings.checked = true
         do {
             let document = try store.decodeWorkStream(id, bytes: bytes)
             findings.summary = SessionQueueSummary(document)
-            if document.schemaVersion < 2 {
-                findings.integrity = "\(relative): schema_version \(document.schemaVersion) in a v2 store (written by a v1 writer); run 'migrate-store migrate' to upgrade it and reconcile the queue"
+            if document.schemaVersion < storeVersion {
+                findings.integrity = "\(relative): schema_version \(document.schemaVersion) in a v\(storeVersion) store (written by a v\(document.schemaVersion) writer); run 'migrate-store migrate' to upgrade it and reconcile the queue"
             }
         } catch { findings.unreadable.append(error) }
         return findings
     }
 
-    private func backupDocument(_ id: UUID, findings: inout SessionFindings) -> SessionV1? {
+    private func backupDocument(_ id: UUID, findings: inout SessionFindings) -> SessionDocument? {
         guard let backup else { return nil }
         do throws(StoreError) {
-            let document = try backup.workStream(id)
-            do throws(SchemaError) { return try SessionV1(json: document.json, acceptingNewerVersions: true) } catch {
-                throw StoreError.document(error, path: backup.file(Store.sessionFile(id)))
-            }
+            return try backup.workStream(id)
         } catch where error.code == .notFound {
             return nil
         } catch {
@@ -107,7 +120,7 @@ package struct StoreVerifier: Sendable {
         }
     }
 
-    private func checkQueue(_ summaries: [SessionQueueSummary], ids: Set<UUID>, result: inout Result) throws(StoreError) {
+    private func checkQueue(_ summaries: [SessionQueueSummary], ids: Set<UUID>, storeVersion: Int, result: inout Result) throws(StoreError) {
         let queue: QueueV2
         do {
             guard let document = try store.queueDocument() else {
@@ -120,7 +133,16 @@ package struct StoreVerifier: Sendable {
             let list = missing.list == .fifo ? "FIFO" : "priority"
             result.integrity.append("\(StoreLayout.queue): the \(list) queue names '\(missing.workStreamID.lowercased)', which does not exist")
         }
-        result.checked[.mirrorMatchesQueue] = 1
-        if let failure = RollbackCheck.checkMirror(sessions: summaries, queue: queue) { result.failures.append(failure) }
+        for reader in result.readers {
+            result.checked[RollbackCheck.ReaderCheck(reader: reader, check: .mirrorMatchesQueue)] = 1
+            if reader < 2 {
+                // A v1 reader derives the queue from the mirror keys.
+                if let failure = RollbackCheck.checkMirror(sessions: summaries, queue: queue) { result.failures.append(failure) }
+            } else {
+                let bytes: [UInt8]
+                do { bytes = try FileReader.read(store.file(StoreLayout.queue), system: store.system) } catch { result.unreadable.append(error); continue }
+                if let failure = RollbackCheck.checkQueue(bytes: bytes, reader: reader, current: queue) { result.failures.append(failure) }
+            }
+        }
     }
 }

@@ -25,7 +25,9 @@ package enum QueueResolution {
     /// (a v1 writer deletes the file but cannot touch `queue.json`; keeping the entry would make
     /// the queue a v1 reader derives differ from `queue.json`, check (d)).
     /// Unknown keys of `queue.json` and of surviving entries are kept.
-    package static func resolve(manifestVersion: Int, sessions: [SessionQueueSummary], existing: QueueV2?) -> ResolvedQueue {
+    ///
+    /// `queue.json` gets `schema_version` `target` (the version the store is at, or is migrated to).
+    package static func resolve(manifestVersion: Int, target: Int, sessions: [SessionQueueSummary], existing: QueueV2?) -> ResolvedQueue {
         let rebuild = manifestVersion < 2 || existing == nil || sessions.contains { $0.schemaVersion < 2 }
         var queue: QueueV2
         var changes: [Change] = []
@@ -40,7 +42,8 @@ package enum QueueResolution {
             queue.fifo.removeAll { !existingIDs.contains($0.workStreamID) }
             queue.setPriority(queue.priority.filter { existingIDs.contains($0.workStreamID) })
         }
-        queue.schemaVersion = max(queue.schemaVersion, DocumentVersion.current)
+        // A rebuilt queue is written by this run at `target`; an existing one keeps a newer version.
+        queue.schemaVersion = rebuild ? max(existing?.schemaVersion ?? target, target) : max(queue.schemaVersion, target)
         if existing.map({ $0.encoded != queue.encoded }) ?? true {
             changes.insert(.queueBuilt(fifo: queue.fifo.count, priority: queue.priority.count), at: 0)
         } else {

@@ -1,86 +1,188 @@
 import Foundation
 import StoreJSON
 
-/// Rollback compatibility (spec §7): can shipped v1 code read and write the upgraded store?
+/// Rollback compatibility (spec §7, §9): can shipped older code (v1, v2) read and write the upgraded store?
 public enum RollbackCheck {
-    /// The four checks of §7.
+    /// The four checks of §7, run for each older reader version (§9). The case names say "v1"
+    /// for the first reader they were written for; each runs as every older reader.
     public enum Check: String, Sendable, Hashable, CaseIterable {
-        /// (a) the v1 reader decodes the document.
+        /// (a) the older reader decodes the document.
         case v1Decodes = "a"
-        /// (b) the values the v1 reader sees equal those before migration, except reported normalisations.
+        /// (b) the values the older reader sees equal those before migration, except reported normalisations.
         case valuesPreserved = "b"
-        /// (c) a v1 read-modify-write keeps every v2 key.
+        /// (c) the older reader's read-modify-write keeps every newer key.
         case v2KeysSurviveV1Write = "c"
-        /// (d) the queue a v1 reader derives from the mirror equals `queue.json`.
+        /// (d) the queue the older reader derives (a v1 reader: from the mirror) equals `queue.json`.
         case mirrorMatchesQueue = "d"
     }
 
-    /// One failed check, on one file.
+    /// One check as one reader version.
+    public struct ReaderCheck: Sendable, Hashable {
+        public var reader: Int
+        public var check: Check
+        public init(reader: Int, check: Check) { self.reader = reader; self.check = check }
+    }
+
+    /// One failed check, on one file, for one older reader version.
     public struct Failure: Sendable, Hashable, CustomStringConvertible {
         public var check: Check
         public var file: String
         public var reason: String
-        package init(check: Check, file: String, reason: String) { self.check = check; self.file = file; self.reason = reason }
+        /// The reader version the check ran as (1 for a v1 reader).
+        public var reader: Int
+        package init(check: Check, file: String, reason: String, reader: Int = 1) {
+            self.check = check; self.file = file; self.reason = reason; self.reader = reader
+        }
         public var description: String { "(\(check.rawValue)) '\(file)': \(reason)" }
     }
 
+    /// The older reader versions whose checks a store of `storeVersion` needs (spec §9): every
+    /// version the store admits below its own. Empty for a store no older reader may open.
+    public static func olderReaders(at storeVersion: Int) -> [Int] {
+        Array(MigrationChain.minReaderVersion(at: storeVersion)..<max(storeVersion, MigrationChain.minReaderVersion(at: storeVersion)))
+    }
+
     /// What a v1 reader sees in a document: the document decoded by the frozen v1 type, with
-    /// newer keys kept as unknown keys (a v2 store has `min_reader_version` 1).
+    /// newer keys kept as unknown keys (a v2 or v3 store has `min_reader_version` 1).
     package static func v1View(of bytes: [UInt8]) throws(SchemaError) -> SessionV1 {
         try SessionV1(bytes: bytes, acceptingNewerVersions: true)
     }
 
-    /// The keys v2 adds to a work stream.
-    package static let v2SessionKeys = ["provider_session_id", "provider"]
+    /// A document as an older reader sees it: decoded by that version's frozen type, newer keys
+    /// kept as unknown keys.
+    package enum ReaderView: Sendable, Hashable {
+        case v1(SessionV1)
+        case v2(SessionV2)
 
-    /// Checks (a)–(c) for one work-stream document as written on disk.
+        var fields: SessionFieldsV1 {
+            switch self {
+            case .v1(let s): s.fields
+            case .v2(let s): s.fields
+            }
+        }
+
+        var unknown: JSONObject {
+            switch self {
+            case .v1(let s): s.unknown
+            case .v2(let s): s.unknown
+            }
+        }
+
+        /// What that reader writes after a read-modify-write that changes `unread_count`.
+        var written: JSONValue {
+            switch self {
+            case .v1(var s):
+                s.schemaVersion = 1
+                s.fields.unreadCount = s.fields.unreadCount == 0 ? 1 : 0
+                return s.json
+            case .v2(var s):
+                s.schemaVersion = 2
+                s.fields.unreadCount = s.fields.unreadCount == 0 ? 1 : 0
+                return s.json
+            }
+        }
+    }
+
+    /// The view of a reader of version `reader` (1 or 2). A v2 reader reads a document a v1
+    /// writer left as v1 code does (its dual read).
+    package static func view(of bytes: [UInt8], reader: Int) throws(SchemaError) -> ReaderView {
+        guard reader >= 2 else { return .v1(try v1View(of: bytes)) }
+        let json = try DocumentVersion.parse(bytes)
+        if try DocumentVersion.peek(json) < 2 { return .v1(try SessionV1(json: json)) }
+        return .v2(try SessionV2(json: json, acceptingNewerVersions: true))
+    }
+
+    /// The keys v2 adds to a work stream.
+    package static let v2SessionKeys = MigrationStep.v1ToV2.addedWorkStreamKeys
+
+    /// Checks (a)–(c) for one work-stream document of a v2 store, as a v1 reader; see
+    /// ``checkSession(bytes:file:original:reader:storeVersion:)``.
+    package static func checkSession(bytes: [UInt8], file: String, original: SessionV1?) -> [Failure] {
+        checkSession(bytes: bytes, file: file, original: original.map { .v1($0) }, reader: 1, storeVersion: 2)
+    }
+
+    /// Checks (a)–(c) for one work-stream document as written on disk, as a reader of version `reader`.
     ///
     /// - Parameters:
     ///   - bytes: the document's bytes.
-    ///   - original: the v1 document before migration (from a backup), for check (b). Without it,
-    ///     (b) checks only what the v2 store alone shows: the v1 view carries the v2 keys as
-    ///     strings and every message names its containing work stream.
+    ///   - original: the document before migration (from a backup), for check (b). Without it,
+    ///     (b) checks only what the store alone shows: the reader's view carries every key the
+    ///     steps after its version add, and every message names its containing work stream.
+    ///   - reader: the older reader's version (1 or 2).
+    ///   - storeVersion: the store's version: the keys of the steps from `reader` to it are the
+    ///     newer keys the reader must keep.
     /// - Returns: the failures; empty when the document passes.
-    package static func checkSession(bytes: [UInt8], file: String, original: SessionV1?) -> [Failure] {
-        let view: SessionV1
-        do { view = try v1View(of: bytes) } catch {
-            return [Failure(check: .v1Decodes, file: file, reason: error.reason)]
+    package static func checkSession(bytes: [UInt8], file: String, original: SessionDocument?, reader: Int,
+                                     storeVersion: Int) -> [Failure] {
+        let view: ReaderView
+        do { view = try self.view(of: bytes, reader: reader) } catch {
+            return [Failure(check: .v1Decodes, file: file, reason: error.reason, reader: reader)]
         }
         var failures: [Failure] = []
-        func fail(_ check: Check, _ reason: String) { failures.append(Failure(check: check, file: file, reason: reason)) }
-        for key in v2SessionKeys {
-            guard case .string? = view.unknown[key] else { fail(.valuesPreserved, "the v1 view lacks '\(key)' as a string"); continue }
+        func fail(_ check: Check, _ reason: String) { failures.append(Failure(check: check, file: file, reason: reason, reader: reader)) }
+        let steps = MigrationChain.steps(from: reader, to: storeVersion)
+        let newerKeys = steps.flatMap(\.addedWorkStreamKeys), newerMessageKeys = steps.flatMap(\.addedMessageKeys)
+        for key in newerKeys {
+            if v2SessionKeys.contains(key) {
+                guard case .string? = view.unknown[key] else { fail(.valuesPreserved, "the v\(reader) view lacks '\(key)' as a string"); continue }
+            } else if view.unknown[key] == nil {
+                fail(.valuesPreserved, "the v\(reader) view lacks '\(key)'")
+            }
+        }
+        if let index = view.fields.messages.firstIndex(where: { m in newerMessageKeys.contains { m.unknown[$0] == nil } }) {
+            let missing = newerMessageKeys.filter { view.fields.messages[index].unknown[$0] == nil }
+            fail(.valuesPreserved, "messages[\(index)] lacks \(missing.map { "'\($0)'" }.joined(separator: " and "))")
         }
         if let original {
-            for difference in differences(view: view, original: original) { fail(.valuesPreserved, difference) }
+            for difference in differences(view: view, original: original, reader: reader, newerKeys: newerKeys,
+                                          newerMessageKeys: newerMessageKeys) {
+                fail(.valuesPreserved, difference)
+            }
         } else {
             for m in view.fields.messages where m.sessionID != view.fields.id {
                 fail(.valuesPreserved, "message \(m.id.lowercased) has session_id \(m.sessionID.lowercased), not the containing id")
             }
         }
-        if let reason = v1WriteLoses(view: view, bytes: bytes) { fail(.v2KeysSurviveV1Write, reason) }
+        if let reason = writeLoses(view: view, bytes: bytes, reader: reader) { fail(.v2KeysSurviveV1Write, reason) }
         return failures
     }
 
-    /// Differences between the v1 view and the pre-migration document that are not §6 normalisations.
-    static func differences(view: SessionV1, original: SessionV1) -> [String] {
-        var expected = original.fields
+    /// Differences between the reader's view and what it saw before migration (`original`, taken
+    /// to the reader's version by the chain) that are not reported normalisations (§6, §10).
+    static func differences(view: ReaderView, original: SessionDocument, reader: Int, newerKeys: [String],
+                            newerMessageKeys: [String]) -> [String] {
+        let before: ReaderView
+        do {
+            let atReader = original.schemaVersion >= reader ? original
+                : try MigrationChain.migrateWorkStream(original, storeVersion: original.schemaVersion, to: reader).0
+            before = try self.view(of: atReader.encoded, reader: reader)
+        } catch {
+            return ["the document before migration can't be read as version \(reader): \(error.reason)"]
+        }
+        var expected = before.fields
         var actual = view.fields
         // Allowed: §6 rule 4 (message session_id → containing id) and the queue mirror (rule 5, §7).
         for i in expected.messages.indices where expected.messages[i].sessionID != expected.id { expected.messages[i].sessionID = expected.id }
         actual.queueKeys = expected.queueKeys
+        // The newer message keys are the migration's own (checked for presence above).
+        for key in newerMessageKeys {
+            for i in expected.messages.indices { expected.messages[i].unknown.removeValue(forKey: key) }
+            for i in actual.messages.indices { actual.messages[i].unknown.removeValue(forKey: key) }
+        }
         var out: [String] = []
         if actual != expected { out.append(describeFieldDifference(actual, expected)) }
-        var viewUnknown = view.unknown, originalUnknown = original.unknown
-        for key in v2SessionKeys {
-            if let before = originalUnknown.removeValue(forKey: key), viewUnknown[key] != before {
-                out.append("'\(key)' was \(before.briefDescription) before migration, now \(viewUnknown[key]?.briefDescription ?? "absent")")
+        var viewUnknown = view.unknown, beforeUnknown = before.unknown
+        let cursorDefaults = Dictionary(uniqueKeysWithValues: zip(SyncCursors.keys, SyncCursors.defaults.values))
+        for key in newerKeys {
+            if let old = beforeUnknown.removeValue(forKey: key), viewUnknown[key] != old,
+               !(cursorDefaults[key] != nil && viewUnknown[key] == cursorDefaults[key]) {   // §10 cursor_reset
+                out.append("'\(key)' was \(old.briefDescription) before migration, now \(viewUnknown[key]?.briefDescription ?? "absent")")
             }
             viewUnknown.removeValue(forKey: key)
         }
-        if viewUnknown != originalUnknown {
-            let keys = Set(viewUnknown.keys).symmetricDifference(originalUnknown.keys)
-                .union(viewUnknown.keys.filter { originalUnknown[$0] != nil && originalUnknown[$0] != viewUnknown[$0] })
+        if viewUnknown != beforeUnknown {
+            let keys = Set(viewUnknown.keys).symmetricDifference(beforeUnknown.keys)
+                .union(viewUnknown.keys.filter { beforeUnknown[$0] != nil && beforeUnknown[$0] != viewUnknown[$0] })
             out.append("unknown keys differ: \(keys.sorted().joined(separator: ", "))")
         }
         return out
@@ -90,19 +192,16 @@ public enum RollbackCheck {
         var w1 = ObjectWriter(unknown: [:]), w2 = ObjectWriter(unknown: [:])
         a.write(into: &w1); b.write(into: &w2)
         let keys = w1.object.keys.filter { w1.object[$0] != w2.object[$0] }.sorted()
-        return "values differ from the v1 document before migration: \(keys.joined(separator: ", "))"
+        return "values differ from the document before migration: \(keys.joined(separator: ", "))"
     }
 
-    /// Simulates a v1 writer: read, change a value, write with `schema_version` 1; every other
-    /// key of the document must come back with the same value.
-    static func v1WriteLoses(view: SessionV1, bytes: [UInt8]) -> String? {
+    /// Simulates an older writer: read, change a value, write with its own `schema_version`;
+    /// every other key of the document must come back with the same value.
+    static func writeLoses(view: ReaderView, bytes: [UInt8], reader: Int) -> String? {
         guard case .object(let before)? = try? DocumentVersion.parse(bytes) else { return "the document is not an object" }
-        var written = view
-        written.schemaVersion = 1
-        written.fields.unreadCount = written.fields.unreadCount == 0 ? 1 : 0
-        guard case .object(let after) = written.json else { return "the v1 writer produced no object" }
+        guard case .object(let after) = view.written else { return "the v\(reader) writer produced no object" }
         let lost = before.keys.filter { $0 != "schema_version" && $0 != "unread_count" && after[$0] != before[$0] }.sorted()
-        return lost.isEmpty ? nil : "a v1 writer would lose or change: \(lost.joined(separator: ", "))"
+        return lost.isEmpty ? nil : "a v\(reader) writer would lose or change: \(lost.joined(separator: ", "))"
     }
 
     /// Check (d): the queue a v1 reader derives from the per-session keys equals `queue.json`.
@@ -125,5 +224,19 @@ public enum RollbackCheck {
                            reason: "priority entry \(i + 1): the session keys give \(dp.indices.contains(i) ? dp[i].workStreamID.lowercased : "nothing"), queue.json has \(qp.indices.contains(i) ? qp[i].workStreamID.lowercased : "nothing") (\(dp.count) vs \(qp.count) entries)")
         }
         return nil
+    }
+
+    /// Check (d) for a reader of version 2 or later: it reads `queue.json` itself; its frozen
+    /// type decodes the document (newer keys kept) to the same queue.
+    package static func checkQueue(bytes: [UInt8], reader: Int, current: QueueV2) -> Failure? {
+        do {
+            let seen = try QueueV2(bytes: bytes, acceptingNewerVersions: true)
+            guard seen.fifo == current.fifo, seen.priority == current.priority else {
+                return Failure(check: .mirrorMatchesQueue, file: StoreLayout.queue, reason: "a v\(reader) reader reads another queue from it", reader: reader)
+            }
+            return nil
+        } catch {
+            return Failure(check: .mirrorMatchesQueue, file: StoreLayout.queue, reason: "a v\(reader) reader can't read it: \(error.reason)", reader: reader)
+        }
     }
 }

@@ -15,6 +15,7 @@ public enum WorkStreamRules {
     public static func effectiveProviderSessionID(_ document: SessionDocument) -> String {
         switch document {
         case .v2(let s): return s.providerSessionID
+        case .v3(let s): return s.providerSessionID
         case .v1(let s): return unknownString(s.unknown, "provider_session_id") ?? s.fields.id.lowercased
         }
     }
@@ -23,6 +24,7 @@ public enum WorkStreamRules {
     public static func effectiveProvider(_ document: SessionDocument) -> String {
         switch document {
         case .v2(let s): return s.provider
+        case .v3(let s): return s.provider
         case .v1(let s): return unknownString(s.unknown, "provider") ?? defaultProvider
         }
     }
@@ -56,13 +58,13 @@ public enum WorkStreamRules {
         return isValidDisplayName(backendName) ? .backendName : .placeholder
     }
 
-    /// A new work stream as v2 code writes it (dual write): every v1 key with its default,
+    /// A new work stream as current (v3) code writes it (dual write): every v1 key with its default,
     /// `backend_name` = `""` (never a UUID), `provider_session_id` = the id in lowercase,
-    /// `provider` = `"claude"`.
+    /// `provider` = `"claude"`, the sync cursors at their defaults (§10).
     public static func newWorkStream(id: UUID = UUID(), workingDirectory: String, createdAt: Date,
-                                     provider: String = defaultProvider, isLocallyCreated: Bool = true) -> SessionV2 {
+                                     provider: String = defaultProvider, isLocallyCreated: Bool = true) -> SessionV3 {
         let fields = SessionFieldsV1(id: id, backendName: "", workingDirectory: workingDirectory,
                                      lastModified: createdAt, isLocallyCreated: isLocallyCreated)
-        return SessionV2(fields: fields, providerSessionID: id.lowercased, provider: provider)
+        return SessionV3(fields: fields, providerSessionID: id.lowercased, provider: provider)
     }
 }

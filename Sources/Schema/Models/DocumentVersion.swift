@@ -1,8 +1,8 @@
 import StoreJSON
 /// Version negotiation for documents: parse, read `schema_version` first, then pick the type.
 public enum DocumentVersion {
-    /// The newest schema this code reads and writes.
-    public static let current = 2
+    /// The newest schema this code reads and writes (the last version of `MigrationChain`).
+    public static let current = 3
 
     /// Parses document bytes into a JSON value, turning syntax errors into `SchemaError.syntax`.
     package static func parse(_ bytes: [UInt8]) throws(SchemaError) -> JSONValue {
@@ -47,14 +47,16 @@ public enum DocumentVersion {
 public enum SessionDocument: Sendable, Hashable {
     case v1(SessionV1)
     case v2(SessionV2)
+    case v3(SessionV3)
 
     /// Reads `schema_version` first, then decodes the matching frozen type.
-    /// - Parameter acceptingNewerVersions: decode documents newer than v2 as `SessionV2`, keeping
-    ///   their new keys (when the store's `min_reader_version` ≤ 2). The default is `false`.
+    /// - Parameter acceptingNewerVersions: decode documents newer than v3 as `SessionV3`, keeping
+    ///   their new keys (when the store's `min_reader_version` ≤ 3). The default is `false`.
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         switch try DocumentVersion.peek(json) {
         case 1: self = .v1(try SessionV1(json: json))
-        default: self = .v2(try SessionV2(json: json, acceptingNewerVersions: acceptingNewerVersions))
+        case 2: self = .v2(try SessionV2(json: json))
+        default: self = .v3(try SessionV3(json: json, acceptingNewerVersions: acceptingNewerVersions))
         }
     }
 
@@ -66,6 +68,7 @@ public enum SessionDocument: Sendable, Hashable {
         switch self {
         case .v1(let s): s.schemaVersion
         case .v2(let s): s.schemaVersion
+        case .v3(let s): s.schemaVersion
         }
     }
 
@@ -75,12 +78,14 @@ public enum SessionDocument: Sendable, Hashable {
             switch self {
             case .v1(let s): s.fields
             case .v2(let s): s.fields
+            case .v3(let s): s.fields
             }
         }
         set {
             switch self {
             case .v1(var s): s.fields = newValue; self = .v1(s)
             case .v2(var s): s.fields = newValue; self = .v2(s)
+            case .v3(var s): s.fields = newValue; self = .v3(s)
             }
         }
     }
@@ -89,6 +94,7 @@ public enum SessionDocument: Sendable, Hashable {
         switch self {
         case .v1(let s): s.json
         case .v2(let s): s.json
+        case .v3(let s): s.json
         }
     }
 
@@ -96,6 +102,7 @@ public enum SessionDocument: Sendable, Hashable {
         switch self {
         case .v1(let s): s.encoded
         case .v2(let s): s.encoded
+        case .v3(let s): s.encoded
         }
     }
 }

@@ -71,8 +71,30 @@ extension SessionDocument {
 
 extension SessionV2 {
     /// The canonical bytes (``encoded``, byte for byte), for a work stream decoded as `read`
-    /// (and then changed, or not), and the messages with their bytes to keep for the next read
-    /// of the file written, or nil when they can't be vouched for.
+    /// (and then changed, or not), and the messages with their bytes to keep for the next read;
+    /// see ``SessionEncoding/encoded(after:)``.
+    package func encoded(after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
+        SessionEncoding.encoded(SessionEncoding.v2, schemaVersion: schemaVersion, fields: fields,
+                                provider: .init(sessionID: providerSessionID, name: provider, cursors: nil),
+                                unknown: unknown, after: read)
+    }
+}
+
+extension SessionV3 {
+    /// As ``SessionV2/encoded(after:)``, for a v3 document (messages without `sync` get the defaults).
+    package func encoded(after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
+        var filled = self
+        filled.fillMessageSync()
+        return SessionEncoding.encoded(SessionEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
+                                       provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
+                                       unknown: unknown, after: read)
+    }
+}
+
+extension SessionEncoding {
+    /// The canonical bytes for a work stream decoded as `read` (and then changed, or not), and the
+    /// messages with their bytes to keep for the next read of the file written, or nil when they
+    /// can't be vouched for.
     ///
     /// Messages that `read` took as known are copied as their bytes when unchanged (the same
     /// array), or, when messages were only appended after them, copied up to their end with the
@@ -84,7 +106,8 @@ extension SessionV2 {
     /// - they were decoded from bytes equal to the bytes written for them (the source was
     ///   canonical) and not changed.
     /// Otherwise (changed messages, another writer's formatting) nil: they are parsed on the next read.
-    package func encoded(after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
+    static func encoded(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1, provider: Provider,
+                        unknown: JSONObject, after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
         let messages = fields.messages
         var source = SessionEncoding.MessagesSource.encode
         if let known = read.reused {
@@ -95,14 +118,13 @@ extension SessionV2 {
             }
         }
         var range = 0..<0, appended: [Range<Int>] = []
-        let bytes = SessionEncoding.document(
-            SessionEncoding.v2, schemaVersion: schemaVersion, fields: fields,
-            provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown,
-            messages: source, messagesRange: &range, appendedRanges: &appended)
+        let bytes = SessionEncoding.document(layout, schemaVersion: schemaVersion, fields: fields, provider: provider,
+                                             unknown: unknown, messages: source, messagesRange: &range, appendedRanges: &appended)
         switch source {
         case .copy: return (bytes, read.reused)
         case .append(_, let count):
-            return (bytes, Self.decodeExactly(bytes, appended, as: messages[count...]) ? EncodedMessages(bytes: Array(bytes[range]), messages: messages) : nil)
+            return (bytes, decodeExactly(bytes, appended, as: messages[count...], readingSync: provider.cursors != nil)
+                ? EncodedMessages(bytes: Array(bytes[range]), messages: messages) : nil)
         case .encode: break
         }
         guard read.reused == nil, let readRange = read.messagesRange,
@@ -121,11 +143,12 @@ extension SessionV2 {
     /// of a document's `messages` has (two levels in), so that what decodes here decodes there.
     /// A message that does not parse or decode back only means no vouching: it is parsed on the
     /// next read, which reports whatever is wrong with it.
-    private static func decodeExactly(_ bytes: [UInt8], _ ranges: [Range<Int>], as messages: ArraySlice<MessageV1>) -> Bool {
+    private static func decodeExactly(_ bytes: [UInt8], _ ranges: [Range<Int>], as messages: ArraySlice<MessageV1>,
+                                      readingSync: Bool) -> Bool {
         guard ranges.count == messages.count else { return false }
         for (range, message) in zip(ranges, messages) {
             guard let json = try? JSONParser.parse(Array(bytes[range]), maxDepth: JSONParser.defaultMaxDepth - 2),
-                  let decoded = try? MessageV1(json: json, path: "messages"), decoded == message else { return false }
+                  let decoded = try? MessageV1(json: json, path: "messages", readingSync: readingSync), decoded == message else { return false }
         }
         return true
     }
@@ -150,7 +173,7 @@ extension MessageV1 {
     /// the other: its strings share their storage.
     func isWrittenAlike(_ other: MessageV1) -> Bool {
         id == other.id && sessionID == other.sessionID && timestamp == other.timestamp
-            && serverTimestamp == other.serverTimestamp && unknown.isEmpty && other.unknown.isEmpty
+            && serverTimestamp == other.serverTimestamp && sync == other.sync && unknown.isEmpty && other.unknown.isEmpty
             && Self.sameUTF8(role, other.role) && Self.sameUTF8(text, other.text) && Self.sameUTF8(status, other.status)
     }
 

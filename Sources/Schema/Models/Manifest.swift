@@ -43,7 +43,7 @@ public struct ManifestHeader: Sendable, Hashable {
 public enum StoreCompatibility: Sendable, Hashable {
     /// Written by this version.
     case current
-    /// Older; readable (v2 only adds), and `migrate` upgrades it.
+    /// Older; readable (every step so far only adds), and `migrate` upgrades it.
     case needsMigration(from: Int)
     /// Newer, but its `min_reader_version` admits this code: open it, keep unknown keys.
     case superseded(storeVersion: Int, minReaderVersion: Int)
@@ -59,7 +59,7 @@ public enum StoreCompatibility: Sendable, Hashable {
         }
     }
 
-    /// True for a store `migrate` has not upgraded yet: its queue lives in the session keys.
+    /// True for a store older than this code: `migrate` upgrades it; this code opens it read-only.
     public var needsMigration: Bool {
         if case .needsMigration = self { return true }
         return false
@@ -97,4 +97,9 @@ public struct ManifestV1: Sendable, Hashable {
     }
 
     public var encoded: [UInt8] { JSONWriter.document(json) }
+}
+
+extension StoreCompatibility {
+    /// True for a v1 store: its queue lives in the session keys only (no `queue.json`).
+    public var isV1: Bool { storeSchemaVersion < 2 }
 }

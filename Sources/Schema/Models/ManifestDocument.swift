@@ -2,6 +2,7 @@ import StoreJSON
 /// `store.json` of whichever version the store has.
 public enum ManifestDocument: Sendable, Hashable {
     case v1(ManifestV1)
+    /// Version 2 or later: the same keys (spec §4, §10), `schema_version` says which.
     case v2(ManifestV2)
 
     /// Reads the header first and refuses a store this code may not open (spec §4 reader rule).
@@ -9,7 +10,8 @@ public enum ManifestDocument: Sendable, Hashable {
     package init(json: JSONValue) throws(SchemaError) {
         let header = try ManifestHeader(json: json)
         switch header.compatibility() {
-        case .needsMigration: self = .v1(try ManifestV1(json: json))
+        case .needsMigration(from: 1): self = .v1(try ManifestV1(json: json))
+        case .needsMigration: self = .v2(try ManifestV2(json: json))
         case .current: self = .v2(try ManifestV2(json: json))
         case .superseded: self = .v2(try ManifestV2(json: json, acceptingNewerVersions: true))
         case .refused:

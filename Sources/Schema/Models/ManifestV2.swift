@@ -17,16 +17,19 @@ public struct ManifestV2: Sendable, Hashable {
         self.unknown = unknown; self.schemaVersion = schemaVersion
     }
 
-    /// The manifest an upgrade of `v1` writes: same `created_at` and unknown keys, plus `record`.
-    public init(upgrading v1: ManifestV1, record: MigrationRecord) {
-        self.init(createdAt: v1.createdAt, migrations: [record], unknown: v1.unknown)
+    /// The manifest an upgrade of `v1` writes: same `created_at` and unknown keys, plus `records`
+    /// (one per step of the chain, spec §9).
+    public init(upgrading v1: ManifestV1, records: [MigrationRecord], schemaVersion: Int = DocumentVersion.current,
+                minReaderVersion: Int = 1) {
+        self.init(createdAt: v1.createdAt, migrations: records, minReaderVersion: minReaderVersion, unknown: v1.unknown,
+                  schemaVersion: schemaVersion)
     }
 
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         let header = try ManifestHeader(json: json)
         var r = try ObjectReader(json, path: "")
         _ = r.take("format")
-        schemaVersion = try DocumentVersion.read(&r, reader: 2, acceptingNewer: acceptingNewerVersions, kind: "store manifest")
+        schemaVersion = try DocumentVersion.read(&r, supported: 2...DocumentVersion.current, acceptingNewer: acceptingNewerVersions, kind: "store manifest")
         _ = r.take("min_reader_version")
         guard let minReader = header.minReaderVersion else {
             throw SchemaError(code: .missingKey, keyPath: "min_reader_version", detail: "required key is missing")

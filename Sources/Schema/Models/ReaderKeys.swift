@@ -4,6 +4,7 @@ import StoreJSON
 
 extension MessageV1 {
     static let readerKeys = ObjectKeys(["id", "session_id", "role", "text", "timestamp", "server_timestamp", "status"])
+    static let readerKeysV3 = ObjectKeys(["id", "session_id", "role", "text", "timestamp", "server_timestamp", "status", "seq", "offset"])
 }
 
 extension SessionFieldsV1 {
@@ -21,6 +22,11 @@ extension SessionV1 {
 
 extension SessionV2 {
     static let readerKeys = ObjectKeys(["schema_version"] + SessionFieldsV1.readerKeyNames + ["provider_session_id", "provider"])
+}
+
+extension SessionV3 {
+    static let readerKeys = ObjectKeys(["schema_version"] + SessionFieldsV1.readerKeyNames + ["provider_session_id", "provider"]
+                                       + SyncCursors.keys)
 }
 
 extension FIFOEntry {

@@ -12,6 +12,7 @@ enum SessionEncoding {
         case schemaVersion, id, backendName, workingDirectory, isLocallyCreated, lastModified, messageCount
         case preview, unreadCount, isInQueue, queuePosition, queuedAt, isInPriorityQueue, priority
         case priorityOrder, priorityQueuedAt, messages, providerSessionID, provider
+        case nextSeq, liveFromSeq, lastOffsetMerged, liveFromOffset, lastFileSignature
     }
 
     /// The keys `SessionV1.json` sets.
@@ -19,6 +20,13 @@ enum SessionEncoding {
 
     /// The keys `SessionV2.json` sets.
     static let v2 = KeyLayout<Field>(level: 0, v1Keys + [(.providerSessionID, "provider_session_id"), (.provider, "provider")])
+
+    /// The keys `SessionV3.json` sets.
+    static let v3 = KeyLayout<Field>(level: 0, v1Keys + [
+        (.providerSessionID, "provider_session_id"), (.provider, "provider"), (.nextSeq, "next_seq"),
+        (.liveFromSeq, "live_from_seq"), (.lastOffsetMerged, "last_offset_merged"),
+        (.liveFromOffset, "live_from_offset"), (.lastFileSignature, "last_file_signature"),
+    ])
 
     private static var v1Keys: [(Field, String)] {
         [
@@ -31,17 +39,18 @@ enum SessionEncoding {
         ]
     }
 
-    /// The v2 keys beyond the v1 ones.
+    /// The v2 keys beyond the v1 ones, and the v3 cursors (nil for v2).
     struct Provider {
         var sessionID: String
         var name: String
+        var cursors: SyncCursors? = nil
     }
 
     /// The document bytes, equal to `JSONWriter.document(json)` of the model.
     ///
     /// - Parameters:
-    ///   - layout: ``v1`` or ``v2``.
-    ///   - provider: The v2 keys; required with ``v2``, ignored with ``v1``.
+    ///   - layout: ``v1``, ``v2`` or ``v3``.
+    ///   - provider: The v2 keys (and with ``v3`` the cursors); required with ``v2`` and ``v3``, ignored with ``v1``.
     static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1,
                          provider: Provider?, unknown: JSONObject) -> [UInt8] {
         var range = 0..<0, appended: [Range<Int>] = []
@@ -103,6 +112,16 @@ enum SessionEncoding {
                 case .providerSessionID, .provider:
                     guard let provider else { preconditionFailure("SessionEncoding: the v2 layout needs the provider keys") }
                     w.string(field == .provider ? provider.name : provider.sessionID)
+                case .nextSeq, .liveFromSeq, .lastOffsetMerged, .liveFromOffset, .lastFileSignature:
+                    guard let cursors = provider?.cursors else { preconditionFailure("SessionEncoding: the v3 layout needs the cursors") }
+                    switch field {
+                    case .nextSeq: w.integer(cursors.nextSeq)
+                    case .liveFromSeq: w.integer(cursors.liveFromSeq)
+                    case .lastOffsetMerged: w.integer(cursors.lastOffsetMerged)
+                    case .liveFromOffset: w.integer(cursors.liveFromOffset)
+                    default:
+                        if let signature = cursors.lastFileSignature { w.string(signature) } else { w.null() }
+                    }
                 }
             }
         }
@@ -114,7 +133,10 @@ enum SessionEncoding {
     static func estimatedSize(_ fields: SessionFieldsV1, _ provider: Provider?, _ unknown: JSONObject, messages: Bool = true) -> Int {
         var size = 900 + CanonicalWriter.estimatedSize(of: unknown)
             + fields.backendName.utf8.count + fields.workingDirectory.utf8.count + fields.preview.utf8.count
-        if let provider { size += provider.sessionID.utf8.count + provider.name.utf8.count }
+        if let provider {
+            size += provider.sessionID.utf8.count + provider.name.utf8.count
+            if let cursors = provider.cursors { size += 200 + (cursors.lastFileSignature?.utf8.count ?? 0) }
+        }
         if messages {
             for index in fields.messages.indices { size += fields.messages[index].estimatedSize }  // no copy of each message
         }

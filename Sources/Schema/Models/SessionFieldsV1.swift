@@ -57,7 +57,8 @@ public struct SessionFieldsV1: Sendable, Hashable {
     ///
     /// `queue_position` accepts any int32: the table says ≥ 0, but §6 orders "0 or negative"
     /// positions last, so negative values exist in the wild and migration normalises them.
-    init(reading r: inout ObjectReader) throws(SchemaError) {
+    /// With `messageSync` (a v3 reader), each message's `seq` and `offset` are read into its `sync`.
+    init(reading r: inout ObjectReader, messageSync: Bool = false) throws(SchemaError) {
         id = try r.uuid("id")
         backendName = try r.string("backend_name")
         workingDirectory = try r.string("working_directory")
@@ -78,7 +79,7 @@ public struct SessionFieldsV1: Sendable, Hashable {
         messages.reserveCapacity(items.count)
         let messagesPath = r.keyPath("messages")
         for (index, item) in items.enumerated() {
-            messages.append(try MessageV1(json: item, path: messagesPath, index: index))
+            messages.append(try MessageV1(json: item, path: messagesPath, index: index, readingSync: messageSync))
         }
         self.messages = messages
     }

@@ -104,7 +104,7 @@ import Schema
     }
 
     @Test func writeToWorkStreamWhoseFileIsALinkIsRefused() throws {
-        let setup = try Setup(Samples.v2Store)
+        let setup = try Setup(Samples.v3Store)
         let document = setup.store + "/sessions/\(Self.someID).json"
         try FileManager.default.removeItem(atPath: document)
         try FileManager.default.createSymbolicLink(atPath: document, withDestinationPath: setup.outside + "/\(Self.someID).json")

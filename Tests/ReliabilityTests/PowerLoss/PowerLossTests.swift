@@ -22,11 +22,11 @@ import Schema
     static func batchCommit(_ initial: ModelState) throws -> [(SystemCalls) throws -> Void] {
         var settings = SettingsV1.defaults
         settings.queueEnabled = true
-        settings.schemaVersion = 2
+        settings.schemaVersion = 3
         let sessions = W.store + "/sessions"
         let files = initial.files()
-        let a = try SessionV2(bytes: files[sessions + "/" + W.id(1).lowercased + ".json"]!)
-        let b = try SessionV2(bytes: files[sessions + "/" + W.id(2).lowercased + ".json"]!)
+        let a = try SessionV3(bytes: files[sessions + "/" + W.id(1).lowercased + ".json"]!)
+        let b = try SessionV3(bytes: files[sessions + "/" + W.id(2).lowercased + ".json"]!)
         var a2 = a, b2 = b
         a2.fields.preview = "batch"
         b2.fields.preview = String(repeating: "b", count: 5000)
@@ -45,7 +45,7 @@ import Schema
         let files = initial.files()
         var changes: [FileChange] = []
         for n in 1...9 {
-            var session = try SessionV2(bytes: files[sessions + "/" + W.id(n).lowercased + ".json"]!)
+            var session = try SessionV3(bytes: files[sessions + "/" + W.id(n).lowercased + ".json"]!)
             session.fields.preview = "large batch \(n)"
             changes.append(FileChange(directory: sessions, name: W.id(n).lowercased + ".json", bytes: session.encoded))
         }
@@ -62,11 +62,20 @@ import Schema
         ]
     }
 
+    /// One migration to the default target: from a v1 store, both steps of the chain in one run.
     static func migration() -> [(SystemCalls) throws -> Void] {
         [{ system in
             let store = try Store.open(at: W.store, options: W.options, system: system)
             _ = try StoreMigrator(store: store).migrate(toolVersion: "1")
         }]
+    }
+
+    /// The chain in two invocations: `--to 2`, then without a target (v2 → v3).
+    static func migrationInTwoRuns() -> [(SystemCalls) throws -> Void] {
+        [{ system in
+            let store = try Store.open(at: W.store, options: W.options, system: system)
+            _ = try StoreMigrator(store: store).migrate(to: 2, toolVersion: "1")
+        }] + migration()
     }
 
     /// A backup of the store (hard links where possible, else copies) to `/store.backup-1`.
@@ -214,6 +223,22 @@ import Schema
         #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
         #expect(outcome.versions.count == 2 && outcome.versions[0] != outcome.versions[1])
         #expect(outcome.callCounts["exchange", default: 0] == (exchange ? 1 : 0))
+    }
+
+    /// Spec §9: the v2 → v3 step on its own (from the v1 sample migrated with `--to 2`), and the
+    /// chain in two runs (`--to 2`, then v2 → v3) from the v1 sample: at every instant a v1 and a
+    /// v2 reader read the store correctly, and the next migration finishes it byte-identically.
+    @Test(arguments: ["v2 → v3", "v1 → v2, then v2 → v3"])
+    func chainStepsCutByPowerLossAreReadableByOlderReadersAndResumeIdentically(_ run: String) throws {
+        let harness = PowerLossHarness()
+        let twoRuns = run.hasPrefix("v1")
+        let initial = twoRuns ? try W.v1Store() : try W.v2StoreMigratedFromV1()
+        let operations = twoRuns ? Self.migrationInTwoRuns() : Self.migration()
+        let outcome = harness.run(initial: initial, operations: operations, extraCheck: W.migrationResumes)
+        Self.report("migration \(run)", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.versions.count == operations.count + 1 && outcome.versions[0] != outcome.versions.last!)
+        #expect(outcome.crashPoints > 10)
     }
 
     // MARK: The harness has teeth

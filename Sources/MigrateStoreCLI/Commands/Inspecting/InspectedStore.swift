@@ -23,8 +23,8 @@ struct InspectedStore {
     /// The store's schema version as `store.json` says (1 for a v1 store).
     var schemaVersion: Int { store.compatibility.storeSchemaVersion }
 
-    /// True for a store `migrate` has not upgraded yet: its queue lives in the session keys.
-    var isV1: Bool { store.compatibility.needsMigration }
+    /// True for a v1 store: its queue lives in the session keys.
+    var isV1: Bool { store.compatibility.isV1 }
 
     /// `path` relative to the store folder (`sessions/<id>.json`), or `path` itself when outside it.
     func relative(_ path: String?) -> String { StoreProblem.relative(path, to: store.path) }
@@ -49,8 +49,8 @@ struct InspectedStore {
                                   document: nil, pendingReconcile: nil)
         }
         guard complete else { return InspectedQueue(queue: document, source: .queueDocument, document: document, pendingReconcile: nil) }
-        let resolved = QueueResolution.resolve(manifestVersion: DocumentVersion.current, sessions: sessions, existing: document)
-        let v1Written = sessions.filter { $0.schemaVersion < DocumentVersion.current }.count
+        let resolved = QueueResolution.resolve(manifestVersion: schemaVersion, target: schemaVersion, sessions: sessions, existing: document)
+        let v1Written = sessions.filter { $0.schemaVersion < 2 }.count
         let dropped = resolved.changes.filter { if case .queueEntryDropped = $0 { true } else { false } }.count
         let index = QueueIndex(resolved.queue)
         let mirrorStale = sessions.filter { index.mirror(for: $0.id, current: $0.keys) != $0.keys }.count

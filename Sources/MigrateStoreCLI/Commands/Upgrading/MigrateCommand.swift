@@ -1,11 +1,12 @@
 import Foundation
 import JSONStore
 
-/// `migrate-store migrate <store> [--to 2] [--backup-dir DIR | --no-backup]`.
+/// `migrate-store migrate <store> [--to N] [--backup-dir DIR | --no-backup]`.
 ///
 /// Plans first (read-only); when nothing would change it says so and writes nothing at all.
 /// Otherwise it takes a verified backup (unless `--no-backup`), then migrates under the lock
-/// (spec §6): idempotent, resumable, `store.json` written last.
+/// through every step of the chain up to the target in one pass (spec §6, §9):
+/// idempotent, resumable, `store.json` written last.
 struct MigrateCommand: Subcommand {
     static let backupDir = OptionSpec.string(
         "backup-dir", valueName: "dir",
@@ -18,10 +19,10 @@ struct MigrateCommand: Subcommand {
         abstract: "Upgrade a store to a newer schema version.",
         discussion: """
             Takes a backup and verifies it before the first write, migrates every document, and \
-            writes store.json last. If a migration was interrupted, running 'migrate' again \
-            finishes it. Migrating a store that is already at the target version changes nothing.
-
-            The app's older versions can still read the migrated store: schema version 2 only adds keys.
+            writes store.json last. Without --to it goes to the newest version that every app \
+            version the store admits can still read (every step so far only adds keys). If a \
+            migration was interrupted, running 'migrate' again finishes it. Migrating a store that \
+            is already at the target version changes nothing.
             """,
         arguments: [.store],
         options: [TargetVersion.option, backupDir, noBackup],
@@ -29,34 +30,39 @@ struct MigrateCommand: Subcommand {
 
     let path: String
     let backup: StoreUpgrade.BackupPolicy
+    let target: Int?
 
     init(_ arguments: ParsedArguments) throws {
-        try TargetVersion.check(arguments)
+        target = try TargetVersion.read(arguments)
         path = arguments.value(.store)
         backup = arguments.flag(Self.noBackup) ? .none : arguments.string(Self.backupDir).map(StoreUpgrade.BackupPolicy.folder) ?? .defaultFolder
     }
 
     func run(_ out: Output) throws -> ExitCode {
+        if let target { try TargetVersion.refuseGoingBack(target, from: try Store.classify(path).storeSchemaVersion, store: path, command: Self.spec.name) }
         let progress = UpgradeProgress(out, store: path)
-        let outcome = try StoreUpgrade.run(at: path, backup: backup, tool: ToolInfo.name, version: ToolInfo.version) { progress.show($0) }
+        let outcome = try StoreUpgrade.run(at: path, to: target, backup: backup, tool: ToolInfo.name, version: ToolInfo.version) { progress.show($0) }
         switch outcome {
         case .newerStore(let version):
-            out.print("'\(path)' is at schema version \(version), newer than 2: nothing to migrate.")
-            out.emitJSON(["store": .string(path), "from": .int(version), "to": .int(2), "noop": .bool(true), "backup": .null, "files_changed": .int(0)])
+            out.print("'\(path)' is at schema version \(version), newer than \(MigrationChain.newest): nothing to migrate.")
+            out.emitJSON(["store": .string(path), "from": .int(version), "to": .int(version), "noop": .bool(true), "backup": .null, "files_changed": .int(0)])
         case .alreadyCurrent(let plan, let from):
-            out.print("'\(path)' is already at version 2: nothing to do, no file was changed.")
-            out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null]) { a, _ in a })
-        case .doneByAnotherProcess(let plan, let from):
-            out.print("'\(path)' was migrated to version 2 by another process while this one waited for the lock: nothing to do, no file was changed, no backup was taken.")
-            out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(2), "backup": .null,
+            out.print("'\(path)' is already at version \(from): nothing to do, no file was changed.")
+            out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(from), "backup": .null]) { a, _ in a })
+        case .doneByAnotherProcess(let plan, let from, let to):
+            out.print("'\(path)' was migrated to version \(to) by another process while this one waited for the lock: nothing to do, no file was changed, no backup was taken.")
+            out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(to), "backup": .null,
                                                                                "done_by_another_process": .bool(true)]) { a, _ in a })
-        case .upgraded(let report, let from, let backup):
-            out.print("Migrated '\(path)' from schema version \(from) to 2: " + ReportRendering.totals(report) + ".")
+        case .upgraded(let report, let from, let to, let backup):
+            let steps = MigrationChain.steps(from: from, to: to)
+            let how = steps.count > 1 ? " in \(steps.count) steps" : ""
+            out.print("Migrated '\(path)' from schema version \(from) to \(to)\(how): " + ReportRendering.totals(report) + ".")
             if let backup {
                 out.print("Check it against the backup with: " + ToolInfo.command("verify", path, "--against", backup))
             }
-            out.info("A v1 app can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
-            out.emitJSON(ReportRendering.json(report, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(2),
+            out.info("App \(ChainRendering.readers(at: to)) can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
+            out.emitJSON(ReportRendering.json(report, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(to),
+                                                               "steps": ChainRendering.stepsJSON(steps),
                                                                "backup": backup.map(JSONOutputValue.string) ?? .null]) { a, _ in a })
         }
         return .success

@@ -7,8 +7,10 @@ struct StatusCommand: Subcommand {
         abstract: "Show the schema version and whether to migrate.",
         discussion: """
             Reads the manifest and every document without changing anything. Reports the schema \
-            version, the number of work streams, user customisations and queue entries, documents \
-            that can't be read, and whether an interrupted migration needs to be finished.
+            version, the version chain (the versions this tool knows, the steps ahead and their \
+            kinds, which app versions can read the store now and after each step), the number of \
+            work streams, user customisations and queue entries, documents that can't be read, \
+            and whether an interrupted migration needs to be finished.
             """,
         arguments: [.store])
 
@@ -22,6 +24,11 @@ struct StatusCommand: Subcommand {
         let (schema, minReader) = Self.versions(status.manifest)
         out.print("Store:           \(store.path)")
         out.print("Schema version:  \(schema)" + (minReader.map { " (min_reader_version \($0))" } ?? ""))
+        let ahead = MigrationChain.steps(from: schema, to: MigrationChain.newest)
+        out.print("Versions:        \(MigrationChain.oldest) to \(MigrationChain.newest) known to this tool; "
+                  + (ahead.isEmpty ? "no step ahead" : "ahead: " + ahead.map { "\($0.from) → \($0.to) (\($0.kind.rawValue))" }.joined(separator: ", ")))
+        out.print("Readers:         app \(ChainRendering.readers(at: schema)) now"
+                  + ahead.map { "; after \($0.from) → \($0.to): \(ChainRendering.readers(at: $0.to))" }.joined())
         out.print("Work streams:    \(Self.total(status.sessionsByVersion))\(Self.byVersion(status.sessionsByVersion))")
         out.print("Customisations:  \(Self.total(status.customizationsByVersion))\(Self.byVersion(status.customizationsByVersion))")
         out.print("Settings:        " + (status.settingsVersion.map { "schema_version \($0)" } ?? "absent (defaults)"))
@@ -34,6 +41,9 @@ struct StatusCommand: Subcommand {
             "store": .string(store.path),
             "schema_version": .int(schema),
             "min_reader_version": minReader.map(JSONOutputValue.int) ?? .null,
+            "known_versions": .array((MigrationChain.oldest...MigrationChain.newest).map { .int($0) }),
+            "readers": .array(MigrationChain.readers(at: schema).map { .int($0) }),
+            "steps_ahead": ChainRendering.stepsJSON(ahead),
             "work_streams_by_schema_version": Self.versionsJSON(status.sessionsByVersion),
             "customizations_by_schema_version": Self.versionsJSON(status.customizationsByVersion),
             "settings_schema_version": status.settingsVersion.map(JSONOutputValue.int) ?? .null,
@@ -68,17 +78,17 @@ struct StatusCommand: Subcommand {
         case .notNeeded: "not_needed"
         case .needed: "needed"
         case .interrupted: "interrupted"
-        case .touchedByV1Writer: "touched_by_v1_writer"
+        case .touchedByOlderWriter: "touched_by_older_writer"
         case .newerStore: "newer_store"
         }
     }
 
     static func describe(_ state: StoreStatus.MigrationState, store: String) -> String {
         switch state {
-        case .notNeeded: "not needed (every document is at version 2)"
+        case .notNeeded: "not needed (every document is at the store's version)"
         case .needed: "needed: run '\(ToolInfo.command("plan", store))' to see the changes, then '\(ToolInfo.command("migrate", store))'"
-        case .interrupted(let n): "interrupted: \(n) document\(n == 1 ? " is" : "s are") already at version 2; run '\(ToolInfo.command("migrate", store))' to finish"
-        case .touchedByV1Writer(let n): "a v1 writer changed \(n) document\(n == 1 ? "" : "s") since the upgrade; run '\(ToolInfo.command("migrate", store))' to upgrade \(n == 1 ? "it" : "them") and reconcile the queue"
+        case .interrupted(let n): "interrupted: \(n) document\(n == 1 ? " is" : "s are") already at a newer version; run '\(ToolInfo.command("migrate", store))' to finish"
+        case .touchedByOlderWriter(let n): "an older app version changed \(n) document\(n == 1 ? "" : "s") since the upgrade; run '\(ToolInfo.command("migrate", store))' to upgrade \(n == 1 ? "it" : "them") and reconcile the queue"
         case .newerStore: "the store is newer than this tool; nothing to migrate"
         }
     }

@@ -9,20 +9,27 @@ struct VerifyCommand: Subcommand {
         name: "verify", group: .upgrading,
         abstract: "Check a migrated store against older app versions.",
         discussion: """
-            Checks every document: an older reader decodes it, sees the values it saw before the \
-            migration (apart from the reported corrections), keeps the new keys when it rewrites the \
-            document, and derives the same queue. With --against, the values are compared with that \
-            backup. Exits with status 69 when a check fails.
+            Checks every document as each older app version the store admits (a v3 store: as a \
+            v1 reader and as a v2 reader): it decodes the document, sees the values it saw before \
+            the migration (apart from the reported corrections), keeps every newer key when it \
+            rewrites the document, and derives the same queue. With --against, the values are \
+            compared with that backup, across the whole chain. Exits with status 69 when a check fails.
             """,
         arguments: [.store],
         options: [against])
 
-    static let checkNames: [(RollbackCheck.Check, String)] = [
-        (.v1Decodes, "a v1 reader decodes every work stream"),
-        (.valuesPreserved, "a v1 reader sees the pre-migration values"),
-        (.v2KeysSurviveV1Write, "a v1 read-modify-write keeps the v2 keys"),
-        (.mirrorMatchesQueue, "the queue a v1 reader derives equals queue.json"),
-    ]
+    /// The name of each check as reader `reader` of a store of `storeVersion`.
+    static func checkNames(reader: Int, storeVersion: Int) -> [(RollbackCheck.Check, String)] {
+        let newer = (reader + 1...max(reader + 1, storeVersion)).map { "v\($0)" }
+        let keys = newer.count == 1 ? "the \(newer[0]) keys" : "the " + newer.dropLast().joined(separator: ", ") + " and \(newer.last!) keys"
+        return [
+            (.v1Decodes, "a v\(reader) reader decodes every work stream"),
+            (.valuesPreserved, "a v\(reader) reader sees the pre-migration values"),
+            (.v2KeysSurviveV1Write, "a v\(reader) read-modify-write keeps \(keys)"),
+            (.mirrorMatchesQueue, reader < 2 ? "the queue a v\(reader) reader derives equals queue.json"
+                                             : "a v\(reader) reader reads queue.json as it is"),
+        ]
+    }
 
     let storePath: String
     let backupPath: String?
@@ -34,7 +41,7 @@ struct VerifyCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         let store = try StoreArgument.openReadOnly(storePath)
-        if case .needsMigration = store.compatibility {
+        if store.compatibility.isV1 {
             throw CommandError(.dataError, "'\(store.path)' is a schema v1 store: 'verify' checks a migrated store. Run '\(ToolInfo.command("migrate", store.path))' first.")
         }
         let backup = try backupPath.map { (path) throws(StoreError) in try Store.open(at: path, options: StoreArgument.options(readOnly: true)) }
@@ -50,16 +57,24 @@ struct VerifyCommand: Subcommand {
         out.print("  integrity: " + (result.unreadable.isEmpty && result.integrity.isEmpty ? "ok" : "\(result.unreadable.count + result.integrity.count) problem(s)"))
         for problem in result.unreadable { out.print("    - \(problem.message)") }
         for problem in result.integrity { out.print("    - \(problem)") }
-        for (check, name) in Self.checkNames {
-            let failures = result.failures.filter { $0.check == check }
-            let covered = result.checked[check, default: 0]
-            out.print("  (\(check.rawValue)) \(name): " + (failures.isEmpty ? "ok (\(covered) checked)" : "\(failures.count) failed"))
-            for failure in failures.prefix(50) { out.print("    - \(failure.file): \(failure.reason)") }
+        let storeVersion = store.compatibility.storeSchemaVersion
+        let perReader = result.readers.count > 1
+        for reader in result.readers {
+            if perReader { out.print("  As a v\(reader) reader:") }
+            let indent = perReader ? "    " : "  "
+            for (check, name) in Self.checkNames(reader: reader, storeVersion: storeVersion) {
+                let failures = result.failures.filter { $0.check == check && $0.reader == reader }
+                let covered = result.checked[RollbackCheck.ReaderCheck(reader: reader, check: check), default: 0]
+                out.print("\(indent)(\(check.rawValue)) \(name): " + (failures.isEmpty ? "ok (\(covered) checked)" : "\(failures.count) failed"))
+                for failure in failures.prefix(50) { out.print("\(indent)  - \(failure.file): \(failure.reason)") }
+            }
         }
         if !result.comparedWithBackup {
-            out.print("  Note: without --against, check (b) covers what the v2 store alone shows (the v2 keys are present as strings, every message names its work stream); give the pre-migration backup to compare every value.")
+            out.print("  Note: without --against, check (b) covers what the v\(storeVersion) store alone shows (the newer keys are present, every message names its work stream); give the pre-migration backup to compare every value.")
         }
-        out.print(result.passed ? "Verified: a v1 program can read and write this store." : "Verification failed.")
+        let readers = result.readers.map { "v\($0)" }
+        let who = readers.count <= 1 ? "a \(readers.first ?? "v1") program" : readers.dropLast().joined(separator: ", ") + " and \(readers.last!) programs"
+        out.print(result.passed ? "Verified: \(who) can read and write this store." : "Verification failed.")
         out.emitJSON([
             "store": .string(store.path),
             "against": backup.map { .string($0.path) } ?? .null,
@@ -67,12 +82,24 @@ struct VerifyCommand: Subcommand {
             "compared_with_backup": .bool(result.comparedWithBackup),
             "unreadable": ReportRendering.errorsJSON(result.unreadable),
             "integrity": .array(result.integrity.map(JSONOutputValue.string)),
-            "checks": .object(Dictionary(uniqueKeysWithValues: Self.checkNames.map { check, name in
-                (check.rawValue, JSONOutputValue.object(["name": .string(name), "checked": .int(result.checked[check, default: 0]),
-                                                         "failed": .int(result.failures.filter { $0.check == check }.count)]))
+            "readers": .array(result.readers.map { .int($0) }),
+            "checks": Self.checksJSON(result, reader: result.readers.first ?? 1, storeVersion: storeVersion),
+            "checks_by_reader": .object(Dictionary(uniqueKeysWithValues: result.readers.map {
+                (String($0), Self.checksJSON(result, reader: $0, storeVersion: storeVersion))
             })),
-            "failures": .array(result.failures.map { .object(["check": .string($0.check.rawValue), "file": .string($0.file), "reason": .string($0.reason)]) }),
+            "failures": .array(result.failures.map { .object(["check": .string($0.check.rawValue), "reader": .int($0.reader),
+                                                              "file": .string($0.file), "reason": .string($0.reason)]) }),
         ])
         return result.passed ? .success : .verificationFailed
+    }
+
+    /// The checks of one reader version, by letter.
+    static func checksJSON(_ result: StoreVerifier.Result, reader: Int, storeVersion: Int) -> JSONOutputValue {
+        .object(Dictionary(uniqueKeysWithValues: checkNames(reader: reader, storeVersion: storeVersion).map { check, name in
+            (check.rawValue, JSONOutputValue.object([
+                "name": .string(name),
+                "checked": .int(result.checked[RollbackCheck.ReaderCheck(reader: reader, check: check), default: 0]),
+                "failed": .int(result.failures.filter { $0.check == check && $0.reader == reader }.count)]))
+        }))
     }
 }

@@ -23,6 +23,10 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
     case manifestUpgraded(from: Int, to: Int)
     /// A migration record was appended to `store.json`.
     case migrationRecorded
+    /// §10: this many messages got `seq` and `offset` with their defaults.
+    case messageKeysAdded(messages: Int)
+    /// §10: a cursor an older writer left (rendered value) was set back to its default.
+    case cursorReset(String, from: String)
 
     /// A stable identifier for scripts (`--json`).
     public var code: String {
@@ -38,13 +42,15 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .queueEntryDropped: "queue_entry_dropped"
         case .manifestUpgraded: "manifest_upgraded"
         case .migrationRecorded: "migration_recorded"
+        case .messageKeysAdded: "message_keys_added"
+        case .cursorReset: "cursor_reset"
         }
     }
 
     /// True for the normalisations of §6 (changes of a value a v1 reader sees), as opposed to additions.
     public var isNormalisation: Bool {
         switch self {
-        case .messageSessionIDFixed, .queuePositionRenumbered, .queuePositionCleared, .mirrorKey, .queueEntryDropped: true
+        case .messageSessionIDFixed, .queuePositionRenumbered, .queuePositionCleared, .mirrorKey, .queueEntryDropped, .cursorReset: true
         default: false
         }
     }
@@ -65,6 +71,8 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .queueEntryDropped(let l, let id): "drop \(l) entry for missing work stream \(id.lowercased)"
         case .manifestUpgraded(let f, let t): "schema_version \(f) → \(t), min_reader_version 1"
         case .migrationRecorded: "append a migration record"
+        case .messageKeysAdded(let n): "add seq = 0 and offset = 0 to \(n) message\(n == 1 ? "" : "s")"
+        case .cursorReset(let k, let f): "\(k) \(f) → default (written by an older app after the upgrade; re-synced from the start)"
         }
     }
 }

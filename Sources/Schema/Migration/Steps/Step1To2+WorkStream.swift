@@ -3,7 +3,7 @@ import StoreJSON
 
 /// v1 → v2 migration of one work-stream document (spec §6 rules 1–4), and the mirror of the queue.
 public enum SessionMigration {
-    /// Applies rules 1–4 to a v1 document; a v2 document is returned unchanged.
+    /// Applies rules 1–4 to a v1 document:
     ///
     /// 1. `provider_session_id` := lowercase `id` only if absent; an existing string is never changed.
     /// 2. `provider` := `"claude"` only if absent.
@@ -12,13 +12,6 @@ public enum SessionMigration {
     ///
     /// - Throws: `.wrongType` when an existing `provider_session_id` or `provider` (kept as an
     ///   unknown key by a v1 writer) is not a string: it cannot be kept and must not be overwritten.
-    public static func migrate(_ document: SessionDocument) throws(SchemaError) -> (SessionV2, [Change]) {
-        switch document {
-        case .v2(let s): return (s, [])
-        case .v1(let s): return try migrate(s)
-        }
-    }
-
     public static func migrate(_ v1: SessionV1) throws(SchemaError) -> (SessionV2, [Change]) {
         var changes: [Change] = [.schemaVersion(from: v1.schemaVersion, to: SessionV2.version)]
         var unknown = v1.unknown

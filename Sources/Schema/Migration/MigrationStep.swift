@@ -1,0 +1,82 @@
+import Foundation
+import StoreJSON
+
+/// The two kinds of step of spec §9.
+public enum StepKind: String, Sendable, Hashable {
+    /// Additive: the older version's reader reads and writes the newer store (`min_reader_version`
+    /// stays where it was). Verified by the four checks of §7 for every older reader.
+    case rollbackSafe = "rollback-safe"
+    /// Older readers are refused (`min_reader_version` rises to the new version). Applied only when
+    /// asked for by name; ships with an exact inverse.
+    case breaking
+}
+
+/// What a step's transform knows besides the document.
+public struct StepContext: Sendable, Hashable {
+    /// The document's `schema_version` is lower than the store's: an older writer rewrote it after
+    /// the store was upgraded (spec §7, §10), so what that writer does not maintain can't be trusted.
+    public var writtenByOlderWriter: Bool
+
+    public init(writtenByOlderWriter: Bool) { self.writtenByOlderWriter = writtenByOlderWriter }
+}
+
+/// One step of the version chain (spec §9): a frozen pair of versions and the pure per-document
+/// transforms between them. A value: the chain is the ordered list `MigrationChain.steps`.
+///
+/// Every transform is idempotent on its own output and keeps every key it does not know.
+public struct MigrationStep: Sendable {
+    public typealias WorkStreamTransform = @Sendable (SessionDocument, StepContext) throws(SchemaError) -> (SessionDocument, [Change])
+
+    public let from: Int
+    public let to: Int
+    public let kind: StepKind
+    /// One line for `plan` and `status`: what the step does.
+    public let summary: String
+    /// The work-stream transform: a document of version `from` (or, for the first step a store
+    /// takes, lower) in, a document of version `to` out, with the changes it made.
+    let workStream: WorkStreamTransform
+    /// The keys the step adds to a work stream, which every older reader's write must keep (§7 (c)).
+    public let addedWorkStreamKeys: [String]
+    /// The keys the step adds to each message.
+    public let addedMessageKeys: [String]
+    /// The change codes this step may report that change a value an older reader sees: the
+    /// normalisations that check (b) allows (§7).
+    public let normalisations: Set<String>
+    /// For a breaking step, its exact inverse (§9); nil for a rollback-safe step.
+    public let inverse: InverseStep?
+
+    public init(from: Int, to: Int, kind: StepKind, summary: String, addedWorkStreamKeys: [String], addedMessageKeys: [String],
+                normalisations: Set<String>, inverse: InverseStep? = nil, workStream: @escaping WorkStreamTransform) {
+        precondition(to == from + 1, "MigrationStep: a step goes from one version to the next")
+        precondition((kind == .breaking) == (inverse != nil), "MigrationStep: a breaking step, and only one, ships with its inverse")
+        self.from = from; self.to = to; self.kind = kind; self.summary = summary
+        self.addedWorkStreamKeys = addedWorkStreamKeys; self.addedMessageKeys = addedMessageKeys
+        self.normalisations = normalisations; self.inverse = inverse; self.workStream = workStream
+    }
+
+    /// Applies the work-stream transform.
+    public func migrate(_ document: SessionDocument, context: StepContext) throws(SchemaError) -> (SessionDocument, [Change]) {
+        try workStream(document, context)
+    }
+
+    /// A customisation, `settings.json` or `queue.json`: only `schema_version` changes (§6, §10).
+    public func upgradedVersion(_ version: Int) -> (Int, [Change]) {
+        version < to ? (to, [.schemaVersion(from: version, to: to)]) : (version, [])
+    }
+}
+
+/// The exact inverse of a breaking step (§9): for every document, inverse(step(d)) equals d except
+/// the normalisations the step reports.
+public struct InverseStep: Sendable {
+    public let from: Int
+    public let to: Int
+    let workStream: MigrationStep.WorkStreamTransform
+
+    public init(from: Int, to: Int, workStream: @escaping MigrationStep.WorkStreamTransform) {
+        self.from = from; self.to = to; self.workStream = workStream
+    }
+
+    public func migrate(_ document: SessionDocument, context: StepContext) throws(SchemaError) -> (SessionDocument, [Change]) {
+        try workStream(document, context)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import StoreJSON
+
+/// A work-stream document in schema v3 (spec §10): every v2 key, plus the sync cursors, and a
+/// `seq` and `offset` on each message. Frozen.
+///
+/// Every message of a v3 document has its ``MessageV1/sync`` set (the defaults when a caller
+/// appended a message without it); ``encoded`` writes the defaults for one that has none.
+@dynamicMemberLookup
+public struct SessionV3: Sendable, Hashable {
+    public static let version = 3
+
+    /// The version of the code that wrote the document (3, or higher when a newer document was read).
+    public var schemaVersion: Int
+    public var fields: SessionFieldsV1
+    /// The backend session serving this work stream (§4).
+    public var providerSessionID: String
+    /// Lowercase provider name (§4).
+    public var provider: String
+    /// The sync cursors (§10).
+    public var cursors: SyncCursors
+    /// Every key this type does not know, with its value unchanged.
+    public var unknown: JSONObject
+
+    public init(fields: SessionFieldsV1, providerSessionID: String, provider: String, cursors: SyncCursors = .defaults,
+                unknown: JSONObject = [:], schemaVersion: Int = SessionV3.version) {
+        self.fields = fields; self.providerSessionID = providerSessionID; self.provider = provider
+        self.cursors = cursors; self.unknown = unknown; self.schemaVersion = schemaVersion
+    }
+
+    public subscript<T>(dynamicMember key: WritableKeyPath<SessionFieldsV1, T>) -> T {
+        get { fields[keyPath: key] }
+        set { fields[keyPath: key] = newValue }
+    }
+
+    /// Decodes a v3 session document.
+    /// - Parameter acceptingNewerVersions: read documents with `schema_version` > 3 (allowed when the
+    ///   store's `min_reader_version` ≤ 3). The default is `false`.
+    /// - Throws: `SchemaError`; `.unsupportedVersion` for an older document or a newer one not accepted.
+    package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
+        var r = try ObjectReader(json, path: "", keys: SessionV3.readerKeys)
+        schemaVersion = try DocumentVersion.read(&r, reader: 3, acceptingNewer: acceptingNewerVersions, kind: "work stream")
+        fields = try SessionFieldsV1(reading: &r, messageSync: true)
+        providerSessionID = try r.string("provider_session_id")
+        provider = try r.string("provider")
+        cursors = try SyncCursors(reading: &r)
+        unknown = r.unknownKeys()
+    }
+
+    public init(bytes: [UInt8], acceptingNewerVersions: Bool = false) throws(SchemaError) {
+        try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions)
+    }
+
+    /// Gives every message without ``MessageV1/sync`` the defaults, as ``encoded`` writes it.
+    public mutating func fillMessageSync() {
+        guard fields.messages.contains(where: { $0.sync == nil }) else { return }
+        for i in fields.messages.indices where fields.messages[i].sync == nil { fields.messages[i].sync = .unknown }
+    }
+
+    package var json: JSONValue {
+        var w = ObjectWriter(unknown: unknown)
+        var filled = self
+        filled.fillMessageSync()
+        w.set("schema_version", schemaVersion)
+        filled.fields.write(into: &w)
+        w.set("provider_session_id", providerSessionID)
+        w.set("provider", provider)
+        for (key, value) in zip(SyncCursors.keys, cursors.values) { w.set(key, value) }
+        return w.value
+    }
+
+    /// The canonical file bytes (sorted keys, pretty-printed, final newline): `JSONWriter.document(json)`,
+    /// written directly (`SessionEncoding`).
+    public var encoded: [UInt8] {
+        var filled = self
+        filled.fillMessageSync()
+        return SessionEncoding.document(SessionEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
+                                        provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
+                                        unknown: unknown)
+    }
+}

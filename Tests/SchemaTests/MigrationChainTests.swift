@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import Schema
+@testable import StoreJSON
+
+/// The version chain as values (spec §9) and the v2 → v3 step (§10).
+@Suite struct MigrationChainTests {
+    static let noOlderWriter = StepContext(writtenByOlderWriter: false)
+
+    static func v2(_ extra: String = "", messages: String = "") throws -> SessionV2 {
+        try SessionV2(bytes: Fixtures.bytes(Fixtures.minimalSession(
+            "\"provider_session_id\": \"p-1\", \"provider\": \"cursor\", \"messages\": [\(messages)]" + (extra.isEmpty ? "" : ", " + extra),
+            version: 2)))
+    }
+
+    @Test func theChainIsOrderedStepsOfOneVersionEachAllRollbackSafe() {
+        #expect(MigrationChain.steps.map { "\($0.from)→\($0.to) \($0.kind.rawValue)" } == ["1→2 rollback-safe", "2→3 rollback-safe"])
+        #expect(MigrationChain.oldest == 1 && MigrationChain.newest == 3 && DocumentVersion.current == 3)
+        #expect(MigrationChain.steps(from: 1, to: 3).count == 2 && MigrationChain.steps(from: 2, to: 3).map(\.from) == [2])
+        #expect(MigrationChain.steps(from: 3, to: 3).isEmpty)
+        #expect(MigrationChain.defaultTarget(from: 1) == 3 && MigrationChain.defaultTarget(from: 2) == 3 && MigrationChain.defaultTarget(from: 3) == 3)
+        #expect(MigrationChain.readers(at: 3) == 1...3, "rollback-safe steps keep min_reader_version 1")
+        #expect(RollbackCheck.olderReaders(at: 3) == [1, 2] && RollbackCheck.olderReaders(at: 2) == [1])
+        #expect(MigrationChain.steps.allSatisfy { $0.inverse == nil }, "only a breaking step ships an inverse")
+    }
+
+    @Test func v2ToV3AddsEveryCursorWithItsDefaultAndSeqAndOffsetToEachMessage() throws {
+        let v2 = try Self.v2(messages: Fixtures.message())
+        let (document, changes) = try MigrationStep.v2ToV3.migrate(.v2(v2), context: Self.noOlderWriter)
+        guard case .v3(let v3) = document else { Issue.record("not v3"); return }
+        #expect(v3.cursors == .defaults)
+        #expect(v3.fields.messages.map(\.sync) == [.unknown])
+        #expect(v3.providerSessionID == "p-1" && v3.provider == "cursor" && v3.fields == {
+            var fields = v2.fields
+            fields.messages[0].sync = .unknown
+            return fields
+        }())
+        #expect(changes.first == .schemaVersion(from: 2, to: 3))
+        #expect(changes.filter { $0.code == "added_key" }.count == 5)
+        #expect(changes.last == .messageKeysAdded(messages: 1))
+        #expect(String(decoding: v3.encoded, as: UTF8.self).contains("\"last_file_signature\": null,\n"))
+        #expect(v3.encoded == JSONWriter.document(v3.json))
+    }
+
+    @Test func v2ToV3KeepsPresentValuesOfAWriterThatKnewThem() throws {
+        let v2 = try Self.v2("\"next_seq\": 40, \"last_file_signature\": \"sig\"",
+                             messages: Fixtures.message(extra: "\"seq\": 7, \"offset\": 900"))
+        let (document, changes) = try MigrationStep.v2ToV3.migrate(.v2(v2), context: Self.noOlderWriter)
+        guard case .v3(let v3) = document else { Issue.record("not v3"); return }
+        #expect(v3.cursors == SyncCursors(nextSeq: 40, lastFileSignature: "sig"))
+        #expect(v3.fields.messages[0].sync == MessageSync(seq: 7, offset: 900) && v3.fields.messages[0].unknown.isEmpty)
+        #expect(v3.unknown.isEmpty)
+        #expect(!changes.contains { $0.code == "message_keys_added" || $0.code == "cursor_reset" })
+    }
+
+    /// §10: a document an older writer rewrote after the upgrade has untrusted cursors: reset, each
+    /// reset value reported; messages keep their seq and offset.
+    @Test func v2ToV3ResetsTheCursorsOfAnOlderWritersDocumentAndReportsEach() throws {
+        let v2 = try Self.v2("\"next_seq\": 40, \"live_from_seq\": 0, \"last_file_signature\": \"sig\"",
+                             messages: Fixtures.message(extra: "\"seq\": 7, \"offset\": 900"))
+        let (document, changes) = try MigrationStep.v2ToV3.migrate(.v2(v2), context: StepContext(writtenByOlderWriter: true))
+        guard case .v3(let v3) = document else { Issue.record("not v3"); return }
+        #expect(v3.cursors == .defaults)
+        #expect(v3.fields.messages[0].sync == MessageSync(seq: 7, offset: 900))
+        #expect(changes.filter { $0.code == "cursor_reset" } == [.cursorReset("next_seq", from: "40"), .cursorReset("last_file_signature", from: "'sig'")])
+        #expect(Change.cursorReset("next_seq", from: "40").isNormalisation)
+    }
+
+    @Test func v2ToV3RefusesACursorOfTheWrongTypeRatherThanOverwriteIt() throws {
+        let v2 = try Self.v2("\"next_seq\": \"forty\"")
+        let error = Fixtures.error { () throws(SchemaError) in _ = try MigrationStep.v2ToV3.migrate(.v2(v2), context: Self.noOlderWriter) }
+        #expect(error?.code == .wrongType && error?.keyPath == "next_seq")
+    }
+
+    @Test func aV1DocumentGoesThroughBothStepsWithOneMergedVersionChange() throws {
+        let v1 = try Fixtures.sessionV1("\"messages\": [\(Fixtures.message())]")
+        let (document, changes) = try MigrationChain.migrateWorkStream(.v1(v1), storeVersion: 1, to: 3)
+        guard case .v3(let v3) = document else { Issue.record("not v3"); return }
+        #expect(v3.providerSessionID == Fixtures.id.lowercased && v3.cursors == .defaults)
+        #expect(changes.filter { $0.code == "schema_version" } == [.schemaVersion(from: 1, to: 3)])
+        let (again, none) = try MigrationChain.migrateWorkStream(document, storeVersion: 3, to: 3)
+        #expect(again == document && none.isEmpty, "idempotent")
+        let (toV2, _) = try MigrationChain.migrateWorkStream(.v1(v1), storeVersion: 1, to: 2)
+        let (onToV3, _) = try MigrationChain.migrateWorkStream(toV2, storeVersion: 2, to: 3)
+        #expect(onToV3.encoded == document.encoded, "two runs give the bytes of one")
+    }
+
+    /// Check (c) has teeth for every reader version: an older writer that drops a newer key is caught.
+    @Test func checkCCatchesAnOlderWriterThatDropsANewerKey() throws {
+        let v3 = SessionV3(fields: SessionFieldsV1(id: Fixtures.id, backendName: "x", workingDirectory: "/w", lastModified: Fixtures.t0),
+                           providerSessionID: "p", provider: "claude", cursors: SyncCursors(nextSeq: 3))
+        let bytes = v3.encoded
+        #expect(RollbackCheck.checkSession(bytes: bytes, file: "s.json", original: nil, reader: 2, storeVersion: 3) == [])
+        var broken = try SessionV2(bytes: bytes, acceptingNewerVersions: true)
+        broken.unknown.removeValue(forKey: "next_seq")
+        #expect(RollbackCheck.writeLoses(view: .v2(broken), bytes: bytes, reader: 2) == "a v2 writer would lose or change: next_seq")
+        var brokenV1 = try SessionV1(bytes: bytes, acceptingNewerVersions: true)
+        brokenV1.unknown.removeValue(forKey: "provider")
+        #expect(RollbackCheck.writeLoses(view: .v1(brokenV1), bytes: bytes, reader: 1) == "a v1 writer would lose or change: provider")
+    }
+}
