@@ -12,6 +12,7 @@ import JSONStore
         case .validating: "validating"
         case .backupSkipped: "backupSkipped"
         case .backupStarted: "backupStarted"
+        case .backingUp: "backingUp"
         case .backupFinished: "backupFinished"
         case .migrationStarted: "migrationStarted"
         case .migrating: "migrating"
@@ -39,7 +40,7 @@ import JSONStore
         #expect(from == 1 && to == 3)
         #expect(backup == folder("backup"))
         #expect(!report.isNoop && report.filesChanged > 0)
-        #expect(events == ["validating", "backupStarted", "backupFinished", "migrationStarted", "migrating", "migrationFinished"])
+        #expect(events == ["validating", "backupStarted", "backingUp", "backupFinished", "migrationStarted", "migrating", "migrationFinished"])
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
         #expect(try BackupVerification.verify(backup: folder("backup")).status == .ok)
         let backedUp = tree(folder("backup")).filter { StoreFilePath($0.key) != nil }

@@ -37,24 +37,31 @@ public enum StoreExport {
     ///                                    tool: "migrate-store", version: "0.1.0")
     /// ```
     ///
+    /// - Parameter progress: Called on the calling thread: `.waitingForLock` when a writer holds
+    ///   the store, then `.files(.exporting, …)` once the store is listed and after each file
+    ///   written, counting to the number of store files. The default does nothing.
     /// - Throws: `StoreError`: `.alreadyExists` when the file exists; `.invalidFileName` naming
     ///   every entry of the store that does not belong; `.notAStore`; `.invalidDocument` for a
     ///   file that is not UTF-8 text; `.locked`; or the code of a failed call. A failed export
     ///   to a file leaves nothing at its path; one to standard output stops without a trailer,
     ///   so an import refuses what was written.
     public static func write(store: String, to destination: Destination, tool: String, version: String,
-                             lockTimeout: Duration = StoreLock.defaultTimeout) throws(StoreError) -> ExportReport {
-        try write(store: store, to: destination, tool: tool, version: version, lockTimeout: lockTimeout, system: .real)
+                             lockTimeout: Duration = StoreLock.defaultTimeout,
+                             progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> ExportReport {
+        try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+            try write(store: store, to: destination, tool: tool, version: version, lockTimeout: lockTimeout, system: .real,
+                      progress: progress)
+        }
     }
 
     static func write(store: String, to destination: Destination, tool: String, version: String, lockTimeout: Duration,
-                      system: SystemCalls) throws(StoreError) -> ExportReport {
+                      system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> ExportReport {
         try Backup.requireStoreFolder(store, system: system)
         switch destination {
         case .standardOutput:
             let writer = LineWriter(fd: 1, context: ErrorContext("write the export to", "standard output"), system: system)
-            return try locked(store, tool: tool, version: version, timeout: lockTimeout, system: system) { () throws(StoreError) in
-                try emit(store: store, version: version, writer: writer, system: system)
+            return try locked(store, tool: tool, version: version, timeout: lockTimeout, system: system, progress: progress) { () throws(StoreError) in
+                try emit(store: store, version: version, writer: writer, system: system, progress: progress)
             }
         case .file(let path):
             let file = try SiblingPath(path)
@@ -69,8 +76,8 @@ public enum StoreExport {
             let report: ExportReport
             do {
                 let writer = LineWriter(fd: fd.rawValue, context: context, system: system)
-                report = try locked(store, tool: tool, version: version, timeout: lockTimeout, system: system) { () throws(StoreError) in
-                    try emit(store: store, version: version, writer: writer, system: system)
+                report = try locked(store, tool: tool, version: version, timeout: lockTimeout, system: system, progress: progress) { () throws(StoreError) in
+                    try emit(store: store, version: version, writer: writer, system: system, progress: progress)
                 }
                 try fd.sync(context: context)
             } catch {
@@ -90,7 +97,8 @@ public enum StoreExport {
     }
 
     /// Writes header, files and trailer. `store.json` goes first, then the rest by path.
-    private static func emit(store: String, version: String, writer: LineWriter, system: SystemCalls) throws(StoreError) -> ExportReport {
+    private static func emit(store: String, version: String, writer: LineWriter, system: SystemCalls,
+                             progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> ExportReport {
         let scan = try TreeScan.scan(store, system: system)
         guard scan.problems.isEmpty else {
             throw StoreError(.invalidFileName, "Can't export '\(store)': entries that do not belong in a store: "
@@ -111,6 +119,7 @@ public enum StoreExport {
         let folderModes = try RecordedMode.folderModes(of: store, system: system)
         try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), folderModes: folderModes))
         var total: Int64 = 0
+        var counter = PhaseCounter(.exporting, total: scan.files.count, report: progress)
         for path in [manifest] + scan.files.filter({ $0 != manifest }) {
             let (bytes, mode) = path == manifest ? (manifestBytes, manifestMode)
                                                  : try FileReader.readWithPermissions(path.absolute(in: store), system: system)
@@ -120,6 +129,7 @@ public enum StoreExport {
             }
             try line(ExportFormat.file(path, content: bytes, mode: mode))
             total += Int64(bytes.count)
+            counter.step()
         }
         let digest = hasher.finalize().hexString
         try writer.write(ExportFormat.trailer(files: scan.files.count, bytes: total, sha256: digest))
@@ -128,10 +138,11 @@ public enum StoreExport {
     }
 
     private static func locked<R>(_ store: String, tool: String, version: String, timeout: Duration, system: SystemCalls,
-                                  _ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+                                  progress: (StoreProgress) -> Void, _ body: () throws(StoreError) -> R) throws(StoreError) -> R {
         let lock: StoreLock
         do {
-            lock = try StoreLock(store: store, tool: tool, version: version, timeout: timeout, system: system, action: "export")
+            lock = try StoreLock(store: store, tool: tool, version: version, timeout: timeout, system: system,
+                                 action: "export") { holder in progress(.waitingForLock(store: store, holder: holder)) }
         } catch where error.code == .readOnlyFileSystem {
             return try body()  // nobody can write a read-only store: see BackupWriter.withStoreLock
         }

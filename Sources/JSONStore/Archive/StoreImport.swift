@@ -45,22 +45,30 @@ public enum StoreImport {
     ///                                   tool: "migrate-store", version: "0.1.0")
     /// ```
     ///
-    /// - Parameter force: Replace a target that holds files, keeping it as
-    ///   `<name>.replaced-<time>` like `restore --force`. The default is `false`.
+    /// - Parameters:
+    ///   - force: Replace a target that holds files, keeping it as `<name>.replaced-<time>` like
+    ///     `restore --force`. The default is `false`.
+    ///   - progress: Called on the calling thread: `.files(.importing, …)` with a nil total (the
+    ///     count is at the export's end) before the first file and after each file checked and
+    ///     staged, `.files(.verifyingCopy, …)` as the staged files are read back, and
+    ///     `.waitingForLock` when another restore into the target or a writer of the store it
+    ///     replaces holds a lock. The default does nothing.
     /// - Throws: `StoreError`: with an `ArchiveRejection` as `underlying` (`.corruptDocument` or
     ///   `.unsupportedVersion`) naming the first bad line and entry; `.alreadyExists` for a
     ///   non-empty target without `force`; `.locked`; or the code of a failed call.
     /// - Warning: With `force`, the target is replaced. Its content is kept in the aside folder.
     public static func read(from source: Source, into target: String, tool: String, version: String,
-                            force: Bool = false) throws(StoreError) -> ImportReport {
-        try read(from: source, into: target, tool: tool, version: version, force: force, system: .real)
+                            force: Bool = false, progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> ImportReport {
+        try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+            try read(from: source, into: target, tool: tool, version: version, force: force, system: .real, progress: progress)
+        }
     }
 
     static func read(from source: Source, into path: String, tool: String, version: String, force: Bool,
-                     system: SystemCalls) throws(StoreError) -> ImportReport {
+                     system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> ImportReport {
         let target = try SiblingPath(path)
         try Restore.requireParent(target, verb: "import", system: system)
-        let recovered = try StoreSwap.recover(target, tool: tool, version: version, system: system)
+        let recovered = try StoreSwap.recover(target, tool: tool, version: version, system: system, progress: progress)
         let hint = "Import into a new or empty folder."
         if !force, let refusal = try TargetState.inspect(target, verb: "import", system: system).refusal(target, verb: "import", forceHint: hint) {
             throw refusal
@@ -68,26 +76,28 @@ public enum StoreImport {
         guard case .file(let filePath) = source else {
             // Standard input: descriptor 0, which is not ours to close.
             return try read(fd: 0, from: source, into: target, recovered: recovered, tool: tool, version: version, force: force,
-                            hint: hint, system: system)
+                            hint: hint, system: system, progress: progress)
         }
         // The user names this file; following a link to it is fine. Folders are refused by read(2).
         let file = try FileDescriptor(opening: filePath, flags: O_RDONLY | O_CLOEXEC, system: system, context: ErrorContext("read", filePath))
         // `file` is closed when this returns or throws, after the import.
         return try read(fd: file.rawValue, from: source, into: target, recovered: recovered, tool: tool, version: version,
-                        force: force, hint: hint, system: system)
+                        force: force, hint: hint, system: system, progress: progress)
     }
 
     /// The import once the export is open as `fd`.
     private static func read(fd: Int32, from source: Source, into target: SiblingPath, recovered: RestoreRecovery?,
                              tool: String, version: String, force: Bool, hint: String,
-                             system: SystemCalls) throws(StoreError) -> ImportReport {
+                             system: SystemCalls, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> ImportReport {
         let context = ErrorContext("read", source.name)
         var reader = ExportReader(reader: LineReader(fd: fd, limit: FileReader.defaultLimit + 1024 * 1024, context: context, system: system))
         var staged: StagedStore?
+        var counter = PhaseCounter(.importing, total: nil, report: progress)
         do {
             try reader.read { (path, bytes, mode) throws(StoreError) in
                 if staged == nil { staged = try StagedStore(besides: target, system: system) }
                 try staged?.add(path, bytes, mode: mode)
+                counter.step()
             }
         } catch {
             staged?.directory.discard()
@@ -101,12 +111,13 @@ public enum StoreImport {
         guard let staged, let header = reader.header else { preconditionFailure("StoreImport: a complete export without files") }
         do {
             try staged.setFolderModes(header.folderModes)
-            try staged.seal()
+            try staged.seal(progress: progress)
         } catch {
             staged.directory.discard()
             throw error
         }
-        let aside = try StagedSwap.commit(staged, force: force, tool: tool, version: version, forceHint: hint, system: system)
+        let aside = try StagedSwap.commit(staged, force: force, tool: tool, version: version, forceHint: hint, system: system,
+                                          progress: progress)
         let totals = staged.totals
         return ImportReport(files: totals.files, bytes: totals.bytes, storeSchemaVersion: header.storeSchemaVersion,
                             recovered: recovered, aside: aside)

@@ -14,11 +14,13 @@ struct ArchiveContents {
     /// - Parameters:
     ///   - present: The valid store paths found on disk as regular files (`TreeScan.files`).
     ///   - storeSchemaVersion: What the manifest says `store.json` holds; a mismatch is a problem.
+    ///   - progress: Told `.files(.verifyingBackup, …)` before the first listed file and after each.
     /// - Returns: The entries whose file matched in size and hash and whose document decodes.
     /// - Throws: `StoreError` for a failure to read that says nothing about the backup itself
     ///   (`.permissionDenied`, `.io`); a missing file or a file that is not regular is a problem.
     func check(listed: ListedFiles, present: Set<StoreFilePath>, storeSchemaVersion: Int,
-               problems: inout [ArchiveProblem]) throws(StoreError) -> [StoreFilePath: BackupManifest.Entry] {
+               problems: inout [ArchiveProblem],
+               progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> [StoreFilePath: BackupManifest.Entry] {
         var verified: [StoreFilePath: BackupManifest.Entry] = [:]
         let listedPaths = Set(listed.valid.map(\.path))
         for path in present.subtracting(listedPaths).sorted() {
@@ -30,14 +32,20 @@ struct ArchiveContents {
         }
         // nil until store.json decoded; documents of a store this tool may not read are not decoded.
         var newer: Bool? = nil
+        var counter = PhaseCounter(.verifyingBackup, total: ordered.count, report: progress)
         for (path, entry) in ordered {
+            // A file that is missing or can't be read counts as checked, too.
             guard present.contains(path) else {
                 if !problems.contains(where: { $0.entry == path.rawValue }) {
                     problems.append(ArchiveProblem(.corrupt, entry: path.rawValue, "is listed in \(BackupManifest.fileName) but missing from the backup folder"))
                 }
+                counter.step()
                 continue
             }
-            guard let bytes = try read(path, problems: &problems) else { continue }
+            guard let bytes = try read(path, problems: &problems) else {
+                counter.step()
+                continue
+            }
             if let problem = Self.integrityProblem(path.rawValue, bytes, size: entry.size, sha256: entry.sha256,
                                                    recordedIn: BackupManifest.fileName)
                 ?? decodeProblem(path, bytes, storeSchemaVersion: storeSchemaVersion, newer: &newer) {
@@ -45,6 +53,7 @@ struct ArchiveContents {
             } else {
                 verified[path] = entry
             }
+            counter.step()
         }
         return verified
     }

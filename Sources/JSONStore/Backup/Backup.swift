@@ -86,15 +86,23 @@ public enum Backup {
     ///     its own locked section; taking the lock again would wait for itself, since flock
     ///     locks of two descriptors conflict even in one process). The default is nil: the
     ///     backup takes the lock itself.
+    ///   - progress: Called on the calling thread as the backup goes: `.waitingForLock` when a
+    ///     writer holds the store, then `.files(.backingUp, …)` for each file put into the backup
+    ///     and `.files(.verifyingBackup, …)` for each file read back, both counting to the number
+    ///     of store files. The default does nothing; the backup is the same without it.
     /// - Throws: `StoreError`: `.invalidArgument` when `lock` is released or another store's;
     ///   `.alreadyExists` when `destination` exists; `.locked` when a writer
     ///   holds the store longer than the timeout; `.notAStore`; `.invalidFileName` naming every
     ///   entry of the store that does not belong; `.io` if the written backup does not verify; or
     ///   the code of a failed system call. Nothing is left at `destination` after an error.
     public static func create(store: String, destination: String, tool: String, version: String,
-                              options: Options = Options(), holding lock: StoreLock? = nil) throws(StoreError) -> BackupReport {
-        try create(store: store, destination: destination, tool: tool, version: version, options: options,
-                   holding: lock, system: .real)
+                              options: Options = Options(), holding lock: StoreLock? = nil,
+                              progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> BackupReport {
+        // Kept only for the duration of this call.
+        try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+            try create(store: store, destination: destination, tool: tool, version: version, options: options,
+                       holding: lock, system: .real, progress: progress)
+        }
     }
 
     /// The default place for a backup of `store` taken at `date`: a new folder next to it,
@@ -107,7 +115,8 @@ public enum Backup {
     }
 
     static func create(store: String, destination: String, tool: String, version: String,
-                       options: Options, holding lock: StoreLock? = nil, system: SystemCalls) throws(StoreError) -> BackupReport {
+                       options: Options, holding lock: StoreLock? = nil, system: SystemCalls,
+                       progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> BackupReport {
         if let lock { try checkHeld(lock, store: store, destination: destination) }
         let target = try SiblingPath(destination)
         try refuseExisting(target, system: system)
@@ -120,7 +129,7 @@ public enum Backup {
         let staging = try StagingDirectory(besides: target, purpose: "staging", system: system)
         do {
             let report = try BackupWriter(store: store, staging: staging, target: target, tool: tool, version: version,
-                                          options: options, heldLock: lock, system: system).write()
+                                          options: options, heldLock: lock, system: system, progress: progress).write()
             try refuseExisting(target, system: system)
             try system.rename(staging.path, to: target.path, context: ErrorContext("create the backup", target.path))
             staging.release()

@@ -47,11 +47,12 @@ struct BackupCapture {
 
     /// Puts every store file into `staging`; call it while holding the store's lock.
     ///
+    /// - Parameter progress: Told `.files(.backingUp, …)` once the store is listed and after each file.
     /// - Returns: The files, sorted, and the dot names skipped.
     /// - Throws: `StoreError`: `.notAStore` without `store.json`; `.invalidFileName` naming every
     ///   entry that does not belong in a store (it is reported, never copied silently); the code
     ///   of a failed system call.
-    func capture() throws(StoreError) -> (files: [File], skipped: [String]) {
+    func capture(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> (files: [File], skipped: [String]) {
         let scan = try TreeScan.scan(store, system: system)
         guard scan.problems.isEmpty else {
             let list = scan.problems.map(\.description).joined(separator: "; ")
@@ -68,6 +69,7 @@ struct BackupCapture {
         var linking = tryLinks
         var cloning = true
         var files: [File] = []
+        var counter = PhaseCounter(.backingUp, total: scan.files.count, report: progress)
         for path in scan.files {
             let source = path.absolute(in: store)
             let target = path.absolute(in: staging)
@@ -75,6 +77,7 @@ struct BackupCapture {
                 switch try link(source, target) {
                 case .linked(let size, let permissions):
                     files.append(File(path: path, method: .linked, size: size, permissions: permissions))
+                    counter.step()
                     continue
                 case .notPossible(let always):
                     if always { linking = false }
@@ -92,6 +95,7 @@ struct BackupCapture {
             if method == .copied { try NewFiles.write(target, bytes, sync: false, system: system) }
             try confirmCopy(path, at: target, equals: bytes)
             files.append(File(path: path, method: method, size: Int64(bytes.count), permissions: permissions))
+            counter.step()
         }
         return (files, scan.skippedDotNames)
     }

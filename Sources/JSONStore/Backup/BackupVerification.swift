@@ -47,15 +47,21 @@ public enum BackupVerification {
     /// if report.status != .ok { report.problems.forEach { print($0) } }
     /// ```
     ///
+    /// - Parameter progress: Called on the calling thread with `.files(.verifyingBackup, …)` once
+    ///   `backup.json` is read and after each file it lists is checked, counting to the number of
+    ///   valid entries. Not called when `backup.json` does not read. The default does nothing.
     /// - Returns: The report; problems with the backup's content are in it, not thrown.
     /// - Throws: `StoreError` when the backup cannot be examined at all: `.notFound` if the folder
     ///   does not exist, `.notARegularFile` if it is not a folder, `.permissionDenied`, `.io`.
-    public static func verify(backup: String) throws(StoreError) -> BackupVerificationReport {
-        try verify(backup: backup, system: .real).report
+    public static func verify(backup: String, progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> BackupVerificationReport {
+        try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+            try verify(backup: backup, system: .real, progress: progress).report
+        }
     }
 
     /// The report and the bytes of every file whose size and hash matched, by path.
-    static func verify(backup: String, system: SystemCalls) throws(StoreError) -> (report: BackupVerificationReport, verified: [StoreFilePath: BackupManifest.Entry]) {
+    static func verify(backup: String, system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in })
+        throws(StoreError) -> (report: BackupVerificationReport, verified: [StoreFilePath: BackupManifest.Entry]) {
         try requireFolder(backup, system: system)
         let scan = try TreeScan.scan(backup, extraFiles: [BackupManifest.fileName, ChecksumFile.fileName], system: system)
         var problems = scan.problems
@@ -68,7 +74,7 @@ public enum BackupVerification {
             try checkChecksumFile(backup, scan: scan, listed: listed, problems: &problems, system: system)
             let contents = ArchiveContents(root: backup, system: system)
             verified = try contents.check(listed: listed, present: Set(scan.files),
-                                          storeSchemaVersion: manifest.storeSchemaVersion, problems: &problems)
+                                          storeSchemaVersion: manifest.storeSchemaVersion, problems: &problems, progress: progress)
         }
         report.problems = problems.sorted { ($0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8)) }
         report.status = status(of: report.problems)

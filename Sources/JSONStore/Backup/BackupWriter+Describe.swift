@@ -19,8 +19,10 @@ extension BackupWriter {
         let reader = StagedFileReader(staging: stagingDirectory.path, store: store, destination: target.path, system: system)
         var description = Description(entries: [], schemaVersion: 0, identity: nil, unreadable: [])
         var newer: Bool?
+        var counter = PhaseCounter(.verifyingBackup, total: files.count, report: progress)
         for file in files where file.path.kind == .manifest {
             let bytes = try reader.read(file)
+            counter.step()
             description.entries.append(StagedFileReader.entry(file, bytes))
             description.schemaVersion = try Self.schemaVersion(of: bytes, store: store)
             description.identity = StoreIdentity(manifestBytes: bytes)
@@ -40,6 +42,7 @@ extension BackupWriter {
             } catch { return .failure(error) }
         }, consume: { (_, result) throws(StoreError) in
             let (entry, problem) = try result.get()
+            counter.step()
             description.entries.append(entry)
             if let problem { description.unreadable.append(problem) }
         })

@@ -22,9 +22,11 @@ struct BackupWriter {
     /// The store's lock when the caller holds it already; nil to take it here.
     let heldLock: StoreLock?
     let system: SystemCalls
+    /// Told of a lock wait and of each file captured and read back (`StoreProgress`).
+    let progress: (StoreProgress) -> Void
 
     init(store: String, staging: StagingDirectory, target: SiblingPath, tool: String, version: String,
-         options: Backup.Options, heldLock: StoreLock?, system: SystemCalls) {
+         options: Backup.Options, heldLock: StoreLock?, system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) {
         self.store = store
         self.stagingDirectory = staging
         self.target = target
@@ -33,6 +35,7 @@ struct BackupWriter {
         self.options = options
         self.heldLock = heldLock
         self.system = system
+        self.progress = progress
     }
 
     private var staging: String { stagingDirectory.path }
@@ -45,7 +48,7 @@ struct BackupWriter {
         let capture = BackupCapture(store: store, staging: staging, destination: target.path, tryLinks: try linksPossible(),
                                     system: system)
         let (files, skipped, folderModes) = try withStoreLock { () throws(StoreError) in
-            let (files, skipped) = try capture.capture()
+            let (files, skipped) = try capture.capture(progress: progress)
             return (files, skipped, try RecordedMode.folderModes(of: store, system: system))
         }
         let described = try describe(files)
@@ -88,7 +91,8 @@ struct BackupWriter {
         let lock: StoreLock
         do {
             // A backup only reads: the message says it can't back up, not that it can't write.
-            lock = try StoreLock(store: store, tool: tool, version: version, timeout: options.lockTimeout, system: system, action: "back up")
+            lock = try StoreLock(store: store, tool: tool, version: version, timeout: options.lockTimeout, system: system,
+                                 action: "back up") { holder in progress(.waitingForLock(store: store, holder: holder)) }
         } catch where error.code == .readOnlyFileSystem {
             return try body()
         }

@@ -21,15 +21,20 @@ final class RestoreLock {
 
     /// Takes the lock, polling every 20 ms for up to `timeout`.
     ///
+    /// - Parameter onWait: Called once, before the first pause, when another restore or import
+    ///   into the target holds the lock. The default does nothing.
     /// - Throws: `StoreError` `.locked` when another restore of the same target holds it.
-    init(for target: SiblingPath, timeout: Duration = .seconds(10), system: SystemCalls = .real) throws(StoreError) {
+    init(for target: SiblingPath, timeout: Duration = .seconds(10), system: SystemCalls = .real,
+         onWait: () -> Void = {}) throws(StoreError) {
         let path = target.sibling(".\(target.name).restore-lock")
         let context = ErrorContext("lock", path)
         let deadline = ContinuousClock.now.advanced(by: timeout)
+        var announced = false
         while true {
             // Closed at the end of each attempt that does not keep it, also on a throw.
             let fd = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, system: system, context: context)
-            if try fd.tryLock(LOCK_EX, context: context) {
+            let gotLock = try fd.tryLock(LOCK_EX, context: context)
+            if gotLock {
                 let locked = try fd.status(context: context)
                 let named = try system.linkStatus(path, context: context)
                 if named?.device == locked.device && named?.inode == locked.inode {
@@ -42,6 +47,11 @@ final class RestoreLock {
                     + "running (it holds '\(path)'). Wait for it to finish, or stop that process.", path: target.path)
             }
             fd.discard()
+            // Said only for a lock another process holds, not for a lock file removed under us.
+            if !gotLock && !announced {
+                onWait()
+                announced = true
+            }
             usleep(20_000)
         }
         self.path = path

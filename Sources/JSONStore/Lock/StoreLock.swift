@@ -52,26 +52,38 @@ public final class StoreLock {
     ///   - tool: The calling tool's name, recorded for other processes' error messages.
     ///   - version: The calling tool's version, recorded likewise.
     ///   - timeout: How long to wait. The default is `defaultTimeout` (10 s); zero tries once.
+    ///   - onWait: Called once, on the calling thread, when another process is found holding the
+    ///     lock, before this waits for it (with a zero timeout: before it throws `.locked`): with
+    ///     the holder's record as a sentence (`"process 4242 (migrate-store 0.3.0) since …"`), for
+    ///     a caller that tells its user why it waits. Not called when the lock is free. The
+    ///     default does nothing.
     /// - Throws: `StoreError` `.locked` naming the holder if the timeout passes, or the code of the
     ///   failed system call (`.readOnlyFileSystem` for a store on a read-only disk, ...).
-    public convenience init(store: String, tool: String, version: String, timeout: Duration = defaultTimeout) throws(StoreError) {
-        try self.init(store: store, tool: tool, version: version, timeout: timeout, system: .real)
+    public convenience init(store: String, tool: String, version: String, timeout: Duration = defaultTimeout,
+                            onWait: (_ holder: String) -> Void = { _ in }) throws(StoreError) {
+        try self.init(store: store, tool: tool, version: version, timeout: timeout, system: .real, onWait: onWait)
     }
 
     /// - Parameter action: what the caller can't do while another process holds the lock, for
     ///   the `.locked` message ("Can't back up '…': it is locked by …"). The default is `"write"`.
-    init(store: String, tool: String, version: String, timeout: Duration, system: SystemCalls, action: String = "write") throws(StoreError) {
+    init(store: String, tool: String, version: String, timeout: Duration, system: SystemCalls, action: String = "write",
+         onWait: (_ holder: String) -> Void = { _ in }) throws(StoreError) {
         let context = ErrorContext("lock", store)
         let path = joinPath(store, Self.fileName)
         // On a throw below, `fd` is closed as it goes out of scope, which releases a lock taken
         // (man 2 flock).
         var fd = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, system: system, context: context)
         var attempts = 0
+        var announced = false
         while true {
             guard try fd.status(context: context).type == .regular else {
                 throw StoreError(.notARegularFile, "Can't lock '\(store)': '\(path)' is not a regular file. Remove it and try again.", path: path)
             }
-            try Self.waitForLock(fd, store: store, timeout: timeout, action: action, context: context)
+            try Self.waitForLock(fd, store: store, timeout: timeout, action: action, context: context, system: system) { holder in
+                // Once, even when the lock file is replaced under this wait and locked again below.
+                if !announced { onWait(holder.summary) }
+                announced = true
+            }
             // While this process waited, `restore --force` may have moved the store aside (with
             // this lock file) and put a restored store in its place: the lock taken is then the
             // old store's. Lock the file that stands at the path now (same device and inode).
@@ -120,14 +132,19 @@ public final class StoreLock {
         return try body(lock)
     }
 
-    /// Polls `flock(LOCK_EX|LOCK_NB)` until it succeeds or `timeout` passes.
+    /// Polls `flock(LOCK_EX|LOCK_NB)` until it succeeds or `timeout` passes; `onWait` is told
+    /// the holder's record after the first attempt that fails, before the first pause.
     private static func waitForLock(
-        _ fd: borrowing FileDescriptor, store: String, timeout: Duration, action: String, context: ErrorContext
+        _ fd: borrowing FileDescriptor, store: String, timeout: Duration, action: String, context: ErrorContext,
+        system: SystemCalls, onWait: (LockHolder) -> Void
     ) throws(StoreError) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
+        var first = true
         while true {
             if try fd.tryLock(LOCK_EX, context: context) { return }
+            if first { onWait(recordedHolder(store: store, system: system)) }
+            first = false
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero {
                 let holder = LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
@@ -136,6 +153,22 @@ public final class StoreLock {
             // Poll every 20 ms at most: short enough to follow a released lock quickly.
             let (seconds, attoseconds) = min(remaining, .milliseconds(20)).components
             usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        }
+    }
+
+    /// The record of the lock's holder, read through a descriptor of its own (reading through the
+    /// waiting one would move its offset, and the `.locked` error reads the record from offset 0).
+    /// The holder writes its record right after it locks: a record that is not there or does not
+    /// parse yet reads as unknown ("another process …"), which is still true, and is no reason to
+    /// stop waiting.
+    private static func recordedHolder(store: String, system: SystemCalls) -> LockHolder {
+        let path = joinPath(store, fileName)
+        let context = ErrorContext("read the lock record of", store)
+        do {
+            let reader = try FileDescriptor(opening: path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
+            return LockHolder(decoding: try reader.readAll(limit: 4096, context: context))
+        } catch {
+            return LockHolder()
         }
     }
 

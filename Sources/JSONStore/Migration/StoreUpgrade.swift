@@ -48,6 +48,9 @@ public enum StoreUpgrade {
         case validating(done: Int, total: Int)
         /// The backup into this folder starts.
         case backupStarted(destination: String)
+        /// How far the backup is: `Backup.create`'s `.files(.backingUp, …)`, then
+        /// `.files(.verifyingBackup, …)`, between `backupStarted` and `backupFinished`.
+        case backingUp(StoreProgress)
         /// The backup is complete and verified.
         case backupFinished(BackupReport)
         /// The migration starts.
@@ -126,7 +129,7 @@ public enum StoreUpgrade {
             return .alreadyCurrent(plan, from: from)
         }
         if upgrading { try migrator.validate { done, total in progress(.validating(done: done, total: total)) } }
-        try announceWait(path, tool: tool, version: version, progress: progress)
+        var announced = try announceWait(path, tool: tool, version: version, progress: progress)
         // A store older than this code is opened for writing first: that finishes an interrupted
         // restore and sweeps temp files, and writes nothing else (this code does not write an
         // older store). A store at this code's version is not: its open for writing would run the
@@ -134,7 +137,11 @@ public enum StoreUpgrade {
         // migration below runs that reconcile itself, after the backup, and reports it.
         let opensForWriting = reader.compatibility.needsMigration
         let store = try opensForWriting ? Store.open(at: path, options: Store.Options(readOnly: false, tool: tool, version: version)) : reader
-        let lock = try StoreLock(store: path, tool: tool, version: version)
+        // A writer that took the lock after the probe above is announced here, as `backup` announces it.
+        let lock = try StoreLock(store: path, tool: tool, version: version) { holder in
+            if !announced { progress(.waitingForLock(holder: holder)) }
+            announced = true
+        }
         defer { lock.release() }
         for warning in opensForWriting ? store.warnings : lock.fileSystemWarning.map({ [$0] }) ?? [] { progress(.warning(warning)) }
         // A store that is at the target now was migrated by another process while this call
@@ -159,15 +166,22 @@ public enum StoreUpgrade {
         return .upgraded(report, from: from, to: target, backup: destination)
     }
 
-    /// Says `.waitingForLock` when another process holds the lock now (a probe that does not wait).
-    private static func announceWait(_ path: String, tool: String, version: String, progress: (Event) -> Void) throws(StoreError) {
+    /// Says `.waitingForLock` when another process holds the lock now (a probe that does not
+    /// wait; the wait itself is in the open for writing or the lock after it). StoreLock's
+    /// `onWait` reads the holder's record, as for every other command that waits for the lock.
+    ///
+    /// - Returns: True when the wait was announced.
+    private static func announceWait(_ path: String, tool: String, version: String, progress: (Event) -> Void) throws(StoreError) -> Bool {
+        var announced = false
         do {
-            try StoreLock(store: path, tool: tool, version: version, timeout: .zero).release()
+            try StoreLock(store: path, tool: tool, version: version, timeout: .zero) { holder in
+                progress(.waitingForLock(holder: holder))
+                announced = true
+            }.release()
         } catch where error.code == .locked {
-            // Only to describe the holder: a record that does not read leaves "another process".
-            let holder = (try? StoreLock.currentHolder(store: path)) ?? nil
-            progress(.waitingForLock(holder: holder?.summary))
+            // Announced by `onWait`, which a zero timeout calls before it gives up.
         }
+        return announced
     }
 
     /// The backup of step 4, under `lock`; nil for `BackupPolicy.none`.
@@ -182,7 +196,9 @@ public enum StoreUpgrade {
         case .folder(let folder): destination = folder
         }
         progress(.backupStarted(destination: destination))
-        let report = try Backup.create(store: store, destination: destination, tool: tool, version: version, holding: lock)
+        let report = try Backup.create(store: store, destination: destination, tool: tool, version: version, holding: lock) {
+            progress(.backingUp($0))
+        }
         progress(.backupFinished(report))
         return destination
     }

@@ -73,10 +73,17 @@ public enum Restore {
     ///   `otherStore`; `.locked`; `.conflict` from recovery; or the code of a
     ///   failed call. After an error the target is the old store, unless the message says the
     ///   restore completed or must be finished by running it again.
+    /// - Parameter progress: Called on the calling thread: `.files(.verifyingBackup, …)` as the
+    ///   backup is verified, then (not in a dry run) `.files(.restoring, …)` as its files are
+    ///   copied and `.files(.verifyingCopy, …)` as the copies are read back, each counting to the
+    ///   number of files; `.waitingForLock` when another restore into the target or a writer of
+    ///   the store it replaces holds a lock. The default does nothing.
     /// - Warning: With `force`, the target is replaced. Its content is kept in the aside folder.
     public static func run(backup: String, target: String, tool: String, version: String,
-                           options: Options = Options()) throws(StoreError) -> RestoreReport {
-        try run(backup: backup, target: target, tool: tool, version: version, options: options, system: .real)
+                           options: Options = Options(), progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreReport {
+        try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+            try run(backup: backup, target: target, tool: tool, version: version, options: options, system: .real, progress: progress)
+        }
     }
 
     /// Finishes or rolls back a restore or import into `target` that was killed between its
@@ -90,7 +97,7 @@ public enum Restore {
     }
 
     static func run(backup: String, target path: String, tool: String, version: String, options: Options,
-                    system: SystemCalls) throws(StoreError) -> RestoreReport {
+                    system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreReport {
         let target = try SiblingPath(path)
         try requireParent(target, system: system)
         guard !target.isInside(backup) else {
@@ -100,8 +107,9 @@ public enum Restore {
         let journal = target.sibling(RestoreJournal.fileName(for: target))
         let journalExists = try system.linkStatus(journal, context: ErrorContext("check", journal)) != nil
         let pending = options.dryRun && journalExists
-        let recovered = options.dryRun ? nil : try StoreSwap.recover(target, tool: tool, version: version, system: system)
-        let (verification, _) = try BackupVerification.verify(backup: backup, system: system)
+        let recovered = options.dryRun ? nil : try StoreSwap.recover(target, tool: tool, version: version, system: system,
+                                                                     progress: progress)
+        let (verification, _) = try BackupVerification.verify(backup: backup, system: system, progress: progress)
         guard verification.status == .ok, let manifest = verification.manifest else {
             throw ArchiveRejection(status: verification.status, problems: verification.problems)
                 .storeError("restore from", archive: backup, what: "the backup")
@@ -126,15 +134,15 @@ public enum Restore {
         }
         let staged = try StagedStore(besides: target, system: system)
         do {
-            try copy(manifest, from: backup, into: staged, system: system)
+            try copy(manifest, from: backup, into: staged, system: system, progress: progress)
             if options.migrate { report.migration = try staged.migrate(toolVersion: version) }
-            try staged.seal()
+            try staged.seal(progress: progress)
         } catch {
             staged.directory.discard()
             throw error
         }
         report.aside = try StagedSwap.commit(staged, force: options.force, tool: tool, version: version,
-                                             forceHint: forceHint(target), system: system)
+                                             forceHint: forceHint(target), system: system, progress: progress)
         return report
     }
 
@@ -153,7 +161,8 @@ public enum Restore {
     /// Copies every file of a verified backup into `staged`, checking each again against
     /// `backup.json` (the backup could change between the verification and the copy).
     private static func copy(_ manifest: BackupManifest, from backup: String, into staged: StagedStore,
-                             system: SystemCalls) throws(StoreError) {
+                             system: SystemCalls, progress: @escaping (StoreProgress) -> Void) throws(StoreError) {
+        var counter = PhaseCounter(.restoring, total: manifest.files.count, report: progress)
         for entry in manifest.files {
             guard let path = StoreFilePath(entry.path) else { preconditionFailure("Restore: a verified backup lists '\(entry.path)'") }
             let bytes = try FileReader.read(path.absolute(in: backup), system: system)
@@ -163,6 +172,7 @@ public enum Restore {
                     .storeError("restore from", archive: backup, what: "the backup (changed while it was being restored)")
             }
             try staged.add(path, bytes, mode: entry.mode.map { mode_t($0) })
+            counter.step()
         }
         try staged.setFolderModes(manifest.folderModes.mapValues { mode_t($0) })
     }

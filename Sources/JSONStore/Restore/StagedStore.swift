@@ -106,8 +106,9 @@ final class StagedStore {
     /// parent, then reads every file back and checks the folder holds exactly the expected files
     /// with the expected sizes and hashes.
     ///
+    /// - Parameter progress: Told `.files(.verifyingCopy, …)` before the first file is read back and after each.
     /// - Throws: `StoreError` `.io` naming the first difference, or the code of a failed call.
-    func seal() throws(StoreError) {
+    func seal(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) {
         try directory.makeDurable(expected.keys.map { $0.absolute(in: directory.path) })
         for folder in StoreFilePath.folderNames.keys.sorted() {
             try NewFiles.syncDirectory(joinPath(directory.path, folder), system: system)
@@ -120,10 +121,13 @@ final class StagedStore {
         for path in Set(expected.keys).symmetricDifference(present).sorted() {
             problems.append(ArchiveProblem(.corrupt, entry: path.rawValue, present.contains(path) ? "appeared" : "is missing"))
         }
-        for (path, want) in expected.sorted(by: { $0.key < $1.key }) where present.contains(path) {
+        let readBack = expected.sorted(by: { $0.key < $1.key }).filter { present.contains($0.key) }
+        var counter = PhaseCounter(.verifyingCopy, total: readBack.count, report: progress)
+        for (path, want) in readBack {
             let bytes = try FileReader.read(path.absolute(in: directory.path), system: system)
             if let problem = ArchiveContents.integrityProblem(path.rawValue, bytes, size: want.size, sha256: want.sha256,
                                                               recordedIn: "the restore") { problems.append(problem) }
+            counter.step()
         }
         guard problems.isEmpty else {
             throw StoreError(.io, "Can't restore into '\(target.path)': the restored copy in '\(directory.path)' did not verify "

@@ -35,6 +35,8 @@ struct StoreSwap {
     let tool: String
     let version: String
     let system: SystemCalls
+    /// Told `.waitingForLock` when a writer holds the old store as it is moved aside.
+    var progress: (StoreProgress) -> Void = { _ in }
 
     var journalPath: String { target.sibling(RestoreJournal.fileName(for: target)) }
     var stagingPath: String { target.sibling(journal.staging) }
@@ -55,7 +57,8 @@ struct StoreSwap {
         case .moveTargetAside:
             guard let asidePath else { return }
             // The old store's own lock, so that no writer is in the middle of a change when it moves.
-            let lock = try StoreLock(store: target.path, tool: tool, version: version, timeout: StoreLock.defaultTimeout, system: system)
+            let lock = try StoreLock(store: target.path, tool: tool, version: version, timeout: StoreLock.defaultTimeout,
+                                     system: system) { holder in progress(.waitingForLock(store: target.path, holder: holder)) }
             defer { lock.release() }
             try system.rename(target.path, to: asidePath, context: context.noting("the store is unchanged"))
         case .syncAfterAside, .syncAfterSwap:

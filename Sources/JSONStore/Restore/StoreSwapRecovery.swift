@@ -67,17 +67,18 @@ extension StoreSwap {
     /// - Warning: Renames folders next to the target, as the journal says; it never deletes one.
     /// - Throws: `StoreError` `.conflict` (nothing is touched) when the folders are in a state no
     ///   crash can produce; `.locked` when another restore into the target runs.
-    static func recover(_ target: SiblingPath, tool: String, version: String, system: SystemCalls) throws(StoreError) -> RestoreRecovery? {
+    static func recover(_ target: SiblingPath, tool: String, version: String, system: SystemCalls,
+                        progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreRecovery? {
         let path = target.sibling(RestoreJournal.fileName(for: target))
         guard try system.linkStatus(path, context: ErrorContext("check", path)) != nil else { return nil }
-        let lock = try RestoreLock(for: target, system: system)
+        let lock = try RestoreLock(for: target, system: system) { progress(.waitingForLock(store: target.path, holder: nil)) }
         defer { lock.release() }
-        return try recover(target, holding: lock, tool: tool, version: version, system: system)
+        return try recover(target, holding: lock, tool: tool, version: version, system: system, progress: progress)
     }
 
     /// `recover` for a caller that already holds the target's `RestoreLock`.
     static func recover(_ target: SiblingPath, holding lock: RestoreLock, tool: String, version: String,
-                        system: SystemCalls) throws(StoreError) -> RestoreRecovery? {
+                        system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreRecovery? {
         let path = target.sibling(RestoreJournal.fileName(for: target))
         let bytes: [UInt8]
         do {
@@ -86,7 +87,7 @@ extension StoreSwap {
             return nil  // another process finished it while we waited for the lock
         }
         let journal = try RestoreJournal(bytes: bytes, for: target, path: path)
-        let swap = StoreSwap(target: target, journal: journal, tool: tool, version: version, system: system)
+        let swap = StoreSwap(target: target, journal: journal, tool: tool, version: version, system: system, progress: progress)
         let outcome = try swap.finish()
         return RestoreRecovery(outcome: outcome, target: target.path, aside: swap.asidePath)
     }

@@ -1,3 +1,5 @@
+import JSONStore
+
 /// Everything a command prints, for two audiences: people and scripts.
 ///
 /// - Human mode (the default): ``print(_:)`` writes results to standard output,
@@ -29,6 +31,10 @@ final class Output {
     var command: String
     /// True once the JSON object has been written; a second one would break `--json`'s contract.
     private(set) var hasEmittedJSON = false
+    /// How long work runs before its progress line appears, and the shortest time between two
+    /// redraws (see ``ProgressLine``). The defaults are a second and a tenth of a second; tests
+    /// set zero for both, so that every update is drawn.
+    var progressTiming: (delay: Duration, redrawInterval: Duration) = (.seconds(1), .milliseconds(100))
 
     init(streams: OutputStreams, isJSON: Bool = false, isQuiet: Bool = false, command: String = "") {
         self.streams = streams
@@ -47,6 +53,15 @@ final class Output {
     func info(_ text: String) {
         guard !isQuiet else { return }
         if isJSON { streams.standardError(text + "\n") } else { streams.standardOutput(text + "\n") }
+    }
+
+    /// `Waiting for <holder> to release '<store>' (up to 10 s).` on standard error, in every mode
+    /// but `--quiet`: what a command says when another process holds a lock it needs (the
+    /// library's `waitingForLock`), so that a wait of up to the lock timeout is never silent.
+    func waitingForLock(store: String, holder: String?) {
+        guard !isQuiet else { return }
+        streams.standardError("Waiting for \(holder ?? "another process") to release '\(store)' "
+                              + "(up to \(StoreLock.defaultTimeout.components.seconds) s).\n")
     }
 
     /// `Warning: <text>` on standard error, in every mode.
@@ -82,7 +97,7 @@ final class Output {
     func progress(_ label: String, total: Int?) -> ProgressLine {
         ProgressLine(label: label, total: total,
                      isEnabled: streams.standardErrorIsTerminal && !isQuiet,
-                     write: streams.standardError)
+                     write: streams.standardError, delay: progressTiming.delay, redrawInterval: progressTiming.redrawInterval)
     }
 
     /// Runs `body` with a progress line that is cleared when `body` returns or throws.

@@ -184,4 +184,40 @@ import Schema
         kill(holder.pid, SIGKILL); kill(v1Holder.pid, SIGKILL)
         holder.wait(); v1Holder.wait()
     }
+
+    /// `backup` and `restore --force` wait for a lock another process holds (up to 10 s) and say
+    /// so on standard error, once, naming the holder; then they do their work. Standard output,
+    /// and the JSON object with `--json`, are what they are without a wait.
+    @Test(.timeLimit(.minutes(isFullRun ? 120 : 1)))
+    func backupAndRestoreWaitingForAHeldLockSayWhoHoldsItOnStandardError() throws {
+        let scratch = TemporaryDirectory()
+        let store = try scratch.copy(Samples.v3Store, as: "store")
+        let unwaited = try Tool.migrate(["backup", store, scratch("b0")])
+        #expect(unwaited.code == 0 && unwaited.stderr == "", "\(unwaited)")
+
+        func waitSentence(_ pid: Int32, _ folder: String) -> (prefix: String, suffix: String) {
+            ("Waiting for process \(pid) (reliability-helper 1.0) since ", " to release '\(folder)' (up to 10 s).\n")
+        }
+        let backupHolder = try ChildProcess(["hold-lock", store, "2"])
+        #expect(backupHolder.readLine() == "locked")
+        let backup = try Tool.migrate(["backup", store, scratch("b1")])
+        #expect(backup.code == 0, "\(backup)")
+        let (prefix, suffix) = waitSentence(backupHolder.pid, store)
+        #expect(backup.stderr.hasPrefix(prefix) && backup.stderr.hasSuffix(suffix), "\(backup.stderr)")
+        #expect(backup.stderr.filter { $0 == "\n" }.count == 1, "said once")
+        #expect(backup.stdout == unwaited.stdout.replacingOccurrences(of: scratch("b0"), with: scratch("b1")))
+        #expect(backupHolder.readLine() == "released")
+        backupHolder.wait()
+
+        let restoreHolder = try ChildProcess(["hold-lock", store, "2"])
+        #expect(restoreHolder.readLine() == "locked")
+        let restore = try Tool.migrate(["--json", "restore", "--force", scratch("b1"), store])
+        #expect(restore.code == 0, "\(restore)")
+        let restoreSentence = waitSentence(restoreHolder.pid, store)
+        #expect(restore.stderr.hasPrefix(restoreSentence.prefix) && restore.stderr.hasSuffix(restoreSentence.suffix), "\(restore.stderr)")
+        #expect(restore.stdout.hasPrefix("{") && !restore.stdout.contains("Waiting for "), "\(restore.stdout)")
+        #expect(restoreHolder.readLine() == "released")
+        restoreHolder.wait()
+        #expect(rootedTree(store) == rootedTree(Samples.v3Store))
+    }
 }

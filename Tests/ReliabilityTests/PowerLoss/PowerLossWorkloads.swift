@@ -253,10 +253,14 @@ enum PowerLossWorkloads {
                 continue
             }
             if bytes != before {
-                let version = (try? DocumentVersion.peek(DocumentVersion.parse(bytes))) ?? 1
-                for reader in [1, 2] {
-                    failures += RollbackCheck.checkSession(bytes: bytes, file: path, original: originalDocument, reader: reader,
-                                                           storeVersion: max(reader, version)).map { "v\(reader) reader: \($0)" }
+                failures += ReaderCheckCache.shared.failures(path: path, bytes: bytes, original: before) {
+                    let version = (try? DocumentVersion.peek(DocumentVersion.parse(bytes))) ?? 1
+                    var found: [String] = []
+                    for reader in [1, 2] {
+                        found += RollbackCheck.checkSession(bytes: bytes, file: path, original: originalDocument, reader: reader,
+                                                            storeVersion: max(reader, version)).map { "v\(reader) reader: \($0)" }
+                    }
+                    return found
                 }
             }
         }
@@ -279,5 +283,30 @@ enum PowerLossWorkloads {
         let text = String(decoding: bytes, as: UTF8.self)
         let pattern = try! NSRegularExpression(pattern: "\"(started_at|finished_at)\": \"[^\"]*\"")
         return pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "\"$1\": \"…\"")
+    }
+}
+
+/// The reader checks of one document's bytes against its original, computed once: the crash
+/// states of a run share most of their files (each is old or new), and checking a document as
+/// two reader versions decodes, migrates and encodes it several times.
+final class ReaderCheckCache: @unchecked Sendable {   // every access to `results` holds `lock`
+    static let shared = ReaderCheckCache()
+    private struct Key: Hashable {
+        let path: String
+        let bytes: [UInt8]
+        let original: [UInt8]
+    }
+    private let lock = NSLock()
+    private var results: [Key: [String]] = [:]
+
+    func failures(path: String, bytes: [UInt8], original: [UInt8], compute: () -> [String]) -> [String] {
+        let key = Key(path: path, bytes: bytes, original: original)
+        if let known = lock.withLock({ results[key] }) { return known }
+        let found = compute()
+        lock.withLock {
+            if results.count > 20_000 { results.removeAll() }
+            results[key] = found
+        }
+        return found
     }
 }

@@ -19,8 +19,11 @@ struct ExportCommand: Subcommand {
         if toStandardOutput && out.isJSON {
             throw UsageError("--json can't be used with '-': standard output holds the export.", command: Self.spec.name)
         }
+        // On a terminal, after a second: "Exporting: 12/40 files" (on standard error, also with '-').
+        let progress = OperationProgress(out)
         let report = try StoreExport.write(store: store, to: toStandardOutput ? .standardOutput : .file(file),
-                                           tool: ToolInfo.name, version: ToolInfo.version)
+                                           tool: ToolInfo.name, version: ToolInfo.version) { progress.show($0) }
+        progress.finish()
         let summary = "Exported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version "
             + "\(report.storeSchemaVersion)) from '\(store)' to \(toStandardOutput ? "standard output" : "'\(file)'")."
         if toStandardOutput {
@@ -55,8 +58,11 @@ struct ImportCommand: Subcommand {
     init(_ arguments: ParsedArguments) { (file, store) = (arguments.value(Self.file), arguments.value(Self.target)) }
 
     func run(_ out: Output) throws -> ExitCode {
+        // On a terminal, after a second: "Importing: 12 files" (the count is at the export's end), then "Verifying copy: 12/40 files".
+        let progress = OperationProgress(out)
         let report = try StoreImport.read(from: file == "-" ? .standardInput : .file(file), into: store,
-                                          tool: ToolInfo.name, version: ToolInfo.version)
+                                          tool: ToolInfo.name, version: ToolInfo.version) { progress.show($0) }
+        progress.finish()
         if let recovered = report.recovered { out.info(recovered.summary) }
         out.print("Imported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version \(report.storeSchemaVersion)) "
                   + "from \(file == "-" ? "standard input" : "'\(file)'") into '\(store)'; every file was verified first.")

@@ -34,7 +34,11 @@ struct RestoreCommand: Subcommand {
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: options)
+        // On a terminal, after a second: "Verifying backup: 12/40 files", "Restoring: …", "Verifying copy: …".
+        let progress = OperationProgress(out)
+        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version,
+                                     options: options) { progress.show($0) }
+        progress.finish()
         if let recovered = report.recovered { out.info(recovered.summary) }
         if let note = IdentityNote.line(report.identity, backup: backup, store: store) { out.info(note) }
         let manifest = report.manifest

@@ -19,7 +19,10 @@ struct VerifyBackupCommand: Subcommand {
     init(_ arguments: ParsedArguments) { backup = arguments.value(.backup) }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try BackupVerification.verify(backup: backup)
+        // On a terminal, after a second: "Verifying backup: 12/40 files".
+        let progress = OperationProgress(out)
+        let report = try BackupVerification.verify(backup: backup) { progress.show($0) }
+        progress.finish()
         out.emitJSON([
             "backup": .string(backup), "status": .string(report.status.name),
             "files": .int(report.fileCount), "bytes": .int(Int(report.totalBytes)),

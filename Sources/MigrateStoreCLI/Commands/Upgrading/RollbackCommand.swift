@@ -36,7 +36,11 @@ struct RollbackCommand: Subcommand {
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version, options: Restore.Options(force: true, otherStore: otherStore))
+        // As `restore` shows it: "Verifying backup: …", "Restoring: …", "Verifying copy: …", and a lock wait.
+        let progress = OperationProgress(out)
+        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version,
+                                     options: Restore.Options(force: true, otherStore: otherStore)) { progress.show($0) }
+        progress.finish()
         if let recovered = report.recovered { out.info(recovered.summary) }
         if let note = IdentityNote.line(report.identity, backup: backup, store: store) { out.info(note) }
         let version = report.manifest.storeSchemaVersion

@@ -8,10 +8,12 @@ final class UpgradeProgress {
     private let store: String
     private var line: ProgressLine?
     private var backupDestination = ""
+    private let backup: OperationProgress
 
     init(_ out: Output, store: String) {
         self.out = out
         self.store = store
+        self.backup = OperationProgress(out)
     }
 
     deinit { line?.finish() }
@@ -23,15 +25,18 @@ final class UpgradeProgress {
             out.warning(sentence)
         case .waitingForLock(let holder):
             finish()
-            out.info("Waiting for \(holder ?? "another process") to release '\(store)' (up to \(StoreLock.defaultTimeout.components.seconds) s).")
+            out.waitingForLock(store: store, holder: holder)
         case .backupSkipped:
             finish()
             out.info("No backup taken (--no-backup).")
         case .backupStarted(let destination):
-            backupDestination = destination
-            start("Backing up")
-        case .backupFinished(let report):
             finish()
+            backupDestination = destination
+        case .backingUp(let progress):
+            // "Backing up: 12/40 files", then "Verifying backup: 12/40 files", as `backup` shows them.
+            backup.show(progress)
+        case .backupFinished(let report):
+            backup.finish()
             out.info("Backed up '\(store)' to '\(backupDestination)': \(report.manifest.files.count) files, \(report.totalBytes) bytes, verified.")
         case .validating(let done, let total):
             if line == nil { line = out.progress("Validating", total: total) }
@@ -45,11 +50,6 @@ final class UpgradeProgress {
         case .migrationFinished:
             finish()
         }
-    }
-
-    private func start(_ label: String) {
-        finish()
-        line = out.progress(label, total: nil)
     }
 
     private func finish() {
