@@ -9,11 +9,11 @@ import Darwin
 
 /// `store-bench`: the Swift side of the measurements in `Benchmarks/` (not a product).
 ///
-///     store-bench update <store> --id <uuid> --count K [--dump FILE]
+///     store-bench update <store> --id <uuid> --count K [--dump FILE] [--async]
 ///         Opens the (v2) store for writing, then makes K durable updates of one work stream
 ///         through `Store.updateWorkStream` (unread_count cycles 0…9, so each update changes
 ///         bytes but not the size); reports each operation's wall and CPU time. With --dump, writes the document's final bytes to FILE (the
-///         bytes the C floor writes).
+///         bytes the C floor writes). With --async, the updates go through `AsyncStore`, awaited one at a time.
 ///     store-bench codec <store>
 ///         Reads every work stream file, then times parse, decode (SessionV1/V2), encode, and
 ///         Foundation's JSONSerialization on the same bytes, in memory.
@@ -22,7 +22,7 @@ import Darwin
 ///
 /// Prints one JSON object on standard output; times are in seconds.
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] | codec <store> | sha256 <file> [--passes N]\n".utf8))
+    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] [--async] | codec <store> | sha256 <file> [--passes N]\n".utf8))
     exit(64)
 }
 
@@ -45,7 +45,7 @@ func json(_ fields: [(String, String)]) -> String {
     "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
 }
 
-func update(_ args: [String]) throws {
+func update(_ args: [String]) async throws {
     guard args.count >= 2, let idText = option("id", in: args), let id = UUID(uuidString: idText),
           let count = option("count", in: args).flatMap(Int.init), count > 0 else { fail("update needs <store> --id <uuid> --count K") }
     let t0 = now()
@@ -53,13 +53,23 @@ func update(_ args: [String]) throws {
     let t1 = now()
     var perOp: [Double] = [], cpuPerOp: [Double] = []
     var last: SessionV3?
-    for _ in 0..<count {
-        let start = now(), cpuStart = cpuTime()
-        last = try store.updateWorkStream(id) { session in
-            session.fields.unreadCount = (session.fields.unreadCount + 1) % 10
+    let change: @Sendable (inout SessionV3) -> Void = { session in session.fields.unreadCount = (session.fields.unreadCount + 1) % 10 }
+    if args.contains("--async") {
+        // The same updates through AsyncStore, awaited one at a time (its queue, its lock wait).
+        let asyncStore = AsyncStore(store)
+        for _ in 0..<count {
+            let start = now(), cpuStart = cpuTime()
+            last = try await asyncStore.updateWorkStream(id, change)
+            perOp.append(seconds(start, now()))
+            cpuPerOp.append(cpuTime() - cpuStart)
         }
-        perOp.append(seconds(start, now()))
-        cpuPerOp.append(cpuTime() - cpuStart)
+    } else {
+        for _ in 0..<count {
+            let start = now(), cpuStart = cpuTime()
+            last = try store.updateWorkStream(id, change)
+            perOp.append(seconds(start, now()))
+            cpuPerOp.append(cpuTime() - cpuStart)
+        }
     }
     if let dump = option("dump", in: args), let last {
         try Data(last.encoded).write(to: URL(fileURLWithPath: dump))
@@ -97,7 +107,7 @@ func codec(_ args: [String]) throws {
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
-    case "update": try update(arguments)
+    case "update": try await update(arguments)
     case "codec": try codec(arguments)
     case "sha256": try sha256(arguments)
     default: fail("unknown command '\(arguments.first ?? "")'")

@@ -91,3 +91,17 @@ func holdLock(store path: String, seconds: UInt32) throws {
     }
     say("released")
 }
+
+/// `update <store> <stream id> <count>`: opens the store once and adds one to the stream's
+/// `unread_count`, `count` times, printing `wrote <n> <wall-clock ns>` after each write returns
+/// (for the observation tests' latency), then `done`.
+func update(store path: String, stream: UUID, count: Int) throws {
+    let store = try Store.open(at: path, options: options(lockTimeout: .seconds(60)))
+    for n in 1...max(count, 1) {
+        try store.updateWorkStream(stream) { (session: inout SessionV3) throws(StoreError) in session.fields.unreadCount += 1 }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        say("wrote \(n) \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))")
+    }
+    say("done")
+}

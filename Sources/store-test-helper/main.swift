@@ -34,6 +34,7 @@ func run(_ arguments: [String]) throws {
                 streams: arguments[5].split(separator: ",").map { UUID(uuidString: String($0))! })
     case ("write-loop", 4): try writeLoop(store: arguments[1], stream: UUID(uuidString: arguments[2])!, count: Int(arguments[3])!)
     case ("hold-lock", 3): try holdLock(store: arguments[1], seconds: UInt32(arguments[2])!)
+    case ("update", 4): try update(store: arguments[1], stream: UUID(uuidString: arguments[2])!, count: Int(arguments[3])!)
     default:
         FileHandle.standardError.write(Data("""
             Usage: store-test-helper ack-writes <store> <seed> <first n>
@@ -43,6 +44,7 @@ func run(_ arguments: [String]) throws {
                    store-test-helper mix <store> <worker> <count> <seed> <stream ids, comma-separated>
                    store-test-helper write-loop <store> <stream id> <count>
                    store-test-helper hold-lock <store> <seconds>
+                   store-test-helper update <store> <stream id> <count>
 
             """.utf8))
         exit(2)

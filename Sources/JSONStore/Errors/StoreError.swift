@@ -19,7 +19,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
             case io, notFound, permissionDenied, noSpace, readOnlyFileSystem, locked
             case symlinkRefused, notARegularFile, invalidFileName, alreadyExists, fileTooLarge
             case corruptDocument, invalidDocument, unsupportedVersion, notAStore, conflict, invalidArgument
-            case restoreInterrupted
+            case restoreInterrupted, cancelled
         }
 
         private let value: Value
@@ -63,6 +63,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
         /// A restore into the store's path has not finished: its journal is next to it and the
         /// restored store is not in place yet. The next restore or open for writing finishes it.
         public static let restoreInterrupted = Code(.restoreInterrupted)
+        /// The calling task was cancelled while the call waited (for the store's lock, in
+        /// `AsyncStore`); nothing was written. The `underlying` error is the `CancellationError`.
+        public static let cancelled = Code(.cancelled)
 
         /// The code's name, for logs: `noSpace`.
         public var description: String { value.rawValue }

@@ -42,6 +42,7 @@ extension Store {
             guard try Directories.create(directory, system: system) else { throw error }
             try AtomicFile.durableReplace(directory: directory, name: name, bytes: bytes, system: system)
         }
+        OwnWrites.shared.recordWrite(store: path, document: full, system: system)
     }
 
     /// Creates a work stream as current code does (spec §4 dual write, §10): `backend_name` `""`,
@@ -73,6 +74,9 @@ extension Store {
     /// `body` may change neither `id` nor the seven queue keys: the queue is changed through the
     /// queue methods, which keep `queue.json` and its mirror in step.
     ///
+    /// With `Options.messageRetention` set, the messages are then pruned to the newest ones by its
+    /// rule (never `message_count`).
+    ///
     /// ```swift
     /// try store.updateWorkStream(id) { $0.fields.preview = "Deploy the fix" }
     /// ```
@@ -97,6 +101,7 @@ extension Store {
             let before = session
             try body(&session)
             try checkUpdate(id, before: before, after: session)
+            options.messageRetention?.prune(&session.fields.messages)
             session.schemaVersion = SessionV3.version
             session.fillMessageSync()
             let (bytes, messages) = session.encoded(after: read)
@@ -152,6 +157,7 @@ extension Store {
             // fsync the folder: the unlink is durable only once its directory entry is (man 2 fsync).
             let fd = try AtomicFile.openDirectory(sessionsDirectory, system: system, context: context)
             try fd.sync(context: context)
+            OwnWrites.shared.recordDeletion(store: path, document: full)
         }
     }
 

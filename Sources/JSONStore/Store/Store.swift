@@ -23,10 +23,14 @@ public final class Store: Sendable {
         public var version: String
         /// How long a write waits for another process's lock. The default is 10 seconds.
         public var lockTimeout: Duration
+        /// Keeps each work stream this store writes to its newest messages (see `MessageRetention`;
+        /// `.app` is the shipped app's rule). The default is nil: messages are never pruned.
+        public var messageRetention: MessageRetention?
 
         public init(readOnly: Bool = false, tool: String = "JSONStore", version: String = Store.libraryVersion,
-                    lockTimeout: Duration = StoreLock.defaultTimeout) {
+                    lockTimeout: Duration = StoreLock.defaultTimeout, messageRetention: MessageRetention? = nil) {
             self.readOnly = readOnly; self.tool = tool; self.version = version; self.lockTimeout = lockTimeout
+            self.messageRetention = messageRetention
         }
 
         public static let readOnly = Options(readOnly: true)

@@ -86,6 +86,11 @@ struct FileStatus: Sendable, Equatable {
     var size: Int64
     var device: UInt64
     var inode: UInt64
+    /// `st_mtim` and `st_ctim` (Darwin `st_mtimespec`, `st_ctimespec`) in nanoseconds since 1970:
+    /// with the inode and size, what tells a replaced document from the one seen before (store
+    /// observation). 0 where a seam does not report them.
+    var modified: Int64 = 0
+    var changed: Int64 = 0
 
     /// Permission bits including setuid, setgid and sticky (`st_mode & 0o7777`).
     var permissions: mode_t { mode & 0o7777 }

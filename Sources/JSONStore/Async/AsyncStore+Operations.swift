@@ -1,0 +1,158 @@
+import Foundation
+
+// Every operation of `Store`, for `await`: each one runs the synchronous method of the same name
+// (see it for what it does and throws) through `read` or `write` (see `AsyncStore`).
+
+extension AsyncStore {
+    // MARK: Reading
+
+    /// `Store.manifest()`.
+    public func manifest() async throws(StoreError) -> ManifestDocument {
+        try await read { (s) throws(StoreError) in try s.manifest() }
+    }
+
+    /// `Store.workStream(_:)`.
+    public func workStream(_ id: UUID) async throws(StoreError) -> SessionDocument {
+        try await read { (s) throws(StoreError) in try s.workStream(id) }
+    }
+
+    /// `Store.customization(_:)`.
+    public func customization(_ id: UUID) async throws(StoreError) -> UserSessionV1? {
+        try await read { (s) throws(StoreError) in try s.customization(id) }
+    }
+
+    /// `Store.customizations()`.
+    public func customizations() async throws(StoreError) -> ScanResult<UserSessionV1> {
+        try await read { (s) throws(StoreError) in try s.customizations() }
+    }
+
+    /// `Store.settings()`.
+    public func settings() async throws(StoreError) -> SettingsV1 {
+        try await read { (s) throws(StoreError) in try s.settings() }
+    }
+
+    /// `Store.queueDocument()`.
+    public func queueDocument() async throws(StoreError) -> QueueV2? {
+        try await read { (s) throws(StoreError) in try s.queueDocument() }
+    }
+
+    /// `Store.queue()`.
+    public func queue() async throws(StoreError) -> QueueV2 {
+        try await read { (s) throws(StoreError) in try s.queue() }
+    }
+
+    /// `Store.workStreamIDs()`.
+    public func workStreamIDs() async throws(StoreError) -> ScanResult<UUID> {
+        try await read { (s) throws(StoreError) in try s.workStreamIDs() }
+    }
+
+    /// `Store.listWorkStreams()`.
+    public func listWorkStreams() async throws(StoreError) -> ScanResult<WorkStreamSummary> {
+        try await read { (s) throws(StoreError) in try s.listWorkStreams() }
+    }
+
+    /// `Store.summary(_:)`.
+    public func summary(_ id: UUID) async throws(StoreError) -> WorkStreamSummary {
+        try await read { (s) throws(StoreError) in try s.summary(id) }
+    }
+
+    /// `Store.visibleQueue(lockedProviderSessions:)`.
+    public func visibleQueue(lockedProviderSessions: Set<String> = []) async throws(StoreError)
+        -> (fifo: [QueueEntryVisibility], priority: [QueueEntryVisibility]) {
+        let visible = try await read { (s) throws(StoreError) in
+            let queues = try s.visibleQueue(lockedProviderSessions: lockedProviderSessions)
+            return VisibleQueues(fifo: queues.fifo, priority: queues.priority)
+        }
+        return (visible.fifo, visible.priority)
+    }
+
+    // MARK: Writing
+
+    /// `Store.withLock(_:)`: runs `body` holding the store's lock, on the store's write queue.
+    /// `body` must not call this store's write methods (they would wait for the lock it holds).
+    public func withLock<R: Sendable>(_ body: @escaping @Sendable () throws(StoreError) -> R) async throws(StoreError) -> R {
+        try await write { (s) throws(StoreError) in try s.withLock(body) }
+    }
+
+    /// `Store.createWorkStream(id:workingDirectory:provider:at:)`.
+    @discardableResult
+    public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
+                                 at date: Date = Date()) async throws(StoreError) -> SessionV3 {
+        try await write { (s) throws(StoreError) in try s.createWorkStream(id: id, workingDirectory: workingDirectory, provider: provider, at: date) }
+    }
+
+    /// `Store.updateWorkStream(_:_:)`. `body` runs once, holding the lock, on the store's write queue.
+    @discardableResult
+    public func updateWorkStream(_ id: UUID, _ body: @escaping @Sendable (inout SessionV3) throws(StoreError) -> Void) async throws(StoreError) -> SessionV3 {
+        try await write { (s) throws(StoreError) in try s.updateWorkStream(id, body) }
+    }
+
+    /// `Store.appendMessages(_:_:)`.
+    @discardableResult
+    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) async throws(StoreError) -> SessionV3 {
+        try await write { (s) throws(StoreError) in try s.appendMessages(id, messages) }
+    }
+
+    /// `Store.deleteWorkStream(_:)`.
+    ///
+    /// - Warning: This removes the work stream and its messages from the store.
+    public func deleteWorkStream(_ id: UUID) async throws(StoreError) {
+        try await write { (s) throws(StoreError) in try s.deleteWorkStream(id) }
+    }
+
+    /// `Store.setCustomName(_:_:at:)`.
+    @discardableResult
+    public func setCustomName(_ id: UUID, _ name: String?, at date: Date = Date()) async throws(StoreError) -> UserSessionV1 {
+        try await write { (s) throws(StoreError) in try s.setCustomName(id, name, at: date) }
+    }
+
+    /// `Store.setUserDeleted(_:_:at:)`.
+    @discardableResult
+    public func setUserDeleted(_ id: UUID, _ deleted: Bool, at date: Date = Date()) async throws(StoreError) -> UserSessionV1 {
+        try await write { (s) throws(StoreError) in try s.setUserDeleted(id, deleted, at: date) }
+    }
+
+    /// `Store.updateSettings(_:)`.
+    @discardableResult
+    public func updateSettings(_ body: @escaping @Sendable (inout SettingsV1) -> Void) async throws(StoreError) -> SettingsV1 {
+        try await write { (s) throws(StoreError) in try s.updateSettings(body) }
+    }
+
+    // MARK: Queues
+
+    /// `Store.enqueue(_:at:)`.
+    public func enqueue(_ id: UUID, at date: Date = Date()) async throws(StoreError) {
+        try await write { (s) throws(StoreError) in try s.enqueue(id, at: date) }
+    }
+
+    /// `Store.removeFromQueue(_:)`.
+    public func removeFromQueue(_ id: UUID) async throws(StoreError) {
+        try await write { (s) throws(StoreError) in try s.removeFromQueue(id) }
+    }
+
+    /// `Store.addToPriorityQueue(_:priority:at:)`.
+    public func addToPriorityQueue(_ id: UUID, priority: Int32? = nil, at date: Date = Date()) async throws(StoreError) {
+        try await write { (s) throws(StoreError) in try s.addToPriorityQueue(id, priority: priority, at: date) }
+    }
+
+    /// `Store.removeFromPriorityQueue(_:)`.
+    public func removeFromPriorityQueue(_ id: UUID) async throws(StoreError) {
+        try await write { (s) throws(StoreError) in try s.removeFromPriorityQueue(id) }
+    }
+
+    /// `Store.changePriority(_:to:)`.
+    public func changePriority(_ id: UUID, to priority: Int32) async throws(StoreError) {
+        try await write { (s) throws(StoreError) in try s.changePriority(id, to: priority) }
+    }
+
+    /// `Store.movePriority(_:after:before:)`.
+    public func movePriority(_ id: UUID, after upper: UUID?, before lower: UUID?) async throws(StoreError) {
+        try await write { (s) throws(StoreError) in try s.movePriority(id, after: upper, before: lower) }
+    }
+}
+
+/// `visibleQueue`'s two lists, carried across the queue as one Sendable value.
+private struct VisibleQueues: Sendable {
+    var fifo: [QueueEntryVisibility]
+    var priority: [QueueEntryVisibility]
+}

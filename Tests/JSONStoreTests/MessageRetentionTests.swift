@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import JSONStore
+import StoreJSON
+import TestSupport
+
+/// `Store.Options.messageRetention`: the newest N messages kept on write, `message_count` untouched.
+@Suite struct MessageRetentionTests {
+    static let t0 = RFC3339.parse("2025-11-20T10:00:00.000Z")!
+
+    /// Message number `n` of work stream `stream`: id `…-<n>`, `n` seconds after t0.
+    static func message(_ n: Int, of stream: UUID) -> MessageV1 {
+        MessageV1(id: UUID(uuidString: String(format: "20000000-0000-4000-8000-%012d", n))!, sessionID: stream, role: "user",
+                  text: "message \(n)", timestamp: t0.addingTimeInterval(Double(n)))
+    }
+
+    static func ids(_ numbers: ClosedRange<Int>) -> [UUID] {
+        numbers.map { UUID(uuidString: String(format: "20000000-0000-4000-8000-%012d", $0))! }
+    }
+
+    @Test func appPresetPrunesToTheNewestFiftyOnceThereAreMoreThanSixtyAndKeepsMessageCount() throws {
+        let folder = TemporaryDirectory()
+        _ = try Store.create(at: folder("store"))
+        let store = try Store.open(at: folder("store"), options: Store.Options(messageRetention: .app))
+        let id = try store.createWorkStream(workingDirectory: "/w").id
+        try store.updateWorkStream(id) { $0.fields.messageCount = 1234 }
+        for n in 1...60 { try store.appendMessages(id, [Self.message(n, of: id)]) }
+        #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(1...60), "60 is not more than 60: nothing pruned")
+
+        let pruned = try store.appendMessages(id, [Self.message(61, of: id)])
+        #expect(pruned.fields.messages.map(\.id) == Self.ids(12...61))
+        #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(12...61))
+        #expect(try store.workStream(id).fields.messageCount == 1234)
+
+        for n in 62...70 { try store.appendMessages(id, [Self.message(n, of: id)]) }
+        #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(12...70), "59 messages: below the threshold again")
+        try store.appendMessages(id, [Self.message(71, of: id), Self.message(72, of: id)])
+        #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(23...72))
+        #expect(try store.summary(id).messageCount == 1234)
+        #expect(try store.summary(id).storedMessages == 50)
+    }
+
+    @Test func retentionKeepsExactlyTheNewestNOnEveryWriteWhenTheThresholdIsN() async throws {
+        let folder = TemporaryDirectory()
+        let store = try await AsyncStore.create(at: folder("store"), options: Store.Options(messageRetention: MessageRetention(keep: 3, whenMoreThan: 3)))
+        let id = try await store.createWorkStream(workingDirectory: "/w").id
+        try await store.appendMessages(id, (1...10).map { Self.message($0, of: id) })
+        #expect(try await store.workStream(id).fields.messages.map(\.id) == Self.ids(8...10))
+        try await store.appendMessages(id, [Self.message(11, of: id)])
+        #expect(try await store.workStream(id).fields.messages.map(\.id) == Self.ids(9...11))
+        #expect(try await store.workStream(id).fields.messageCount == 0)
+    }
+
+    @Test func aWriteOfAnotherKeyPrunesMessagesAnotherWriterLeft() throws {
+        let folder = TemporaryDirectory()
+        let plain = try Store.create(at: folder("store"))
+        let id = try plain.createWorkStream(workingDirectory: "/w").id
+        try plain.appendMessages(id, (1...70).map { Self.message($0, of: id) })
+        #expect(try plain.workStream(id).fields.messages.count == 70, "retention is off by default")
+
+        let pruning = try Store.open(at: folder("store"), options: Store.Options(messageRetention: .app))
+        #expect(try pruning.workStream(id).fields.messages.count == 70, "reading never prunes")
+        try pruning.updateWorkStream(id) { $0.fields.unreadCount = 2 }
+        #expect(try plain.workStream(id).fields.messages.map(\.id) == Self.ids(21...70))
+    }
+
+    @Test func pruneIsAPureRuleOverTheArray() {
+        var messages = (1...5).map { Self.message($0, of: UUID()) }
+        #expect(MessageRetention(keep: 2, whenMoreThan: 4).prune(&messages) == 3)
+        #expect(messages.map(\.text) == ["message 4", "message 5"])
+        #expect(MessageRetention(keep: 2, whenMoreThan: 4).prune(&messages) == 0)
+    }
+}
