@@ -25,6 +25,16 @@ public struct QueueKeys: Sendable, Hashable {
     public mutating func resetPriority() {
         isInPriorityQueue = false; priority = QueueV2.defaultPriority; priorityOrder = 0; priorityQueuedAt = nil
     }
+
+    /// The defaults of spec §3: not queued anywhere, priority 10, order 0, no dates.
+    public static let defaults = QueueKeys()
+
+    public init(isInQueue: Bool = false, queuePosition: Int32 = 0, queuedAt: Date? = nil, isInPriorityQueue: Bool = false,
+                priority: Int32 = QueueV2.defaultPriority, priorityOrder: Double = 0, priorityQueuedAt: Date? = nil) {
+        self.isInQueue = isInQueue; self.queuePosition = queuePosition; self.queuedAt = queuedAt
+        self.isInPriorityQueue = isInPriorityQueue; self.priority = priority; self.priorityOrder = priorityOrder
+        self.priorityQueuedAt = priorityQueuedAt
+    }
 }
 
 extension SessionFieldsV1 {

@@ -27,6 +27,14 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
     case messageKeysAdded(messages: Int)
     /// §10: a cursor an older writer left (rendered value) was set back to its default.
     case cursorReset(String, from: String)
+    /// §11: a key renamed, its value kept verbatim (`backend_name` ↔ `name`).
+    case keyRenamed(String, to: String)
+    /// §11: the seven per-session queue keys were removed (the queue lives in `queue.json`).
+    case mirrorKeysRemoved
+    /// §11 inverse: the seven per-session queue keys were written from `queue.json`.
+    case mirrorKeysWritten
+    /// §11: a queue key whose value `queue.json` does not imply (rendered), dropped by the rename.
+    case staleMirrorKey(String, value: String)
 
     /// A stable identifier for scripts (`--json`).
     public var code: String {
@@ -44,13 +52,17 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .migrationRecorded: "migration_recorded"
         case .messageKeysAdded: "message_keys_added"
         case .cursorReset: "cursor_reset"
+        case .keyRenamed: "key_renamed"
+        case .mirrorKeysRemoved: "mirror_keys_removed"
+        case .mirrorKeysWritten: "mirror_keys_written"
+        case .staleMirrorKey: "stale_mirror_key"
         }
     }
 
     /// True for the normalisations of §6 (changes of a value a v1 reader sees), as opposed to additions.
     public var isNormalisation: Bool {
         switch self {
-        case .messageSessionIDFixed, .queuePositionRenumbered, .queuePositionCleared, .mirrorKey, .queueEntryDropped, .cursorReset: true
+        case .messageSessionIDFixed, .queuePositionRenumbered, .queuePositionCleared, .mirrorKey, .queueEntryDropped, .cursorReset, .staleMirrorKey: true
         default: false
         }
     }
@@ -73,6 +85,10 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .migrationRecorded: "append a migration record"
         case .messageKeysAdded(let n): "add seq = 0 and offset = 0 to \(n) message\(n == 1 ? "" : "s")"
         case .cursorReset(let k, let f): "\(k) \(f) → default (written by an older app after the upgrade; re-synced from the start)"
+        case .keyRenamed(let k, let t): "rename \(k) to \(t) (value kept)"
+        case .mirrorKeysRemoved: "remove the seven queue keys (the queue is in queue.json)"
+        case .mirrorKeysWritten: "write the seven queue keys from queue.json"
+        case .staleMirrorKey(let k, let v): "drop \(k) = \(v): queue.json does not imply it (a stale leftover)"
         }
     }
 }
