@@ -58,11 +58,6 @@ public struct MigrationStep: Sendable {
     public func migrate(_ document: SessionDocument, context: StepContext) throws(SchemaError) -> (SessionDocument, [Change]) {
         try workStream(document, context)
     }
-
-    /// A customisation, `settings.json` or `queue.json`: only `schema_version` changes (§6, §10).
-    public func upgradedVersion(_ version: Int) -> (Int, [Change]) {
-        version < to ? (to, [.schemaVersion(from: version, to: to)]) : (version, [])
-    }
 }
 
 /// The exact inverse of a breaking step (§9): for every document, inverse(step(d)) equals d except
