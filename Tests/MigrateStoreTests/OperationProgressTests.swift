@@ -15,6 +15,7 @@ import Testing
         let captured = CapturedOutput()
         let output = Output(streams: captured.streams(terminal: terminal))
         output.progressTiming = (delay: .zero, redrawInterval: .zero)
+        output.progressClock = { .zero }   // frozen: the rate and time left (after a second) are ProgressLineTests' concern
         let code = CommandLineTool(registry: CommandRegistry()).run(words, output: output)
         return ToolRun(stdout: captured.stdout, stderr: captured.stderr, code: code.rawValue)
     }

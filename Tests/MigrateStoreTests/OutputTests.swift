@@ -106,9 +106,19 @@ import Testing
         harness.line.update(14)
         harness.line.finish()
         harness.line.update(15)  // after finish: ignored
-        #expect(harness.drawn == "\rMigrating: 12/40 sessions/ab.json"
-            + "\rMigrating: 14/40" + String(repeating: " ", count: 17)
-            + "\r" + String(repeating: " ", count: 16) + "\r")
+        #expect(harness.drawn == "\rMigrating: 12/40 sessions/ab.json, 12/s, 3 s left"
+            + "\rMigrating: 14/40, 13/s, 3 s left" + String(repeating: " ", count: 17)
+            + "\r" + String(repeating: " ", count: 32) + "\r")
+    }
+
+    @Test func rateAndTimeLeftAppearAfterASecondOfWork() {
+        #expect(ProgressLine.pace(completed: 100, total: 400, elapsed: .milliseconds(999)) == "")
+        #expect(ProgressLine.pace(completed: 0, total: 400, elapsed: .seconds(5)) == "")
+        #expect(ProgressLine.pace(completed: 100, total: 400, elapsed: .seconds(2)) == ", 50/s, 6 s left")
+        #expect(ProgressLine.pace(completed: 3, total: 1000, elapsed: .seconds(2)) == ", 1.5/s, 11 min 5 s left")
+        #expect(ProgressLine.pace(completed: 50, total: nil, elapsed: .seconds(10)) == ", 5.0/s")
+        #expect(ProgressLine.pace(completed: 400, total: 400, elapsed: .seconds(2)) == ", 200/s")
+        #expect(ProgressLine.timeLeft(7_300) == "2 h 1 min")
     }
 
     @Test func longTextIsCutToFitOneTerminalLine() {

@@ -35,6 +35,9 @@ final class Output {
     /// redraws (see ``ProgressLine``). The defaults are a second and a tenth of a second; tests
     /// set zero for both, so that every update is drawn.
     var progressTiming: (delay: Duration, redrawInterval: Duration) = (.seconds(1), .milliseconds(100))
+    /// The clock progress lines read (time since each started); nil for the real one. Tests that
+    /// compare drawn bytes freeze it, so that no rate or time left appears.
+    var progressClock: (@Sendable () -> Duration)?
 
     init(streams: OutputStreams, isJSON: Bool = false, isQuiet: Bool = false, command: String = "") {
         self.streams = streams
@@ -97,7 +100,8 @@ final class Output {
     func progress(_ label: String, total: Int?) -> ProgressLine {
         ProgressLine(label: label, total: total,
                      isEnabled: streams.standardErrorIsTerminal && !isQuiet,
-                     write: streams.standardError, delay: progressTiming.delay, redrawInterval: progressTiming.redrawInterval)
+                     write: streams.standardError, elapsed: progressClock, delay: progressTiming.delay,
+                     redrawInterval: progressTiming.redrawInterval)
     }
 
     /// Runs `body` with a progress line that is cleared when `body` returns or throws.

@@ -1,7 +1,8 @@
 /// One line of progress on standard error, redrawn in place with a carriage return.
 ///
 /// Quiet for short work: nothing is drawn until ``delay`` has passed (a second by default),
-/// so fast commands never flicker. Redraws are limited to one per ``redrawInterval``. The
+/// so fast commands never flicker. Once the work has run a second, the line also shows the rate
+/// and, when the total is known, the time left: `Migrating: 1200/10000 work streams, 850/s, 11 s left`. Redraws are limited to one per ``redrawInterval``. The
 /// text is cut to ``maximumWidth`` characters, because a line that wraps can't be redrawn
 /// with `\r`. ``finish()`` blanks the line so the next output starts on a clean line.
 ///
@@ -53,7 +54,7 @@ final class ProgressLine {
         guard now >= delay else { return }
         if let lastDraw, now - lastDraw < redrawInterval { return }
         lastDraw = now
-        draw(text(completed: completed, detail: detail))
+        draw(text(completed: completed, detail: detail, elapsed: now))
     }
 
     /// Blanks the line if anything was drawn. Later calls do nothing.
@@ -65,12 +66,33 @@ final class ProgressLine {
         drawnWidth = 0
     }
 
-    /// `Migrating: 12/40 sessions/ab….json`, cut to ``maximumWidth``.
-    func text(completed: Int, detail: String?) -> String {
+    /// `Migrating: 12/40 sessions/ab….json`, and after a second of work `, 850/s, 11 s left`,
+    /// cut to ``maximumWidth``.
+    func text(completed: Int, detail: String?, elapsed: Duration = .zero) -> String {
         var text = "\(label): \(completed)"
         if let total { text += "/\(total)" }
         if let detail, !detail.isEmpty { text += " " + detail }
+        text += Self.pace(completed: completed, total: total, elapsed: elapsed)
         return text.count > maximumWidth ? String(text.prefix(maximumWidth - 1)) + "…" : text
+    }
+
+    /// `, 850/s, 11 s left` (the rate so far, and the time left at that rate); empty before a
+    /// second of work or before the first item, when a rate would mean little.
+    static func pace(completed: Int, total: Int?, elapsed: Duration) -> String {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        guard seconds >= 1, completed > 0 else { return "" }
+        let rate = Double(completed) / seconds
+        var text = rate >= 10 ? ", \(Int(rate.rounded()))/s" : ", \(String(format: "%.1f", rate))/s"
+        if let total, total > completed { text += ", " + timeLeft(Double(total - completed) / rate) + " left" }
+        return text
+    }
+
+    /// `4 s`, `2 min 5 s`, `1 h 3 min`.
+    static func timeLeft(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        if whole < 60 { return "\(whole) s" }
+        if whole < 3600 { return "\(whole / 60) min \(whole % 60) s" }
+        return "\(whole / 3600) h \((whole % 3600) / 60) min"
     }
 
     private func draw(_ text: String) {
