@@ -34,7 +34,7 @@ import Testing
             + "Shown is the queue the next writer ('migrate-store migrate', or any client opening the store for writing) establishes.\n"
         #expect(run.stdout.components(separatedBy: "Reconcile pending:").count == 2)
         #expect(run.stdout.contains(pending), "\(run.stdout)")
-        #expect(run.stdout.contains("\nSource: the session keys (a v1 writer wrote to this v2 store, spec §7)"))
+        #expect(run.stdout.contains("\nSource: the session keys (a v1 writer wrote to this store after its upgrade, spec §7)"))
 
         let before = try fixture.json("queue")
         #expect(ids(before, "fifo") == [Self.ec3, Self.s555, Self.ad9])
