@@ -33,6 +33,7 @@ FULL = {
     "update_ops": 20, "sqlite_ops": 20, "tinydb_ops": {100: 5, 1000: 3, 10000: 1},
     "g4": (10000, 30),
     "g5": (1000, 10000), "g5_messages": 30,
+    "g8": (10000, 50), "g8_rss": (1000, 10000),
 }
 QUICK = {
     "reps": 2,
@@ -42,6 +43,7 @@ QUICK = {
     "update_ops": 3, "sqlite_ops": 3, "tinydb_ops": {10: 2, 30: 2, 100: 1},
     "g4": (100, 6),
     "g5": (20, 100), "g5_messages": 6,
+    "g8": (40, 8), "g8_rss": (20, 100),
 }
 
 
@@ -545,6 +547,136 @@ def g5_memory(b):
     b.ratio("g5", f"peak RSS N = {sizes[1]} / N = {sizes[0]}", f"g5_rss_{sizes[1]}", f"g5_rss_{sizes[0]}", ("<=", 1.3))
 
 
+def coredata_file(b, n, m):
+    """The app's Core Data file (model version 7, the layout of spec §12) with n work streams x m
+    messages, written with Python's sqlite3 module; message texts as long on average as those of
+    the generated v1 store of the same size, so both hold about as many bytes. Kept between runs."""
+    store = b.v1_store(n, m)
+    path = os.path.join(b.stores_dir(), f"coredata-n{n}-m{m}-s{SEED}.sqlite")
+    marker = path + ".done"
+    stamp = b.binary_stamp("generate-store") + " coredata-1"
+    if os.path.exists(path) and os.path.exists(marker) and open(marker).read() == stamp:
+        return path
+    import random
+    import sqlite3
+    import uuid
+    for suffix in ("", "-wal", "-shm", ".done"):
+        remove(path + suffix)
+    # A message's JSON in the store is about 260 bytes besides its text (keys, ids, dates).
+    text_bytes = max(8, tree_bytes(store) // max(1, n * m) - 260)
+    rng = random.Random(SEED)
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE ZCDBACKENDSESSION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISINQUEUE INTEGER,
+          ZISLOCALLYCREATED INTEGER, ZMESSAGECOUNT INTEGER, ZQUEUEPOSITION INTEGER, ZUNREADCOUNT INTEGER,
+          ZISINPRIORITYQUEUE INTEGER, ZPRIORITY INTEGER, ZNEXTSEQ INTEGER, ZLIVEFROMSEQ INTEGER, ZLASTOFFSETMERGED INTEGER,
+          ZLIVEFROMOFFSET INTEGER, ZLASTMODIFIED TIMESTAMP, ZQUEUEDAT TIMESTAMP, ZPRIORITYORDER FLOAT,
+          ZPRIORITYQUEUEDAT TIMESTAMP, ZBACKENDNAME VARCHAR, ZPREVIEW VARCHAR, ZWORKINGDIRECTORY VARCHAR, ZPROVIDER VARCHAR,
+          ZLASTFILESIGNATURE VARCHAR, ZID BLOB);
+        CREATE TABLE ZCDMESSAGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSESSION INTEGER, ZSEQ INTEGER,
+          ZOFFSET INTEGER, ZSERVERTIMESTAMP TIMESTAMP, ZTIMESTAMP TIMESTAMP, ZROLE VARCHAR, ZSTATUS VARCHAR, ZTEXT VARCHAR,
+          ZID BLOB, ZSESSIONID BLOB);
+        CREATE INDEX ZCDMESSAGE_ZSESSION_INDEX ON ZCDMESSAGE (ZSESSION);
+        CREATE INDEX Z_CDMessage_bySessionAndSeq ON ZCDMESSAGE (ZSESSIONID, ZSEQ DESC);
+        CREATE TABLE ZCDUSERSESSION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISUSERDELETED INTEGER,
+          ZCREATEDAT TIMESTAMP, ZCUSTOMNAME VARCHAR, ZID BLOB);
+        CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+        CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+    """)
+    words = ["the", "login", "crash", "fix", "test", "build", "why", "does", "refactor", "queue", "store", "again"]
+    base = 780_000_000.0
+    for i in range(n):
+        sid = uuid.UUID(int=rng.getrandbits(128), version=4)
+        queued, prio = i % 10 == 0, i % 7 == 0
+        db.execute("INSERT INTO ZCDBACKENDSESSION VALUES (?,2,1,?,0,?,?,0,?,?,?,0,0,0,?,?,?,NULL,?,?,?,'claude',NULL,?)",
+                   (i + 1, int(queued), m, i // 10 + 1 if queued else 0, int(prio), [1, 5, 10][i % 3], m, base + i,
+                    base + i if queued else None, float(i) if prio else 0.0, f"Work stream {i}", "preview", f"/Users/ana/p{i % 17}",
+                    sid.bytes))
+        rows = []
+        for j in range(m):
+            length = max(1, int(text_bytes * (0.5 + rng.random())))
+            text = (" ".join(rng.choice(words) for _ in range(length // 5 + 1)))[:length]
+            rows.append((i * m + j + 1, i + 1, j + 1, j * 100, base + i + j / 100, "user" if j % 2 == 0 else "assistant",
+                         "confirmed", text, uuid.UUID(int=rng.getrandbits(128), version=4).bytes, sid.bytes))
+        db.executemany("INSERT INTO ZCDMESSAGE VALUES (?,1,1,?,?,?,NULL,?,?,?,?,?,?)", rows)
+    db.executemany("INSERT INTO Z_PRIMARYKEY VALUES (?,?,0,?)", [(1, "CDMessage", n * m), (2, "CDBackendSession", n), (3, "CDUserSession", 0)])
+    db.execute("INSERT INTO Z_METADATA VALUES (1, ?, NULL)", (str(uuid.UUID(int=SEED)),))
+    db.commit()
+    db.close()
+    with open(marker, "w") as f:
+        f.write(stamp)
+    sync()
+    return path
+
+
+def g8_coredata(b):
+    """Goal 8: importing the app's Core Data file (`import-coredata`) against `migrate` of a v1
+    store with as many work streams and messages, alternated in the same run; and its peak RSS at
+    two sizes (streaming: memory must not grow with the number of work streams)."""
+    n, m = b.cfg["g8"]
+    print(f"== 8. import-coredata of {n} work streams x {m} messages vs migrate of the same size", flush=True)
+    source = b.v1_store(n, m)
+    sqlite_file = coredata_file(b, n, m)
+    ms = b.tool("migrate-store")
+    target, imported = b.scratch("g8-store"), b.scratch("g8-imported")
+    f_im = b.figure("g8_import", "migrate-store import-coredata (v7 Core Data file → new v3 store)")
+    f_mg = b.figure("g8_migrate", "migrate-store migrate (default backup), v1 store of the same size")
+    f_nb = b.figure("g8_migrate_nobackup", "migrate-store migrate --no-backup, v1 store of the same size")
+    f_im.extra["source_bytes"] = os.path.getsize(sqlite_file)
+    f_mg.extra["store_bytes"] = f_nb.extra["store_bytes"] = tree_bytes(source)
+
+    def timed(cmd, fig):
+        def measure():
+            result = run(cmd)
+            fig.extra.setdefault("cpu_s", []).append(result.user + result.system)
+            return result.seconds
+        return measure
+
+    def clean_backups():
+        parent = os.path.dirname(target)
+        for entry in os.listdir(parent):
+            if entry.startswith(os.path.basename(target) + ".backup"):
+                bury(os.path.join(parent, entry))
+        sync()
+
+    def fresh_target():
+        bury(imported)
+        sync()
+
+    b.alternate([
+        (f_im, fresh_target, timed([ms, "import-coredata", sqlite_file, imported], f_im)),
+        (f_mg, lambda: (clean_backups(), fresh_copy(source, target)), timed([ms, "migrate", target], f_mg)),
+        (f_nb, lambda: (clean_backups(), fresh_copy(source, target)), timed([ms, "migrate", "--no-backup", target], f_nb)),
+    ])
+    clean_backups()
+    bury(target)
+    bury(imported)
+    b.ratio("g8_import_vs_migrate", "import-coredata / migrate (same size)", "g8_import", "g8_migrate", ("<=", 2.0))
+    b.ratio("g8_import_vs_migrate_nobackup", "import-coredata / migrate --no-backup (same size)", "g8_import",
+            "g8_migrate_nobackup", None)
+
+    sizes = b.cfg["g8_rss"]
+    print(f"== 8. peak memory of import-coredata: N = {sizes[0]} vs {sizes[1]} ({m} messages each)", flush=True)
+    contenders = []
+    for size in sizes:
+        sqlite_n = coredata_file(b, size, m)
+        out = b.scratch(f"g8-rss-{size}")
+        f = b.figure(f"g8_rss_{size}", f"peak RSS of import-coredata, N = {size}", "KiB")
+        f.extra["source_bytes"] = os.path.getsize(sqlite_n)
+
+        def measure(sqlite_n=sqlite_n, out=out):
+            wrapper = [b.peers["maxrss"]] if "maxrss" in b.peers else []
+            result = run(wrapper + [ms, "import-coredata", sqlite_n, out])
+            found = re.findall(r"^maxrss_kib=(\d+)$", result.err, re.M)
+            return int(found[-1]) if found else result.maxrss_kib
+        contenders.append((f, lambda out=out: (bury(out), sync()), measure))
+    b.alternate(contenders)
+    for size in sizes:
+        bury(b.scratch(f"g8-rss-{size}"))
+    b.ratio("g8_rss", f"peak RSS of import-coredata N = {sizes[1]} / N = {sizes[0]}", f"g8_rss_{sizes[1]}",
+            f"g8_rss_{sizes[0]}", ("<=", 1.3))
+
+
 # ---------------------------------------------------------------- peers and report
 
 def find_peers(b):
@@ -715,6 +847,12 @@ METHOD = """
   right after fork, i.e. Python's own ~46 MiB, which earlier runs reported for both sizes).
 - **6.** `migrate-store verify` and `migrate-store backup` on the migrated goal-1 store, alternated with
   the goal-1 runs; the ratio to `migrate --no-backup` on the same store.
+- **8.** `migrate-store import-coredata` of a model-version-7 Core Data file (written by `bench.py` with
+  Python's sqlite3 in the layout of STORE-FORMAT §12, message texts sized so that the new store is about
+  the size of the generated v1 store) into a new folder, alternated with `migrate` (default backup) and
+  `migrate --no-backup` of fresh copies of the v1 store with as many work streams and messages; and the
+  peak RSS of `import-coredata` at two sizes (`peers/maxrss.c`), which must not grow with the number of
+  work streams.
 """
 
 
@@ -740,7 +878,7 @@ def main():
     parser.add_argument("--out", required=True, help="the Markdown file to write")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, 2 repetitions: a smoke test")
     parser.add_argument("--reps", type=int, help="repetitions (default 5, quick 2)")
-    parser.add_argument("--only", default="g1,g2,g3,g4,g5,g7", help="which benchmarks, comma-separated")
+    parser.add_argument("--only", default="g1,g2,g3,g4,g5,g7,g8", help="which benchmarks, comma-separated")
     parser.add_argument("--rerender", action="store_true",
                         help="write the report again from Benchmarks/work/results.json (after editing ANALYSIS.md)")
     args = parser.parse_args()
@@ -753,7 +891,7 @@ def main():
     find_peers(b)
     started = time.perf_counter()
     steps = {"g1": g1_migration, "g2": g2_durable_update, "g3": g3_update_vs_size, "g4": g4_listing, "g5": g5_memory,
-             "g7": g7_chain}
+             "g7": g7_chain, "g8": g8_coredata}
     if os.path.isdir(GRAVEYARD):
         # An interrupted run's copies: deleted now, then a pause so that their freed inodes do not
         # slow the first figures (see `bury`).

@@ -38,6 +38,7 @@ import Testing
               restore                 Restore a store from a backup.
               export                  Write a whole store as one JSON file.
               import                  Create a store from a file written by 'export'.
+              import-coredata         Create a store from the app's Core Data file.
 
             HELP TOPICS:
               exit-codes              What each exit status means.

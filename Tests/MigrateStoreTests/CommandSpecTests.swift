@@ -2,11 +2,11 @@ import Testing
 @testable import MigrateStoreCLI
 
 @Suite struct CommandSpecTests {
-    @Test func registryListsTheFifteenCommandsInHelpOrder() {
+    @Test func registryListsTheSixteenCommandsInHelpOrder() {
         #expect(CommandRegistry.unimplemented.commands.map(\.spec.name) == [
             "status", "plan", "migrate", "verify", "rollback",
             "ls", "show", "queue", "stats", "validate",
-            "backup", "verify-backup", "restore", "export", "import",
+            "backup", "verify-backup", "restore", "export", "import", "import-coredata",
         ])
     }
 

@@ -24,6 +24,7 @@ import JSONStore
 /// | `replacedStore` | as `store`, but an unfinished restore passes: the command (`rollback`) finishes it |
 /// | `backup` | does not exist, is not a folder, or has neither `backup.json` nor `SHA256SUMS` (a folder with one of them is a damaged backup: 69) |
 /// | `exportFile` | does not exist or is a folder (`-` is standard input) |
+/// | `inputFile` | does not exist or is a folder (the app's Core Data file, its preferences) |
 /// | `target` | exists and is neither a folder nor a symbolic link (the library refuses a link itself) |
 ///
 /// A check that can't decide (`stat` fails with anything but `ENOENT` or `ENOTDIR`) lets the
@@ -38,6 +39,8 @@ enum PathRole: Sendable, Equatable {
     case backup
     /// A file written by `export`, or `-` (`import <file>`).
     case exportFile
+    /// A file the command only reads (`import-coredata <VoiceCode.sqlite>`, `--preferences`); `noun` says what it should be.
+    case inputFile(noun: String)
     /// A folder the command creates or replaces (`restore <store>`, `import <store>`); `verb` names the command.
     case target(verb: String)
 }
@@ -80,6 +83,9 @@ enum PathArgument {
         case .exportFile:
             guard type != .missing else { throw refusal("'\(path)' does not exist. Check the path.") }
             guard type != .directory else { throw refusal("'\(path)' is a folder, not a file written by 'export'. Check the path.") }
+        case .inputFile(let noun):
+            guard type != .missing else { throw refusal("'\(path)' does not exist. Check the path of \(noun).") }
+            guard type != .directory else { throw refusal("'\(path)' is a folder, not \(noun). Check the path.") }
         case .target(let verb):
             guard type == .missing || type == .directory || fileType(path, followingLinks: false) == .symbolicLink else {
                 throw refusal("Can't \(verb) into '\(path)': it is not a folder. Move it away or choose another path.")

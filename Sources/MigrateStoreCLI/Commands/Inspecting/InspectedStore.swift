@@ -112,7 +112,7 @@ enum QueueSource {
     /// One line for people.
     var sentence: String {
         switch self {
-        case .queueDocument: "queue.json"
+        case .queueDocument: StoreLayout.queue
         case .sessionKeysV1: "queue.json: absent (v1 store); the queue comes from the session keys"
         case .sessionKeysMissingDocument: "queue.json: absent (a store of v2 or later should have one); the queue comes from the session keys"
         case .sessionKeysV1Writer: "the session keys (a v1 writer wrote to this store after its upgrade, spec §7); queue.json is stale until the next writer rebuilds it"

@@ -1,0 +1,186 @@
+import Foundation
+
+/// The two passes over the app's rows: the queue from every work stream's queue keys, then each
+/// work stream with its messages, streamed (one work stream's messages in memory at a time).
+///
+/// Messages belong to the work stream their `sessionId` names (the app fetches them by it, spec
+/// §12). Both queries are ordered by id bytes, so the messages are merged into their work streams
+/// in one pass over each table.
+struct CoreDataReader {
+    let source: CoreDataSource
+    let model: CoreDataModel
+    /// The time of the import: the new store's `created_at`, and what an empty required date becomes.
+    let now: Date
+    private(set) var findings = CoreDataFindings()
+    /// Every work stream's `Z_PK` → id, to check each message's relationship against its `sessionId`.
+    private var idByPrimaryKey: [Int64: UUID] = [:]
+
+    init(source: CoreDataSource, model: CoreDataModel, now: Date) {
+        self.source = source; self.model = model
+        // Whole milliseconds: what the store writes, so that the report and the files agree.
+        self.now = Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+
+    /// Pass 1: the queue (spec §6 rules 5–6) from the work streams' queue keys, as the app shows it.
+    mutating func buildQueue() throws(StoreError) -> QueueV2 {
+        var summaries: [SessionQueueSummary] = []
+        var previous: UUID?
+        var ignored = CoreDataFindings()
+        let now = self.now
+        var ids: [Int64: UUID] = [:]
+        try source.database.query(model.workStreamQuery) { row in
+            guard let session = CoreDataRows.workStream(CoreDataValues(row: row, now: now), &ignored) else { return }
+            ids[ignored.primaryKey] = session.fields.id
+            guard session.fields.id != previous else { return }
+            previous = session.fields.id
+            summaries.append(SessionQueueSummary(id: session.fields.id, schemaVersion: CoreDataImport.schemaVersion, keys: session.fields.queueKeys))
+        }
+        idByPrimaryKey = ids
+        var queue = QueueBuilder.build(from: summaries)
+        queue.schemaVersion = CoreDataImport.schemaVersion
+        return queue
+    }
+
+    /// Pass 2: every work stream with its messages, its queue keys mirrored from `queue`.
+    mutating func writeWorkStreams(queue: QueueV2, to output: DocumentOutput) throws(StoreError) -> (workStreams: Int, messages: Int) {
+        let duplicates = try duplicateIDs(CoreDataModel.messageTable)
+        let index = QueueIndex(queue)
+        let messages = try source.database.prepare(model.messageQuery)
+        var cursor = MessageCursor(statement: messages, duplicates: duplicates, now: now)
+        try cursor.advance(&findings)
+        var previous: UUID?
+        var counts = (workStreams: 0, messages: 0)
+        var f = findings
+        let now = self.now, ids = idByPrimaryKey
+        try source.database.query(model.workStreamQuery) { (row: SQLiteRow) throws(StoreError) in
+            guard var session = CoreDataRows.workStream(CoreDataValues(row: row, now: now), &f) else { return }
+            let id = session.fields.id
+            if id == previous {
+                f.add(.duplicateID, "a second work stream with this id; the first (lowest Z_PK) is imported, this row is left out")
+                return
+            }
+            previous = id
+            let (table, pk) = (f.table, f.primaryKey)
+            session.fields.messages = try cursor.take(id, ids: ids, &f)
+            f.row(table, pk, id)
+            let mirrored = index.mirror(for: id, current: session.fields.queueKeys)
+            if mirrored.queuePosition != session.fields.queuePosition {
+                f.add(.queueRenumbered, "queue_position \(session.fields.queuePosition) → \(mirrored.queuePosition) (the FIFO queue is numbered 1…n in the app's order)")
+            }
+            session.fields.queueKeys = mirrored
+            try output.add(StoreLayout.workStreamPath(id), session.encoded)
+            counts.workStreams += 1
+            counts.messages += session.fields.messages.count
+        }
+        try cursor.drain(&f)
+        findings = f
+        return counts
+    }
+
+    /// Every customisation (`CDUserSession`), including those of work streams that do not exist.
+    mutating func writeCustomizations(to output: DocumentOutput) throws(StoreError) -> Int {
+        var previous: UUID?
+        var count = 0
+        var f = findings
+        let now = self.now
+        try source.database.query(model.customizationQuery) { (row: SQLiteRow) throws(StoreError) in
+            guard let customization = CoreDataRows.customization(CoreDataValues(row: row, now: now), &f) else { return }
+            if customization.id == previous {
+                f.add(.duplicateID, "a second customisation with this id; the first (lowest Z_PK) is imported, this row is left out")
+                return
+            }
+            previous = customization.id
+            try output.add(StoreLayout.customizationPath(customization.id), customization.encoded)
+            count += 1
+        }
+        findings = f
+        return count
+    }
+
+    /// The ids that more than one row of `table` has (normally none: the app's model makes ids unique).
+    private func duplicateIDs(_ table: String) throws(StoreError) -> Set<[UInt8]> {
+        var ids: Set<[UInt8]> = []
+        try source.database.query("SELECT ZID FROM \(table) WHERE ZID IS NOT NULL GROUP BY ZID HAVING COUNT(*) > 1") { row in
+            if let id = row.blob(0) { ids.insert(id) }
+        }
+        return ids
+    }
+}
+
+/// The message query, read ahead by one row: ordered by `sessionId`, so each work stream takes
+/// the run of messages that name it, and messages before it name no work stream.
+private struct MessageCursor {
+    let statement: SQLiteStatement
+    let duplicates: Set<[UInt8]>
+    let now: Date
+    private var seenDuplicates: Set<[UInt8]> = []
+    /// The message read ahead, with its `sessionId` and relationship; nil at the end.
+    private var pending: (message: MessageV1?, sessionID: UUID?, relationship: Int64?, table: String, pk: Int64, id: String?)?
+
+    init(statement: SQLiteStatement, duplicates: Set<[UInt8]>, now: Date) {
+        self.statement = statement; self.duplicates = duplicates; self.now = now
+    }
+
+    mutating func advance(_ f: inout CoreDataFindings) throws(StoreError) {
+        pending = nil
+        while try statement.step() {
+            let row = statement.row
+            let values = CoreDataValues(row: row, now: now)
+            let read = CoreDataRows.message(values, &f)
+            if read.message != nil, read.sessionID != nil, let raw = row.blob(1), duplicates.contains(raw) {
+                guard seenDuplicates.insert(raw).inserted else {
+                    f.add(.duplicateID, "a second message with this id; the first (by sessionId, timestamp, Z_PK) is imported, this row is left out")
+                    continue
+                }
+            }
+            if read.sessionID == nil {
+                // A row without an id was reported as such already.
+                if values.uuid(1) != nil { f.add(.orphanMessage, "sessionId is empty or not a UUID, so it names no work stream; left out") }
+                continue
+            }
+            if read.message == nil { continue }
+            pending = (read.message, read.sessionID, read.relationship, f.table, f.primaryKey, f.id)
+            return
+        }
+    }
+
+    /// The messages that name `id`, in timestamp order; those before it name no work stream.
+    mutating func take(_ id: UUID, ids: [Int64: UUID], _ f: inout CoreDataFindings) throws(StoreError) -> [MessageV1] {
+        var taken: [MessageV1] = []
+        while let current = pending, let sessionID = current.sessionID {
+            let order = compare(sessionID, id)
+            if order > 0 { break }
+            f.table = current.table; f.primaryKey = current.pk; f.id = current.id
+            if order < 0 {
+                f.add(.orphanMessage, "sessionId \(sessionID.lowercased) names no work stream; left out")
+            } else if let message = current.message {
+                if let pk = current.relationship, ids[pk] != id {
+                    let other = ids[pk].map { "work stream \($0.lowercased)" } ?? "no work stream"
+                    f.add(.relationshipDisagrees, "its relationship (session Z_PK \(pk)) names \(other), its sessionId \(id.lowercased); kept in \(id.lowercased), as the app shows it")
+                }
+                taken.append(message)
+            }
+            try advance(&f)
+        }
+        return taken
+    }
+
+    /// The messages after the last work stream: they name none.
+    mutating func drain(_ f: inout CoreDataFindings) throws(StoreError) {
+        while let current = pending, let sessionID = current.sessionID {
+            f.table = current.table; f.primaryKey = current.pk; f.id = current.id
+            f.add(.orphanMessage, "sessionId \(sessionID.lowercased) names no work stream; left out")
+            try advance(&f)
+        }
+    }
+
+    /// SQLite's order of 16-byte blobs: `memcmp` of the UUID bytes.
+    private func compare(_ a: UUID, _ b: UUID) -> Int {
+        withUnsafeBytes(of: a.uuid) { x in
+            withUnsafeBytes(of: b.uuid) { y in
+                for i in 0..<16 where x[i] != y[i] { return x[i] < y[i] ? -1 : 1 }
+                return 0
+            }
+        }
+    }
+}

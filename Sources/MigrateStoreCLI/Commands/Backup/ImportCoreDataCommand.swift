@@ -1,0 +1,84 @@
+import JSONStore
+
+/// `migrate-store import-coredata <VoiceCode.sqlite> <store>`: creates a store at schema v3 from
+/// the shipped app's Core Data file (see `CoreDataImport`). The file is never changed.
+///
+/// Exit status: 0 imported (rows not taken exactly as they are are listed, not errors); 64 a path
+/// does not exist or is the wrong kind (`PathRole`); 65 not SQLite, damaged, or not the app's
+/// Core Data store; 73 the store folder is not empty; 74 I/O (an unreadable file, no SQLite
+/// library); 75 another process is writing to the file.
+struct ImportCoreDataCommand: Subcommand {
+    static let source = ArgumentSpec(name: "VoiceCode.sqlite", help: "The app's Core Data file (its -wal file is read too; neither is changed).",
+                                     role: .inputFile(noun: "the app's VoiceCode.sqlite"))
+    static let target = ArgumentSpec(name: "store", help: "The store directory to create (new or empty).", role: .target(verb: "import"))
+    static let preferences = OptionSpec.string("preferences", valueName: "plist",
+                                               help: "The app's preferences (binary or XML property list) for settings.json.",
+                                               role: .inputFile(noun: "the app's preferences file"))
+    static let dryRun = OptionSpec.flag("dry-run", help: "Read and report everything; write nothing.")
+
+    static let spec = CommandSpec(
+        name: "import-coredata", group: .backupAndRestore,
+        abstract: "Create a store from the app's Core Data file.",
+        discussion: "Reads model versions 1 to 7, including what is only in the -wal file, from a private copy: the "
+            + "file, its -wal and -shm are never changed. The new store (schema version 3) appears whole or not at all. "
+            + "Rows not taken exactly as they are (messages of no work stream, relationships that disagree with "
+            + "sessionId, empty dates, duplicate ids, numbers out of range) are listed with what was done.",
+        arguments: [source, target], options: [preferences, dryRun])
+
+    let file: String, store: String, preferencesFile: String?, isDryRun: Bool
+
+    init(_ arguments: ParsedArguments) {
+        (file, store) = (arguments.value(Self.source), arguments.value(Self.target))
+        preferencesFile = arguments.string(Self.preferences)
+        isDryRun = arguments.flag(Self.dryRun)
+    }
+
+    func run(_ out: Output) throws -> ExitCode {
+        let report = try CoreDataImport.run(source: file, into: store, preferences: preferencesFile, dryRun: isDryRun,
+                                            tool: ToolInfo.name, version: ToolInfo.version)
+        for line in Self.lines(report) { out.print(line) }
+        out.emitJSON(Self.json(report))
+        return .success
+    }
+
+    static func lines(_ r: CoreDataImportReport) -> [String] {
+        let from = "'\(r.source)' (Core Data model version \(r.modelVersion)\(r.hadWAL ? ", with its -wal file" : ""))"
+        var lines = [r.dryRun
+            ? "Dry run: nothing was written. Importing \(from) into '\(r.target)' would write \(counted(r.files, "file")) (\(r.bytes) bytes, schema version \(r.storeSchemaVersion)):"
+            : "Imported \(from) into '\(r.target)': \(counted(r.files, "file")) (\(r.bytes) bytes, schema version \(r.storeSchemaVersion)), every file verified before the store was put in place:"]
+        lines.append("  \(counted(r.workStreams, "work stream")), \(counted(r.messages, "message")), \(counted(r.customizations, "customisation"))")
+        lines.append("  queue: \(r.fifo.count) in the FIFO queue, \(r.priority.count) in the priority queue")
+        let values = "queue_enabled \(r.settings.queueEnabled), priority_queue_enabled \(r.settings.priorityQueueEnabled)"
+        if let preferences = r.preferences {
+            let missing = ["queueEnabled", "priorityQueueEnabled"].filter { !r.preferenceKeysFound.contains($0) }
+            lines.append("  settings: \(values) from '\(preferences)'" + (missing.isEmpty ? "" : " (it has no \(missing.joined(separator: " or ")): the default, false)"))
+        } else {
+            lines.append("  settings: the defaults, \(values): no --preferences was given")
+        }
+        if r.findings.isEmpty {
+            lines.append("Every row was taken as it is.")
+        } else {
+            lines.append("\(counted(r.findings.count, "row")) not taken exactly as \(r.findings.count == 1 ? "it is" : "they are"):")
+            lines += r.findings.map { "  \($0.kind.rawValue): \($0)" }
+        }
+        return lines
+    }
+
+    static func json(_ r: CoreDataImportReport) -> [String: JSONOutputValue] {
+        [
+            "source": .string(r.source), "store": .string(r.target), "dry_run": .bool(r.dryRun), "model_version": .int(r.modelVersion),
+            "had_wal": .bool(r.hadWAL), "work_streams": .int(r.workStreams), "messages": .int(r.messages),
+            "customizations": .int(r.customizations), "files": .int(r.files), "bytes": .int(Int(r.bytes)),
+            "store_schema_version": .int(r.storeSchemaVersion),
+            "queue": .object(["fifo": .array(r.fifo.map { .string($0.uuidString.lowercased()) }),
+                              "priority": .array(r.priority.map { .string($0.uuidString.lowercased()) })]),
+            "settings": .object(["queue_enabled": .bool(r.settings.queueEnabled),
+                                 "priority_queue_enabled": .bool(r.settings.priorityQueueEnabled),
+                                 "from": r.preferences.map { .string($0) } ?? .null]),
+            "findings": .array(r.findings.map {
+                .object(["kind": .string($0.kind.rawValue), "table": .string($0.table), "primary_key": .int(Int($0.primaryKey)),
+                         "id": $0.id.map { .string($0) } ?? .null, "detail": .string($0.detail)])
+            }),
+        ]
+    }
+}
