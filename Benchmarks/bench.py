@@ -449,7 +449,7 @@ def g3_update_vs_size(b):
         store = b.v2_store(n, m)
         target = pick_stream(store)
         f = b.figure(f"g3_ours_{n}", f"Store.updateWorkStream, N = {n}")
-        f_open = b.figure(f"g3_open_{n}", f"Store.open for writing (reconciles the queue), N = {n}")
+        f_open = b.figure(f"g3_open_{n}", f"Store.open for writing (constant time once recorded), N = {n}")
         f_cpu = b.figure(f"g3_ours_cpu_{n}", f"CPU of one Store.updateWorkStream, N = {n}")
 
         def ours(store=store, target=target, f_open=f_open, f=f, f_cpu=f_cpu):
@@ -487,7 +487,10 @@ def g3_update_vs_size(b):
     b.ratio("g3_tinydb", f"TinyDB / Store update at N = {large}", f"g3_tinydb_{large}", f"g3_ours_{large}", (">=", 50))
     b.ratio("g3_sqlite", f"Store update / SQLite at N = {large}", f"g3_ours_{large}", f"g3_sqlite_{large}", ("<=", 1.5))
     b.ratio("g3_cpu_scaling", f"CPU of a Store update N = {large} / N = {small} (information)", f"g3_ours_cpu_{large}", f"g3_ours_cpu_{small}", None)
-    b.ratio("g3_open_scaling", f"Store.open N = {large} / N = {small} (information)", f"g3_open_{large}", f"g3_open_{small}", None)
+    # Issue 18: opening for writing does no work proportional to the store when nobody else wrote
+    # since this library's last write (WriteRecord); the first open of a generated store checks it
+    # in full and records it, the median is of the repetitions after.
+    b.ratio("g3_open_scaling", f"Store.open N = {large} / N = {small}", f"g3_open_{large}", f"g3_open_{small}", ("<=", 2.0))
 
 
 JQ_FIELDS = ('{id, backend_name, provider: (.provider // "claude"), provider_session_id: (.provider_session_id // .id), '

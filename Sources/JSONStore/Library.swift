@@ -19,7 +19,9 @@ extension Store {
     /// Opens an existing store and classifies it (spec §4 reader rule).
     ///
     /// Opened for writing (the default), it takes the lock once to sweep temp files a crash left
-    /// behind and, for a v2 store, to reconcile the queue with its mirror (spec §7). Read-only,
+    /// behind and to reconcile the queue with its mirror (spec §7). When the store's `WriteRecord`
+    /// shows that nobody changed it since this library's last write, both are known to be done
+    /// and are skipped: the open then costs the same whatever the size of the store. Read-only,
     /// it writes nothing at all.
     ///
     /// - Throws: `.notAStore` when there is no `store.json`; `.restoreInterrupted` read-only, when

@@ -14,6 +14,10 @@ import Darwin
 ///         through `Store.updateWorkStream` (unread_count cycles 0…9, so each update changes
 ///         bytes but not the size); reports each operation's wall and CPU time. With --dump, writes the document's final bytes to FILE (the
 ///         bytes the C floor writes). With --async, the updates go through `AsyncStore`, awaited one at a time.
+///     store-bench open <store> --count K
+///         Opens the store for writing K times (`Store.open`, each releasing its lock), and reports
+///         each open's wall time. The first open of a store this library has not recorded (see
+///         `WriteRecord`) checks it in full; the later ones find the record and do not.
 ///     store-bench codec <store>
 ///         Reads every work stream file, then times parse, decode (SessionV1/V2), encode, and
 ///         Foundation's JSONSerialization on the same bytes, in memory.
@@ -22,7 +26,7 @@ import Darwin
 ///
 /// Prints one JSON object on standard output; times are in seconds.
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] [--async] | codec <store> | sha256 <file> [--passes N]\n".utf8))
+    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] [--async] | open <store> --count K | codec <store> | sha256 <file> [--passes N]\n".utf8))
     exit(64)
 }
 
@@ -79,6 +83,17 @@ func update(_ args: [String]) async throws {
                 ("cpu_per_op_s", "[" + cpuPerOp.map { "\($0)" }.joined(separator: ", ") + "]")]))
 }
 
+func openTimes(_ args: [String]) throws {
+    guard args.count >= 2, let count = option("count", in: args).flatMap(Int.init), count > 0 else { fail("open needs <store> --count K") }
+    var perOpen: [Double] = []
+    for _ in 0..<count {
+        let start = now()
+        _ = try Store.open(at: args[1], options: Store.Options(tool: "store-bench"))
+        perOpen.append(seconds(start, now()))
+    }
+    print(json([("opens", "\(count)"), ("per_open_s", "[" + perOpen.map { "\($0)" }.joined(separator: ", ") + "]")]))
+}
+
 func codec(_ args: [String]) throws {
     guard args.count >= 2 else { fail("codec needs <store>") }
     let folder = URL(fileURLWithPath: args[1]).appendingPathComponent(StoreLayout.workStreamsFolder)
@@ -108,6 +123,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "update": try await update(arguments)
+    case "open": try openTimes(arguments)
     case "codec": try codec(arguments)
     case "sha256": try sha256(arguments)
     default: fail("unknown command '\(arguments.first ?? "")'")

@@ -38,7 +38,7 @@ import Testing
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
         let names = ["store.json", "settings.json", "queue.json", "sessions", "user-sessions",
-                     ".lock", ".tmp-", ".migration-sessions"]
+                     ".lock", ".tmp-", ".migration-sessions", ".writes"]
         let whole = names.map { "\"\($0)\"" }
         let building = ["\"sessions/", "\"user-sessions/", " sessions/\\(", " user-sessions/\\(", "(sessions/\\(", "(user-sessions/\\(",
                         "\"/sessions", "\"/user-sessions", "\"/store.json", "\"/settings.json", "\"/queue.json"]

@@ -111,7 +111,7 @@ public final class AsyncStore: Sendable {
     }
 
     /// Runs `work` on `queue` and resumes the caller with its result; the caller's thread is free meanwhile.
-    private static func run<R: Sendable>(on queue: DispatchQueue, _ work: @escaping @Sendable () throws(StoreError) -> R) async throws(StoreError) -> R {
+    static func run<R: Sendable>(on queue: DispatchQueue, _ work: @escaping @Sendable () throws(StoreError) -> R) async throws(StoreError) -> R {
         let result: Result<R, StoreError> = await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: Result { () throws(StoreError) in try work() }) }
         }

@@ -54,6 +54,11 @@ extension StoreMigrator {
         if let refusal = store.compatibility.refusal {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(refusal).", path: store.path)
         }
+        // A migration vouches for nothing in the record of this library's writes: removed first,
+        // so that the next open checks the store in full (and records it then). The exchange of
+        // `sessions/` would make the record disagree anyway (another folder inode); this does not
+        // depend on that.
+        if write { try WriteRecord.remove(store: store.path, system: store.system) }
         let survey: Survey
         var staged: [StagedSession] = []
         var report = MigrationReport(keepsDocuments: keepingDocuments)

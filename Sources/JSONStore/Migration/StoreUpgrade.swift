@@ -89,11 +89,17 @@ public enum StoreUpgrade {
     ///   - backup: Where to back up before the first write. The default is `.defaultFolder`.
     ///   - tool, version: Recorded in the lock file, the backup and the migration record.
     ///   - progress: Called on the calling thread with each ``Event``.
+    ///   - shouldContinue: Asked at the safe points between phases (see ``Checkpoint``); returning
+    ///     false stops the upgrade there with `.cancelled`. Never asked once the migration has
+    ///     started: it runs to its commit. The default always continues.
     /// - Throws: `StoreError`: `.invalidArgument` for a `target` below the store's version or above
     ///   the newest this code knows; unreadable documents (listed in `underlying`, nothing written), a
-    ///   store another process holds (`.locked`), an existing backup folder, a failed write.
+    ///   store another process holds (`.locked`), an existing backup folder, a failed write;
+    ///   `.cancelled` when `shouldContinue` said no (the message says what was done: nothing, or a
+    ///   verified backup and no change to the store).
     public static func run(at path: String, to requested: Int? = nil, backup: BackupPolicy = .defaultFolder,
-                           tool: String, version: String, progress: (Event) -> Void = { _ in }) throws(StoreError) -> Outcome {
+                           tool: String, version: String, progress: (Event) -> Void = { _ in },
+                           shouldContinue: () -> Bool = { true }) throws(StoreError) -> Outcome {
         if let requested, requested > MigrationChain.newest || requested < MigrationChain.oldest {
             let fix = "Pass a version from \(MigrationChain.oldest) to \(MigrationChain.newest), or leave the target out, or use the version of the tool that writes schema version \(requested)."
             throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(requested): this code knows schema "
@@ -128,7 +134,9 @@ public enum StoreUpgrade {
             }
             return .alreadyCurrent(plan, from: from)
         }
+        try checkpoint(.beforeValidation, path, shouldContinue)
         if upgrading { try migrator.validate { done, total in progress(.validating(done: done, total: total)) } }
+        try checkpoint(.beforeLock, path, shouldContinue)
         var announced = try announceWait(path, tool: tool, version: version, progress: progress)
         // A store older than this code is opened for writing first: that finishes an interrupted
         // restore and sweeps temp files, and writes nothing else (this code does not write an
@@ -150,7 +158,9 @@ public enum StoreUpgrade {
            reached >= target, case let plan = try StoreMigrator(store: now).plan(to: reached, toolVersion: version), plan.isNoop {
             return .doneByAnotherProcess(plan, from: from, to: reached)
         }
+        try checkpoint(.beforeBackup, path, shouldContinue)
         let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress)
+        try checkpoint(.beforeMigration(backup: destination), path, shouldContinue)
         progress(.migrationStarted)
         // `migrate` takes an optional (so formally escaping) closure; it calls it only before it returns.
         var total = 0
@@ -164,6 +174,37 @@ public enum StoreUpgrade {
         if total > 0 { progress(.migrating(done: total, total: total)) }
         progress(.migrationFinished)
         return .upgraded(report, from: from, to: target, backup: destination)
+    }
+
+    /// The safe points at which `run` asks `shouldContinue`, in order. Before each, the store is
+    /// unchanged (apart from the temp files an open for writing sweeps and the lock file's holder
+    /// record); before the migration, a verified backup exists (unless the policy is `.none`).
+    public enum Checkpoint: Sendable, Equatable {
+        /// After the read-only classification and plan, before validating every document.
+        case beforeValidation
+        /// After validation, before the lock is taken (and before an older store is opened for writing).
+        case beforeLock
+        /// Under the lock, before the backup.
+        case beforeBackup
+        /// Under the lock, after the verified backup into `backup` (nil: `BackupPolicy.none`), before
+        /// the migration's first write. Past this point the upgrade runs to its commit.
+        case beforeMigration(backup: String?)
+    }
+
+    /// Throws `.cancelled` at `point` when `shouldContinue` says no, saying what was done.
+    private static func checkpoint(_ point: Checkpoint, _ path: String, _ shouldContinue: () -> Bool) throws(StoreError) {
+        guard !shouldContinue() else { return }
+        let done: String
+        switch point {
+        case .beforeValidation, .beforeLock, .beforeBackup:
+            done = "Nothing was changed: no backup was taken and the store is as it was."
+        case .beforeMigration(nil):
+            done = "No backup was asked for, and the store was not changed."
+        case .beforeMigration(let backup?):
+            done = "The backup in '\(backup)' is complete and verified, and is kept; the store was not changed. "
+                + "Run the upgrade again to migrate (it takes a new backup), or remove that folder."
+        }
+        throw StoreError(.cancelled, "The upgrade of '\(path)' was cancelled before it changed the store. \(done)", path: path)
     }
 
     /// Says `.waitingForLock` when another process holds the lock now (a probe that does not

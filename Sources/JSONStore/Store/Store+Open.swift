@@ -20,23 +20,40 @@ extension Store {
             let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
             defer { lock.release() }
             if let warning = lock.fileSystemWarning { warnings.append(warning) }
-            _ = try TempSweep.sweep(store: path, holding: lock, system: system)
             let probe = Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
                               maintenance: maintenance)
-            guard probe.isWritable else { return probe }
-            do {
-                try maintenance.reconcile(probe)
-            } catch {
-                // The queue cannot be reconciled without every session's keys; the store stays usable
-                // and each unreadable document is still reported by the scans that meet it.
-                guard let unreadable = error.underlying as? StoreProblems else { throw error }
-                warnings.append("The queue of '\(path)' was not checked against its mirror: \(unreadable.problems.count) document(s) can't be read. Run '\(TextFormat.command("migrate-store", "validate", path))'.")
+            // Constant time when nobody else wrote since this library's last write (`WriteRecord`):
+            // the document folders hold no temp file and the queue is reconciled.
+            if probe.isWritable, try WriteRecord.matches(store: path, system: system) {
+                _ = try TempSweep.sweep(store: path, holding: lock, documentFolders: false, system: system)
+                return probe
             }
+            _ = try TempSweep.sweep(store: path, holding: lock, system: system)
+            guard probe.isWritable else { return probe }
+            try reconcileInFull(probe, maintenance: maintenance, warnings: &warnings)
             return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
                          maintenance: maintenance)
         }
         return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
                      maintenance: maintenance)
+    }
+
+    /// The full check of an open for writing: the §7 reconcile, then a new `WriteRecord` when it
+    /// changed nothing (entries taken before the check and after it are the same). When it
+    /// wrote, no record is written: the next open checks again, and records then.
+    private static func reconcileInFull(_ store: Store, maintenance: StoreMaintenance, warnings: inout [String]) throws(StoreError) {
+        let before = try WriteRecord.capture(store: store.path, system: store.system)
+        do {
+            try maintenance.reconcile(store)
+        } catch {
+            // The queue cannot be reconciled without every session's keys; the store stays usable
+            // and each unreadable document is still reported by the scans that meet it.
+            guard let unreadable = error.underlying as? StoreProblems else { throw error }
+            warnings.append("The queue of '\(store.path)' was not checked against its mirror: \(unreadable.problems.count) document(s) can't be read. Run '\(TextFormat.command("migrate-store", "validate", store.path))'.")
+            return
+        }
+        let after = try WriteRecord.capture(store: store.path, system: store.system)
+        if after.sameEntries(as: before) { before.store(in: store.path, system: store.system) }
     }
 
     /// Reads `store.json` and applies the reader rule, without opening anything else.
@@ -79,6 +96,8 @@ extension Store {
             FileChange(directory: path, name: StoreLayout.queue, bytes: QueueV2.empty.encoded),
         ], system: system)
         try AtomicFile.durableReplace(directory: path, name: StoreLayout.manifest, bytes: ManifestV2(createdAt: now).encoded, system: system)
+        // An empty store is reconciled by construction: the first open needs no full check.
+        try WriteRecord.capture(store: path, system: system).store(in: path, system: system)
         return Store(path: path, options: options, compatibility: .current, warnings: lock.fileSystemWarning.map { [$0] } ?? [],
                      system: system, maintenance: maintenance)
     }

@@ -94,7 +94,7 @@ extension Store {
     func queueOperation(_ mustExist: UUID?, _ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) {
         try requireWritable()
         if try changesNothing(mustExist, change) { return }
-        try withLock { () throws(StoreError) in
+        try writing { () throws(StoreError) in
             if let id = mustExist, try !exists(id) {
                 throw StoreError(.notFound, "Can't queue '\(id.lowercased)': there is no such work stream in '\(path)'.", path: file(Store.sessionFile(id)))
             }

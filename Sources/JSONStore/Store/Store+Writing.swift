@@ -10,6 +10,32 @@ extension Store {
         return try body()
     }
 
+    /// `withLock` for this library's own writes: also keeps the store's `WriteRecord`.
+    ///
+    /// The record is checked under the lock before `body` and written again after it only when it
+    /// matched before: it then vouches for this library's changes alone, never for another
+    /// writer's. When `body` throws, or the record did not match, the record is left as it is:
+    /// it disagrees with the folders, and the next open checks in full. Cost: three `lstat`s and a
+    /// small read before, three `lstat`s and a small unsynced write after (see `WriteRecord`).
+    /// Blind spot: a rename by a program that ignores the lock, between the check before and the
+    /// one after (the write's few milliseconds), is taken for this write's own change.
+    func writing<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        try requireWritable()
+        let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
+        defer { lock.release() }
+        let before = try WriteRecord.read(store: path, system: system).flatMap { (record) throws(StoreError) -> WriteRecord? in
+            guard record.isTrustworthy else { return nil }
+            let now = try WriteRecord.capture(store: path, system: system)
+            return now.sameEntries(as: record) ? now : nil
+        }
+        let result = try body()
+        if let before {
+            let after = try WriteRecord.capture(store: path, system: system)
+            if !after.sameEntries(as: before) { after.store(in: path, system: system) }
+        }
+        return result
+    }
+
     func requireWritable() throws(StoreError) {
         if options.readOnly {
             throw StoreError(.permissionDenied, "Can't write to '\(path)': the store was opened read-only.", path: path)
@@ -52,7 +78,7 @@ extension Store {
     @discardableResult
     public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
                                  at date: Date = Date()) throws(StoreError) -> SessionV3 {
-        try withLock { () throws(StoreError) in
+        try writing { () throws(StoreError) in
             let relative = Store.sessionFile(id)
             if try system.linkStatus(file(relative), context: ErrorContext("create", file(relative))) != nil {
                 throw StoreError(.alreadyExists, "Can't create work stream '\(id.lowercased)': '\(file(relative))' already exists.", path: file(relative))
@@ -86,7 +112,7 @@ extension Store {
     ///   whatever `body` throws.
     @discardableResult
     public func updateWorkStream(_ id: UUID, _ body: (inout SessionV3) throws(StoreError) -> Void) throws(StoreError) -> SessionV3 {
-        try withLock { () throws(StoreError) in
+        try writing { () throws(StoreError) in
             let relative = Store.sessionFile(id)
             let original = try FileReader.read(file(relative), system: system)
             let read: DecodedSessionDocument
@@ -148,7 +174,7 @@ extension Store {
     /// - Warning: This removes the work stream and its messages from the store. Take a backup first
     ///   if they may be needed (`migrate-store backup`).
     public func deleteWorkStream(_ id: UUID) throws(StoreError) {
-        try withLock { () throws(StoreError) in
+        try writing { () throws(StoreError) in
             _ = try workStream(id)
             try mutateQueueHoldingLock { q in q.removeEverywhere(id) }
             let full = file(Store.sessionFile(id))
@@ -174,7 +200,7 @@ extension Store {
     }
 
     func updateCustomization(_ id: UUID, at date: Date, _ body: (inout UserSessionV1) -> Void) throws(StoreError) -> UserSessionV1 {
-        try withLock { () throws(StoreError) in
+        try writing { () throws(StoreError) in
             let existing = try customization(id)
             var doc = existing ?? UserSessionV1(id: id, createdAt: date)
             body(&doc)
@@ -187,7 +213,7 @@ extension Store {
     /// Changes `settings.json` under the lock (created with the defaults if absent).
     @discardableResult
     public func updateSettings(_ body: (inout SettingsV1) -> Void) throws(StoreError) -> SettingsV1 {
-        try withLock { () throws(StoreError) in
+        try writing { () throws(StoreError) in
             let existing = try settings()
             var doc = existing
             body(&doc)

@@ -19,14 +19,19 @@ enum TempSweep {
     /// The removals are not fsynced: a temp file that reappears after a power loss is removed by
     /// the next sweep, and readers skip it meanwhile.
     ///
-    /// - Parameter lock: The held lock of this store: proof that no write is in progress.
+    /// - Parameters:
+    ///   - lock: The held lock of this store: proof that no write is in progress.
+    ///   - documentFolders: Sweep `sessions/` and `user-sessions/` too. The default is `true`; an
+    ///     open whose `WriteRecord` matched passes false: the folders are as this library left
+    ///     them, and it leaves no temp file there (listing them is work proportional to the store).
     /// - Returns: The paths removed, sorted.
     /// - Throws: `StoreError` if a folder cannot be listed or a file cannot be removed.
     @discardableResult
-    static func sweep(store: String, holding lock: StoreLock, system: SystemCalls = .real) throws(StoreError) -> [String] {
+    static func sweep(store: String, holding lock: StoreLock, documentFolders: Bool = true,
+                      system: SystemCalls = .real) throws(StoreError) -> [String] {
         precondition(lock.isHeld && lock.storePath == store, "TempSweep: the store's lock must be held")
         var removed: [String] = []
-        for directory in [store] + subdirectories.map({ joinPath(store, $0) }) {
+        for directory in [store] + (documentFolders ? subdirectories.map({ joinPath(store, $0) }) : []) {
             let context = ErrorContext("clean up", directory)
             let entries: [DirectoryEntry]
             do {

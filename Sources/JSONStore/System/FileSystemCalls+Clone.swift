@@ -16,7 +16,11 @@ extension PosixCalls {
     /// two are independent files from then on (a write to either leaves the other unchanged, unlike
     /// a hard link). Neither path's last component is followed if it is a symbolic link.
     ///
-    /// - Darwin: `clonefile(2)` with `CLONE_NOFOLLOW` (APFS; other file systems report `ENOTSUP`).
+    /// - Darwin: `clonefile(2)` with `CLONE_NOFOLLOW` (APFS; other file systems report `ENOTSUP`,
+    ///   another volume `EXDEV`; `target` must not exist, `EEXIST`). Unlike the Linux sequence below
+    ///   (a new file, 0o600), the clone gets `source`'s mode and extended attributes, without
+    ///   setuid/setgid, and the ACLs the target folder passes on (man 2 clonefile). Neither
+    ///   matters here: a backup records each file's mode itself (`RecordedMode`) and a restore sets it.
     /// - Linux: there is no call by path, so this is the documented sequence of ioctl_ficlone(2):
     ///   open `source` read-only, create `target` (`O_CREAT | O_EXCL`, mode `0o600`), then
     ///   `ioctl(target, FICLONE, source)` (Btrfs, XFS, bcachefs; ext4 and tmpfs report

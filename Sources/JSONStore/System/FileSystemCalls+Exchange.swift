@@ -13,7 +13,9 @@ extension FileSystemCalls {
 extension PosixCalls {
     /// Linux: `renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE)` (Linux 3.15; ext4, xfs,
     /// btrfs, tmpfs; other file systems report `EINVAL`). Darwin: `renamex_np(a, b, RENAME_SWAP)`
-    /// (APFS; others report `ENOTSUP`). Both paths must exist; neither is ever absent.
+    /// (`<stdio.h>`, `unsigned int flags`; on volumes with `VOL_CAP_INT_RENAME_SWAP`, APFS; others
+    /// report `ENOTSUP`; `EINVAL` when one path is a parent of the other, man 2 rename). Both paths
+    /// must exist; neither is ever absent.
     func system_exchange(_ a: String, _ b: String) throws(Errno) {
         guard let exchange = PathExchange.function else { throw Errno(ENOSYS) }
         guard exchange(a, b) == 0 else { throw Errno(errno) }

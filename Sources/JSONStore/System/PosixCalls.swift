@@ -36,10 +36,14 @@ struct PosixCalls: FileSystemCalls {
         #if canImport(Darwin)
         // On Darwin fsync(2) hands the data to the drive but does not flush the drive's cache;
         // F_FULLFSYNC does (man 2 fsync, man 2 fcntl). Fall back to fsync only where the file
-        // system says it does not support F_FULLFSYNC, as SQLite does.
+        // system says it does not support F_FULLFSYNC: ENOTSUP or ENOTTY (external drives, SMB and
+        // other network mounts report either), EOPNOTSUPP (a different number from ENOTSUP on
+        // Darwin, 102 and 45, unlike Linux), EINVAL (a descriptor type without it). SQLite and
+        // LevelDB fall back on any error; an I/O error (EIO) is not retried as a plain fsync here,
+        // because that fsync could succeed after the failed flush and hide it.
         if fcntl(fd, F_FULLFSYNC) != -1 { return }
         let failure = errno
-        guard failure == ENOTSUP || failure == EINVAL || failure == ENOTTY else { throw Errno(failure) }
+        guard [ENOTSUP, EOPNOTSUPP, EINVAL, ENOTTY].contains(failure) else { throw Errno(failure) }
         #endif
         guard fsync(fd) == 0 else { throw Errno(errno) }
     }

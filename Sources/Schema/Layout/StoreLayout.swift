@@ -63,5 +63,8 @@ public enum StoreLayout {
         public static let temporaryPrefix = ".tmp-"
         /// The folder a migration fills and exchanges with `sessions/`.
         public static let migrationExchangeFolder = ".migration-sessions"
+        /// What this library last left in the folders the §7 reconcile reads: lets an open for
+        /// writing tell in constant time that nobody else wrote since (JSONStore's `WriteRecord`).
+        public static let writeRecord = ".writes"
     }
 }

@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// What this library last left in the parts of a store that the §7 reconcile reads, kept in
+/// `<store>/.writes` (`StoreLayout.Bookkeeping.writeRecord`): the `lstat` of `sessions/`,
+/// `user-sessions/` and `queue.json` (device, inode, size, modification and change time) taken
+/// right after this library's last write, under the lock.
+///
+/// Opening for writing compares it with an `lstat` of the same three entries: three calls and one
+/// small read, whatever the size of the store. When they are equal nobody changed those entries
+/// since, so the store is as this library left it (reconciled) and open skips the reconcile and
+/// the sweep of the document folders. Anything else (no record, a record that does not parse, a
+/// difference, a timestamp that can't be trusted, see `isTrustworthy`) falls back to the full
+/// check, which writes a new record when it finds nothing to change.
+///
+/// What it sees: an older writer (a v1 or v2 app, which knows nothing of the record) that writes a
+/// document by temp file and rename, as the shipped app does (Core Data and atomic writes), creates
+/// and renames an entry in `sessions/` (or renames over `queue.json`), which changes the folder's
+/// modification and change time (or `queue.json`'s inode). A deletion changes the folder too. A
+/// folder replaced (restore, import, a migration's exchange) has another inode.
+///
+/// What it cannot see: a document rewritten in place (`open(O_TRUNC)` + `write`) changes the file,
+/// not its folder; the shipped app never writes that way. A rename by another program (one that
+/// ignores the lock) while this library writes, between `Store.writing`'s check before the write
+/// and its capture after: it is taken for the write's own change. And a rename in the same
+/// timestamp tick as this library's own last change to the folder: the folder keeps the same times. File systems with whole-second times (HFS+, FAT, some network file systems) make
+/// that tick a second; `isTrustworthy` therefore refuses a record whose whole-second times are
+/// less than `racyWindow` older than the record. On nanosecond file systems (ext4, XFS, APFS,
+/// tmpfs) the tick is the kernel's file-time clock (Linux: a few milliseconds at most).
+///
+/// The record is written without `fsync`: a record that is lost, empty or older after a power
+/// loss disagrees with the folders this library's durable write changed (or they went back with
+/// it), so the next open checks in full. It is only ever written when the record taken before
+/// the write matched (see `Store.writing`), so it never vouches for a change it did not make.
+struct WriteRecord: Equatable, Sendable {
+    /// One tracked entry as `lstat` reported it; nil where it does not exist.
+    struct Entry: Equatable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: Int64
+        var changed: Int64
+
+        init(_ status: FileStatus) {
+            device = status.device; inode = status.inode; size = status.size
+            modified = status.modified; changed = status.changed
+        }
+
+        init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+            self.device = device; self.inode = inode; self.size = size; self.modified = modified; self.changed = changed
+        }
+    }
+
+    /// `sessions/`, `user-sessions/`, `queue.json`, in this order (`trackedNames`).
+    var entries: [Entry?]
+    /// When the entries were taken: nanoseconds since 1970 (the system clock).
+    var capturedAt: Int64
+
+    /// The entries a record keeps, relative to the store.
+    static let trackedNames = [StoreLayout.workStreamsFolder, StoreLayout.customizationsFolder, StoreLayout.queue]
+    /// A whole-second timestamp this close to `capturedAt` may share its second with a later
+    /// change: 2 s covers whole-second file systems and FAT's two seconds.
+    static let racyWindow: Int64 = 2_000_000_000
+    static let header = "jsonstore-writes 1"
+
+    /// The tracked entries as they are now.
+    static func capture(store: String, system: SystemCalls, now: Date = Date()) throws(StoreError) -> WriteRecord {
+        var entries: [Entry?] = []
+        for name in trackedNames {
+            let path = joinPath(store, name)
+            entries.append(try system.linkStatus(path, context: ErrorContext("check", path)).map(Entry.init))
+        }
+        return WriteRecord(entries: entries, capturedAt: Int64(now.timeIntervalSince1970 * 1e9))
+    }
+
+    /// True when the entries are the same (whenever they were taken).
+    func sameEntries(as other: WriteRecord) -> Bool { entries == other.entries }
+
+    /// False when a time can't tell a later change apart: 0 (a file system or seam that does not
+    /// report it), later than the record, or a whole second less than `racyWindow` before it.
+    var isTrustworthy: Bool {
+        for entry in entries.compactMap({ $0 }) {
+            for time in [entry.modified, entry.changed] {
+                if time <= 0 || time > capturedAt { return false }
+                if time % 1_000_000_000 == 0 && capturedAt - time < Self.racyWindow { return false }
+            }
+        }
+        return true
+    }
+
+    /// True when the record of `store` reads, can be trusted, and equals the entries now: nobody
+    /// changed what the reconcile reads since this library's last write. Three `lstat`s and one
+    /// small read.
+    static func matches(store: String, system: SystemCalls) throws(StoreError) -> Bool {
+        guard let record = try read(store: store, system: system), record.isTrustworthy else { return false }
+        return try capture(store: store, system: system).sameEntries(as: record)
+    }
+
+    /// Writes the record, or leaves the old one when that fails: the old one disagrees with the
+    /// folders (they changed since, or it was not trusted), so the next open checks in full. A
+    /// failure here therefore costs time only, and is not the caller's: its write is done and
+    /// durable, and must not be reported as failed.
+    func store(in store: String, system: SystemCalls) {
+        do {
+            try write(store: store, system: system)
+        } catch {
+            // See above: a stale record is never trusted; nothing to report.
+        }
+    }
+
+    // MARK: The file
+
+    /// `jsonstore-writes 1`, `captured <ns>`, then one line per tracked name:
+    /// `<name> <device> <inode> <size> <mtime ns> <ctime ns>` or `<name> absent`.
+    var encoded: [UInt8] {
+        var lines = [Self.header, "captured \(capturedAt)"]
+        for (name, entry) in zip(Self.trackedNames, entries) {
+            guard let entry else { lines.append("\(name) absent"); continue }
+            lines.append("\(name) \(entry.device) \(entry.inode) \(entry.size) \(entry.modified) \(entry.changed)")
+        }
+        return Array((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    /// The record in `bytes`, or nil when they are not exactly one (then open checks in full).
+    init?(bytes: [UInt8]) {
+        guard let text = String(validating: bytes, as: UTF8.self), text.hasSuffix("\n") else { return nil }
+        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: " ").map(String.init) }
+        guard lines.count == 2 + Self.trackedNames.count, lines[0].joined(separator: " ") == Self.header,
+              lines[1].count == 2, lines[1][0] == "captured", let captured = Int64(lines[1][1]) else { return nil }
+        var entries: [Entry?] = []
+        for (name, fields) in zip(Self.trackedNames, lines.dropFirst(2)) {
+            guard fields.first == name else { return nil }
+            if fields == [name, "absent"] { entries.append(nil); continue }
+            guard fields.count == 6, let device = UInt64(fields[1]), let inode = UInt64(fields[2]), let size = Int64(fields[3]),
+                  let modified = Int64(fields[4]), let changed = Int64(fields[5]) else { return nil }
+            entries.append(Entry(device: device, inode: inode, size: size, modified: modified, changed: changed))
+        }
+        self.init(entries: entries, capturedAt: captured)
+    }
+
+    init(entries: [Entry?], capturedAt: Int64) {
+        self.entries = entries; self.capturedAt = capturedAt
+    }
+
+    /// The record of `store`; nil when there is none or it does not parse (both mean: check in full).
+    static func read(store: String, system: SystemCalls) throws(StoreError) -> WriteRecord? {
+        let path = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
+        do {
+            return WriteRecord(bytes: try FileReader.read(path, limit: 4096, system: system))
+        } catch where [.notFound, .fileTooLarge, .notARegularFile, .symlinkRefused].contains(error.code) {
+            return nil   // no usable record: the caller checks in full, which replaces it
+        }
+    }
+
+    /// Writes the record: temp file, rename, no `fsync` (see the type's discussion).
+    func write(store: String, system: SystemCalls) throws(StoreError) {
+        let target = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
+        let temporary = joinPath(store, AtomicFile.temporaryName(for: StoreLayout.Bookkeeping.writeRecord))
+        let context = ErrorContext("record the writes of", target)
+        let fd = try FileDescriptor(opening: temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: 0o600,
+                                    system: system, context: context)
+        do {
+            try fd.writeAll(encoded, context: context)
+            try fd.close(context: context)
+            try system.rename(temporary, to: target, context: context)
+        } catch {
+            system.removeLeftover(temporary)
+            throw error
+        }
+    }
+
+    /// Removes the record (a migration does, before its first write): the next open checks in full.
+    static func remove(store: String, system: SystemCalls) throws(StoreError) {
+        let path = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
+        do {
+            try system.unlink(path, context: ErrorContext("remove", path))
+        } catch where error.code == .notFound {
+            return   // no record: nothing to remove
+        }
+    }
+}
