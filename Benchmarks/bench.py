@@ -260,6 +260,16 @@ class Bench:
 
 # ---------------------------------------------------------------- the benchmarks
 
+def timed(cmd, fig, cwd=None):
+    """A measure for `Bench.alternate`: runs `cmd` once, returns its wall seconds, and keeps its
+    CPU seconds (user + system) in `fig.extra["cpu_s"]`."""
+    def measure():
+        result = run(cmd, cwd=cwd)
+        fig.extra.setdefault("cpu_s", []).append(result.user + result.system)
+        return result.seconds
+    return measure
+
+
 def g7_chain(b):
     """Goal 7: the version chain (spec §9). v1 → v3 in one run (both steps, one pass) against
     v1 → v2 (`--to 2`) on the goal-1 store, alternated pair by pair in the same run."""
@@ -272,13 +282,6 @@ def g7_chain(b):
     f_v2 = b.figure("g7_migrate_v1_v2", "migrate-store migrate --no-backup --to 2 (v1 → v2)")
     for f in (f_v3, f_v2):
         f.extra["store_bytes"] = tree_bytes(source)
-
-    def timed(cmd, fig):
-        def measure():
-            result = run(cmd)
-            fig.extra.setdefault("cpu_s", []).append(result.user + result.system)
-            return result.seconds
-        return measure
 
     b.alternate([
         (f_v3, lambda: fresh_copy(source, target), timed([ms, "migrate", "--no-backup", target], f_v3)),
@@ -309,13 +312,6 @@ def g1_migration(b):
     remove(probe + "-bk")
     backup_cmd_note = b.available([ms, "backup", small, probe + "-bk"], "backup")
     remove(probe + "-bk")
-
-    def timed(cmd, fig):
-        def measure():
-            result = run(cmd)
-            fig.extra.setdefault("cpu_s", []).append(result.user + result.system)
-            return result.seconds
-        return measure
 
     def clean_backups():
         parent = os.path.dirname(target)
@@ -509,13 +505,6 @@ def g4_listing(b):
         f_jq.note = b.peers_missing.get("jq", "jq not installed")
     folder = os.path.join(store, "sessions")
     files = sorted(os.path.join("sessions", f) for f in os.listdir(folder) if f.endswith(".json"))
-    def timed(cmd, fig, cwd=None):
-        def measure():
-            result = run(cmd, cwd=cwd)
-            fig.extra.setdefault("cpu_s", []).append(result.user + result.system)
-            return result.seconds
-        return measure
-
     b.alternate([
         (f_ls, None, timed([b.tool("migrate-store"), "ls", "--json", store], f_ls)),
         (f_jq, None, timed([b.peers.get("jq", "jq"), "-c", JQ_FIELDS] + files, f_jq, cwd=store)),
@@ -627,13 +616,6 @@ def g8_coredata(b):
     f_nb = b.figure("g8_migrate_nobackup", "migrate-store migrate --no-backup, v1 store of the same size")
     f_im.extra["source_bytes"] = os.path.getsize(sqlite_file)
     f_mg.extra["store_bytes"] = f_nb.extra["store_bytes"] = tree_bytes(source)
-
-    def timed(cmd, fig):
-        def measure():
-            result = run(cmd)
-            fig.extra.setdefault("cpu_s", []).append(result.user + result.system)
-            return result.seconds
-        return measure
 
     def clean_backups():
         parent = os.path.dirname(target)

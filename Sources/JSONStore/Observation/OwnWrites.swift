@@ -87,4 +87,8 @@ struct FileIdentity: Sendable, Hashable {
         device = status.device; inode = status.inode; size = status.size
         modified = status.modified; changed = status.changed
     }
+
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+        self.device = device; self.inode = inode; self.size = size; self.modified = modified; self.changed = changed
+    }
 }

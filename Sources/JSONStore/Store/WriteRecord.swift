@@ -37,23 +37,8 @@ import Foundation
 /// it), so the next open checks in full. It is only ever written when the record taken before
 /// the write matched (see `Store.writing`), so it never vouches for a change it did not make.
 struct WriteRecord: Equatable, Sendable {
-    /// One tracked entry as `lstat` reported it; nil where it does not exist.
-    struct Entry: Equatable, Sendable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int64
-        var changed: Int64
-
-        init(_ status: FileStatus) {
-            device = status.device; inode = status.inode; size = status.size
-            modified = status.modified; changed = status.changed
-        }
-
-        init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
-            self.device = device; self.inode = inode; self.size = size; self.modified = modified; self.changed = changed
-        }
-    }
+    /// One tracked entry as `lstat` reported it (the identity observation uses too); nil where it does not exist.
+    typealias Entry = FileIdentity
 
     /// `sessions/`, `user-sessions/`, `queue.json`, in this order (`trackedNames`).
     var entries: [Entry?]
