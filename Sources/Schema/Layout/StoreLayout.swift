@@ -6,7 +6,8 @@ import Foundation
 /// ```
 /// <store>/
 ///   store.json                 StoreLayout.manifest
-///   sessions/<id>.json         StoreLayout.workStreamsFolder, workStreamPath(id)
+///   sessions/<id>.json         StoreLayout.workStreamsFolder, workStreamPath(id)        (v1–v3)
+///   work-streams/<id>.json     StoreLayout.workStreamsFolderV4, workStreamPath(id, v: 4) (v4, spec §11)
 ///   user-sessions/<id>.json    StoreLayout.customizationsFolder, customizationPath(id)
 ///   settings.json              StoreLayout.settings
 ///   queue.json                 StoreLayout.queue (v2 only)
@@ -21,6 +22,10 @@ public enum StoreLayout {
     public static let queue = "queue.json"
     /// The folder of work streams: `sessions` (v1 calls them backend sessions).
     public static let workStreamsFolder = "sessions"
+    /// The folder of work streams from schema v4 on (spec §11): `work-streams` replaces `sessions`.
+    public static let workStreamsFolderV4 = "work-streams"
+    /// The first schema version whose work streams live in ``workStreamsFolderV4``.
+    public static let renamedFolderVersion = 4
     /// The folder of user customisations: `user-sessions`.
     public static let customizationsFolder = "user-sessions"
     /// How every document's file name ends.
@@ -42,6 +47,20 @@ public enum StoreLayout {
     public static func documentFileName(_ id: UUID) -> String { id.lowercased + documentExtension }
     /// `sessions/<lowercase uuid>.json`.
     public static func workStreamPath(_ id: UUID) -> String { workStreamsFolder + "/" + documentFileName(id) }
+    /// The folder of work streams of a store whose `store.json` says `schemaVersion`:
+    /// `sessions` up to v3, `work-streams` from v4 on.
+    public static func workStreamsFolder(schemaVersion: Int) -> String {
+        schemaVersion >= renamedFolderVersion ? workStreamsFolderV4 : workStreamsFolder
+    }
+    /// The work-stream folder of the other side of the breaking v3 ↔ v4 step: in a store at
+    /// `schemaVersion`, that folder is the leftover of an interrupted layout change (never read).
+    public static func otherWorkStreamsFolder(schemaVersion: Int) -> String {
+        schemaVersion >= renamedFolderVersion ? workStreamsFolder : workStreamsFolderV4
+    }
+    /// `<folder for schemaVersion>/<lowercase uuid>.json`.
+    public static func workStreamPath(_ id: UUID, schemaVersion: Int) -> String {
+        workStreamsFolder(schemaVersion: schemaVersion) + "/" + documentFileName(id)
+    }
     /// `user-sessions/<lowercase uuid>.json`.
     public static func customizationPath(_ id: UUID) -> String { customizationsFolder + "/" + documentFileName(id) }
 
@@ -66,5 +85,11 @@ public enum StoreLayout {
         /// What this library last left in the folders the §7 reconcile reads: lets an open for
         /// writing tell in constant time that nobody else wrote since (JSONStore's `WriteRecord`).
         public static let writeRecord = ".writes"
+        /// The folder the breaking v3 → v4 step fills before renaming it `work-streams`.
+        public static let stagingWorkStreams = ".staging-work-streams"
+        /// The folder the inverse v4 → v3 fills before renaming it `sessions`.
+        public static let stagingSessions = ".staging-sessions"
+        /// Where the folder of the other side of the layout change goes before it is removed.
+        public static let retiredWorkStreams = ".retired-work-streams"
     }
 }
