@@ -65,8 +65,8 @@ import Testing
             try StoreUpgrade.run(at: path, to: 7, backup: .none, tool: "t", version: "1")
         }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.message == "Can't migrate '\(path)' to schema version 7: this code knows schema versions 1 to 3. "
-                + "Pass a version from 1 to 3, or leave the target out, or use the version of the tool that writes schema version 7. Nothing was changed.")
+        #expect(error?.message == "Can't migrate '\(path)' to schema version 7: this code knows schema versions 1 to 4. "
+                + "Pass a version from 1 to 4, or leave the target out, or use the version of the tool that writes schema version 7. Nothing was changed.")
         #expect(snapshot(path, includingRoot: true) == before)
     }
 

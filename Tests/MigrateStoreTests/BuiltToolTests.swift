@@ -60,9 +60,12 @@ import Testing
 
             Takes a backup and verifies it before the first write, migrates every document,
             and writes store.json last. Without --to it goes to the newest version that
-            every app version the store admits can still read (every step so far only adds
-            keys). If a migration was interrupted, running 'migrate' again finishes it.
-            Migrating a store that is already at the target version changes nothing.
+            every app version the store admits can still read (along the rollback-safe
+            steps, which only add keys). If a migration was interrupted, running 'migrate'
+            again finishes it. Migrating a store that is already at the target version
+            changes nothing. A breaking step (v3 → v4: older app versions are refused
+            afterwards) runs only with --to 4 --allow-breaking, after a verified backup;
+            'migrate --to 3' on a v4 store runs its exact inverse.
 
             USAGE: migrate-store migrate <store> [options]
 
@@ -70,9 +73,12 @@ import Testing
               <store>                 The store directory.
 
             OPTIONS:
-              --to <version>          The schema version to upgrade to (1 to 3). The default
+              --to <version>          The schema version to upgrade to (1 to 4). The default
                                       is the newest version that every app version the store
                                       admits can still read.
+              --allow-breaking        Take a breaking step (--to 4): older app versions are
+                                      refused afterwards. Needs a backup (not with
+                                      --no-backup).
               --backup-dir <dir>      Where to create the backup taken before the first
                                       write. The default is a new directory next to the
                                       store.

@@ -48,7 +48,7 @@ import StoreJSON
                 "\(back.stderr)")
         let beyond = try BuiltTool.run(["migrate", store, "--to", "9"])
         #expect(beyond.code == 64)
-        #expect(beyond.stderr.contains("knows schema versions 1 to 3; '--to 9' is not one of them"), "\(beyond.stderr)")
+        #expect(beyond.stderr.contains("knows schema versions 1 to 4; '--to 9' is not one of them"), "\(beyond.stderr)")
         #expect(snapshot(temporary.path) == before)
     }
 
@@ -59,8 +59,8 @@ import StoreJSON
         #expect(status.code == 0)
         let lines = status.stdout.split(separator: "\n").map(String.init)
         #expect(lines[1] == "Schema version:  2 (min_reader_version 1)")
-        #expect(lines[2] == "Versions:        1 to 3 known to this tool; ahead: 2 → 3 (rollback-safe)")
-        #expect(lines[3] == "Readers:         app versions 1 to 2 now; after 2 → 3: versions 1 to 3")
+        #expect(lines[2] == "Versions:        1 to 4 known to this tool; ahead: 2 → 3 (rollback-safe), 3 → 4 (breaking)")
+        #expect(lines[3] == "Readers:         app versions 1 to 2 now; after 2 → 3: versions 1 to 3; after 3 → 4: version 4 only")
         let plan = try BuiltTool.run(["plan", store])
         #expect(plan.code == 0)
         #expect(plan.stdout.hasPrefix("""
@@ -76,7 +76,8 @@ import StoreJSON
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["readers"] as? [Int] == [1, 2])
         let ahead = try #require(object["steps_ahead"] as? [[String: Any]])
-        #expect(ahead.count == 1 && ahead[0]["kind"] as? String == "rollback-safe" && ahead[0]["readers_after"] as? [Int] == [1, 2, 3])
+        #expect(ahead.count == 2 && ahead[0]["kind"] as? String == "rollback-safe" && ahead[0]["readers_after"] as? [Int] == [1, 2, 3])
+        #expect(ahead[1]["kind"] as? String == "breaking" && ahead[1]["readers_after"] as? [Int] == [4])
     }
 
     /// Spec §7, §10: a v2 app writes to a v3 store (it keeps the v3 keys as unknown keys, writes

@@ -13,15 +13,19 @@ import Testing
             version: 2)))
     }
 
-    @Test func theChainIsOrderedStepsOfOneVersionEachAllRollbackSafe() {
-        #expect(MigrationChain.steps.map { "\($0.from)→\($0.to) \($0.kind.rawValue)" } == ["1→2 rollback-safe", "2→3 rollback-safe"])
-        #expect(MigrationChain.oldest == 1 && MigrationChain.newest == 3 && DocumentVersion.current == 3)
+    @Test func theChainIsOrderedStepsOfOneVersionEachTheLastOneBreaking() {
+        #expect(MigrationChain.steps.map { "\($0.from)→\($0.to) \($0.kind.rawValue)" } == ["1→2 rollback-safe", "2→3 rollback-safe", "3→4 breaking"])
+        #expect(MigrationChain.oldest == 1 && MigrationChain.newest == 4 && DocumentVersion.current == 3)
         #expect(MigrationChain.steps(from: 1, to: 3).count == 2 && MigrationChain.steps(from: 2, to: 3).map(\.from) == [2])
         #expect(MigrationChain.steps(from: 3, to: 3).isEmpty)
-        #expect(MigrationChain.defaultTarget(from: 1) == 3 && MigrationChain.defaultTarget(from: 2) == 3 && MigrationChain.defaultTarget(from: 3) == 3)
+        #expect(MigrationChain.defaultTarget(from: 1) == 3 && MigrationChain.defaultTarget(from: 2) == 3 && MigrationChain.defaultTarget(from: 3) == 3,
+                "the default never takes the breaking step")
+        #expect(MigrationChain.defaultTarget(from: 4) == 4)
         #expect(MigrationChain.readers(at: 3) == 1...3, "rollback-safe steps keep min_reader_version 1")
+        #expect(MigrationChain.readers(at: 4) == 4...4, "the breaking step raises min_reader_version to 4")
         #expect(RollbackCheck.olderReaders(at: 3) == [1, 2] && RollbackCheck.olderReaders(at: 2) == [1])
-        #expect(MigrationChain.steps.allSatisfy { $0.inverse == nil }, "only a breaking step ships an inverse")
+        #expect(MigrationChain.steps.map { $0.inverse.map { "\($0.from)→\($0.to)" } } == [nil, nil, "4→3"],
+                "only the breaking step ships an inverse, back to where it came from")
     }
 
     @Test func v2ToV3AddsEveryCursorWithItsDefaultAndSeqAndOffsetToEachMessage() throws {

@@ -30,7 +30,13 @@ public struct StoreMigrator: Sendable {
     /// write order. Writes nothing at all.
     /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
     public func plan(to target: Int? = nil, now: Date = Date(), toolVersion: String = Store.libraryVersion) throws(StoreError) -> MigrationReport {
-        try run(write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion,
+        let version = store.compatibility.storeSchemaVersion, goal = target ?? defaultTarget
+        // A store at v3 or v4 whose target crosses the layout change (spec §11): what `LayoutChange` would do.
+        if let direction = LayoutChange.direction(from: version, to: goal) {
+            return try LayoutChange(path: store.path, system: store.system).run(
+                direction, write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion, target: goal))
+        }
+        return try run(write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion,
                                                               target: target ?? defaultTarget), progress: nil)
     }
 

@@ -97,13 +97,37 @@ public enum StoreUpgrade {
     ///   store another process holds (`.locked`), an existing backup folder, a failed write;
     ///   `.cancelled` when `shouldContinue` said no (the message says what was done: nothing, or a
     ///   verified backup and no change to the store).
-    public static func run(at path: String, to requested: Int? = nil, backup: BackupPolicy = .defaultFolder,
+    public static func run(at path: String, to requested: Int? = nil, backup: BackupPolicy = .defaultFolder, allowBreaking: Bool = false,
                            tool: String, version: String, progress: (Event) -> Void = { _ in },
                            shouldContinue: () -> Bool = { true }) throws(StoreError) -> Outcome {
         if let requested, requested > MigrationChain.newest || requested < MigrationChain.oldest {
             let fix = "Pass a version from \(MigrationChain.oldest) to \(MigrationChain.newest), or leave the target out, or use the version of the tool that writes schema version \(requested)."
             throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(requested): this code knows schema "
                                 + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: fix)
+        }
+        // The breaking step and its inverse (spec §9, §11): `StoreUpgrade+Breaking.swift`.
+        let stored = try rawSchemaVersion(path)
+        let goal = requested ?? max(stored, MigrationChain.defaultTarget(from: stored))
+        if stored <= MigrationChain.newest, goal >= StoreLayout.renamedFolderVersion || stored >= StoreLayout.renamedFolderVersion {
+            if takesBreakingStep(from: stored, to: goal),
+               let refusal = breakingRefusal(path, from: stored, to: goal, allowBreaking: allowBreaking, backup: backup) {
+                throw refusal
+            }
+            if goal < StoreLayout.renamedFolderVersion - 1 {
+                let fix = "Migrate to version \(StoreLayout.renamedFolderVersion - 1) (the exact inverse of the breaking step), "
+                    + "or restore the backup taken before the upgrade: '\(TextFormat.command("migrate-store", "rollback", path, "--from-backup", "BACKUP"))'."
+                throw StoreError(.invalidArgument, "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
+                                    + "has an inverse, and it goes to version \(StoreLayout.renamedFolderVersion - 1). \(fix) Nothing was changed.",
+                                 path: path, recovery: fix)
+            }
+            return try runLayoutChange(at: path, from: stored, to: goal, backup: backup, tool: tool, version: version,
+                                       progress: progress, shouldContinue: shouldContinue)
+        }
+        if stored == goal, stored == StoreLayout.renamedFolderVersion - 1,
+           try LayoutChange(path: path, system: .real).needsFinishing(at: stored) {
+            // An inverse interrupted after its store.json: the v4 folder is left to retire.
+            _ = try runLayoutChange(at: path, from: stored, to: goal, backup: .none, tool: tool, version: version,
+                                    progress: progress, shouldContinue: shouldContinue)
         }
         let readOnly = Store.Options(readOnly: true, tool: tool, version: version)
         let reader = try Store.open(at: path, options: readOnly)
@@ -192,7 +216,7 @@ public enum StoreUpgrade {
     }
 
     /// Throws `.cancelled` at `point` when `shouldContinue` says no, saying what was done.
-    private static func checkpoint(_ point: Checkpoint, _ path: String, _ shouldContinue: () -> Bool) throws(StoreError) {
+    static func checkpoint(_ point: Checkpoint, _ path: String, _ shouldContinue: () -> Bool) throws(StoreError) {
         guard !shouldContinue() else { return }
         let done: String
         switch point {
@@ -226,7 +250,7 @@ public enum StoreUpgrade {
     }
 
     /// The backup of step 4, under `lock`; nil for `BackupPolicy.none`.
-    private static func takeBackup(_ policy: BackupPolicy, store: String, tool: String, version: String, holding lock: StoreLock,
+    static func takeBackup(_ policy: BackupPolicy, store: String, tool: String, version: String, holding lock: StoreLock,
                                    progress: (Event) -> Void) throws(StoreError) -> String? {
         let destination: String
         switch policy {

@@ -16,6 +16,7 @@ public enum WorkStreamRules {
         switch document {
         case .v2(let s): return s.providerSessionID
         case .v3(let s): return s.providerSessionID
+        case .v4(let s): return s.providerSessionID
         case .v1(let s): return unknownString(s.unknown, "provider_session_id") ?? s.fields.id.lowercased
         }
     }
@@ -25,6 +26,7 @@ public enum WorkStreamRules {
         switch document {
         case .v2(let s): return s.provider
         case .v3(let s): return s.provider
+        case .v4(let s): return s.provider
         case .v1(let s): return unknownString(s.unknown, "provider") ?? defaultProvider
         }
     }

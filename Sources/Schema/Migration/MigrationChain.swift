@@ -6,7 +6,7 @@ import Foundation
 /// (`Migration/Steps`), listed in ``steps``.
 public enum MigrationChain {
     /// Every step, oldest first: step i goes from version i + 1 to i + 2.
-    public static let steps: [MigrationStep] = [.v1ToV2, .v2ToV3]
+    public static let steps: [MigrationStep] = [.v1ToV2, .v2ToV3, .v3ToV4]
 
     /// The newest version this code knows.
     public static var newest: Int { steps.last!.to }
@@ -49,11 +49,12 @@ public enum MigrationChain {
     ///     rewritten by an older writer after the upgrade (``StepContext``).
     /// - Returns: the document (unchanged when it is at `target` or newer) and its changes, with the
     ///   `schema_version` changes of the steps merged into one (`1 → 3`).
-    public static func migrateWorkStream(_ document: SessionDocument, storeVersion: Int,
-                                         to target: Int) throws(SchemaError) -> (SessionDocument, [Change]) {
+    ///   - queue: the store's queue, which the breaking step v3 → v4 needs (§11).
+    public static func migrateWorkStream(_ document: SessionDocument, storeVersion: Int, to target: Int,
+                                         queue: QueueIndex = QueueIndex(QueueV2())) throws(SchemaError) -> (SessionDocument, [Change]) {
         let start = document.schemaVersion
         guard start < target else { return (document, []) }
-        let context = StepContext(writtenByOlderWriter: start < storeVersion)
+        let context = StepContext(writtenByOlderWriter: start < storeVersion, queue: queue)
         var current = document
         var changes: [Change] = []
         for step in steps where step.to > start && step.to <= target {

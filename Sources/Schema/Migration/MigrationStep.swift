@@ -12,12 +12,18 @@ public enum StepKind: String, Sendable, Hashable {
 }
 
 /// What a step's transform knows besides the document.
-public struct StepContext: Sendable, Hashable {
+public struct StepContext: Sendable {
     /// The document's `schema_version` is lower than the store's: an older writer rewrote it after
     /// the store was upgraded (spec §7, §10), so what that writer does not maintain can't be trusted.
     public var writtenByOlderWriter: Bool
+    /// The store's queue (`queue.json`): what v4 keeps instead of each work stream's mirror keys,
+    /// and what the inverse writes them back from (§11). Empty for the rollback-safe steps.
+    public var queue: QueueIndex
 
-    public init(writtenByOlderWriter: Bool) { self.writtenByOlderWriter = writtenByOlderWriter }
+    public init(writtenByOlderWriter: Bool, queue: QueueIndex = QueueIndex(QueueV2())) {
+        self.writtenByOlderWriter = writtenByOlderWriter
+        self.queue = queue
+    }
 }
 
 /// One step of the version chain (spec §9): a frozen pair of versions and the pure per-document

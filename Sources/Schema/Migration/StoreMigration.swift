@@ -18,12 +18,20 @@ package enum StoreMigration {
     /// One work stream through the chain up to `target`, then the queue mirror.
     package static func migrateSession(_ document: SessionDocument, storeVersion: Int, target: Int,
                                        index: QueueIndex) throws(SchemaError) -> (SessionDocument, [Change]) {
-        var (session, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: storeVersion, to: target)
+        // Along the rollback-safe steps (and the mirror, which they keep), then any breaking step
+        // with the resolved queue (§11: v4 keeps no mirror).
+        let safeTarget = min(target, max(document.schemaVersion, MigrationChain.defaultTarget(from: min(document.schemaVersion, storeVersion))))
+        var (session, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: storeVersion, to: safeTarget)
         var fields = session.fields
         let mirror = SessionMigration.applyMirror(index, to: &fields)
         if !mirror.isEmpty {
             session.fields = fields
             changes += mirror
+        }
+        if target > safeTarget {
+            let (moved, more) = try MigrationChain.migrateWorkStream(session, storeVersion: safeTarget, to: target, queue: index)
+            session = moved
+            changes = MigrationChain.mergingVersionChanges(changes + more)
         }
         return (session, changes)
     }
@@ -71,10 +79,15 @@ package enum StoreMigration {
     package static func counts(manifestVersion: Int, target: Int, sessions: Int, userSessions: Int, settings: Bool,
                               queue: QueueV2, report: MigrationReport) -> [String: Int] {
         if manifestVersion < target {
-            return ["sessions": sessions, "user_sessions": userSessions, "settings": settings ? 1 : 0,
-                    "fifo_entries": queue.fifo.count, "priority_entries": queue.priority.count]
+            return upgradeCounts(sessions: sessions, userSessions: userSessions, settings: settings, queue: queue)
         }
         return report.rewritingTotals
+    }
+
+    /// What a migration record counts for a change of version: documents by kind, queue sizes.
+    package static func upgradeCounts(sessions: Int, userSessions: Int, settings: Bool, queue: QueueV2) -> [String: Int] {
+        return ["sessions": sessions, "user_sessions": userSessions, "settings": settings ? 1 : 0,
+                "fifo_entries": queue.fifo.count, "priority_entries": queue.priority.count]
     }
 
     /// Migrates a store in memory to `context.target`. A store at the target whose documents are
@@ -132,5 +145,20 @@ package enum StoreMigration {
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))
         }
         return (out, report)
+    }
+}
+
+extension StoreMigration {
+    /// `store.json` after the breaking step (spec §11) or its inverse: the version, the
+    /// `min_reader_version` the chain gives that version (4 after the step, back to the oldest
+    /// reader after the inverse), and one migration record `from → to` with `counts`.
+    package static func layoutChangeManifest(_ manifest: ManifestV2, to target: Int, counts: [String: Int],
+                                             context: Context) -> ManifestV2 {
+        var m = manifest
+        m.migrations.append(MigrationRecord(from: manifest.schemaVersion, to: target, startedAt: context.startedAt,
+                                            finishedAt: context.finishedAt, toolVersion: context.toolVersion, counts: counts))
+        m.schemaVersion = target
+        m.minReaderVersion = MigrationChain.minReaderVersion(at: target)
+        return m
     }
 }

@@ -48,6 +48,9 @@ public enum SessionDocument: Sendable, Hashable {
     case v1(SessionV1)
     case v2(SessionV2)
     case v3(SessionV3)
+    /// A v4 work stream (spec §11), read from `work-streams/` of a v4 store. Its ``fields`` show
+    /// `name` as `backendName` and no queue keys (the queue lives in `queue.json` only).
+    case v4(SessionV4)
 
     /// Reads `schema_version` first, then decodes the matching frozen type.
     /// - Parameter acceptingNewerVersions: decode documents newer than v3 as `SessionV3`, keeping
@@ -69,6 +72,7 @@ public enum SessionDocument: Sendable, Hashable {
         case .v1(let s): s.schemaVersion
         case .v2(let s): s.schemaVersion
         case .v3(let s): s.schemaVersion
+        case .v4(let s): s.schemaVersion
         }
     }
 
@@ -79,6 +83,7 @@ public enum SessionDocument: Sendable, Hashable {
             case .v1(let s): s.fields
             case .v2(let s): s.fields
             case .v3(let s): s.fields
+            case .v4(let s): s.fields
             }
         }
         set {
@@ -86,6 +91,7 @@ public enum SessionDocument: Sendable, Hashable {
             case .v1(var s): s.fields = newValue; self = .v1(s)
             case .v2(var s): s.fields = newValue; self = .v2(s)
             case .v3(var s): s.fields = newValue; self = .v3(s)
+            case .v4(var s): s.fields = newValue; self = .v4(s)
             }
         }
     }
@@ -95,6 +101,7 @@ public enum SessionDocument: Sendable, Hashable {
         case .v1(let s): s.json
         case .v2(let s): s.json
         case .v3(let s): s.json
+        case .v4(let s): s.json
         }
     }
 
@@ -103,6 +110,7 @@ public enum SessionDocument: Sendable, Hashable {
         case .v1(let s): s.encoded
         case .v2(let s): s.encoded
         case .v3(let s): s.encoded
+        case .v4(let s): s.encoded
         }
     }
 }

@@ -13,6 +13,8 @@ struct MigrateCommand: Subcommand {
         help: "Where to create the backup taken before the first write. The default is a new directory next to the store.")
     static let noBackup = OptionSpec.flag(
         "no-backup", help: "Don't take a backup. Use only when you have your own copy of the store.")
+    static let allowBreaking = OptionSpec.flag(
+        "allow-breaking", help: "Take a breaking step (--to 4): older app versions are refused afterwards. Needs a backup (not with --no-backup).")
 
     static let spec = CommandSpec(
         name: "migrate", group: .upgrading,
@@ -20,28 +22,45 @@ struct MigrateCommand: Subcommand {
         discussion: """
             Takes a backup and verifies it before the first write, migrates every document, and \
             writes store.json last. Without --to it goes to the newest version that every app \
-            version the store admits can still read (every step so far only adds keys). If a \
+            version the store admits can still read (along the rollback-safe steps, which only \
+            add keys). If a \
             migration was interrupted, running 'migrate' again finishes it. Migrating a store that \
-            is already at the target version changes nothing.
+            is already at the target version changes nothing. A breaking step (v3 → v4: older \
+            app versions are refused afterwards) runs only with --to 4 --allow-breaking, after a \
+            verified backup; 'migrate --to 3' on a v4 store runs its exact inverse.
             """,
         arguments: [.store],
-        options: [TargetVersion.option, backupDir, noBackup],
-        mutuallyExclusive: [[backupDir.name, noBackup.name]])
+        options: [TargetVersion.option, allowBreaking, backupDir, noBackup],
+        mutuallyExclusive: [[backupDir.name, noBackup.name], [allowBreaking.name, noBackup.name]])
 
     let path: String
     let backup: StoreUpgrade.BackupPolicy
     let target: Int?
+    let breakingAllowed: Bool
 
     init(_ arguments: ParsedArguments) throws {
         target = try TargetVersion.read(arguments)
+        breakingAllowed = arguments.flag(Self.allowBreaking)
         path = arguments.value(.store)
         backup = arguments.flag(Self.noBackup) ? .none : arguments.string(Self.backupDir).map(StoreUpgrade.BackupPolicy.folder) ?? .defaultFolder
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        if let target { try TargetVersion.refuseGoingBack(target, from: try Store.classify(path).storeSchemaVersion, store: path, command: Self.spec.name) }
+        if let target {
+            let from = try Store.classify(path).storeSchemaVersion
+            try TargetVersion.refuseGoingBack(target, from: from, store: path, command: Self.spec.name)
+            if StoreUpgrade.takesBreakingStep(from: from, to: target) && !breakingAllowed {
+                throw UsageError("Can't migrate '\(path)' to schema version \(target) without --allow-breaking: "
+                                 + StoreUpgrade.breakingConsequence(from: from, to: target) + ". See every change first with '"
+                                 + ToolInfo.command("plan", path, "--to", String(target)) + "'. To proceed, run '"
+                                 + ToolInfo.command("migrate", path, "--to", String(target), "--allow-breaking")
+                                 + "' (a verified backup is taken first; '" + ToolInfo.command("migrate", path, "--to", String(target - 1))
+                                 + "' goes back exactly). Nothing was changed.", command: Self.spec.name)
+            }
+        }
         let progress = UpgradeProgress(out, store: path)
-        let outcome = try StoreUpgrade.run(at: path, to: target, backup: backup, tool: ToolInfo.name, version: ToolInfo.version) { progress.show($0) }
+        let outcome = try StoreUpgrade.run(at: path, to: target, backup: backup, allowBreaking: breakingAllowed,
+                                           tool: ToolInfo.name, version: ToolInfo.version) { progress.show($0) }
         switch outcome {
         case .newerStore(let version):
             out.print("'\(path)' is at schema version \(version), newer than \(MigrationChain.newest): nothing to migrate.")
@@ -60,7 +79,11 @@ struct MigrateCommand: Subcommand {
             if let backup {
                 out.print("Check it against the backup with: " + ToolInfo.command("verify", path, "--against", backup))
             }
-            out.info("App \(ChainRendering.readers(at: to)) can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
+            if StoreUpgrade.takesBreakingStep(from: from, to: to) {
+                out.info("App \(ChainRendering.readers(at: to)) can open the store now, older ones are refused; '\(ToolInfo.command("migrate", path, "--to", String(to - 1)))' goes back exactly.")
+            } else {
+                out.info("App \(ChainRendering.readers(at: to)) can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
+            }
             out.emitJSON(ReportRendering.json(report, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(to),
                                                                "steps": ChainRendering.stepsJSON(steps),
                                                                "backup": backup.map(JSONOutputValue.string) ?? .null]) { a, _ in a })

@@ -40,7 +40,10 @@ struct PlanCommand: Subcommand {
             out.print("App versions that can read the store after it: \(ChainRendering.readers(at: to)).\n")
             out.print(ReportRendering.human(report))
             out.print("\n" + ReportRendering.totals(report) + ".")
-            let command = target.map { ToolInfo.command("migrate", store.path, "--to", String($0)) } ?? ToolInfo.command("migrate", store.path)
+            let breaking = StoreUpgrade.takesBreakingStep(from: from, to: to)
+            if breaking { out.print("\nThis is a breaking step: " + StoreUpgrade.breakingConsequence(from: from, to: to) + ".") }
+            let command = target.map { ToolInfo.command("migrate", store.path, "--to", String($0)) + (breaking ? " --allow-breaking" : "") }
+                ?? ToolInfo.command("migrate", store.path)
             out.print("Run '\(command)' to make exactly these changes (a verified backup is taken first).")
         }
         out.emitJSON(ReportRendering.json(report).merging(["store": .string(store.path), "from": .int(from), "to": .int(to),
@@ -69,6 +72,8 @@ enum TargetVersion {
 
     /// A usage error (64) for a target below the store's version: a migration never goes back.
     static func refuseGoingBack(_ target: Int, from: Int, store: String, command: String) throws {
+        // The one way back a migration has: the exact inverse of the breaking step (spec §9, §11).
+        if let inverse = MigrationChain.steps(from: target, to: from).last?.inverse, target == inverse.to, from == inverse.from { return }
         guard target < from else { return }
         throw UsageError("Can't migrate '\(store)' to schema version \(target): the store is at version \(from) already, and a migration never goes back. To go back, restore the backup taken before the upgrade ('\(ToolInfo.command("rollback", store, "--from-backup", "BACKUP"))').", command: command)
     }

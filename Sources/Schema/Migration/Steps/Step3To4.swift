@@ -11,8 +11,25 @@ import StoreJSON
 /// `backend_name`, the mirror keys are written from `queue.json`, `schema_version` becomes 3.
 /// So for every document, inverse(forward(d)) equals d except the reported normalisations.
 ///
-/// Not yet a step of `MigrationChain`: the store engine does not move `sessions/` to
-/// `work-streams/` yet (issue 15).
+/// The step also moves the work streams from `sessions/` to `work-streams/`: that is the store
+/// engine's part (JSONStore's `LayoutChange`), which calls these transforms with the store's queue.
+extension MigrationStep {
+    public static let v3ToV4 = MigrationStep(
+        from: 3, to: 4, kind: .breaking,
+        summary: "renames sessions/ to work-streams/ and backend_name to name, and drops the queue mirror keys (§11)",
+        addedWorkStreamKeys: ["name"], addedMessageKeys: [], normalisations: ["stale_mirror_key"],
+        inverse: InverseStep(from: 4, to: 3) { (document, context) throws(SchemaError) in
+            guard case .v4(let v4) = document else { return (document, []) }
+            let (v3, changes) = try RenameStep.inverse(v4, queue: context.queue)
+            return (.v3(v3), changes)
+        }
+    ) { (document, context) throws(SchemaError) in
+        guard case .v3(let v3) = document else { return (document, []) }
+        let (v4, changes) = try RenameStep.forward(v3, queue: context.queue)
+        return (.v4(v4), changes)
+    }
+}
+
 public enum RenameStep {
     /// The queue keys v4 removes, in spec order.
     public static let mirrorKeys = ["is_in_queue", "queue_position", "queued_at", "is_in_priority_queue", "priority",

@@ -1,0 +1,248 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import StoreJSON
+
+extension LayoutChange {
+    /// One work stream's staging: its changes, or the temp file that could not be written (a full
+    /// disk is no unreadable document: it is reported as itself).
+    enum Staged: Sendable {
+        case staged([Change])
+        case writeFailed(StoreError)
+    }
+
+    /// What the step does to the documents besides the work streams.
+    struct SmallDocument {
+        var relative: String
+        var directory: String
+        var name: String
+        var bytes: [UInt8]
+        var change: Change
+    }
+
+    /// Runs `direction` to its end, under the store's lock (held by the caller); with `write`
+    /// false, only reads and reports what it would do (`plan`). A store already at
+    /// `direction.to` gets only what an interrupted run left to do (``finish``).
+    ///
+    /// - Throws: an error listing every unreadable document (`StoreProblems`): nothing visible
+    ///   was changed (the staging folder is removed).
+    func run(_ direction: Direction, write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true,
+             progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
+        let manifest = try manifest()
+        var report = MigrationReport(keepsDocuments: keepingDocuments)
+        if manifest.schemaVersion == direction.to {
+            try finish(at: direction.to, write: write, report: &report)
+            return report
+        }
+        guard manifest.schemaVersion == direction.from else {
+            throw StoreError(.invalidArgument, "Can't move '\(path)' from schema version \(direction.from) to \(direction.to): "
+                                + "its store.json says \(manifest.schemaVersion). Nothing was changed.", path: file(StoreLayout.manifest))
+        }
+        if write { try removeLeftovers(storeVersion: manifest.schemaVersion) }
+        let queue = try queue()
+        let index = QueueIndex(queue ?? QueueV2(schemaVersion: direction.from))
+        let sourceFolder = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: direction.from))
+        let listing = try DocumentListing.listDocumentFolder(sourceFolder, system: system)
+        var problems = listing.invalid.map(\.error)
+        let staging = joinPath(path, direction.stagingFolder)
+        if write { try makeStagingFolder(staging, like: sourceFolder) }
+        let failed = FailureFlag(!problems.isEmpty)
+        var done = 0
+        var writeFailure: StoreError?
+        let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
+        do throws(StoreError) {
+            try ParallelBatches.run(ids, system: system, work: { (id) -> Result<Staged, StoreError> in
+                do throws(StoreError) {
+                    let (bytes, mode, changes) = try transform(id, direction, queue: index)
+                    if write && !failed.isSet {
+                        do throws(StoreError) {
+                            try NewFiles.write(joinPath(staging, StoreLayout.documentFileName(id)), bytes, sync: false, mode: mode, system: system)
+                        } catch {
+                            failed.set()
+                            return .success(.writeFailed(error))
+                        }
+                    }
+                    return .success(.staged(changes))
+                } catch {
+                    failed.set()
+                    return .failure(error)
+                }
+            }, consume: { (id, result) throws(StoreError) in
+                done += 1
+                progress?(done, ids.count)
+                switch result {
+                case .success(.staged(let changes)):
+                    report.append(DocumentChanges(file: StoreLayout.workStreamPath(id, schemaVersion: direction.to), changes: changes))
+                case .success(.writeFailed(let error)):
+                    if writeFailure == nil { writeFailure = error }
+                case .failure(let error):
+                    problems.append(error)
+                }
+            })
+            if let writeFailure { throw writeFailure }
+            let small = try smallDocuments(to: direction.to, queue: queue, problems: &problems)
+            if !problems.isEmpty { throw StoreError.unreadable(problems, store: path, action: "migrate") }
+            for document in small { report.append(DocumentChanges(file: document.relative, changes: [document.change])) }
+            let counts = StoreMigration.upgradeCounts(sessions: ids.count, userSessions: try customizationCount(),
+                                                      settings: try settingsExists(), queue: index.queue)
+            var finishing = context
+            finishing.finishedAt = Date()
+            let newManifest = StoreMigration.layoutChangeManifest(manifest, to: direction.to, counts: counts, context: write ? finishing : context)
+            report.append(DocumentChanges(file: StoreLayout.manifest, changes: [.manifestUpgraded(from: direction.from, to: direction.to), .migrationRecorded]))
+            guard write else { return report }
+            try commit(direction, staging: staging, ids: ids, small: small, manifest: newManifest)
+        } catch {
+            if write { NewFiles.removeTreeLeftover(staging, system: system) }
+            throw error
+        }
+        return report
+    }
+
+    /// The staging folder, with the permissions of the folder it replaces.
+    private func makeStagingFolder(_ staging: String, like source: String) throws(StoreError) {
+        let context = ErrorContext("write", staging)
+        let mode = try system.linkStatus(source, context: context).map(\.permissions) ?? 0o700
+        try system.makeDirectory(staging, mode: 0o700, context: context)
+        let fd = try FileDescriptor(opening: staging, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
+        try fd.setPermissions(mode, context: context)
+    }
+
+    /// Steps 1–5 of the commit order (see ``LayoutChange``), once everything is staged and read.
+    private func commit(_ direction: Direction, staging: String, ids: [UUID], small: [SmallDocument], manifest: ManifestV2) throws(StoreError) {
+        let context = ErrorContext("write", staging)
+        // 1. The staged documents, durable: one syncfs where the platform has it, else an fsync each.
+        let stagingFD = try FileDescriptor(opening: staging, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
+        if try !stagingFD.syncFileSystem(context: context) {
+            for id in ids {
+                let staged = joinPath(staging, StoreLayout.documentFileName(id))
+                let fileContext = ErrorContext("flush", staged)
+                try FileDescriptor(opening: staged, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC, system: system, context: fileContext).sync(context: fileContext)
+            }
+        }
+        try stagingFD.sync(context: context)
+        // 2. Into place; the store folder fsynced, so the new folder survives a power loss.
+        let target = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: direction.to))
+        try system.rename(staging, to: target, context: ErrorContext("write", target))
+        try NewFiles.syncDirectory(path, system: system)
+        // 3–4. Forward: store.json first (a v3 reader would refuse version-4 small documents in a
+        // v3 store), then the small documents. Inverse: the small documents first, for the same reason.
+        let changes = small.map { FileChange(directory: $0.directory, name: $0.name, bytes: $0.bytes) }
+        switch direction {
+        case .forward:
+            try AtomicFile.durableReplace(directory: path, name: StoreLayout.manifest, bytes: manifest.encoded, system: system)
+            try commitInBatches(changes)
+        case .inverse:
+            try commitInBatches(changes)
+            try AtomicFile.durableReplace(directory: path, name: StoreLayout.manifest, bytes: manifest.encoded, system: system)
+        }
+        // 5. The old folder: out of sight at once, then removed.
+        try retire(StoreLayout.workStreamsFolder(schemaVersion: direction.from))
+    }
+
+    private func commitInBatches(_ changes: [FileChange]) throws(StoreError) {
+        var start = 0
+        while start < changes.count {
+            let end = min(start + StoreMigrator.smallDocumentBatch, changes.count)
+            try BatchCommit.commit(Array(changes[start ..< end]), system: system)
+            start = end
+        }
+    }
+
+    /// A store at `version` whose last layout change was interrupted after `store.json` was
+    /// written: small documents still at the other version (forward only: the inverse writes
+    /// them before `store.json`), the other version's folder, staging leftovers.
+    func finish(at version: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
+        var problems: [StoreError] = []
+        let small = version >= StoreLayout.renamedFolderVersion ? try smallDocuments(to: version, queue: try queue(), problems: &problems) : []
+        if !problems.isEmpty { throw StoreError.unreadable(problems, store: path, action: "migrate") }
+        for document in small { report.append(DocumentChanges(file: document.relative, changes: [document.change])) }
+        guard write else { return }
+        try removeLeftovers(storeVersion: version)
+        try commitInBatches(small.map { FileChange(directory: $0.directory, name: $0.name, bytes: $0.bytes) })
+    }
+
+    /// True when ``finish`` has something to do on a store at `version` (3 or 4).
+    func needsFinishing(at version: Int) throws(StoreError) -> Bool {
+        for name in [StoreLayout.otherWorkStreamsFolder(schemaVersion: version), StoreLayout.Bookkeeping.stagingWorkStreams,
+                     StoreLayout.Bookkeeping.stagingSessions, StoreLayout.Bookkeeping.retiredWorkStreams] {
+            if try system.linkStatus(joinPath(path, name), context: ErrorContext("list", path)) != nil { return true }
+        }
+        guard version >= StoreLayout.renamedFolderVersion else { return false }
+        var problems: [StoreError] = []
+        let small = try smallDocuments(to: version, queue: try queue(), problems: &problems)
+        return !small.isEmpty || !problems.isEmpty
+    }
+
+    /// Removes what an interrupted layout change left: both staging folders, a retired folder,
+    /// and the folder of the version `store.json` does not say (never trusted: see ``LayoutChange``).
+    func removeLeftovers(storeVersion: Int) throws(StoreError) {
+        for name in [StoreLayout.Bookkeeping.stagingWorkStreams, StoreLayout.Bookkeeping.stagingSessions] {
+            let folder = joinPath(path, name)
+            if try system.linkStatus(folder, context: ErrorContext("clean up", folder)) != nil { try NewFiles.removeTree(folder, system: system) }
+        }
+        try retire(StoreLayout.otherWorkStreamsFolder(schemaVersion: storeVersion))
+        let retired = joinPath(path, StoreLayout.Bookkeeping.retiredWorkStreams)
+        if try system.linkStatus(retired, context: ErrorContext("clean up", retired)) != nil { try NewFiles.removeTree(retired, system: system) }
+    }
+
+    /// Renames `folder` (if present) to `.retired-work-streams`, durably, then removes it: readers
+    /// stop seeing it at the rename, before its thousands of files are removed.
+    func retire(_ folder: String) throws(StoreError) {
+        let source = joinPath(path, folder)
+        let retired = joinPath(path, StoreLayout.Bookkeeping.retiredWorkStreams)
+        let context = ErrorContext("clean up", source)
+        guard let status = try system.linkStatus(source, context: context) else { return }
+        guard status.type == .directory else {
+            throw StoreError(.notARegularFile, "Can't finish the layout change of '\(path)': '\(source)' is not a folder. Move it out of the store.", path: source)
+        }
+        if try system.linkStatus(retired, context: context) != nil { try NewFiles.removeTree(retired, system: system) }
+        try system.rename(source, to: retired, context: context)
+        try NewFiles.syncDirectory(path, system: system)
+        try NewFiles.removeTree(retired, system: system)
+    }
+
+    /// Customisations, settings and `queue.json` whose `schema_version` is not `version`, with their
+    /// new bytes (only `schema_version` changes, §11). Unreadable ones are added to `problems`.
+    func smallDocuments(to version: Int, queue: QueueV2?, problems: inout [StoreError]) throws(StoreError) -> [SmallDocument] {
+        var out: [SmallDocument] = []
+        let folder = joinPath(path, StoreLayout.customizationsFolder)
+        let listing = try DocumentListing.listDocumentFolder(folder, system: system)
+        problems += listing.invalid.map(\.error)
+        for documentID in listing.ids {
+            guard let id = UUIDText.parse(documentID.rawValue) else { continue }
+            let relative = StoreLayout.customizationPath(id)
+            do {
+                guard var doc = try readIfPresent(relative, { (b) throws(SchemaError) in try UserSessionV1(bytes: b, acceptingNewerVersions: true) }),
+                      doc.schemaVersion != version else { continue }
+                let change = Change.schemaVersion(from: doc.schemaVersion, to: version)
+                doc.schemaVersion = version
+                out.append(SmallDocument(relative: relative, directory: folder, name: StoreLayout.documentFileName(id), bytes: doc.encoded, change: change))
+            } catch { problems.append(error) }
+        }
+        do {
+            if var settings = try readIfPresent(StoreLayout.settings, { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) }),
+               settings.schemaVersion != version {
+                let change = Change.schemaVersion(from: settings.schemaVersion, to: version)
+                settings.schemaVersion = version
+                out.append(SmallDocument(relative: StoreLayout.settings, directory: path, name: StoreLayout.settings, bytes: settings.encoded, change: change))
+            }
+        } catch { problems.append(error) }
+        if var queue, queue.schemaVersion != version {
+            let change = Change.schemaVersion(from: queue.schemaVersion, to: version)
+            queue.schemaVersion = version
+            out.append(SmallDocument(relative: StoreLayout.queue, directory: path, name: StoreLayout.queue, bytes: queue.encoded, change: change))
+        }
+        return out
+    }
+
+    private func customizationCount() throws(StoreError) -> Int {
+        try DocumentListing.listDocumentFolder(joinPath(path, StoreLayout.customizationsFolder), system: system).ids.count
+    }
+
+    private func settingsExists() throws(StoreError) -> Bool {
+        try system.linkStatus(file(StoreLayout.settings), context: ErrorContext("read", file(StoreLayout.settings))) != nil
+    }
+}

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import StoreJSON
+
+/// The breaking step v3 → v4 (spec §11) and its exact inverse v4 → v3, on disk: the work streams
+/// move between `sessions/` and `work-streams/`, and `store.json` says which folder is the store's.
+///
+/// The commit order makes every instant readable by a v3 reader or a v4 reader (never neither),
+/// and lets the next run finish (`LayoutChange+Commit.swift`):
+///
+/// | forward (3 → 4)                                   | a crash here leaves                         |
+/// |---------------------------------------------------|---------------------------------------------|
+/// | 1. stage every v4 document in `.staging-work-streams`, make it durable | a v3 store + a dot folder (ignored) |
+/// | 2. rename it `work-streams`, fsync the store      | a v3 store + `work-streams/` (ignored by v3 readers) |
+/// | 3. `store.json` → 4, `min_reader_version` 4, durable | a v4 store + `sessions/` (ignored by v4 readers) |
+/// | 4. customisations, settings, `queue.json` → 4     | a v4 store with older small documents (read by v4 readers) |
+/// | 5. `sessions/` renamed `.retired-work-streams`, removed | a v4 store + a dot folder |
+///
+/// The inverse mirrors it, with the small documents going back to 3 **before** `store.json` does
+/// (a v3 reader refuses a version-4 document in a v3 store): stage `.staging-sessions`, rename it
+/// `sessions`, small documents → 3, `store.json` → 3 (`min_reader_version` back to the chain's
+/// oldest reader), retire `work-streams/`.
+///
+/// The folder that does not belong to `store.json`'s version is never trusted: a writer of the
+/// store's version may have changed the other one since (a v3 app after a crash at step 2). So
+/// every run first retires it and stages again from the folder `store.json` names. Staging
+/// folders are dot-named leftovers, removed first too. All of this runs under the store's lock.
+struct LayoutChange {
+    /// 3 → 4 or 4 → 3.
+    enum Direction: Sendable {
+        case forward, inverse
+
+        var from: Int { self == .forward ? 3 : 4 }
+        var to: Int { self == .forward ? 4 : 3 }
+        /// The bookkeeping folder the documents are staged in.
+        var stagingFolder: String {
+            self == .forward ? StoreLayout.Bookkeeping.stagingWorkStreams : StoreLayout.Bookkeeping.stagingSessions
+        }
+    }
+
+    let path: String
+    let system: SystemCalls
+
+    /// The layout change a store at `from` takes to reach `target`, when it is at v3 or v4 and
+    /// the target is on the other side; nil otherwise (a store below v3 reaches v3 first).
+    static func direction(from: Int, to target: Int) -> Direction? {
+        if from == Direction.forward.from && target == Direction.forward.to { return .forward }
+        if from == Direction.inverse.from && target == Direction.inverse.to { return .inverse }
+        return nil
+    }
+
+    func file(_ relative: String) -> String {
+        relative.split(separator: "/").reduce(path) { joinPath($0, String($1)) }
+    }
+
+    /// `store.json` of a v3 or v4 store (read whatever its `min_reader_version`: this is the code
+    /// that moves the store between them).
+    func manifest() throws(StoreError) -> ManifestV2 {
+        let bytes = try FileReader.read(file(StoreLayout.manifest), system: system)
+        do { return try ManifestV2(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: true) } catch {
+            throw StoreError.document(error, path: file(StoreLayout.manifest))
+        }
+    }
+
+    /// `queue.json`, as the index the step and its inverse use (an absent one is an empty queue).
+    func queue() throws(StoreError) -> QueueV2? {
+        try readIfPresent(StoreLayout.queue) { (b) throws(SchemaError) in try QueueV2(bytes: b, acceptingNewerVersions: true) }
+    }
+
+    func readIfPresent<T>(_ relative: String, _ decode: ([UInt8]) throws(SchemaError) -> T) throws(StoreError) -> T? {
+        let bytes: [UInt8]
+        do { bytes = try FileReader.read(file(relative), system: system) } catch where error.code == .notFound { return nil }
+        do { return try decode(bytes) } catch { throw StoreError.document(error, path: file(relative)) }
+    }
+
+    /// One work stream, moved one way: read from the folder of `direction.from`, checked, transformed.
+    func transform(_ id: UUID, _ direction: Direction, queue: QueueIndex) throws(StoreError) -> (bytes: [UInt8], mode: mode_t, changes: [Change]) {
+        let relative = StoreLayout.workStreamPath(id, schemaVersion: direction.from)
+        let source = file(relative)
+        let context = ErrorContext("read", source)
+        guard let status = try system.linkStatus(source, context: context), status.type == .regular else {
+            throw StoreError(.invalidDocument, "Can't read '\(source)': it is not a regular file. Move it out of the store.", path: source)
+        }
+        let bytes = try FileReader.read(source, system: system)
+        do throws(SchemaError) {
+            let context = StepContext(writtenByOlderWriter: false, queue: queue)
+            let document: SessionDocument
+            let (moved, changes): (SessionDocument, [Change])
+            switch direction {
+            case .forward:
+                document = .v3(try SessionV3(bytes: bytes))
+                (moved, changes) = try MigrationStep.v3ToV4.migrate(document, context: context)
+            case .inverse:
+                document = .v4(try SessionV4(bytes: bytes))
+                guard let inverse = MigrationStep.v3ToV4.inverse else { preconditionFailure("v3 → v4 is breaking and has an inverse") }
+                (moved, changes) = try inverse.migrate(document, context: context)
+            }
+            guard document.fields.id == id else {
+                throw SchemaError(code: .invalidValue, keyPath: "id", expected: id.lowercased, found: document.fields.id.lowercased,
+                                  detail: "the id inside must equal the file name; rename the file or fix the id by hand")
+            }
+            return (moved.encoded, status.permissions, changes)
+        } catch {
+            throw StoreError.document(error, path: source)
+        }
+    }
+}

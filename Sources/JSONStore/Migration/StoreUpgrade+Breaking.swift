@@ -1,0 +1,119 @@
+import Foundation
+import StoreJSON
+
+/// The breaking step v3 → v4 and its inverse in the upgrade procedure (spec §9, §11).
+///
+/// - Forward needs `allowBreaking` and a backup (it may not run with `BackupPolicy.none`): a v1
+///   or v2 store is first taken to v3 along the rollback-safe steps (after the backup), then
+///   the layout changes. Refused otherwise, before anything is read beyond `store.json`.
+/// - The inverse (`to: 3` on a v4 store) needs no confirmation: it gives every older reader the
+///   store back. It takes a backup like any step, unless `BackupPolicy.none`.
+/// - A store at the target whose last layout change was interrupted after its `store.json` was
+///   written is finished (`LayoutChange.finish`) without a backup: nothing is left to undo.
+extension StoreUpgrade {
+    /// The `schema_version` in `store.json`, read without the reader rule (a v4 store refuses
+    /// older readers, and this is the code that moves it).
+    static func rawSchemaVersion(_ path: String) throws(StoreError) -> Int {
+        try Store.classify(path).storeSchemaVersion
+    }
+
+    /// True when going from `from` to `target` takes a breaking step (forward).
+    public static func takesBreakingStep(from: Int, to target: Int) -> Bool {
+        MigrationChain.steps(from: from, to: target).contains { $0.kind == .breaking }
+    }
+
+    /// What a breaking step does to readers, for refusals: "… refuses readers of schema versions 1 to 3 …".
+    public static func breakingConsequence(from: Int, to target: Int) -> String {
+        let refused = MigrationChain.readers(at: from).filter { !MigrationChain.readers(at: target).contains($0) }
+        let names = refused.count > 1 ? "versions \(refused.first!) to \(refused.last!)" : "version \(refused.first ?? from)"
+        return "v\(from) → v\(target) is a breaking step: afterwards the store sets min_reader_version \(MigrationChain.minReaderVersion(at: target)) "
+            + "and refuses every reader of schema \(names) (app versions built on them stop opening it)"
+    }
+
+    /// The refusal of a breaking step that was not asked for by name (`allowBreaking`), or that
+    /// would run without a backup; nil when it may run.
+    static func breakingRefusal(_ path: String, from: Int, to target: Int, allowBreaking: Bool, backup: BackupPolicy) -> StoreError? {
+        let what = breakingConsequence(from: from, to: target)
+        if !allowBreaking {
+            let fix = "See every change first with StoreMigrator.plan(to: \(target)); to proceed, pass allowBreaking: true "
+                + "(it takes a verified backup first, and the migration to version \(target - 1) goes back exactly)."
+            return StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target) without an explicit confirmation: \(what). \(fix) Nothing was changed.",
+                              path: path, recovery: fix)
+        }
+        if backup == .none {
+            let fix = "Run it with a backup: a breaking step runs only after a verified backup."
+            return StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target) without a backup: \(what). \(fix) Nothing was changed.",
+                              path: path, recovery: fix)
+        }
+        return nil
+    }
+
+    /// The part of `run` for stores at v3 or v4 whose target involves the layout change.
+    static func runLayoutChange(at path: String, from: Int, to target: Int, backup: BackupPolicy, tool: String, version: String,
+                                progress: (Event) -> Void, shouldContinue: () -> Bool) throws(StoreError) -> Outcome {
+        let direction: LayoutChange.Direction = target >= StoreLayout.renamedFolderVersion ? .forward : .inverse
+        var backup = backup
+        var takenBackup: String?
+        var reachedFrom = from
+        var needsRollbackSafePart = direction == .forward && from < direction.from
+        if direction == .forward && from == direction.from { needsRollbackSafePart = try rollbackSafePartChanges(path, tool: tool, version: version) }
+        if needsRollbackSafePart {
+            // The rollback-safe steps first (and the §7 reconcile after an older writer), after the backup.
+            switch try run(at: path, to: direction.from, backup: backup, tool: tool, version: version, progress: progress,
+                           shouldContinue: shouldContinue) {
+            case .upgraded(_, _, _, let destination): takenBackup = destination
+            case .newerStore(let newer): return .newerStore(schemaVersion: newer)
+            case .alreadyCurrent, .doneByAnotherProcess: break
+            }
+            if takenBackup != nil { backup = .none }
+            reachedFrom = try rawSchemaVersion(path)
+        }
+        let layout = LayoutChange(path: path, system: .real)
+        let context = StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: version, target: target)
+        if reachedFrom == target {
+            guard try layout.needsFinishing(at: target) else {
+                return .alreadyCurrent(MigrationReport(), from: target)
+            }
+            let lock = try StoreLock(store: path, tool: tool, version: version) { progress(.waitingForLock(holder: $0)) }
+            defer { lock.release() }
+            let report = try layout.run(direction, write: true, context: context, keepingDocuments: false)
+            return .upgraded(report, from: target, to: target, backup: nil)
+        }
+        try checkpoint(.beforeValidation, path, shouldContinue)
+        // Every document read and transformed, nothing written (bad input changes nothing).
+        var total = 0
+        _ = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+            try layout.run(direction, write: false, context: context, keepingDocuments: false) { done, count in
+                total = count
+                progress(.validating(done: done, total: count))
+            }
+        }
+        if total > 0 { progress(.validating(done: total, total: total)) }
+        try checkpoint(.beforeLock, path, shouldContinue)
+        let lock = try StoreLock(store: path, tool: tool, version: version) { progress(.waitingForLock(holder: $0)) }
+        defer { lock.release() }
+        if try rawSchemaVersion(path) == target, try !layout.needsFinishing(at: target) {
+            return .doneByAnotherProcess(MigrationReport(), from: reachedFrom, to: target)
+        }
+        try checkpoint(.beforeBackup, path, shouldContinue)
+        let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress) ?? takenBackup
+        try checkpoint(.beforeMigration(backup: destination), path, shouldContinue)
+        progress(.migrationStarted)
+        let report = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+            try layout.run(direction, write: true, context: context, keepingDocuments: false) { done, count in
+                total = count
+                progress(.migrating(done: done, total: count))
+            }
+        }
+        if total > 0 { progress(.migrating(done: total, total: total)) }
+        progress(.migrationFinished)
+        return .upgraded(report, from: from, to: target, backup: destination)
+    }
+
+    /// True when a v3 store needs the rollback-safe part before the layout change: a document an
+    /// older writer rewrote, or a queue its mirror disagrees with (§7).
+    private static func rollbackSafePartChanges(_ path: String, tool: String, version: String) throws(StoreError) -> Bool {
+        let reader = try Store.open(at: path, options: Store.Options(readOnly: true, tool: tool, version: version))
+        return try !StoreMigrator(store: reader).plan(to: 3, toolVersion: version).isNoop
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import JSONStore
+import StoreJSON
+
+/// Issue 15 acceptance on the built binary: the breaking step v3 → v4 (spec §9, §11) and its
+/// exact inverse.
+@Suite(.serialized) struct BreakingStepEndToEndTests {
+    /// The sample's one work stream with a stale mirror value: `queued_at` set although queue.json
+    /// does not queue it (a v1 leftover the forward step reports as `stale_mirror_key`).
+    static let stale = "ad63adfa-7ad7-45dc-882c-80791120b6cc"
+
+    static func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    @Test func withoutAllowBreakingTheUpgradeIsRefusedNamingTheReadersAndNothingChanges() throws {
+        let temporary = TemporaryDirectory("breaking-refused")
+        let store = try temporary.copySample("v3-store", as: "store")
+        let before = snapshot(temporary.path)
+        let run = try BuiltTool.run(["migrate", store, "--to", "4"])
+        #expect(run.code == 64)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("Error: Can't migrate '\(store)' to schema version 4 without --allow-breaking: v3 → v4 is a breaking step: "
+                                     + "afterwards the store sets min_reader_version 4 and refuses every reader of schema versions 1 to 3 "
+                                     + "(app versions built on them stop opening it). See every change first with 'migrate-store plan \(store) --to 4'. "
+                                     + "To proceed, run 'migrate-store migrate \(store) --to 4 --allow-breaking' (a verified backup is taken first; "
+                                     + "'migrate-store migrate \(store) --to 3' goes back exactly). Nothing was changed.\n"), "\(run.stderr)")
+        let noBackup = try BuiltTool.run(["migrate", store, "--to", "4", "--allow-breaking", "--no-backup"])
+        #expect(noBackup.code == 64)
+        #expect(noBackup.stderr.hasPrefix("Error: Options '--allow-breaking' and '--no-backup' cannot be used together.\n"), "\(noBackup.stderr)")
+        #expect(snapshot(temporary.path) == before, "no byte, no lock file, no backup folder")
+    }
+
+    @Test func theLibraryRefusesTheBreakingStepWithoutConfirmationOrWithoutABackup() throws {
+        let temporary = TemporaryDirectory("breaking-library")
+        let store = try temporary.copySample("v3-store", as: "store")
+        let before = snapshot(temporary.path)
+        for (allow, backup) in [(false, StoreUpgrade.BackupPolicy.defaultFolder), (true, .none)] {
+            let error = #expect(throws: StoreError.self) {
+                try StoreUpgrade.run(at: store, to: 4, backup: backup, allowBreaking: allow, tool: "test", version: "1")
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message.contains("refuses every reader of schema versions 1 to 3") == true, "\(String(describing: error))")
+            #expect(error?.message.hasSuffix("Nothing was changed.") == true)
+        }
+        #expect(snapshot(temporary.path) == before)
+    }
+
+    @Test func planToFourShowsTheBreakingStepAndEveryNormalisationPerDocument() throws {
+        let temporary = TemporaryDirectory("breaking-plan")
+        let store = try temporary.copySample("v3-store", as: "store")
+        let before = snapshot(temporary.path)
+        let plan = try BuiltTool.run(["plan", store, "--to", "4"])
+        #expect(plan.code == 0)
+        #expect(plan.stdout.hasPrefix("""
+            Plan for '\(store)': schema version 3 → 4, 1 step. Nothing has been written.
+              step 3 → 4 (breaking): renames sessions/ to work-streams/ and backend_name to name, and drops the queue mirror keys (§11)
+            App versions that can read the store after it: version 4 only.
+
+            """), "\(plan.stdout)")
+        #expect(plan.stdout.contains("""
+            work-streams/\(Self.stale).json
+              schema_version 3 → 4
+              rename backend_name to name (value kept)
+              drop queued_at = 2025-10-28T08:33:10.031Z: queue.json does not imply it (a stale leftover)
+              remove the seven queue keys (the queue is in queue.json)
+
+            """), "\(plan.stdout)")
+        #expect(plan.stdout.contains("This is a breaking step: v3 → v4 is a breaking step"))
+        #expect(plan.stdout.contains("Run 'migrate-store migrate \(store) --to 4 --allow-breaking' to make exactly these changes"))
+        let json = try BuiltTool.run(["--json", "plan", store, "--to", "4"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let steps = try #require(object["steps"] as? [[String: Any]])
+        #expect(steps.count == 1 && steps[0]["kind"] as? String == "breaking")
+        #expect(snapshot(temporary.path) == before)
+    }
+
+    /// `--to 4` then `--to 3`: the v3 store comes back exactly, document by document, except the
+    /// one normalisation the forward run reported, and store.json's two new migration records.
+    @Test func upgradeToFourThenBackToThreeGivesBackTheV3StoreExactly() throws {
+        let temporary = TemporaryDirectory("breaking-round-trip")
+        let store = try temporary.copySample("v3-store", as: "store")
+        let original = tree(store)
+        let up = try BuiltTool.run(["migrate", store, "--to", "4", "--allow-breaking", "--backup-dir", temporary.path + "/backup"])
+        #expect(up.code == 0, "\(up)")
+        #expect(up.stdout.contains("Migrated '\(store)' from schema version 3 to 4: 15 files change: 8 key_renamed, 1 manifest_upgraded, "
+                                   + "1 migration_recorded, 8 mirror_keys_removed, 14 schema_version, 1 stale_mirror_key."), "\(up.stdout)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: store).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(names == ["queue.json", "settings.json", "store.json", "user-sessions", "work-streams"])
+        let manifest = try ManifestV2(json: try DocumentVersion.parse(try Self.read(store + "/store.json")), acceptingNewerVersions: true)
+        #expect(manifest.schemaVersion == 4 && manifest.minReaderVersion == 4)
+        #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3", "3→4"])
+        for (path, bytes) in tree(store) where path.hasPrefix("work-streams/") {
+            let v4 = try SessionV4(bytes: bytes)
+            #expect(path == "work-streams/\(v4.id.lowercased).json")
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(!text.contains("\"backend_name\"") && !RenameStep.mirrorKeys.contains { text.contains("\"\($0)\"") }, "\(path)")
+        }
+        for path in tree(store).keys where path.hasPrefix("user-sessions/") || path == "settings.json" || path == "queue.json" {
+            #expect(String(decoding: tree(store)[path]!, as: UTF8.self).contains("\"schema_version\": 4"), "\(path)")
+        }
+        let down = try BuiltTool.run(["migrate", store, "--to", "3", "--no-backup"])
+        #expect(down.code == 0, "\(down)")
+        #expect(down.stdout.contains("Migrated '\(store)' from schema version 4 to 3: 15 files change: 8 key_renamed, 1 manifest_upgraded, "
+                                     + "1 migration_recorded, 8 mirror_keys_written, 14 schema_version."), "\(down.stdout)")
+        var back = tree(store), expected = original
+        let staleFile = "sessions/\(Self.stale).json"
+        let restoredStale = try #require(back[staleFile]), originalStale = try #require(expected[staleFile])
+        back[staleFile] = nil
+        expected[staleFile] = nil
+        #expect(String(decoding: originalStale, as: UTF8.self).replacingOccurrences(of: "\"queued_at\": \"2025-10-28T08:33:10.031Z\"", with: "\"queued_at\": null")
+                == String(decoding: restoredStale, as: UTF8.self), "only the reported stale value differs")
+        let backManifest = try ManifestV2(bytes: try #require(back["store.json"]))
+        let originalManifest = try ManifestV2(bytes: try #require(expected["store.json"]))
+        back["store.json"] = nil
+        expected["store.json"] = nil
+        #expect(backManifest.schemaVersion == 3 && backManifest.minReaderVersion == 1)
+        #expect(Array(backManifest.migrations.prefix(2)) == originalManifest.migrations)
+        #expect(backManifest.migrations.dropFirst(2).map { "\($0.from)→\($0.to)" } == ["3→4", "4→3"])
+        #expect(back == expected, "every other document byte for byte")
+        let names3 = try FileManager.default.contentsOfDirectory(atPath: store).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(names3 == ["queue.json", "sessions", "settings.json", "store.json", "user-sessions"])
+        let again = try BuiltTool.run(["migrate", store, "--to", "3"])
+        #expect(again == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no file was changed.\n", stderr: "", code: 0))
+    }
+
+    @Test func plainMigrateNeverTakesTheBreakingStepAndNeverMovesAV4StoreDown() throws {
+        let temporary = TemporaryDirectory("breaking-default")
+        let store = try temporary.copySample("v3-store", as: "store")
+        let before = snapshot(temporary.path)
+        #expect(try BuiltTool.run(["migrate", store]) == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no file was changed.\n",
+                                                                  stderr: "", code: 0))
+        #expect(snapshot(temporary.path) == before)
+        #expect(try BuiltTool.run(["migrate", store, "--to", "4", "--allow-breaking", "--backup-dir", temporary.path + "/backup"]).code == 0)
+        let at4 = snapshot(store)
+        let plain = try BuiltTool.run(["migrate", store])
+        #expect(plain == ToolRun(stdout: "'\(store)' is already at version 4: nothing to do, no file was changed.\n", stderr: "", code: 0), "\(plain)")
+        #expect(snapshot(store) == at4)
+        let tooFar = try BuiltTool.run(["migrate", store, "--to", "2"])
+        #expect(tooFar.code == 64, "\(tooFar)")
+        #expect(snapshot(store) == at4)
+    }
+
+    /// Spec §4's reader rule for v1, v2 and v3 readers of a v4 store: refused, naming both versions.
+    @Test(arguments: [1, 2, 3]) func anOlderReaderRefusesAV4StoreNamingBothVersions(reader: Int) throws {
+        let temporary = TemporaryDirectory("breaking-readers")
+        let store = try temporary.copySample("v3-store", as: "store")
+        #expect(try BuiltTool.run(["migrate", store, "--to", "4", "--allow-breaking", "--backup-dir", temporary.path + "/backup"]).code == 0)
+        let header = try ManifestHeader(json: try DocumentVersion.parse(try Self.read(store + "/store.json")))
+        let compatibility = header.compatibility(reader: reader)
+        #expect(compatibility == .refused(storeVersion: 4, minReaderVersion: 4, reader: reader))
+        #expect(compatibility.refusal == "the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), "
+                + "but this tool reads version \(reader); use a newer version of the tool")
+    }
+}
