@@ -164,12 +164,19 @@ extension LayoutChange {
         try commitInBatches(small.map { FileChange(directory: $0.directory, name: $0.name, bytes: $0.bytes) })
     }
 
-    /// True when ``finish`` has something to do on a store at `version` (3 or 4).
-    func needsFinishing(at version: Int) throws(StoreError) -> Bool {
+    /// True when a store at `version` holds a folder an interrupted layout change left: the other
+    /// version's folder of work streams, a staging or a retired folder (``removeLeftovers``).
+    func hasLeftoverFolders(at version: Int) throws(StoreError) -> Bool {
         for name in [StoreLayout.otherWorkStreamsFolder(schemaVersion: version), StoreLayout.Bookkeeping.stagingWorkStreams,
                      StoreLayout.Bookkeeping.stagingSessions, StoreLayout.Bookkeeping.retiredWorkStreams] {
             if try system.linkStatus(joinPath(path, name), context: ErrorContext("list", path)) != nil { return true }
         }
+        return false
+    }
+
+    /// True when ``finish`` has something to do on a store at `version` (3 or 4).
+    func needsFinishing(at version: Int) throws(StoreError) -> Bool {
+        if try hasLeftoverFolders(at: version) { return true }
         guard version >= StoreLayout.renamedFolderVersion else { return false }
         var problems: [StoreError] = []
         let small = try smallDocuments(to: version, queue: try queue(), problems: &problems)

@@ -52,6 +52,15 @@ extension StoreUpgrade {
     static func runLayoutChange(at path: String, from: Int, to target: Int, backup: BackupPolicy, tool: String, version: String,
                                 progress: (Event) -> Void, shouldContinue: () -> Bool) throws(StoreError) -> Outcome {
         let direction: LayoutChange.Direction = target >= StoreLayout.renamedFolderVersion ? .forward : .inverse
+        let layout = LayoutChange(path: path, system: .real)
+        if try layout.hasLeftoverFolders(at: from) {
+            // What an interrupted layout change left is never trusted (see `LayoutChange`), and a
+            // backup would refuse the foreign folder: removed first, under the lock.
+            let lock = try StoreLock(store: path, tool: tool, version: version) { progress(.waitingForLock(holder: $0)) }
+            defer { lock.release() }
+            _ = try TempSweep.sweep(store: path, holding: lock)
+            try layout.removeLeftovers(storeVersion: try rawSchemaVersion(path))
+        }
         var backup = backup
         var takenBackup: String?
         var reachedFrom = from
@@ -68,7 +77,6 @@ extension StoreUpgrade {
             if takenBackup != nil { backup = .none }
             reachedFrom = try rawSchemaVersion(path)
         }
-        let layout = LayoutChange(path: path, system: .real)
         let context = StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: version, target: target)
         if reachedFrom == target {
             guard try layout.needsFinishing(at: target) else {
@@ -76,6 +84,7 @@ extension StoreUpgrade {
             }
             let lock = try StoreLock(store: path, tool: tool, version: version) { progress(.waitingForLock(holder: $0)) }
             defer { lock.release() }
+            _ = try TempSweep.sweep(store: path, holding: lock)
             let report = try layout.run(direction, write: true, context: context, keepingDocuments: false)
             return .upgraded(report, from: target, to: target, backup: nil)
         }
@@ -95,6 +104,7 @@ extension StoreUpgrade {
         if try rawSchemaVersion(path) == target, try !layout.needsFinishing(at: target) {
             return .doneByAnotherProcess(MigrationReport(), from: reachedFrom, to: target)
         }
+        _ = try TempSweep.sweep(store: path, holding: lock)
         try checkpoint(.beforeBackup, path, shouldContinue)
         let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress) ?? takenBackup
         try checkpoint(.beforeMigration(backup: destination), path, shouldContinue)

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import JSONStore
+import Schema
+import StoreJSON
+
+private typealias W = PowerLossWorkloads
+
+/// Issue 15: the breaking step v3 → v4 and its inverse cut by a power loss after every call
+/// (`PowerLossHarness`). At every crash state the store is a v3 store a v3 reader reads exactly
+/// as before, or a v4 store a v4 reader reads exactly as the uninterrupted run wrote it (never
+/// neither); and running the step again ends with the uninterrupted run's documents.
+@Suite struct LayoutChangePowerLossTests {
+    static let context = StoreMigration.Context(startedAt: W.t0, finishedAt: W.t0, toolVersion: "1")
+
+    /// The v1 sample migrated to v3, durable: the start of the breaking step.
+    static func v3Store() throws -> ModelState {
+        let model = ModelFileSystem(try W.v1Store())
+        let system = SystemCalls(calls: model)
+        _ = try StoreMigrator(store: try Store.open(at: W.store, options: W.options, system: system)).migrate(toolVersion: "1")
+        model.syncEverything()
+        return model.current
+    }
+
+    /// `v3Store()` after the breaking step, durable: the start of the inverse.
+    static func v4Store() throws -> ModelState {
+        let model = ModelFileSystem(try v3Store())
+        _ = try LayoutChange(path: W.store, system: SystemCalls(calls: model)).run(.forward, write: true, context: context)
+        model.syncEverything()
+        return model.current
+    }
+
+    static func step(_ direction: LayoutChange.Direction) -> [(SystemCalls) throws -> Void] {
+        [{ system in _ = try LayoutChange(path: W.store, system: system).run(direction, write: true, context: context) }]
+    }
+
+    /// What a reader of the version `store.json` says sees: that version's folder, complete, each
+    /// document byte for byte the one of the complete store of that version (`before` or `after`
+    /// of the run, whichever is at that version), readable by that version's frozen types.
+    static func readerOfTheStoresVersionReads(_ files: [String: [UInt8]], before: [String: [UInt8]], after: [String: [UInt8]]) -> [String] {
+        guard let manifestBytes = files[W.store + "/store.json"],
+              let header = try? ManifestHeader(json: try DocumentVersion.parse(manifestBytes)) else {
+            return ["store.json is missing or unreadable: neither a v3 nor a v4 reader opens the store"]
+        }
+        let version = header.schemaVersion
+        guard version == 3 || version == 4 else { return ["store.json says \(version)"] }
+        let complete = [before, after].first { ($0[W.store + "/store.json"].flatMap { try? ManifestHeader(json: try DocumentVersion.parse($0)) })?.schemaVersion == version }!
+        let folder = W.store + "/" + StoreLayout.workStreamsFolder(schemaVersion: version) + "/"
+        var failures: [String] = []
+        let seen = files.filter { $0.key.hasPrefix(folder) }, expected = complete.filter { $0.key.hasPrefix(folder) }
+        if Set(seen.keys) != Set(expected.keys) {
+            failures.append("a v\(version) reader sees \(seen.count) work streams in \(folder), the complete store has \(expected.count)")
+        }
+        for (path, bytes) in seen.sorted(by: { $0.key < $1.key }) {
+            if bytes != expected[path] { failures.append("a v\(version) reader sees '\(path)' differ from the complete v\(version) store's") }
+            let decodes = version == 3 ? (try? SessionV3(bytes: bytes)) != nil : (try? SessionV4(bytes: bytes)) != nil
+            if !decodes { failures.append("a v\(version) reader can't decode '\(path)'") }
+        }
+        // Small documents: a v3 reader refuses a version-4 one in a v3 store.
+        for (path, bytes) in files where path.hasPrefix(W.store + "/user-sessions/") || path.hasSuffix("/settings.json") || path.hasSuffix("/queue.json") {
+            guard let documentVersion = try? DocumentVersion.peek(try DocumentVersion.parse(bytes)) else {
+                failures.append("'\(path)' is unreadable")
+                continue
+            }
+            if documentVersion > version { failures.append("'\(path)' has schema_version \(documentVersion) in a v\(version) store") }
+        }
+        return failures
+    }
+
+    static func layoutChangeResumes(_ direction: LayoutChange.Direction) -> (PowerLossHarness.Crash) -> [String] {
+        { crash in
+            var failures = readerOfTheStoresVersionReads(crash.state.files(), before: crash.versions[0], after: crash.versions.last!)
+            let model = ModelFileSystem(crash.state)
+            do {
+                _ = try LayoutChange(path: W.store, system: SystemCalls(calls: model)).run(direction, write: true, context: context)
+            } catch {
+                return failures + ["the next run fails: \(error)"]
+            }
+            let finished = model.current.files(), reference = crash.versions.last!
+            for path in Set(finished.keys).union(reference.keys).sorted() {
+                let same = path.hasSuffix("/store.json")
+                    ? finished[path].map(W.withoutTimestamps) == reference[path].map(W.withoutTimestamps) : finished[path] == reference[path]
+                if !same { failures.append("after the next run, '\(path)' differs from the uninterrupted run's") }
+            }
+            return failures
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func breakingStepCutByPowerLossLeavesAV3OrAV4StoreAndResumes(syncFS: Bool) throws {
+        var harness = PowerLossHarness()
+        harness.seam = { model in model.supportsSyncFS = syncFS; return model }
+        let outcome = harness.run(initial: try Self.v3Store(), operations: Self.step(.forward), extraCheck: Self.layoutChangeResumes(.forward))
+        PowerLossTests.report("breaking step v3 → v4 (syncfs \(syncFS))", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(10).joined(separator: "\n"))")
+        #expect(outcome.crashPoints > 10)
+        #expect(outcome.versions.last?.keys.contains(W.store + "/work-streams/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json") == true)
+    }
+
+    @Test func inverseCutByPowerLossLeavesAV4OrAV3StoreAndResumes() throws {
+        let harness = PowerLossHarness()
+        let outcome = harness.run(initial: try Self.v4Store(), operations: Self.step(.inverse), extraCheck: Self.layoutChangeResumes(.inverse))
+        PowerLossTests.report("inverse v4 → v3", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(10).joined(separator: "\n"))")
+        #expect(outcome.crashPoints > 10)
+        #expect(outcome.versions.last?.keys.contains(W.store + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json") == true)
+    }
+
+    /// The mutant of the issue: the old folder removed before the new `store.json` is durable
+    /// (here: the store folder's fsync after the rename into place, and the manifest's, do
+    /// nothing). A power loss can then bring back a v3 `store.json` with no `sessions/`.
+    @Test(arguments: [LayoutChange.Direction.forward, .inverse])
+    func harnessCatchesTheOldFolderRemovedBeforeTheNewManifestIsDurable(_ direction: LayoutChange.Direction) throws {
+        var harness = PowerLossHarness()
+        harness.seam = { OldFolderGoneFirst($0) }
+        harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)
+        let initial = direction == .forward ? try Self.v3Store() : try Self.v4Store()
+        let outcome = harness.run(initial: initial, operations: Self.step(direction), extraCheck: Self.layoutChangeResumes(direction))
+        // Caught by what a reader sees of the layout, not only by a small document's lost write.
+        let layout = outcome.failures.filter { $0.contains("reader") }
+        print("mutant [old folder removed before the new manifest is durable] on [\(direction)]: \(outcome.statesChecked) crash states, "
+              + "\(outcome.failures.count) failures, \(layout.count) of the layout; first: \(layout.first ?? "none")")
+        #expect(!layout.isEmpty, "the mutant escaped the layout checks")
+    }
+}
+
+/// Mutant: folder fsyncs of the store folder itself do nothing, so neither the rename of the new
+/// folder into place nor the new `store.json` is durable when the old folder is removed.
+final class OldFolderGoneFirst: ForwardingCalls, @unchecked Sendable {
+    private let lock = NSLock()
+    private var storeFolderDescriptors: Set<Int32> = []
+
+    override func system_open(_ path: String, _ flags: Int32, _ mode: mode_t) throws(Errno) -> Int32 {
+        let fd = try base.system_open(path, flags, mode)
+        if path == PowerLossWorkloads.store { lock.withLock { _ = storeFolderDescriptors.insert(fd) } }
+        return fd
+    }
+    override func system_close(_ fd: Int32) throws(Errno) {
+        lock.withLock { _ = storeFolderDescriptors.remove(fd) }
+        try base.system_close(fd)
+    }
+    override func system_fsync(_ fd: Int32) throws(Errno) {
+        if lock.withLock({ storeFolderDescriptors.contains(fd) }) { return }
+        try base.system_fsync(fd)
+    }
+}
