@@ -151,4 +151,40 @@ import StoreJSON
         #expect(compatibility.refusal == "the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), "
                 + "but this tool reads version \(reader); use a newer version of the tool")
     }
+
+    @Test func verifyOnAV4StoreChecksTheRoundTripAgainstTheBackupAndThatOlderReadersAreRefused() throws {
+        let temporary = TemporaryDirectory("breaking-verify")
+        let store = try temporary.copySample("v3-store", as: "store")
+        let backup = temporary.path + "/backup"
+        #expect(try BuiltTool.run(["migrate", store, "--to", "4", "--allow-breaking", "--backup-dir", backup]).code == 0)
+        let before = snapshot(temporary.path)
+        let run = try BuiltTool.run(["verify", store, "--against", backup])
+        #expect(run.code == 0, "\(run)")
+        let refusal = { (reader: Int) in "the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), "
+            + "but this tool reads version \(reader); use a newer version of the tool" }
+        #expect(run.stdout == """
+            Verifying '\(store)' against the backup '\(backup)':
+              integrity: ok
+              round trip of the breaking step v3 → v4 (inverse(step(d)) = d for each work stream d of the backup, apart from 1 reported normalisation): ok (8 checked)
+              a v1 reader is refused: ok (\(refusal(1)))
+              a v2 reader is refused: ok (\(refusal(2)))
+              a v3 reader is refused: ok (\(refusal(3)))
+            Verified: the breaking step goes back exactly, and older app versions are refused as they must be.
+
+            """, "\(run.stdout)")
+        #expect(snapshot(temporary.path) == before, "verify writes nothing")
+        // A v4 document edited by hand is no longer the step applied to the backup's: exit 69.
+        let edited = store + "/work-streams/\(Self.stale).json"
+        let text = try String(contentsOfFile: edited, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"preview\": \"", with: "\"preview\": \"edited ").write(toFile: edited, atomically: true, encoding: .utf8)
+        let failing = try BuiltTool.run(["verify", store, "--against", backup])
+        #expect(failing.code == 69)
+        #expect(failing.stdout.contains("""
+              round trip of the breaking step v3 → v4 (inverse(step(d)) = d for each work stream d of the backup, apart from 1 reported normalisation): 2 failed
+                - work-streams/\(Self.stale).json: is not the step applied to the backup's document
+                - work-streams/\(Self.stale).json: the inverse does not give back the backup's document (apart from 1 reported normalisation(s))
+
+            """), "\(failing.stdout)")
+        #expect(failing.stdout.hasSuffix("Verification failed.\n"))
+    }
 }

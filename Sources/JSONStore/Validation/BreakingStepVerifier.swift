@@ -1,0 +1,107 @@
+import Foundation
+import StoreJSON
+
+/// `verify` on a store past a breaking step (spec §9): per work stream, the round trip through
+/// the step's exact inverse, against the backup taken before it; and the reader rule of §4 for
+/// every older reader, which must be refused.
+///
+/// With a v3 backup, each work stream `d` of the backup must satisfy: the store holds exactly
+/// `step(d)`, and `inverse(step(d))` equals `d` except the normalisations the step reports for it
+/// (stale mirror values). Without one (or with a backup older than v3), each v4 document `e`
+/// must satisfy `step(inverse(e)) == e` with nothing to normalise.
+package struct BreakingStepVerifier: Sendable {
+    package let path: String
+    package let backup: Store?
+    let system: SystemCalls
+
+    package init(path: String, against backup: Store?) {
+        self.path = path; self.backup = backup; self.system = .real
+    }
+
+    package struct Result: Sendable {
+        /// Documents that could not be read.
+        package var unreadable: [StoreError] = []
+        /// Work streams whose round trip failed, each with its reason.
+        package var failures: [String] = []
+        /// Work streams checked.
+        package var checked = 0
+        /// Normalisations the step reported on the way (allowed differences).
+        package var normalisations = 0
+        /// Older readers and whether the store refuses each (it must).
+        package var readers: [(reader: Int, refused: Bool, message: String)] = []
+        /// True when compared with a v3 backup.
+        package var comparedWithBackup = false
+        package var passed: Bool { unreadable.isEmpty && failures.isEmpty && readers.allSatisfy(\.refused) }
+    }
+
+    package func verify() throws(StoreError) -> Result {
+        var result = Result()
+        let layout = LayoutChange(path: path, system: system)
+        let manifest = try layout.manifest()
+        let header = ManifestHeader(schemaVersion: manifest.schemaVersion, minReaderVersion: manifest.minReaderVersion)
+        for reader in MigrationChain.oldest ..< MigrationChain.minReaderVersion(at: manifest.schemaVersion) {
+            let compatibility = header.compatibility(reader: reader)
+            result.readers.append((reader, compatibility.refusal != nil, compatibility.refusal ?? "opens the store"))
+        }
+        let queue = QueueIndex(try layout.queue() ?? QueueV2(schemaVersion: manifest.schemaVersion))
+        let folder = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: manifest.schemaVersion))
+        let listing = try DocumentListing.listDocumentFolder(folder, system: system)
+        result.unreadable += listing.invalid.map(\.error)
+        let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
+        let backupIsV3 = backup?.compatibility.storeSchemaVersion == LayoutChange.Direction.forward.from
+        result.comparedWithBackup = backupIsV3
+        guard let inverse = MigrationStep.v3ToV4.inverse else { preconditionFailure("v3 → v4 has an inverse") }
+        for id in ids {
+            let relative = StoreLayout.workStreamPath(id, schemaVersion: manifest.schemaVersion)
+            let stored: SessionV4
+            do throws(StoreError) {
+                let bytes = try FileReader.read(layout.file(relative), system: system)
+                do throws(SchemaError) { stored = try SessionV4(bytes: bytes, acceptingNewerVersions: true) } catch {
+                    throw StoreError.document(error, path: layout.file(relative))
+                }
+            } catch {
+                result.unreadable.append(error)
+                continue
+            }
+            result.checked += 1
+            let context = StepContext(writtenByOlderWriter: false, queue: queue)
+            do throws(SchemaError) {
+                if backupIsV3, let backup {
+                    guard case .v3(let original)? = try? backup.workStream(id) else {
+                        result.failures.append("\(relative): not in the backup as a v3 work stream")
+                        continue
+                    }
+                    let (forward, changes) = try MigrationStep.v3ToV4.migrate(.v3(original), context: context)
+                    if forward.encoded != stored.encoded { result.failures.append("\(relative): is not the step applied to the backup's document") }
+                    let (back, _) = try inverse.migrate(.v4(stored), context: context)
+                    let stale = changes.compactMap { if case .staleMirrorKey(let key, _) = $0 { key } else { nil } }
+                    result.normalisations += stale.count
+                    if Self.withoutKeys(stale, back) != Self.withoutKeys(stale, .v3(original)) {
+                        result.failures.append("\(relative): the inverse does not give back the backup's document (apart from \(stale.count) reported normalisation(s))")
+                    }
+                } else {
+                    let (back, _) = try inverse.migrate(.v4(stored), context: context)
+                    let (again, changes) = try MigrationStep.v3ToV4.migrate(back, context: context)
+                    if again.encoded != stored.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {
+                        result.failures.append("\(relative): step(inverse(d)) differs from d")
+                    }
+                }
+            } catch {
+                result.failures.append("\(relative): \(error)")
+            }
+        }
+        if backupIsV3, let backup {
+            for id in try backup.workStreamIDs().items where !ids.contains(id) {
+                result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: manifest.schemaVersion)): in the backup but not in the store")
+            }
+        }
+        return result
+    }
+
+    /// The document's JSON without `keys` (the values the step normalised).
+    private static func withoutKeys(_ keys: [String], _ document: SessionDocument) -> JSONValue {
+        guard case .object(var object) = document.json else { return document.json }
+        for key in keys { object[key] = nil }
+        return .object(object)
+    }
+}
