@@ -81,7 +81,7 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .mirrorKey(let k, let f, let t): "\(k) \(f) → \(t) (mirror of queue.json)"
         case .queueBuilt(let f, let p): "write queue.json: \(f) FIFO, \(p) priority entries"
         case .queueEntryDropped(let l, let id): "drop \(l) entry for missing work stream \(id.lowercased)"
-        case .manifestUpgraded(let f, let t): "schema_version \(f) → \(t), min_reader_version 1"
+        case .manifestUpgraded(let f, let t): "schema_version \(f) → \(t), min_reader_version \(MigrationChain.minReaderVersion(at: t))"
         case .migrationRecorded: "append a migration record"
         case .messageKeysAdded(let n): "add seq = 0 and offset = 0 to \(n) message\(n == 1 ? "" : "s")"
         case .cursorReset(let k, let f): "\(k) \(f) → default (written by an older app after the upgrade; re-synced from the start)"

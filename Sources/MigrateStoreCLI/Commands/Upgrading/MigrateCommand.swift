@@ -80,7 +80,7 @@ struct MigrateCommand: Subcommand {
                 out.print("Check it against the backup with: " + ToolInfo.command("verify", path, "--against", backup))
             }
             if StoreUpgrade.takesBreakingStep(from: from, to: to) {
-                out.info("App \(ChainRendering.readers(at: to)) can open the store now, older ones are refused; '\(ToolInfo.command("migrate", path, "--to", String(to - 1)))' goes back exactly.")
+                out.info("From now on only app \(ChainRendering.readers(at: to).replacingOccurrences(of: " only", with: "")) can open the store (older ones are refused); '\(ToolInfo.command("migrate", path, "--to", String(to - 1)))' goes back exactly.")
             } else {
                 out.info("App \(ChainRendering.readers(at: to)) can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
             }

@@ -41,7 +41,7 @@ struct PlanCommand: Subcommand {
             out.print(ReportRendering.human(report))
             out.print("\n" + ReportRendering.totals(report) + ".")
             let breaking = StoreUpgrade.takesBreakingStep(from: from, to: to)
-            if breaking { out.print("\nThis is a breaking step: " + StoreUpgrade.breakingConsequence(from: from, to: to) + ".") }
+            if breaking { out.print("\nBreaking: " + StoreUpgrade.breakingConsequence(from: from, to: to) + ".") }
             let command = target.map { ToolInfo.command("migrate", store.path, "--to", String($0)) + (breaking ? " --allow-breaking" : "") }
                 ?? ToolInfo.command("migrate", store.path)
             out.print("Run '\(command)' to make exactly these changes (a verified backup is taken first).")
