@@ -16,6 +16,7 @@ public enum WorkStreamRules {
         switch document {
         case .v2(let s): return s.providerSessionID
         case .v3(let s): return s.providerSessionID
+        case .v4(let s): return s.providerSessionID
         case .v1(let s): return unknownString(s.unknown, "provider_session_id") ?? s.fields.id.lowercased
         }
     }
@@ -25,6 +26,7 @@ public enum WorkStreamRules {
         switch document {
         case .v2(let s): return s.provider
         case .v3(let s): return s.provider
+        case .v4(let s): return s.provider
         case .v1(let s): return unknownString(s.unknown, "provider") ?? defaultProvider
         }
     }
@@ -66,5 +68,13 @@ public enum WorkStreamRules {
         let fields = SessionFieldsV1(id: id, backendName: "", workingDirectory: workingDirectory,
                                      lastModified: createdAt, isLocallyCreated: isLocallyCreated)
         return SessionV3(fields: fields, providerSessionID: id.lowercased, provider: provider)
+    }
+
+    /// A new work stream as v4 code writes it (spec §11): `name` = `""`, `provider_session_id` =
+    /// the id in lowercase, `provider` as given, the sync cursors at their defaults, no queue keys.
+    public static func newWorkStreamV4(id: UUID = UUID(), workingDirectory: String, createdAt: Date,
+                                       provider: String = defaultProvider, isLocallyCreated: Bool = true) -> SessionV4 {
+        SessionV4(id: id, name: "", workingDirectory: workingDirectory, lastModified: createdAt,
+                  isLocallyCreated: isLocallyCreated, providerSessionID: id.lowercased, provider: provider)
     }
 }
