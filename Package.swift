@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(name: "migrate-store", dependencies: ["MigrateStoreCLI"]),
         // Child process of the multi-process tests (JSONStoreTests: kill -9, lock contention;
         // ReliabilityTests: concurrent writers through the public API); not a product.
-        .executableTarget(name: "store-test-helper", dependencies: ["JSONStore"]),
+        .executableTarget(name: "store-test-helper", dependencies: ["JSONStore", "StoreGenerator"]),
         // What the test targets share: temp folders, sample copies, tree snapshots, runners of the
         // built executables; not a product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -38,17 +38,20 @@ import Testing
 
     @Test func newerStoreThatExcludesThisReaderIsRefusedNamingBothVersions() throws {
         let dir = TemporaryDirectory()
-        let path = try storeWithManifest(dir, version: 4, minReader: 4)
+        let path = try storeWithManifest(dir, version: 5, minReader: 5)
         let error = #expect(throws: StoreError.self) { try Store.open(at: path, options: .readOnly) }
         #expect(error?.code == .unsupportedVersion)
-        #expect(error?.message == "Can't open '\(path)': the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), but this tool reads version 3; use a newer version of the tool.")
+        #expect(error?.message == "Can't open '\(path)': the store has schema_version 5 and needs a reader of version 5 or newer (min_reader_version 5), but this tool reads version 4; use a newer version of the tool.")
     }
 
     @Test func newerStoreThatAdmitsThisReaderIsOpened() throws {
         let dir = TemporaryDirectory()
-        let path = try storeWithManifest(dir, version: 5, minReader: 2)
+        // Past v4 every store keeps its work streams in work-streams/ (spec §11).
+        let path = try V4Store.make(dir)
+        let manifest = "{\"format\": \"work-stream-store\", \"schema_version\": 5, \"min_reader_version\": 4, \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
+        try manifest.write(toFile: path + "/store.json", atomically: false, encoding: .utf8)
         let store = try Store.open(at: path)
-        #expect(store.compatibility == .superseded(storeVersion: 5, minReaderVersion: 2))
+        #expect(store.compatibility == .superseded(storeVersion: 5, minReaderVersion: 4))
         #expect(try store.listWorkStreams().items.count == 8)
     }
 

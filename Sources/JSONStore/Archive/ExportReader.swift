@@ -34,10 +34,10 @@ struct ExportReader {
     /// Reads the whole input.
     ///
     /// - Parameter onFile: Called for each verified file, in input order, with its bytes and its
-    ///   recorded permission bits (nil in an export written before modes were recorded); the
-    ///   header has been read.
+    ///   recorded permission bits (nil in an export written before modes were recorded), and the
+    ///   header's store schema version (every file was checked against it); the header has been read.
     /// - Throws: `ArchiveProblem` for the input's first problem; `StoreError` from reading or from `onFile`.
-    mutating func read(onFile: (StoreFilePath, [UInt8], mode_t?) throws(StoreError) -> Void) throws(ExportReadError) {
+    mutating func read(onFile: (StoreFilePath, [UInt8], mode_t?, Int) throws(StoreError) -> Void) throws(ExportReadError) {
         while let line = try next() {
             guard line.terminated else { throw problem("the last line is cut off (no newline): the export is truncated") }
             let object = try parse(line.bytes)
@@ -47,7 +47,7 @@ struct ExportReader {
                 header = try readHeader(object)
             case ("file", .some(let header)):
                 let (path, bytes, mode) = try readFile(object, storeSchemaVersion: header.storeSchemaVersion)
-                do { try onFile(path, bytes, mode) } catch { throw .store(error) }
+                do { try onFile(path, bytes, mode, header.storeSchemaVersion) } catch { throw .store(error) }
             case ("trailer", .some):
                 try readTrailer(object)
                 if try next() != nil { throw problem("there is more after the trailer, which must be the last line") }
@@ -130,11 +130,11 @@ struct ExportReader {
             found.location = "line \(lineNumber)"
             throw .archive(found)
         }
-        let newer = storeSchemaVersion > DocumentVersion.current
+        let newer = storeSchemaVersion > DocumentVersion.newest
         if path.kind == .manifest, case .success(let version) = DocumentCheck.manifest(bytes), version != storeSchemaVersion {
             throw problem("has schema_version \(version) but the header says \(storeSchemaVersion)", entry: raw)
         }
-        if var found = DocumentCheck.check(path, bytes, acceptingNewer: newer) {
+        if var found = DocumentCheck.check(path, bytes, acceptingNewer: newer, storeSchemaVersion: storeSchemaVersion) {
             found.location = "line \(lineNumber)"
             throw .archive(found)
         }

@@ -116,7 +116,9 @@ public enum StoreExport {
         }
         let (manifestBytes, manifestMode) = try FileReader.readWithPermissions(manifest.absolute(in: store), system: system)
         let schemaVersion = try BackupWriter.schemaVersion(of: manifestBytes, store: store)
-        let folderModes = try RecordedMode.folderModes(of: store, system: system)
+        // The work-stream folder of the other schema side (spec §11) is left out, with its mode.
+        let folders = StoreLayout.documentFolderNames(schemaVersion: schemaVersion)
+        let folderModes = try RecordedMode.folderModes(of: store, system: system).filter { $0.key == "." || folders.contains($0.key) }
         try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), folderModes: folderModes))
         var total: Int64 = 0
         var counter = PhaseCounter(.exporting, total: scan.files.count, report: progress)

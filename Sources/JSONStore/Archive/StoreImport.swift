@@ -94,8 +94,9 @@ public enum StoreImport {
         var staged: StagedStore?
         var counter = PhaseCounter(.importing, total: nil, report: progress)
         do {
-            try reader.read { (path, bytes, mode) throws(StoreError) in
-                if staged == nil { staged = try StagedStore(besides: target, system: system) }
+            try reader.read { (path, bytes, mode, schemaVersion) throws(StoreError) in
+                // The header's version (every file was checked against it) gives the document folders.
+                if staged == nil { staged = try StagedStore(besides: target, schemaVersion: schemaVersion, system: system) }
                 try staged?.add(path, bytes, mode: mode)
                 counter.step()
             }

@@ -90,13 +90,13 @@ struct ArchiveContents {
                                newer: inout Bool?) -> ArchiveProblem? {
         guard path.kind == .manifest else {
             guard let acceptingNewer = newer else { return nil }
-            return DocumentCheck.check(path, bytes, acceptingNewer: acceptingNewer)
+            return DocumentCheck.check(path, bytes, acceptingNewer: acceptingNewer, storeSchemaVersion: storeSchemaVersion)
         }
         switch DocumentCheck.manifest(bytes) {
         case .failure(let problem):
             return problem
         case .success(let version):
-            newer = version > DocumentVersion.current
+            newer = version > DocumentVersion.newest
             guard version == storeSchemaVersion else {
                 return ArchiveProblem(.corrupt, entry: path.rawValue,
                                       "has schema_version \(version) but \(BackupManifest.fileName) records store_schema_version \(storeSchemaVersion)")

@@ -27,17 +27,18 @@ extension BackupWriter {
             description.schemaVersion = try Self.schemaVersion(of: bytes, store: store)
             description.identity = StoreIdentity(manifestBytes: bytes)
             switch DocumentCheck.manifest(bytes) {
-            case .success: newer = description.schemaVersion > DocumentVersion.current
+            case .success: newer = description.schemaVersion > DocumentVersion.newest
             case .failure(let problem): description.unreadable.append(problem)
             }
         }
         let documents = files.filter { $0.path.kind != .manifest }
         let acceptingNewer = newer
+        let storeSchemaVersion = description.schemaVersion
         // Not decoded when store.json is unreadable: every document would fail the same way.
         try ParallelBatches.run(documents, system: system, work: { (file) -> Result<(BackupManifest.Entry, ArchiveProblem?), StoreError> in
             do throws(StoreError) {
                 let bytes = try reader.read(file)
-                let problem = acceptingNewer.flatMap { DocumentCheck.check(file.path, bytes, acceptingNewer: $0) }
+                let problem = acceptingNewer.flatMap { DocumentCheck.check(file.path, bytes, acceptingNewer: $0, storeSchemaVersion: storeSchemaVersion) }
                 return .success((StagedFileReader.entry(file, bytes), problem))
             } catch { return .failure(error) }
         }, consume: { (_, result) throws(StoreError) in

@@ -41,15 +41,16 @@ struct BackupWriter {
     private var staging: String { stagingDirectory.path }
 
     func write() throws(StoreError) -> BackupReport {
-        // Both document folders always exist in a backup, even when empty, as in a store.
-        for folder in StoreFilePath.folderNames.keys.sorted() {
-            try NewFiles.makeDirectory(joinPath(staging, folder), system: system)
-        }
         let capture = BackupCapture(store: store, staging: staging, destination: target.path, tryLinks: try linksPossible(),
                                     system: system)
-        let (files, skipped, folderModes) = try withStoreLock { () throws(StoreError) in
+        let (files, skipped, folderModes, folders) = try withStoreLock { () throws(StoreError) in
+            // Both document folders of the store's version always exist in a backup, even when
+            // empty, as in a store (`work-streams/` replaces `sessions/` from v4, spec §11).
+            let folders = StoreLayout.documentFolderNames(schemaVersion: TreeScan.schemaVersion(of: store, system: system) ?? DocumentVersion.current)
+            for folder in folders.sorted() { try NewFiles.makeDirectory(joinPath(staging, folder), system: system) }
             let (files, skipped) = try capture.capture(progress: progress)
-            return (files, skipped, try RecordedMode.folderModes(of: store, system: system))
+            let modes = try RecordedMode.folderModes(of: store, system: system).filter { $0.key == "." || folders.contains($0.key) }
+            return (files, skipped, modes, folders)
         }
         let described = try describe(files)
         let manifest = BackupManifest(toolVersion: version, storeSchemaVersion: described.schemaVersion,
@@ -62,7 +63,7 @@ struct BackupWriter {
         // backup does not rely on another program's care.
         try stagingDirectory.makeDurable(files.map { $0.path.absolute(in: staging) }
             + [ChecksumFile.fileName, BackupManifest.fileName].map { joinPath(staging, $0) })
-        for folder in StoreFilePath.folderNames.keys.sorted() {
+        for folder in folders.sorted() {
             try NewFiles.syncDirectory(joinPath(staging, folder), system: system)
         }
         try NewFiles.syncDirectory(staging, system: system)

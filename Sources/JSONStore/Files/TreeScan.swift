@@ -15,6 +15,11 @@ struct TreeScan: Sendable, Equatable {
     var problems: [ArchiveProblem] = []
     /// Skipped dot names, as relative paths, sorted.
     var skippedDotNames: [String] = []
+    /// The work-stream folder of the other side of the v3 ↔ v4 layout change (spec §11) that an
+    /// interrupted `migrate` left in a store of v3 or later: never read, never copied.
+    var leftOutFolder: String?
+    /// The document folders met at the top (of either schema side), before `leftOutFolder` is chosen.
+    private var seenFolders: Set<String> = []
 
     /// Scans `root`.
     ///
@@ -43,6 +48,7 @@ struct TreeScan: Sendable, Equatable {
                 }
                 if let file = StoreFilePath(name) { scan.files.append(file) } else { scan.extras.insert(name) }
             } else if StoreFilePath.folderNames[name] != nil {
+                scan.seenFolders.insert(name)
                 guard type == .directory else {
                     scan.problems.append(ArchiveProblem(.corrupt, entry: name, "is \(Self.describe(type)), not a folder"))
                     continue
@@ -54,10 +60,44 @@ struct TreeScan: Sendable, Equatable {
                         + "settings.json, queue.json, sessions/ and user-sessions/)"))
             }
         }
+        try scan.leaveOutOtherWorkStreamsFolder(root, system: system)
         scan.files.sort()
         scan.problems.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
         scan.skippedDotNames.sort()
         return scan
+    }
+
+    /// Drops the work-stream folder that `store.json`'s version does not use (spec §11): in a store
+    /// of v3 or later it is the leftover of an interrupted layout change (`leftOutFolder`); in an
+    /// older one, or when `store.json` does not read, `work-streams/` is not part of a store.
+    private mutating func leaveOutOtherWorkStreamsFolder(_ root: String, system: SystemCalls) throws(StoreError) {
+        let version = Self.schemaVersion(of: root, system: system)
+        let other = StoreLayout.otherWorkStreamsFolder(schemaVersion: version ?? 1)
+        let inside = { (entry: String) in entry == other || entry.hasPrefix(other + "/") }
+        guard files.contains(where: { $0.folder == other }) || problems.contains(where: { inside($0.entry) })
+                || skippedDotNames.contains(where: inside) || seenFolders.contains(other) else { return }
+        files.removeAll { $0.folder == other }
+        problems.removeAll { inside($0.entry) }
+        skippedDotNames.removeAll(where: inside)
+        if let version, version >= DocumentVersion.current {
+            leftOutFolder = other
+        } else {
+            problems.append(ArchiveProblem(
+                .corrupt, entry: other, "is not part of a store (STORE-FORMAT §1 allows only store.json, "
+                    + "settings.json, queue.json, sessions/ and user-sessions/)"))
+        }
+    }
+
+    /// The `schema_version` of `root/store.json`, or nil when it does not read. An unreadable or
+    /// absent `store.json` is reported by whoever reads it next (backup, export and verification
+    /// all decode it); here it only means "not the v4 layout".
+    static func schemaVersion(of root: String, system: SystemCalls) -> Int? {
+        do {
+            let bytes = try FileReader.read(joinPath(root, StoreLayout.manifest), system: system)
+            return try ManifestHeader(json: try DocumentVersion.parse(bytes)).schemaVersion
+        } catch {
+            return nil
+        }
     }
 
     /// Adds the documents of `sessions/` or `user-sessions/` and the problems of its other entries.

@@ -137,7 +137,7 @@ public enum StoreUpgrade {
         case .refused:
             throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal ?? "this tool can't read it").",
                              path: joinPath(path, StoreLayout.manifest))
-        case .current, .needsMigration:
+        case .current, .needsMigration, .breakingCurrent:
             break
         }
         let migrator = StoreMigrator(store: reader)

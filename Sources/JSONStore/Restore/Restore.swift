@@ -132,7 +132,7 @@ public enum Restore {
             if let recovered { refusal.message = recovered.summary + " " + refusal.message }
             throw refusal
         }
-        let staged = try StagedStore(besides: target, system: system)
+        let staged = try StagedStore(besides: target, schemaVersion: manifest.storeSchemaVersion, system: system)
         do {
             try copy(manifest, from: backup, into: staged, system: system, progress: progress)
             if options.migrate { report.migration = try staged.migrate(toolVersion: version) }

@@ -17,10 +17,13 @@ final class StagedStore {
     /// The mode each staged file was given (`RecordedMode.restored`), kept when `migrate` rewrites it.
     private var modes: [StoreFilePath: mode_t] = [:]
     private let system: SystemCalls
+    /// The document folders staged: those of the archived store's version.
+    private let folders: [String]
 
     /// Removes stale staging folders of `target` (except one a restore journal still names),
-    /// creates a new one with both document folders.
-    init(besides target: SiblingPath, system: SystemCalls) throws(StoreError) {
+    /// creates a new one with the document folders of a store at `schemaVersion` (`sessions/` or,
+    /// from v4, `work-streams/`, and `user-sessions/`). The default is ``DocumentVersion/current``.
+    init(besides target: SiblingPath, schemaVersion: Int = DocumentVersion.current, system: SystemCalls) throws(StoreError) {
         // A journal that cannot be read may name any of them: then none is removed as stale.
         if let keeping = RestoreJournal.stagingInJournal(of: target, system: system) {
             StagingDirectory.removeStale(besides: target, purpose: "restoring", keeping: keeping, system: system)
@@ -28,8 +31,9 @@ final class StagedStore {
         self.directory = try StagingDirectory(besides: target, purpose: "restoring", system: system)
         self.target = target
         self.system = system
+        self.folders = StoreLayout.documentFolderNames(schemaVersion: schemaVersion).sorted()
         do {
-            for folder in StoreFilePath.folderNames.keys.sorted() {
+            for folder in folders {
                 try NewFiles.makeDirectory(joinPath(directory.path, folder), system: system)
             }
         } catch {
@@ -58,6 +62,8 @@ final class StagedStore {
         for (key, mode) in modes.sorted(by: { $0.key < $1.key }) where RecordedMode.folderKeys.contains(key) {
             let path = key == "." ? directory.path : joinPath(directory.path, key)
             let context = ErrorContext("set the mode of", path)
+            // The work-stream folder of the other schema side (spec §11) is not staged: no mode to set.
+            if key != ".", !folders.contains(key) { continue }
             let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
             try fd.setPermissions(RecordedMode.restoredFolder(mode), context: context)
         }
@@ -110,7 +116,7 @@ final class StagedStore {
     /// - Throws: `StoreError` `.io` naming the first difference, or the code of a failed call.
     func seal(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) {
         try directory.makeDurable(expected.keys.map { $0.absolute(in: directory.path) })
-        for folder in StoreFilePath.folderNames.keys.sorted() {
+        for folder in folders {
             try NewFiles.syncDirectory(joinPath(directory.path, folder), system: system)
         }
         try NewFiles.syncDirectory(directory.path, system: system)

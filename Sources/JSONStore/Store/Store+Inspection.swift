@@ -50,12 +50,29 @@ extension Store {
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
+    /// The work-stream folder of the other side of the v3 ↔ v4 layout change (spec §11) when this
+    /// store (v3 or later) has one: `work-streams` in a v3 store, `sessions` in a v4 store. An
+    /// interrupted `migrate` left it; readers never read it, backups and exports leave it out.
+    package func interruptedLayoutFolder() throws(StoreError) -> String? {
+        guard compatibility.storeSchemaVersion >= DocumentVersion.current else { return nil }
+        let name = StoreLayout.otherWorkStreamsFolder(schemaVersion: compatibility.storeSchemaVersion)
+        let folder = joinPath(path, name)
+        return try system.linkStatus(folder, context: ErrorContext("check", folder)) == nil ? nil : name
+    }
+
+    /// The sentence `status` and `validate` show for ``interruptedLayoutFolder()``'s folder.
+    package func interruptedLayoutMessage(_ folder: String) -> String {
+        "\(folder)/ was left by an interrupted change of layout between schema v3 and v4 (spec §11); this v\(compatibility.storeSchemaVersion) store keeps its work streams in \(workStreamsFolderName)/ and never reads it"
+    }
+
     /// One work stream as its file holds it, whichever version, without the id check.
     ///
     /// - Throws: `.notFound`; a document error naming the file (the schema error is its `underlying`).
     package func storedWorkStream(_ id: UUID) throws(StoreError) -> StoredDocument<SessionDocument> {
-        let newer = acceptsNewerDocuments
-        return try readStored(Store.sessionFile(id)) { (b) throws(SchemaError) in try SessionDocument(bytes: b, acceptingNewerVersions: newer) }
+        let newer = acceptsNewerDocuments, renamed = hasRenamedLayout
+        return try readStored(workStreamFile(id)) { (b) throws(SchemaError) in
+            try SessionDocument(bytes: b, acceptingNewerVersions: newer, renamedFolder: renamed)
+        }
     }
 
     /// One user customisation as its file holds it, without the id check.

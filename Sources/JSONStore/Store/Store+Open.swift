@@ -29,7 +29,8 @@ extension Store {
                 return probe
             }
             _ = try TempSweep.sweep(store: path, holding: lock, system: system)
-            guard probe.isWritable else { return probe }
+            // A v4 store has no mirror to reconcile (spec §11: the queue is queue.json only).
+            guard probe.isWritable, !probe.hasRenamedLayout else { return probe }
             try reconcileInFull(probe, maintenance: maintenance, warnings: &warnings)
             return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
                          maintenance: maintenance)

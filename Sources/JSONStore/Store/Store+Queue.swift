@@ -2,11 +2,14 @@ import Foundation
 
 extension Store {
     /// The queue as current code sees it: `queue.json`, or (v1 store) the queue built from the session keys.
+    /// In a v4 store, `queue.json` only (an absent one is the empty queue).
     public func queue() throws(StoreError) -> QueueV2 {
         if compatibility.isV1 {
             return QueueBuilder.build(from: try listWorkStreams().items.map(\.queueSummary))
         }
         if let queue = try queueDocument() { return queue }
+        // v4 (spec §11): the queue lives in queue.json only; without it, nothing is queued.
+        if hasRenamedLayout { return QueueV2(schemaVersion: writtenVersion) }
         return QueueBuilder.build(from: try listWorkStreams().items.map(\.queueSummary))
     }
 
@@ -96,14 +99,15 @@ extension Store {
         if try changesNothing(mustExist, change) { return }
         try writing { () throws(StoreError) in
             if let id = mustExist, try !exists(id) {
-                throw StoreError(.notFound, "Can't queue '\(id.lowercased)': there is no such work stream in '\(path)'.", path: file(Store.sessionFile(id)))
+                throw StoreError(.notFound, "Can't queue '\(id.lowercased)': there is no such work stream in '\(path)'.", path: file(workStreamFile(id)))
             }
             try mutateQueueHoldingLock(change)
         }
     }
 
     /// True when `change` leaves `queue.json` as it is. False when it can't tell without the lock:
-    /// no `queue.json` yet (open reconciles under the lock) or a work stream that must exist is missing.
+    /// no `queue.json` yet (open reconciles under the lock; in a v4 store it is the empty queue) or a
+    /// work stream that must exist is missing.
     private func changesNothing(_ mustExist: UUID?, _ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) -> Bool {
         guard let queue = try queueDocument() else { return false }
         if let id = mustExist, try !exists(id) { return false }
@@ -113,21 +117,24 @@ extension Store {
     }
 
     private func exists(_ id: UUID) throws(StoreError) -> Bool {
-        try system.linkStatus(file(Store.sessionFile(id)), context: ErrorContext("queue", path)) != nil
+        try system.linkStatus(file(workStreamFile(id)), context: ErrorContext("queue", path)) != nil
     }
 
     /// Writes `queue.json` first (one write changes the whole queue), then the mirror keys of
     /// exactly the sessions whose mirror values changed, in the crash-safe order of `QueueBuilder.writeOrder`.
+    /// In a v4 store (spec §11) the queue lives in `queue.json` only: nothing else is written, and
+    /// a missing `queue.json` is an empty queue (there is no mirror to rebuild it from).
     func mutateQueueHoldingLock(_ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) {
-        guard let old = try queueDocument() else {
+        guard let old = try queueDocument() ?? (hasRenamedLayout ? QueueV2(schemaVersion: writtenVersion) : nil) else {
             try maintenance.reconcile(self)
             return try mutateQueueHoldingLock(change)
         }
         var new = old
         try change(&new)
         guard new != old else { return }
-        new.schemaVersion = DocumentVersion.current
+        new.schemaVersion = writtenVersion
         try write(StoreLayout.queue, new.encoded)
+        guard !hasRenamedLayout else { return }
         let update = QueueMirrorUpdate(from: old, to: new)
         var updates: [UUID: [UInt8]] = [:]
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []

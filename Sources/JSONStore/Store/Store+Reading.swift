@@ -18,17 +18,19 @@ extension Store {
         try read(StoreLayout.manifest) { (b) throws(SchemaError) in try ManifestDocument(bytes: b) }
     }
 
-    /// One work stream, whichever version its file has.
+    /// One work stream, whichever version its file has: in a v4 store always `.v4` (from `work-streams/`).
     /// - Throws: `.notFound` when there is no such work stream; a document error naming the file.
     public func workStream(_ id: UUID) throws(StoreError) -> SessionDocument {
-        try decodeWorkStream(id, bytes: try FileReader.read(file(Store.sessionFile(id)), system: system))
+        try decodeWorkStream(id, bytes: try FileReader.read(file(workStreamFile(id)), system: system))
     }
 
     /// Decodes a work stream's file content already read (as `workStream` would), without reading it again.
     func decodeWorkStream(_ id: UUID, bytes: [UInt8]) throws(StoreError) -> SessionDocument {
-        let relative = Store.sessionFile(id)
+        let relative = workStreamFile(id)
         let document: SessionDocument
-        do { document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptsNewerDocuments) } catch {
+        do {
+            document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptsNewerDocuments, renamedFolder: hasRenamedLayout)
+        } catch {
             throw StoreError.document(error, path: file(relative))
         }
         try checkID(document.fields.id, id, relative)
@@ -76,8 +78,8 @@ extension Store {
         return try readIfPresent(StoreLayout.queue) { (b) throws(SchemaError) in try QueueV2(bytes: b, acceptingNewerVersions: newer) }
     }
 
-    /// The work-stream ids of the store, and every entry of `sessions/` that is not a document.
-    /// An absent `sessions/` is an empty one.
+    /// The work-stream ids of the store, and every entry of its work-stream folder (`sessions/`,
+    /// or `work-streams/` from v4) that is not a document. An absent folder is an empty one.
     public func workStreamIDs() throws(StoreError) -> ScanResult<UUID> {
         let listing = try DocumentListing.listDocumentFolder(sessionsDirectory, system: system)
         return ScanResult(items: listing.ids.compactMap { UUIDText.parse($0.rawValue) }, problems: listing.invalid.map(\.error))
@@ -102,10 +104,10 @@ extension Store {
 
     /// The summary of one work stream.
     public func summary(_ id: UUID) throws(StoreError) -> WorkStreamSummary {
-        let relative = Store.sessionFile(id)
+        let relative = workStreamFile(id)
         let bytes = try FileReader.read(file(relative), system: system)
         let summary: WorkStreamSummary
-        do { summary = try WorkStreamSummary(bytes: bytes, acceptingNewerVersions: acceptsNewerDocuments) } catch {
+        do { summary = try WorkStreamSummary(bytes: bytes, acceptingNewerVersions: acceptsNewerDocuments, renamedFolder: hasRenamedLayout) } catch {
             throw StoreError.document(error, path: file(relative))
         }
         try checkID(summary.id, id, relative)

@@ -15,8 +15,8 @@ extension Store {
     /// The record is checked under the lock before `body` and written again after it only when it
     /// matched before: it then vouches for this library's changes alone, never for another
     /// writer's. When `body` throws, or the record did not match, the record is left as it is:
-    /// it disagrees with the folders, and the next open checks in full. Cost: three `lstat`s and a
-    /// small read before, three `lstat`s and a small unsynced write after (see `WriteRecord`).
+    /// it disagrees with the folders, and the next open checks in full. Cost: four `lstat`s and a
+    /// small read before, four `lstat`s and a small unsynced write after (see `WriteRecord`).
     /// Blind spot: a rename by a program that ignores the lock, between the check before and the
     /// one after (the write's few milliseconds), is taken for this write's own change.
     func writing<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
@@ -47,9 +47,17 @@ extension Store {
                              path: path, recovery: fix)
         case .refused:
             throw StoreError(.unsupportedVersion, "Can't write to '\(path)': \(compatibility.refusal ?? "this tool can't read it").", path: path)
-        case .current, .superseded:
+        case .current, .breakingCurrent, .superseded:
             return
         }
+    }
+
+    /// Refuses a v3-typed write (`SessionV3` in or out) on a store at v4 or later, whose work
+    /// streams are `SessionV4` documents: `api` names the v4 call to use instead.
+    func requireV3Layout(_ call: String, use api: String) throws(StoreError) {
+        guard hasRenamedLayout else { return }
+        throw StoreError(.unsupportedVersion, "Can't \(call) in '\(path)' as a v3 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are v4 documents in \(workStreamsFolderName)/. Use \(api) instead.",
+                         path: path, recovery: "Use \(api).")
     }
 
     /// Replaces one document durably (temp file, fsync, rename, fsync of the folder).
@@ -78,8 +86,9 @@ extension Store {
     @discardableResult
     public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
                                  at date: Date = Date()) throws(StoreError) -> SessionV3 {
-        try writing { () throws(StoreError) in
-            let relative = Store.sessionFile(id)
+        try requireV3Layout("create work stream '\(id.lowercased)'", use: "createWorkStreamV4(id:workingDirectory:provider:at:)")
+        return try writing { () throws(StoreError) in
+            let relative = workStreamFile(id)
             if try system.linkStatus(file(relative), context: ErrorContext("create", file(relative))) != nil {
                 throw StoreError(.alreadyExists, "Can't create work stream '\(id.lowercased)': '\(file(relative))' already exists.", path: file(relative))
             }
@@ -112,8 +121,9 @@ extension Store {
     ///   whatever `body` throws.
     @discardableResult
     public func updateWorkStream(_ id: UUID, _ body: (inout SessionV3) throws(StoreError) -> Void) throws(StoreError) -> SessionV3 {
-        try writing { () throws(StoreError) in
-            let relative = Store.sessionFile(id)
+        try requireV3Layout("update work stream '\(id.lowercased)'", use: "updateWorkStreamV4(_:_:)")
+        return try writing { () throws(StoreError) in
+            let relative = workStreamFile(id)
             let original = try FileReader.read(file(relative), system: system)
             let read: DecodedSessionDocument
             do throws(SchemaError) {
@@ -158,7 +168,8 @@ extension Store {
     /// spec §6 rule 4), and `last_modified` moves forward to the newest message if it is later.
     @discardableResult
     public func appendMessages(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> SessionV3 {
-        try updateWorkStream(id) { session in
+        try requireV3Layout("append messages to work stream '\(id.lowercased)'", use: "appendMessagesV4(_:_:)")
+        return try updateWorkStream(id) { session in
             for var message in messages {
                 message.sessionID = id
                 session.fields.messages.append(message)
@@ -168,7 +179,7 @@ extension Store {
     }
 
     /// Deletes a work stream's file, after removing it from both queues (`queue.json` first, then
-    /// the mirror of the entries that moved up). Its user customisation is kept: an orphan
+    /// the mirror of the entries that moved up; a v4 store has no mirror). Works on v3 and v4 stores. Its user customisation is kept: an orphan
     /// customisation is valid (spec §3) and keeps the user's name if the stream comes back.
     ///
     /// - Warning: This removes the work stream and its messages from the store. Take a backup first
@@ -177,7 +188,7 @@ extension Store {
         try writing { () throws(StoreError) in
             _ = try workStream(id)
             try mutateQueueHoldingLock { q in q.removeEverywhere(id) }
-            let full = file(Store.sessionFile(id))
+            let full = file(workStreamFile(id))
             let context = ErrorContext("delete", full)
             try system.unlink(full, context: context)
             // fsync the folder: the unlink is durable only once its directory entry is (man 2 fsync).
@@ -204,7 +215,7 @@ extension Store {
             let existing = try customization(id)
             var doc = existing ?? UserSessionV1(id: id, createdAt: date)
             body(&doc)
-            doc.schemaVersion = DocumentVersion.current
+            doc.schemaVersion = writtenVersion
             if doc != existing { try write(Store.userSessionFile(id), doc.encoded) }
             return doc
         }
@@ -217,7 +228,7 @@ extension Store {
             let existing = try settings()
             var doc = existing
             body(&doc)
-            doc.schemaVersion = DocumentVersion.current
+            doc.schemaVersion = writtenVersion
             try write(StoreLayout.settings, doc.encoded)
             return doc
         }

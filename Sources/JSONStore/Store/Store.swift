@@ -63,11 +63,12 @@ public final class Store: Sendable {
         return false
     }
 
-    /// True when this code may write: the store is v2, or newer and admits v2 writers.
+    /// True when this code may write: the store is at a version it writes (v3, or v4 after the
+    /// breaking step), or newer and admits this code as a writer.
     public var isWritable: Bool {
         guard !options.readOnly else { return false }
         switch compatibility {
-        case .current, .superseded: return true
+        case .current, .breakingCurrent, .superseded: return true
         case .needsMigration, .refused: return false
         }
     }
@@ -84,9 +85,24 @@ public final class Store: Sendable {
         }
         return result
     }
-    var sessionsDirectory: String { joinPath(path, StoreLayout.workStreamsFolder) }
+    /// The folder of this store's work streams, by its schema version (`StoreLayout.workStreamsFolder(schemaVersion:)`):
+    /// `sessions` up to v3, `work-streams` from v4 on. The other one is never read as data.
+    var workStreamsFolderName: String { StoreLayout.workStreamsFolder(schemaVersion: compatibility.storeSchemaVersion) }
+    /// True for a store at v4 or later (spec §11): work streams are `SessionV4` documents in
+    /// `work-streams/`, with no queue mirror keys (the queue is `queue.json` only).
+    public var hasRenamedLayout: Bool { compatibility.storeSchemaVersion >= StoreLayout.renamedFolderVersion }
+    /// The `schema_version` this code writes into the store's documents: the store's own version
+    /// when it is one this code writes (3 or 4), else ``DocumentVersion/current``.
+    var writtenVersion: Int {
+        if case .breakingCurrent(let version) = compatibility { return version }
+        return DocumentVersion.current
+    }
+    var sessionsDirectory: String { joinPath(path, workStreamsFolderName) }
     var userSessionsDirectory: String { joinPath(path, StoreLayout.customizationsFolder) }
     static func documentName(_ id: UUID) -> String { StoreLayout.documentFileName(id) }
+    /// `sessions/<id>.json`: the v1–v3 path (the migrator's, which works on stores below v4).
     static func sessionFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id) }
+    /// This store's path of a work stream: `sessions/<id>.json` up to v3, `work-streams/<id>.json` from v4.
+    func workStreamFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id, schemaVersion: compatibility.storeSchemaVersion) }
     static func userSessionFile(_ id: UUID) -> String { StoreLayout.customizationPath(id) }
 }

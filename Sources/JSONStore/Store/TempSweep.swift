@@ -5,8 +5,9 @@
 /// in progress, and only the lock holder writes, so while we hold the lock every temp file is a
 /// leftover. Read-only use never sweeps (it never writes at all).
 enum TempSweep {
-    /// The folders that receive temp files: the store itself and its two document folders.
-    static let subdirectories = StoreLayout.documentFolderNames
+    /// The folders that receive temp files: the store itself and its document folders, of every
+    /// version (`sessions/` up to v3, `work-streams/` from v4; a missing one is skipped).
+    static let subdirectories = StoreLayout.everyDocumentFolderName
 
     /// The folder a migration builds and exchanges with `sessions/` (`StoreMigrator+Exchange`).
     /// Named here, not by the migrator, because every open for writing sweeps a leftover one.

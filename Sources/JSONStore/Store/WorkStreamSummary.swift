@@ -5,6 +5,7 @@ import StoreJSON
 public struct WorkStreamSummary: Sendable, Hashable {
     public var id: UUID
     public var schemaVersion: Int
+    /// `backend_name`, or a v4 work stream's `name` (same value, spec §11).
     public var backendName: String
     public var workingDirectory: String
     public var lastModified: Date
@@ -15,6 +16,7 @@ public struct WorkStreamSummary: Sendable, Hashable {
     public var storedMessages: Int
     public var preview: String
     public var unreadCount: Int32
+    /// The mirror keys; the defaults for a v4 work stream (it has none: see `queue.json`).
     public var queueKeys: QueueKeys
     /// `provider_session_id` if present, else the id (spec §4).
     public var effectiveProviderSessionID: String
@@ -26,14 +28,16 @@ public struct WorkStreamSummary: Sendable, Hashable {
     /// Decodes every top-level key of the document but not its messages, which are only
     /// counted (`JSONSkimmer`): listing a large store does not decode every message. A document
     /// the fast path cannot read is decoded in full, so its error is the exact one.
-    package init(bytes: [UInt8], acceptingNewerVersions: Bool) throws(SchemaError) {
+    /// `renamedFolder`: the document lives in `work-streams/` (see `SessionDocument.init(json:acceptingNewerVersions:renamedFolder:)`).
+    package init(bytes: [UInt8], acceptingNewerVersions: Bool, renamedFolder: Bool = false) throws(SchemaError) {
         if let (members, skipped) = JSONSkimmer.topLevel(bytes, skipping: ["messages"]), let stored = skipped["messages"] ?? 0 {
-            let document = try SessionDocument(json: .object(members), acceptingNewerVersions: acceptingNewerVersions)
+            let document = try SessionDocument(json: .object(members), acceptingNewerVersions: acceptingNewerVersions,
+                                               renamedFolder: renamedFolder)
             self.init(document, fileSize: bytes.count)
             storedMessages = stored
             return
         }
-        let document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptingNewerVersions)
+        let document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptingNewerVersions, renamedFolder: renamedFolder)
         self.init(document, fileSize: bytes.count)
     }
 

@@ -10,7 +10,7 @@ import Foundation
 /// `user-sessions/` and `queue.json` (device, inode, size, modification and change time) taken
 /// right after this library's last write, under the lock.
 ///
-/// Opening for writing compares it with an `lstat` of the same three entries: three calls and one
+/// Opening for writing compares it with an `lstat` of the same four entries: four calls and one
 /// small read, whatever the size of the store. When they are equal nobody changed those entries
 /// since, so the store is as this library left it (reconciled) and open skips the reconcile and
 /// the sweep of the document folders. Anything else (no record, a record that does not parse, a
@@ -40,17 +40,18 @@ struct WriteRecord: Equatable, Sendable {
     /// One tracked entry as `lstat` reported it (the identity observation uses too); nil where it does not exist.
     typealias Entry = FileIdentity
 
-    /// `sessions/`, `user-sessions/`, `queue.json`, in this order (`trackedNames`).
+    /// `sessions/`, `work-streams/`, `user-sessions/`, `queue.json`, in this order (`trackedNames`).
     var entries: [Entry?]
     /// When the entries were taken: nanoseconds since 1970 (the system clock).
     var capturedAt: Int64
 
-    /// The entries a record keeps, relative to the store.
-    static let trackedNames = [StoreLayout.workStreamsFolder, StoreLayout.customizationsFolder, StoreLayout.queue]
+    /// The entries a record keeps, relative to the store: the work-stream folders of both sides of
+    /// the v3 ↔ v4 layout change (spec §11), so a record never vouches across it.
+    static let trackedNames = StoreLayout.everyDocumentFolderName + [StoreLayout.queue]
     /// A whole-second timestamp this close to `capturedAt` may share its second with a later
     /// change: 2 s covers whole-second file systems and FAT's two seconds.
     static let racyWindow: Int64 = 2_000_000_000
-    static let header = "jsonstore-writes 1"
+    static let header = "jsonstore-writes 2"
 
     /// The tracked entries as they are now.
     static func capture(store: String, system: SystemCalls, now: Date = Date()) throws(StoreError) -> WriteRecord {
@@ -78,7 +79,7 @@ struct WriteRecord: Equatable, Sendable {
     }
 
     /// True when the record of `store` reads, can be trusted, and equals the entries now: nobody
-    /// changed what the reconcile reads since this library's last write. Three `lstat`s and one
+    /// changed what the reconcile reads since this library's last write. Four `lstat`s and one
     /// small read.
     static func matches(store: String, system: SystemCalls) throws(StoreError) -> Bool {
         guard let record = try read(store: store, system: system), record.isTrustworthy else { return false }

@@ -21,8 +21,15 @@ enum DocumentCheck {
     ///
     /// - Parameter acceptingNewer: the store's schema version is newer than this tool's and its
     ///   `min_reader_version` admits this tool: read newer documents, keeping their new keys.
+    ///   - storeSchemaVersion: the archived store's version, when known: a work stream must be in
+    ///     its folder (`sessions/` up to v3, `work-streams/` from v4, spec §11).
     /// - Returns: nil when the document reads, else the problem.
-    static func check(_ path: StoreFilePath, _ bytes: [UInt8], acceptingNewer: Bool) -> ArchiveProblem? {
+    static func check(_ path: StoreFilePath, _ bytes: [UInt8], acceptingNewer: Bool, storeSchemaVersion: Int? = nil) -> ArchiveProblem? {
+        if path.kind == .session, let version = storeSchemaVersion, let folder = path.folder,
+           folder != StoreLayout.workStreamsFolder(schemaVersion: version) {
+            return ArchiveProblem(.corrupt, entry: path.rawValue,
+                                  "is in \(folder)/, but a schema v\(version) store keeps its work streams in \(StoreLayout.workStreamsFolder(schemaVersion: version))/")
+        }
         do throws(SchemaError) {
             switch path.kind {
             case .manifest:
@@ -32,7 +39,8 @@ enum DocumentCheck {
             case .queue:
                 _ = try QueueV2(bytes: bytes, acceptingNewerVersions: acceptingNewer)
             case .session:
-                let document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptingNewer)
+                let document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptingNewer,
+                                                   renamedFolder: path.folder == StoreLayout.workStreamsFolderV4)
                 return idProblem(inside: document.fields.id, path: path)
             case .userSession:
                 let document = try UserSessionV1(bytes: bytes, acceptingNewerVersions: acceptingNewer)

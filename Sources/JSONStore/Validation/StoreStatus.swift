@@ -25,6 +25,8 @@ package struct StoreStatus: Sendable {
     package var state: MigrationState = .notNeeded
     package var lockHolder: LockHolder?
     package var unreadable: [StoreError] = []
+    /// The work-stream folder an interrupted v3 ↔ v4 layout change left (`Store.interruptedLayoutFolder`).
+    package var interruptedLayoutFolder: String?
 
     /// Reads everything without writing (open the store read-only).
     package static func gather(_ store: Store) throws(StoreError) -> StoreStatus {
@@ -38,6 +40,7 @@ package struct StoreStatus: Sendable {
         do { status.settingsVersion = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) }?.schemaVersion } catch { status.unreadable.append(error) }
         do { status.queue = try store.queueDocument() } catch { status.unreadable.append(error) }
         status.lockHolder = try StoreLock.currentHolder(store: store.path)
+        status.interruptedLayoutFolder = try store.interruptedLayoutFolder()
         status.state = status.migrationState()
         return status
     }
@@ -59,7 +62,7 @@ package struct StoreStatus: Sendable {
     static func migrationState(_ compatibility: StoreCompatibility, upgradedDocuments above: Int, olderDocuments below: Int) -> MigrationState {
         switch compatibility {
         case .needsMigration: return above > 0 ? .interrupted(upgradedDocuments: above) : .needed
-        case .current: return below > 0 ? .touchedByOlderWriter(documents: below) : .notNeeded
+        case .current, .breakingCurrent: return below > 0 ? .touchedByOlderWriter(documents: below) : .notNeeded
         case .superseded, .refused: return .newerStore
         }
     }

@@ -4,13 +4,23 @@ import Foundation
 extension StoreValidator {
     /// The top-level documents a store may hold (spec §1).
     public static let documentFiles = Set(StoreLayout.topLevelDocuments.keys)
-    static let documentFolders = StoreLayout.documentFolderNames
+    /// The document folders of this store's version (`work-streams` replaces `sessions` from v4).
+    var documentFolders: [String] { StoreLayout.documentFolderNames(schemaVersion: schemaVersion) }
 
-    /// Spec §1: nothing but the listed names (and dot names) may live in a store.
+    /// Spec §1: nothing but the listed names (and dot names) may live in a store. The work-stream
+    /// folder of the other side of the v3 ↔ v4 layout change is a warning (a note): an interrupted
+    /// `migrate` left it, and it is never read.
     mutating func scanEntries() throws(StoreError) {
         entries = try store.topLevelEntries()
+        let leftover = StoreLayout.otherWorkStreamsFolder(schemaVersion: schemaVersion)
+        let allowed = ([StoreLayout.manifest] + documentFolders.map { $0 + "/" } + [StoreLayout.settings, StoreLayout.queue]).joined(separator: ", ")
         for entry in entries {
-            if Self.documentFolders.contains(entry.name) {
+            if entry.name == leftover && schemaVersion >= DocumentVersion.current {
+                notes.append(StoreProblem(
+                    file: entry.name, code: "interrupted_layout_change",
+                    message: "left by an interrupted change of layout between schema v3 and v4 (spec §11); this v\(schemaVersion) store keeps its work streams in \(store.workStreamsFolderName)/ and never reads it",
+                    fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))' to finish it."))
+            } else if documentFolders.contains(entry.name) {
                 guard entry.kind != .folder else { continue }
                 problems.append(StoreProblem(
                     file: entry.name, code: "not_a_folder",
@@ -19,14 +29,14 @@ extension StoreValidator {
             } else if !Self.documentFiles.contains(entry.name) {
                 problems.append(StoreProblem(
                     file: entry.name, code: "unexpected_entry",
-                    message: "not part of a store: spec §1 allows only store.json, sessions/, user-sessions/, settings.json, queue.json and names starting with a dot",
+                    message: "not part of a store: spec §1 allows only \(allowed) and names starting with a dot",
                     fix: "Move it out of the store."))
             }
         }
         // An absent document folder is an empty one for every reader and command; the store creates
         // it with the first document it writes there. Worth a note (a folder deleted by mistake
         // loses its documents), not a problem.
-        for name in Self.documentFolders where !entries.contains(where: { $0.name == name }) {
+        for name in documentFolders where !entries.contains(where: { $0.name == name }) {
             notes.append(StoreProblem(
                 file: name, code: "missing_folder", message: "absent, so it is read as an empty folder",
                 fix: "Nothing to do: the store creates it with its first document. If it held documents, restore it from a backup."))
@@ -38,7 +48,7 @@ extension StoreValidator {
     mutating func checkID(_ inside: UUID, _ id: UUID, folder: String) -> Bool {
         guard inside != id else { return true }
         let other = "\(folder)/\(inside.lowercased).json"
-        let duplicate = folder == StoreLayout.workStreamsFolder ? sessionFiles.contains(inside) : false
+        let duplicate = folder == store.workStreamsFolderName ? sessionFiles.contains(inside) : false
         problems.append(StoreProblem(
             file: "\(folder)/\(id.lowercased).json", keyPath: "id",
             code: duplicate ? "duplicate_id" : "id_mismatch",
@@ -63,10 +73,12 @@ extension StoreValidator {
                 message: "schema_version \(document.schemaVersion) in a v\(storeVersion) store: an older app (after a rollback) wrote it, so its sync cursors can't be trusted",
                 fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it upgrades the document, resets its cursors (the app re-syncs it) and keeps what either version wrote (spec §7, §10)."))
         }
-        if document.schemaVersion < MigrationChain.newest {
+        // A v4 work stream goes through no step (the inverse is the engine's, with its own checks).
+        let target = min(MigrationChain.newest, DocumentVersion.current)
+        if document.hasQueueMirror && document.schemaVersion < target {
             // What the migration would refuse (a newer key of the wrong type that it must keep).
             do throws(SchemaError) {
-                _ = try MigrationChain.migrateWorkStream(document, storeVersion: store.compatibility.storeSchemaVersion, to: MigrationChain.newest)
+                _ = try MigrationChain.migrateWorkStream(document, storeVersion: store.compatibility.storeSchemaVersion, to: target)
             } catch {
                 problems.append(StoreProblem(error, file: file))
             }
@@ -107,7 +119,7 @@ extension StoreValidator {
             let id = missing.workStreamID
             problems.append(StoreProblem(
                 file: StoreLayout.queue, keyPath: "\(missing.list.rawValue)[\(missing.index)].work_stream_id", code: "queue_entry_missing",
-                message: "work stream '\(id.lowercased)' does not exist (no \(StoreLayout.workStreamPath(id))); a client hides the entry",
+                message: "work stream '\(id.lowercased)' does not exist (no \(store.workStreamFile(id))); a client hides the entry",
                 fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it drops entries for missing work streams (spec §7)."))
         }
     }

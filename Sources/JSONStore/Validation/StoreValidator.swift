@@ -23,7 +23,7 @@ public struct StoreValidator: Sendable {
     /// The store's top-level entries, dot names left out.
     package internal(set) var entries: [StoreFolderEntry] = []
     public internal(set) var manifest: ManifestDocument?
-    /// Every regular `sessions/<id>.json`, readable or not.
+    /// Every regular `sessions/<id>.json` (`work-streams/<id>.json` from v4), readable or not.
     public internal(set) var sessionFiles: Set<UUID> = []
     /// The work streams that read, in id order.
     public internal(set) var sessions: [WorkStreamSummary] = []
@@ -54,7 +54,7 @@ public struct StoreValidator: Sendable {
         self.store = store
         try scanEntries()
         scanManifest()
-        if folderIsUsable(StoreLayout.workStreamsFolder) { try scanSessions() }
+        if folderIsUsable(store.workStreamsFolderName) { try scanSessions() }
         if folderIsUsable(StoreLayout.customizationsFolder) { try scanCustomizations() }
         scanSettings()
         scanQueue()
@@ -95,9 +95,9 @@ public struct StoreValidator: Sendable {
         let store = store
         let listing = try store.workStreamIDs()
         sessionFiles = Set(listing.items)
-        scanFolder(listing, StoreLayout.workStreamsFolder, read: { (id) throws(StoreError) in try store.storedWorkStream(id) },
+        scanFolder(listing, store.workStreamsFolderName, read: { (id) throws(StoreError) in try store.storedWorkStream(id) },
                    id: \.fields.id) { scan, id, stored in
-            scan.checkSession(stored.value, file: StoreLayout.workStreamPath(id))
+            scan.checkSession(stored.value, file: store.workStreamFile(id))
             scan.sessions.append(WorkStreamSummary(stored.value, fileSize: stored.size))
         }
     }
@@ -149,6 +149,7 @@ public struct StoreValidator: Sendable {
         }
         self.queue = queue
         checkQueueEntries(queue)
-        checkMirror(queue)
+        // A v4 store has no mirror (spec §11): queue.json is the queue.
+        if !store.hasRenamedLayout { checkMirror(queue) }
     }
 }

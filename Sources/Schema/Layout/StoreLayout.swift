@@ -43,6 +43,15 @@ public enum StoreLayout {
     /// The folders of documents, in the order scans visit them.
     public static let documentFolderNames = [workStreamsFolder, customizationsFolder]
 
+    /// The folders of documents of a store whose `store.json` says `schemaVersion`, in the order
+    /// scans visit them: its work-stream folder, then `user-sessions`.
+    public static func documentFolderNames(schemaVersion: Int) -> [String] {
+        [workStreamsFolder(schemaVersion: schemaVersion), customizationsFolder]
+    }
+    /// Every document folder of any version (`sessions`, `work-streams`, `user-sessions`): what a
+    /// temp-file sweep and the symbolic-link check of open visit, whatever the store's version.
+    public static let everyDocumentFolderName = [workStreamsFolder, workStreamsFolderV4, customizationsFolder]
+
     /// `<lowercase uuid>.json`.
     public static func documentFileName(_ id: UUID) -> String { id.lowercased + documentExtension }
     /// `sessions/<lowercase uuid>.json`.

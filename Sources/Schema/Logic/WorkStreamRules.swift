@@ -69,4 +69,12 @@ public enum WorkStreamRules {
                                      lastModified: createdAt, isLocallyCreated: isLocallyCreated)
         return SessionV3(fields: fields, providerSessionID: id.lowercased, provider: provider)
     }
+
+    /// A new work stream as v4 code writes it (spec §11): `name` = `""`, `provider_session_id` =
+    /// the id in lowercase, `provider` as given, the sync cursors at their defaults, no queue keys.
+    public static func newWorkStreamV4(id: UUID = UUID(), workingDirectory: String, createdAt: Date,
+                                       provider: String = defaultProvider, isLocallyCreated: Bool = true) -> SessionV4 {
+        SessionV4(id: id, name: "", workingDirectory: workingDirectory, lastModified: createdAt,
+                  isLocallyCreated: isLocallyCreated, providerSessionID: id.lowercased, provider: provider)
+    }
 }

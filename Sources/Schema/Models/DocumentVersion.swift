@@ -1,8 +1,18 @@
 import StoreJSON
 /// Version negotiation for documents: parse, read `schema_version` first, then pick the type.
 public enum DocumentVersion {
-    /// The newest schema this code reads and writes (the last version of `MigrationChain`).
+    /// The version this code creates a store at, and the newest a store reaches without asking
+    /// for a breaking step by name (the last rollback-safe version, spec §9): `Store.create` and
+    /// `migrate` without `--to` write it. A store at this version is `StoreCompatibility.current`.
     public static let current = 3
+
+    /// The newest schema this code reads and writes: the reader version of §4's rule. A store past
+    /// ``current`` up to this one (v4, reached only by an explicit `migrate --to 4`) opens
+    /// read-write as `StoreCompatibility.breakingCurrent`; a v1 to v3 reader refuses it.
+    public static let newest = 4
+
+    /// Every store version this code writes as it is, without a migration: `current...newest`.
+    public static let written = current...newest
 
     /// Parses document bytes into a JSON value, turning syntax errors into `SchemaError.syntax`.
     package static func parse(_ bytes: [UInt8]) throws(SchemaError) -> JSONValue {
@@ -48,23 +58,40 @@ public enum SessionDocument: Sendable, Hashable {
     case v1(SessionV1)
     case v2(SessionV2)
     case v3(SessionV3)
-    /// A v4 work stream (spec §11), read from `work-streams/` of a v4 store. Its ``fields`` show
-    /// `name` as `backendName` and no queue keys (the queue lives in `queue.json` only).
+    /// A work stream of `work-streams/` (spec §11): `name`, no queue keys.
     case v4(SessionV4)
 
-    /// Reads `schema_version` first, then decodes the matching frozen type.
-    /// - Parameter acceptingNewerVersions: decode documents newer than v3 as `SessionV3`, keeping
-    ///   their new keys (when the store's `min_reader_version` ≤ 3). The default is `false`.
-    package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
-        switch try DocumentVersion.peek(json) {
+    /// Reads `schema_version` first, then decodes the matching frozen type, by the folder the
+    /// document lives in.
+    /// - Parameters:
+    ///   - acceptingNewerVersions: decode documents newer than the folder's newest type (v3 in
+    ///     `sessions/`, v4 in `work-streams/`) as that type, keeping their new keys (when the
+    ///     store's `min_reader_version` admits this code). The default is `false`.
+    ///   - renamedFolder: the document lives in `work-streams/` (a store at v4 or later): it must
+    ///     have `schema_version` 4 or later. False (the default): it lives in `sessions/`, and is
+    ///     read as v1 to v3.
+    /// - Throws: `.unsupportedVersion` naming both versions for a document below v4 in
+    ///   `work-streams/`, or one newer than this code reads.
+    package init(json: JSONValue, acceptingNewerVersions: Bool = false, renamedFolder: Bool = false) throws(SchemaError) {
+        let version = try DocumentVersion.peek(json)
+        if renamedFolder {
+            guard version >= SessionV4.version else {
+                throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
+                                  detail: "this work stream has schema_version \(version), but a work stream in \(StoreLayout.workStreamsFolderV4)/ must have schema_version \(SessionV4.version) or later (the store is at version \(SessionV4.version) or later); run migrate-store migrate to finish the store's layout change, or restore a backup")
+            }
+            self = .v4(try SessionV4(json: json, acceptingNewerVersions: acceptingNewerVersions))
+            return
+        }
+        switch version {
         case 1: self = .v1(try SessionV1(json: json))
         case 2: self = .v2(try SessionV2(json: json))
         default: self = .v3(try SessionV3(json: json, acceptingNewerVersions: acceptingNewerVersions))
         }
     }
 
-    public init(bytes: [UInt8], acceptingNewerVersions: Bool = false) throws(SchemaError) {
-        try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions)
+    public init(bytes: [UInt8], acceptingNewerVersions: Bool = false, renamedFolder: Bool = false) throws(SchemaError) {
+        try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions,
+                      renamedFolder: renamedFolder)
     }
 
     public var schemaVersion: Int {
@@ -76,14 +103,16 @@ public enum SessionDocument: Sendable, Hashable {
         }
     }
 
-    /// The v1 keys, common to both versions.
+    /// The v1 keys, common to every version. For a v4 work stream: `backend_name` is its `name`,
+    /// and the queue keys are the defaults of §3 (v4 has no mirror: the queue is `queue.json`);
+    /// setting them changes `name` and the other v1 keys, never a queue key.
     public var fields: SessionFieldsV1 {
         get {
             switch self {
             case .v1(let s): s.fields
             case .v2(let s): s.fields
             case .v3(let s): s.fields
-            case .v4(let s): s.fields
+            case .v4(let s): s.fieldsV1
             }
         }
         set {
@@ -91,9 +120,15 @@ public enum SessionDocument: Sendable, Hashable {
             case .v1(var s): s.fields = newValue; self = .v1(s)
             case .v2(var s): s.fields = newValue; self = .v2(s)
             case .v3(var s): s.fields = newValue; self = .v3(s)
-            case .v4(var s): s.fields = newValue; self = .v4(s)
+            case .v4(var s): s.fieldsV1 = newValue; self = .v4(s)
             }
         }
+    }
+
+    /// True for a work stream of `work-streams/` (v4): it has no queue mirror keys.
+    public var hasQueueMirror: Bool {
+        if case .v4 = self { return false }
+        return true
     }
 
     package var json: JSONValue {

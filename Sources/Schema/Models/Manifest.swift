@@ -30,7 +30,14 @@ public struct ManifestHeader: Sendable, Hashable {
     }
 
     /// How code of version `reader` may treat this store (spec §4, reader rule).
-    public func compatibility(reader: Int = DocumentVersion.current) -> StoreCompatibility {
+    ///
+    /// This code (the default `reader`, ``DocumentVersion/newest``) writes every version of
+    /// ``DocumentVersion/written``: a store at ``DocumentVersion/current`` is `.current`, one past
+    /// it (v4) is `.breakingCurrent`. A frozen reader (`reader` 1, 2 or 3) writes its own only.
+    public func compatibility(reader: Int = DocumentVersion.newest) -> StoreCompatibility {
+        if reader == DocumentVersion.newest && DocumentVersion.written.contains(schemaVersion) {
+            return schemaVersion == DocumentVersion.current ? .current : .breakingCurrent(storeVersion: schemaVersion)
+        }
         if schemaVersion == reader { return .current }
         if schemaVersion < reader { return .needsMigration(from: schemaVersion) }
         let minReader = minReaderVersion ?? schemaVersion
@@ -45,6 +52,9 @@ public enum StoreCompatibility: Sendable, Hashable {
     case current
     /// Older; readable (every step so far only adds), and `migrate` upgrades it.
     case needsMigration(from: Int)
+    /// Past a breaking step, at a version this code reads and writes as it is (v4, spec §11:
+    /// work streams in `work-streams/`): open it read-write.
+    case breakingCurrent(storeVersion: Int)
     /// Newer, but its `min_reader_version` admits this code: open it, keep unknown keys.
     case superseded(storeVersion: Int, minReaderVersion: Int)
     /// Newer, and its `min_reader_version` excludes this code.
@@ -55,6 +65,7 @@ public enum StoreCompatibility: Sendable, Hashable {
         switch self {
         case .current: DocumentVersion.current
         case .needsMigration(let from): from
+        case .breakingCurrent(let version): version
         case .superseded(let version, _), .refused(let version, _, _): version
         }
     }

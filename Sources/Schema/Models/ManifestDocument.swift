@@ -12,7 +12,7 @@ public enum ManifestDocument: Sendable, Hashable {
         switch header.compatibility() {
         case .needsMigration(from: 1): self = .v1(try ManifestV1(json: json))
         case .needsMigration: self = .v2(try ManifestV2(json: json))
-        case .current: self = .v2(try ManifestV2(json: json))
+        case .current, .breakingCurrent: self = .v2(try ManifestV2(json: json))
         case .superseded: self = .v2(try ManifestV2(json: json, acceptingNewerVersions: true))
         case .refused:
             throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version", detail: header.compatibility().refusal)

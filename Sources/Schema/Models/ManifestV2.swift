@@ -29,7 +29,7 @@ public struct ManifestV2: Sendable, Hashable {
         let header = try ManifestHeader(json: json)
         var r = try ObjectReader(json, path: "")
         _ = r.take("format")
-        schemaVersion = try DocumentVersion.read(&r, supported: 2...DocumentVersion.current, acceptingNewer: acceptingNewerVersions, kind: "store manifest")
+        schemaVersion = try DocumentVersion.read(&r, supported: 2...DocumentVersion.newest, acceptingNewer: acceptingNewerVersions, kind: "store manifest")
         _ = r.take("min_reader_version")
         guard let minReader = header.minReaderVersion else {
             throw SchemaError(code: .missingKey, keyPath: "min_reader_version", detail: "required key is missing")

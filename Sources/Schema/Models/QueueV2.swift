@@ -27,7 +27,7 @@ public struct QueueV2: Sendable, Hashable {
     /// - Throws: `SchemaError`, including `.invalidValue` when a work stream appears twice in one list.
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: "")
-        let version = try DocumentVersion.read(&r, supported: 2...DocumentVersion.current, acceptingNewer: acceptingNewerVersions, kind: "queue")
+        let version = try DocumentVersion.read(&r, supported: 2...DocumentVersion.newest, acceptingNewer: acceptingNewerVersions, kind: "queue")
         var fifo: [FIFOEntry] = []
         for (index, item) in (try r.array("fifo") ?? []).enumerated() {
             fifo.append(try FIFOEntry(json: item, path: "fifo", index: index))

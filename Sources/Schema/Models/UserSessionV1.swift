@@ -25,7 +25,7 @@ public struct UserSessionV1: Sendable, Hashable {
     /// Decodes schema_version 1 or 2 (or newer, when accepted).
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: "")
-        schemaVersion = try DocumentVersion.read(&r, supported: 1...DocumentVersion.current, acceptingNewer: acceptingNewerVersions, kind: "user customisation")
+        schemaVersion = try DocumentVersion.read(&r, supported: 1...DocumentVersion.newest, acceptingNewer: acceptingNewerVersions, kind: "user customisation")
         id = try r.uuid("id")
         customName = try r.optionalString("custom_name")
         isUserDeleted = try r.bool("is_user_deleted", default: false)
@@ -71,7 +71,7 @@ public struct SettingsV1: Sendable, Hashable {
 
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: "")
-        schemaVersion = try DocumentVersion.read(&r, supported: 1...DocumentVersion.current, acceptingNewer: acceptingNewerVersions, kind: "settings")
+        schemaVersion = try DocumentVersion.read(&r, supported: 1...DocumentVersion.newest, acceptingNewer: acceptingNewerVersions, kind: "settings")
         queueEnabled = try r.bool("queue_enabled", default: false)
         priorityQueueEnabled = try r.bool("priority_queue_enabled", default: false)
         unknown = r.unknownKeys()

@@ -65,6 +65,8 @@ struct QueueReport {
     let priority: [Row]
     var mirror: MirrorStatus = .notApplicable
     var mirrorDetail: String?
+    /// A v4 store: its work streams have no mirror keys (spec §11).
+    var hasNoMirror = false
     var problems: [StoreProblem] = []
     /// Why the next writer rewrites the queue or its mirror (spec §7), when it will.
     let pendingReconcile: String?
@@ -99,7 +101,9 @@ struct QueueReport {
         }
         fifo = zip(queue.fifoVisibility(context, enabled: settings.queueEnabled), queue.fifo).map { var r = row($0); r.fifo = $1; return r }
         priority = zip(queue.priorityVisibility(context, enabled: settings.priorityQueueEnabled), queue.priority).map { var r = row($0); r.priority = $1; return r }
-        checkMirror(inspectedQueue.document, listing: listing)
+        // A v4 store has no mirror (spec §11): not applicable.
+        hasNoMirror = store.hasRenamedLayout
+        checkMirror(store.hasRenamedLayout ? nil : inspectedQueue.document, listing: listing)
     }
 
     /// Check (d) of spec §7, and which side §7 makes the truth when they disagree.

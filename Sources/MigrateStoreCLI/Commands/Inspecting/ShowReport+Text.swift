@@ -26,7 +26,7 @@ extension ShowReport {
             : fields.backendName.isEmpty ? "not a valid display name: empty" : "not a valid display name: it is a UUID"
         var rows: [(String, String)] = [
             ("display name", "\(displayName) (from \(displayNameSource.rawValue))"),
-            ("backend_name", "\(TextFormat.quoted(fields.backendName)): \(nameNote)"),
+            (document.hasQueueMirror ? "backend_name" : "name", "\(TextFormat.quoted(fields.backendName)): \(nameNote)"),
             ("provider", provider + (hasKey("provider") ? "" : " (default: the document has no provider)")),
             ("provider session", providerSessionID + providerSessionNote),
             ("hidden", isUserDeleted ? "yes: deleted by the user" : "no"),

@@ -84,7 +84,7 @@ struct StoreStats {
             kinds.append(Kind(name: name, files: 1, bytes: size, versions: [version: 1]))
         }
         self.kinds = kinds
-        var documents = scan.sessions.map { Document(file: StoreLayout.workStreamPath($0.id), bytes: $0.fileSize) }
+        var documents = scan.sessions.map { Document(file: StoreLayout.workStreamPath($0.id, schemaVersion: scan.schemaVersion), bytes: $0.fileSize) }
             + scan.customizations.map { Document(file: StoreLayout.customizationPath($0.document.id), bytes: $0.size) }
         for kind in kinds where kind.files == 1 && kind.name.hasSuffix(".json") { documents.append(Document(file: kind.name, bytes: kind.bytes)) }
         largest = Array(documents.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.file < $1.file }.prefix(Self.largestCount))

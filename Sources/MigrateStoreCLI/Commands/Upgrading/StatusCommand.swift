@@ -37,6 +37,10 @@ struct StatusCommand: Subcommand {
         out.print("Lock:            " + (status.lockHolder.map { "held by \($0.summary)" } ?? "free"))
         out.print("Unreadable:      " + (status.unreadable.isEmpty ? "none" : "\(status.unreadable.count)"))
         for problem in status.unreadable { out.print("  - \(problem.message)") }
+        let warnings = status.interruptedLayoutFolder.map { [($0, store.interruptedLayoutMessage($0))] } ?? []
+        for (_, message) in warnings {
+            out.print("Warning:         interrupted_layout_change: \(message); run '\(ToolInfo.command("migrate", store.path))' to finish")
+        }
         out.emitJSON([
             "store": .string(store.path),
             "schema_version": .int(schema),
@@ -52,6 +56,10 @@ struct StatusCommand: Subcommand {
             "migration_detail": .string(Self.describe(status.state, store: store.path)),
             "lock_holder": status.lockHolder.map { .string($0.summary) } ?? .null,
             "unreadable": ReportRendering.errorsJSON(status.unreadable),
+            "warnings": .array(warnings.map { folder, message in
+                .object(["code": .string("interrupted_layout_change"), "folder": .string(folder),
+                         "message": .string(message), "fix": .string("run '\(ToolInfo.command("migrate", store.path))' to finish")])
+            }),
         ])
         return status.unreadable.isEmpty ? .success : ProblemExit.code(status.unreadable)
     }

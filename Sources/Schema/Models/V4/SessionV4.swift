@@ -101,23 +101,6 @@ public struct SessionV4: Sendable, Hashable {
         return w.value
     }
 
-    /// The v1 keys as a v1 reader would name them: `name` as `backendName`, and no queue keys
-    /// (the defaults of §3; a v4 work stream's queue state is in `queue.json`). Setting them
-    /// changes `name` and the other common keys; queue keys set here are not kept.
-    public var fields: SessionFieldsV1 {
-        get {
-            SessionFieldsV1(id: id, backendName: name, workingDirectory: workingDirectory, lastModified: lastModified,
-                            isLocallyCreated: isLocallyCreated, messageCount: messageCount, preview: preview,
-                            unreadCount: unreadCount, messages: messages)
-        }
-        set {
-            id = newValue.id; name = newValue.backendName; workingDirectory = newValue.workingDirectory
-            lastModified = newValue.lastModified; isLocallyCreated = newValue.isLocallyCreated
-            messageCount = newValue.messageCount; preview = newValue.preview; unreadCount = newValue.unreadCount
-            messages = newValue.messages
-        }
-    }
-
     /// The canonical file bytes (sorted keys, pretty-printed, final newline).
     public var encoded: [UInt8] { JSONWriter.document(json) }
 }

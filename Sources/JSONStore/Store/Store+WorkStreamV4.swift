@@ -1,0 +1,104 @@
+import Foundation
+
+/// The work-stream API of a store at schema v4 (spec §11): `SessionV4` documents in
+/// `work-streams/`, with `name` for `backend_name` and no queue keys (the queue lives in
+/// `queue.json` only, changed by the queue methods, which work on v3 and v4 stores alike).
+///
+/// The v3-typed calls (`createWorkStream`, `updateWorkStream`, `appendMessages`) refuse a v4
+/// store with a `StoreError` naming these; these refuse a store below v4 the same way. Reading
+/// (`workStream`, `listWorkStreams`, `summary`), deleting, customisations, settings and the
+/// queue work on both.
+///
+/// ```swift
+/// let stream = try store.createWorkStreamV4(workingDirectory: "/Users/ana/app")
+/// try store.appendMessagesV4(stream.id, [message])
+/// try store.updateWorkStreamV4(stream.id) { $0.name = "Deploy the fix" }
+/// ```
+extension Store {
+    /// Creates a work stream as v4 code writes it: `name` `""`, `provider_session_id` = its id,
+    /// `provider` as given (`"claude"` by default), the cursors at their defaults, no queue keys.
+    ///
+    /// - Throws: `.alreadyExists` when a work stream with this id exists; `.unsupportedVersion`
+    ///   on a store below v4 (use `createWorkStream`).
+    @discardableResult
+    public func createWorkStreamV4(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
+                                   at date: Date = Date()) throws(StoreError) -> SessionV4 {
+        try requireRenamedLayout("create work stream '\(id.lowercased)'", use: "createWorkStream(id:workingDirectory:provider:at:)")
+        return try writing { () throws(StoreError) in
+            let relative = workStreamFile(id)
+            if try system.linkStatus(file(relative), context: ErrorContext("create", file(relative))) != nil {
+                throw StoreError(.alreadyExists, "Can't create work stream '\(id.lowercased)': '\(file(relative))' already exists.", path: file(relative))
+            }
+            var session = WorkStreamRules.newWorkStreamV4(id: id, workingDirectory: workingDirectory, createdAt: date, provider: provider)
+            session.schemaVersion = writtenVersion
+            try write(relative, session.encoded)
+            return session
+        }
+    }
+
+    /// One work stream of a v4 store.
+    /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4.
+    public func workStreamV4(_ id: UUID) throws(StoreError) -> SessionV4 {
+        try requireRenamedLayout("read work stream '\(id.lowercased)'", use: "workStream(_:)", writing: false)
+        guard case .v4(let session) = try workStream(id) else {
+            preconditionFailure("Store.workStream: a store at v4 or later decoded a work stream below v4")
+        }
+        return session
+    }
+
+    /// Reads a work stream under the lock, lets `body` change it, and writes it back durably
+    /// (only if a byte changed). `body` may not change `id` (it is the file name). There are no
+    /// queue keys to protect: the queue is changed with the queue methods, in `queue.json` only.
+    ///
+    /// With `Options.messageRetention` set, the messages are then pruned to the newest ones by its
+    /// rule (never `message_count`).
+    ///
+    /// - Throws: `StoreError`: `.invalidArgument` when `body` changed the id (nothing is written);
+    ///   `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4; a
+    ///   document or system-call error; whatever `body` throws.
+    @discardableResult
+    public func updateWorkStreamV4(_ id: UUID, _ body: (inout SessionV4) throws(StoreError) -> Void) throws(StoreError) -> SessionV4 {
+        try requireRenamedLayout("update work stream '\(id.lowercased)'", use: "updateWorkStream(_:_:)")
+        return try writing { () throws(StoreError) in
+            let relative = workStreamFile(id)
+            let original = try FileReader.read(file(relative), system: system)
+            guard case .v4(var session) = try decodeWorkStream(id, bytes: original) else {
+                preconditionFailure("Store.decodeWorkStream: a store at v4 or later decoded a work stream below v4")
+            }
+            try body(&session)
+            if session.id != id {
+                let fix = "Leave 'id' as it is; to use another id, create a new work stream with createWorkStreamV4(id:workingDirectory:)."
+                throw StoreError(.invalidArgument, "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "
+                                    + "to '\(session.id.lowercased)', but a work stream's id is its file name. \(fix) Nothing was written.",
+                                 path: file(relative), recovery: fix)
+            }
+            options.messageRetention?.prune(&session.messages)
+            session.schemaVersion = max(session.schemaVersion, writtenVersion)
+            let bytes = session.encoded
+            if !sameBytes(bytes, original) { try write(relative, bytes) }
+            return session
+        }
+    }
+
+    /// Appends messages to a work stream of a v4 store: their `session_id` is set to the work
+    /// stream, and `last_modified` moves forward to the newest message if it is later.
+    @discardableResult
+    public func appendMessagesV4(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> SessionV4 {
+        try updateWorkStreamV4(id) { session in
+            for var message in messages {
+                message.sessionID = id
+                session.messages.append(message)
+                if message.timestamp > session.lastModified { session.lastModified = message.timestamp }
+            }
+        }
+    }
+
+    /// Refuses a v4-typed call on a store below v4: `api` names the v3 call to use instead.
+    func requireRenamedLayout(_ call: String, use api: String, writing: Bool = true) throws(StoreError) {
+        if writing { try requireWritable() }
+        guard !hasRenamedLayout else { return }
+        let upgrade = TextFormat.command("migrate-store", "migrate", "--to", String(StoreLayout.renamedFolderVersion), "--allow-breaking", path)
+        throw StoreError(.unsupportedVersion, "Can't \(call) in '\(path)' as a v4 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are in \(workStreamsFolderName)/. Use \(api), or move the store to v4 first with '\(upgrade)'.",
+                         path: path, recovery: "Use \(api).")
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import JSONStore
+
+/// A v4 store (spec §11) opens read-write with this code and reads as v4: work streams from
+/// `work-streams/` as `.v4`, the queue from `queue.json` only.
+@Suite struct V4StoreReadingTests {
+    @Test func v4StoreOpensReadWriteAsBreakingCurrent() throws {
+        let dir = TemporaryDirectory()
+        let path = try V4Store.make(dir)
+        let store = try Store.open(at: path)
+        #expect(store.compatibility == .breakingCurrent(storeVersion: 4))
+        #expect(store.isWritable)
+        #expect(store.hasRenamedLayout)
+        #expect(store.sessionsDirectory == path + "/work-streams")
+        #expect(try store.manifest().schemaVersion == 4)
+        #expect(tree(path) == tree(try V4Store.make(dir, as: "again")))
+    }
+
+    @Test func workStreamsReadAsV4WithNameAsBackendName() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store.open(at: try V4Store.make(dir), options: .readOnly)
+        guard case .v4(let session) = try store.workStream(V4Store.released) else {
+            Issue.record("not a v4 document"); return
+        }
+        #expect(session.name == "Write release notes for 2.4")
+        #expect(try store.workStreamV4(V4Store.released) == session)
+        let listing = try store.listWorkStreams()
+        #expect(listing.problems.isEmpty)
+        #expect(listing.items.count == 8)
+        let summary = try #require(listing.items.first { $0.id == V4Store.released })
+        #expect(summary.backendName == "Write release notes for 2.4")
+        #expect(summary.schemaVersion == 4)
+        #expect(summary.queueKeys == QueueKeys.defaults)
+    }
+
+    @Test func queueComesFromQueueJSON() throws {
+        let dir = TemporaryDirectory()
+        let path = try V4Store.make(dir)
+        let store = try Store.open(at: path, options: .readOnly)
+        #expect(try store.queue().encoded == tree(path)["queue.json"]!)
+        #expect(try store.queue().fifo.map(\.workStreamID.lowercased) == [
+            "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b", "555a622d-4eba-4eda-8989-fc9e679fc303", "ec3629cb-f446-449f-b8a0-f43e156345d8"])
+    }
+
+    @Test func leftoverSessionsFolderIsNeverReadAsData() throws {
+        let dir = TemporaryDirectory()
+        let path = try V4Store.make(dir)
+        try FileManager.default.copyItem(atPath: Samples.v3Store + "/sessions", toPath: path + "/sessions")
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: path + "/sessions/0badf00d-0000-4000-8000-000000000001.json"))
+        let store = try Store.open(at: path)
+        let listing = try store.listWorkStreams()
+        #expect(listing.problems.isEmpty)
+        #expect(listing.items.count == 8)
+        #expect(listing.items.allSatisfy { $0.schemaVersion == 4 })
+    }
+
+    @Test func leftoverWorkStreamsFolderOfAV3StoreIsNeverRead() throws {
+        let dir = TemporaryDirectory()
+        let path = try dir.copySample("v3-store")
+        try FileManager.default.createDirectory(atPath: path + "/work-streams", withIntermediateDirectories: false)
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: path + "/work-streams/0badf00d-0000-4000-8000-000000000001.json"))
+        let store = try Store.open(at: path)
+        #expect(store.compatibility == .current)
+        let listing = try store.listWorkStreams()
+        #expect(listing.problems.isEmpty)
+        #expect(listing.items.count == 8)
+        #expect(listing.items.allSatisfy { $0.schemaVersion == 3 })
+    }
+
+    @Test func documentBelowV4InWorkStreamsIsAnErrorNamingTheFileAndBothVersions() throws {
+        let dir = TemporaryDirectory()
+        let path = try V4Store.make(dir)
+        let file = path + "/work-streams/c25e47cd-f10a-49a3-9ec4-a9355366da75.json"
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.copyItem(atPath: Samples.v3Store + "/sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json", toPath: file)
+        let store = try Store.open(at: path, options: .readOnly)
+        let error = #expect(throws: StoreError.self) { try store.workStream(V4Store.released) }
+        #expect(error?.code == .unsupportedVersion)
+        #expect(error?.path == file)
+        #expect(error?.message.contains("'\(file)'") == true)
+        #expect(error?.message.contains("this work stream has schema_version 3, but a work stream in work-streams/ must have schema_version 4 or later") == true)
+        let listing = try store.listWorkStreams()
+        #expect(listing.items.count == 7)
+        #expect(listing.problems.map(\.path) == [file])
+    }
+}
