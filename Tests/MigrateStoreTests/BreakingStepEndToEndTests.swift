@@ -188,4 +188,32 @@ import StoreJSON
             """), "\(failing.stdout)")
         #expect(failing.stdout.hasSuffix("Verification failed.\n"))
     }
+
+    @Test func verifyAfterTheInverseChecksItsRoundTripAgainstTheV4BackupThenEveryOlderReader() throws {
+        let temporary = TemporaryDirectory("breaking-verify-inverse")
+        let store = try temporary.copySample("v4-store", as: "store")
+        let backup = temporary.path + "/backup4"
+        #expect(try BuiltTool.run(["migrate", store, "--to", "3", "--backup-dir", backup]).code == 0)
+        let run = try BuiltTool.run(["verify", store, "--against", backup])
+        #expect(run.code == 0, "\(run)")
+        #expect(run.stdout.hasPrefix("""
+            Verifying '\(store)' against the backup '\(backup)':
+              integrity: ok
+              round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): ok (8 checked)
+              As a v1 reader:
+
+            """), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("Verified: v1 and v2 programs can read and write this store.\n"))
+        let edited = store + "/sessions/\(Self.stale).json"
+        let text = try String(contentsOfFile: edited, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"preview\": \"", with: "\"preview\": \"edited ").write(toFile: edited, atomically: true, encoding: .utf8)
+        let failing = try BuiltTool.run(["verify", store, "--against", backup])
+        #expect(failing.code == 69)
+        #expect(failing.stdout.contains("""
+              round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): 2 failed
+                - sessions/\(Self.stale).json: is not the inverse applied to the backup's document
+                - sessions/\(Self.stale).json: the step does not give back the backup's document
+
+            """), "\(failing.stdout)")
+    }
 }

@@ -29,15 +29,18 @@ package struct BreakingStepVerifier: Sendable {
         package var normalisations = 0
         /// Older readers and whether the store refuses each (it must).
         package var readers: [(reader: Int, refused: Bool, message: String)] = []
-        /// True when compared with a v3 backup.
+        /// True when compared with a v3 backup (the step), or a v4 one (the inverse).
         package var comparedWithBackup = false
+        /// True for a v3 store checked against the v4 backup taken before the inverse.
+        package var inverse = false
         package var passed: Bool { unreadable.isEmpty && failures.isEmpty && readers.allSatisfy(\.refused) }
     }
 
     package func verify() throws(StoreError) -> Result {
-        var result = Result()
         let layout = LayoutChange(path: path, system: system)
         let manifest = try layout.manifest()
+        if manifest.schemaVersion < StoreLayout.renamedFolderVersion { return try verifyInverse(layout) }
+        var result = Result()
         let header = ManifestHeader(schemaVersion: manifest.schemaVersion, minReaderVersion: manifest.minReaderVersion)
         for reader in MigrationChain.oldest ..< MigrationChain.minReaderVersion(at: manifest.schemaVersion) {
             let compatibility = header.compatibility(reader: reader)
@@ -94,6 +97,56 @@ package struct BreakingStepVerifier: Sendable {
             for id in try backup.workStreamIDs().items where !ids.contains(id) {
                 result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: manifest.schemaVersion)): in the backup but not in the store")
             }
+        }
+        return result
+    }
+
+    /// A v3 store against the v4 backup taken before the inverse: the store holds exactly
+    /// `inverse(e)` for each work stream `e` of the backup, and `step(inverse(e)) == e`.
+    private func verifyInverse(_ layout: LayoutChange) throws(StoreError) -> Result {
+        var result = Result()
+        result.inverse = true
+        guard let backup, backup.compatibility.storeSchemaVersion >= StoreLayout.renamedFolderVersion else { return result }
+        result.comparedWithBackup = true
+        let queue = QueueIndex(try backup.queueDocument() ?? QueueV2(schemaVersion: StoreLayout.renamedFolderVersion))
+        let context = StepContext(writtenByOlderWriter: false, queue: queue)
+        guard let inverse = MigrationStep.v3ToV4.inverse else { preconditionFailure("v3 → v4 has an inverse") }
+        let listing = try DocumentListing.listDocumentFolder(joinPath(path, StoreLayout.workStreamsFolder), system: system)
+        result.unreadable += listing.invalid.map(\.error)
+        let ids = Set(listing.ids.compactMap { UUIDText.parse($0.rawValue) })
+        let backupIDs = try backup.workStreamIDs().items
+        for id in backupIDs {
+            let relative = StoreLayout.workStreamPath(id, schemaVersion: LayoutChange.Direction.inverse.to)
+            guard ids.contains(id) else {
+                result.failures.append("\(relative): in the backup but not in the store")
+                continue
+            }
+            let stored: SessionV3
+            do throws(StoreError) {
+                let bytes = try FileReader.read(layout.file(relative), system: system)
+                do throws(SchemaError) { stored = try SessionV3(bytes: bytes) } catch { throw StoreError.document(error, path: layout.file(relative)) }
+            } catch {
+                result.unreadable.append(error)
+                continue
+            }
+            result.checked += 1
+            do throws(SchemaError) {
+                guard case .v4(let original)? = try? backup.workStream(id) else {
+                    result.failures.append("\(relative): not in the backup as a v4 work stream")
+                    continue
+                }
+                let (back, _) = try inverse.migrate(.v4(original), context: context)
+                if back.encoded != stored.encoded { result.failures.append("\(relative): is not the inverse applied to the backup's document") }
+                let (again, changes) = try MigrationStep.v3ToV4.migrate(.v3(stored), context: context)
+                if again.encoded != original.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {
+                    result.failures.append("\(relative): the step does not give back the backup's document")
+                }
+            } catch {
+                result.failures.append("\(relative): \(error)")
+            }
+        }
+        for id in ids.subtracting(backupIDs).sorted(by: { $0.lowercased < $1.lowercased }) {
+            result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: 3)): in the store but not in the backup")
         }
         return result
     }

@@ -41,11 +41,17 @@ struct VerifyCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         if try Store.classify(storePath).storeSchemaVersion >= StoreLayout.renamedFolderVersion { return try verifyBreakingStep(out) }
+        // Against the v4 backup taken before the inverse: the round trip first, then the older readers on the store alone.
+        var inverseChecks: BreakingStepVerifier.Result?
+        if let backupPath, try Store.classify(backupPath).storeSchemaVersion >= StoreLayout.renamedFolderVersion {
+            let v4Backup = try Store.open(at: backupPath, options: StoreArgument.options(readOnly: true))
+            inverseChecks = try BreakingStepVerifier(path: storePath, against: v4Backup).verify()
+        }
         let store = try StoreArgument.openReadOnly(storePath)
         if store.compatibility.isV1 {
             throw CommandError(.dataError, "'\(store.path)' is a schema v1 store: 'verify' checks a migrated store. Run '\(ToolInfo.command("migrate", store.path))' first.")
         }
-        let backup = try backupPath.map { (path) throws(StoreError) in try Store.open(at: path, options: StoreArgument.options(readOnly: true)) }
+        let backup = inverseChecks != nil ? nil : try backupPath.map { (path) throws(StoreError) in try Store.open(at: path, options: StoreArgument.options(readOnly: true)) }
         // On a terminal, after a second: "Verifying: 1200/10000 work streams".
         var line: ProgressLine?
         defer { line?.finish() }
@@ -54,10 +60,16 @@ struct VerifyCommand: Subcommand {
             line?.update(done, detail: "work streams")
         }
         line?.finish()
-        out.print("Verifying '\(store.path)'" + (backup.map { " against the backup '\($0.path)'" } ?? "") + ":")
+        out.print("Verifying '\(store.path)'" + ((backup?.path ?? (inverseChecks != nil ? backupPath : nil)).map { " against the backup '\($0)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty && result.integrity.isEmpty ? "ok" : "\(result.unreadable.count + result.integrity.count) problem(s)"))
         for problem in result.unreadable { out.print("    - \(problem.message)") }
         for problem in result.integrity { out.print("    - \(problem)") }
+        if let inverseChecks {
+            out.print("  round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): "
+                      + (inverseChecks.passed ? "ok (\(inverseChecks.checked) checked)" : "\(inverseChecks.failures.count + inverseChecks.unreadable.count) failed"))
+            for failure in inverseChecks.failures.prefix(50) { out.print("    - \(failure)") }
+            for problem in inverseChecks.unreadable { out.print("    - \(problem.message)") }
+        }
         let storeVersion = store.compatibility.storeSchemaVersion
         let perReader = result.readers.count > 1
         for reader in result.readers {
@@ -70,19 +82,21 @@ struct VerifyCommand: Subcommand {
                 for failure in failures.prefix(50) { out.print("\(indent)  - \(failure.file): \(failure.reason)") }
             }
         }
-        if !result.comparedWithBackup {
+        if !result.comparedWithBackup && inverseChecks == nil {
             out.print("  Note: without --against, check (b) covers what the v\(storeVersion) store alone shows (the newer keys are present, every message names its work stream); give the pre-migration backup to compare every value.")
         }
         let readers = result.readers.map { "v\($0)" }
         let who = readers.count <= 1 ? "a \(readers.first ?? "v1") program" : readers.dropLast().joined(separator: ", ") + " and \(readers.last!) programs"
-        out.print(result.passed ? "Verified: \(who) can read and write this store." : "Verification failed.")
+        let passed = result.passed && inverseChecks?.passed != false
+        out.print(passed ? "Verified: \(who) can read and write this store." : "Verification failed.")
         out.emitJSON([
             "store": .string(store.path),
             "against": backup.map { .string($0.path) } ?? .null,
-            "passed": .bool(result.passed),
-            "compared_with_backup": .bool(result.comparedWithBackup),
+            "passed": .bool(passed),
+            "compared_with_backup": .bool(result.comparedWithBackup || inverseChecks != nil),
             "unreadable": ReportRendering.errorsJSON(result.unreadable),
             "integrity": .array(result.integrity.map(JSONOutputValue.string)),
+            "inverse_round_trip": inverseChecks.map { .object(["checked": .int($0.checked), "failures": .array($0.failures.map(JSONOutputValue.string))]) } ?? .null,
             "readers": .array(result.readers.map { .int($0) }),
             "checks": Self.checksJSON(result, reader: result.readers.first ?? 1, storeVersion: storeVersion),
             "checks_by_reader": .object(Dictionary(uniqueKeysWithValues: result.readers.map {
@@ -91,7 +105,7 @@ struct VerifyCommand: Subcommand {
             "failures": .array(result.failures.map { .object(["check": .string($0.check.rawValue), "reader": .int($0.reader),
                                                               "file": .string($0.file), "reason": .string($0.reason)]) }),
         ])
-        return result.passed ? .success : .verificationFailed
+        return passed ? .success : .verificationFailed
     }
 
     /// The checks of one reader version, by letter.
@@ -111,8 +125,7 @@ struct VerifyCommand: Subcommand {
         out.print("Verifying '\(storePath)'" + (backup.map { " against the backup '\($0.path)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty ? "ok" : "\(result.unreadable.count) problem(s)"))
         for problem in result.unreadable { out.print("    - \(problem.message)") }
-        let roundTrip = result.comparedWithBackup ? "inverse(step(d)) = d for each work stream d of the backup"
-            : "step(inverse(e)) = e for each work stream e"
+        let roundTrip = result.comparedWithBackup ? "inverse(step(d)) = d for each work stream d of the backup" : "step(inverse(e)) = e for each work stream e"
         let normalised = result.normalisations > 0 ? ", apart from \(TextFormat.plural(result.normalisations, "reported normalisation"))" : ""
         out.print("  round trip of the breaking step v3 → v4 (\(roundTrip)\(normalised)): "
                   + (result.failures.isEmpty ? "ok (\(result.checked) checked)" : "\(result.failures.count) failed"))

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import JSONStore
+import StoreGenerator
+
+/// `Samples/v4-store` is what the breaking step makes of `Samples/v3-store` on disk (with the
+/// sample's fixed migration times), and what the pure `V4Fixture` makes of it; the inverse gives
+/// back `Samples/v3-store` except the reported normalisation and the two new migration records.
+/// Regenerate with `UPDATE_SAMPLES=1 swift test --filter V4SampleTests` and review the diff.
+@Suite struct V4SampleTests {
+    static let context = StoreMigration.Context(startedAt: V4Fixture.startedAt, finishedAt: V4Fixture.finishedAt,
+                                                toolVersion: V4Fixture.toolVersion, target: 4)
+
+    @Test func theBreakingStepOnDiskGivesTheV4SampleAndTheFixtureAgrees() throws {
+        let temporary = TemporaryDirectory("v4-sample")
+        let store = try temporary.copySample("v3-store", as: "store")
+        let report = try LayoutChange(path: store, system: .real).run(.forward, write: true, context: Self.context)
+        #expect(report.totals["stale_mirror_key"] == 1 && report.totals["key_renamed"] == 8)
+        let fixture = try V4Fixture.convert(tree(Samples.v3Store))
+        if ProcessInfo.processInfo.environment["UPDATE_SAMPLES"] == "1" {
+            try? FileManager.default.removeItem(atPath: Samples.v4Store)
+            for (relative, bytes) in fixture {
+                let url = URL(fileURLWithPath: Samples.v4Store + "/" + relative)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: url)
+            }
+        }
+        #expect(fixture == tree(Samples.v4Store), "the sample is the pure fixture's output")
+        // The engine: the same bytes, but for store.json's finished_at (the time the run ended).
+        var written = tree(store), expected = tree(Samples.v4Store)
+        let times = { (bytes: [UInt8]?) in bytes.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"finished_at\"") } } }
+        #expect(times(written["store.json"]) == times(expected["store.json"]))
+        written["store.json"] = nil
+        expected["store.json"] = nil
+        #expect(written == expected, "the engine writes the sample's documents byte for byte")
+    }
+
+    @Test func theInverseOnDiskGivesBackTheV3Sample() throws {
+        let temporary = TemporaryDirectory("v4-sample-back")
+        let store = try temporary.copySample("v4-store", as: "store")
+        var context = Self.context
+        context.target = 3
+        _ = try LayoutChange(path: store, system: .real).run(.inverse, write: true, context: context)
+        var back = tree(store), original = tree(Samples.v3Store)
+        let stale = "sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json"
+        #expect(back[stale].map { String(decoding: $0, as: UTF8.self) }
+                == original[stale].map { String(decoding: $0, as: UTF8.self).replacingOccurrences(
+                    of: "\"queued_at\": \"2025-10-28T08:33:10.031Z\"", with: "\"queued_at\": null") })
+        let manifest = try ManifestV2(bytes: try #require(back["store.json"]))
+        #expect(manifest.schemaVersion == 3 && manifest.minReaderVersion == 1 && manifest.migrations.map(\.to) == [2, 3, 4, 3])
+        for name in [stale, "store.json"] {
+            back[name] = nil
+            original[name] = nil
+        }
+        #expect(back == original)
+    }
+}
