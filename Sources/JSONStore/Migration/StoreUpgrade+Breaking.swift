@@ -24,9 +24,13 @@ extension StoreUpgrade {
 
     /// What a breaking step does to readers, for refusals: "… refuses readers of schema versions 1 to 3 …".
     public static func breakingConsequence(from: Int, to target: Int) -> String {
-        let refused = MigrationChain.readers(at: from).filter { !MigrationChain.readers(at: target).contains($0) }
+        let minimum = MigrationChain.minReaderVersion(at: target)
+        let refused = Array(MigrationChain.oldest ..< minimum)
         let names = refused.count > 1 ? "versions \(refused.first!) to \(refused.last!)" : "version \(refused.first ?? from)"
-        return "v\(from) → v\(target) is a breaking step: afterwards the store sets min_reader_version \(MigrationChain.minReaderVersion(at: target)) "
+        let steps = MigrationChain.steps(from: from, to: target)
+        let breaking = steps.filter { $0.kind == .breaking }.map { "v\($0.from) → v\($0.to)" }.joined(separator: ", ")
+        let what = steps.count == 1 ? "v\(from) → v\(target) is a breaking step" : "v\(from) → v\(target) takes the breaking step \(breaking)"
+        return what + ": afterwards the store sets min_reader_version \(minimum) "
             + "and refuses every reader of schema \(names) (app versions built on them stop opening it)"
     }
 
@@ -63,6 +67,7 @@ extension StoreUpgrade {
         }
         var backup = backup
         var takenBackup: String?
+        var earlier: MigrationReport?
         var reachedFrom = from
         var needsRollbackSafePart = direction == .forward && from < direction.from
         if direction == .forward && from == direction.from { needsRollbackSafePart = try rollbackSafePartChanges(path, tool: tool, version: version) }
@@ -70,7 +75,9 @@ extension StoreUpgrade {
             // The rollback-safe steps first (and the §7 reconcile after an older writer), after the backup.
             switch try run(at: path, to: direction.from, backup: backup, tool: tool, version: version, progress: progress,
                            shouldContinue: shouldContinue) {
-            case .upgraded(_, _, _, let destination): takenBackup = destination
+            case .upgraded(let report, _, _, let destination):
+                takenBackup = destination
+                earlier = report
             case .newerStore(let newer): return .newerStore(schemaVersion: newer)
             case .alreadyCurrent, .doneByAnotherProcess: break
             }
@@ -106,7 +113,8 @@ extension StoreUpgrade {
         }
         _ = try TempSweep.sweep(store: path, holding: lock)
         try checkpoint(.beforeBackup, path, shouldContinue)
-        let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress) ?? takenBackup
+        var destination = takenBackup
+        if destination == nil { destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress) }
         try checkpoint(.beforeMigration(backup: destination), path, shouldContinue)
         progress(.migrationStarted)
         let report = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
@@ -117,7 +125,9 @@ extension StoreUpgrade {
         }
         if total > 0 { progress(.migrating(done: total, total: total)) }
         progress(.migrationFinished)
-        return .upgraded(report, from: from, to: target, backup: destination)
+        guard var whole = earlier else { return .upgraded(report, from: from, to: target, backup: destination) }
+        whole.merge(report)
+        return .upgraded(whole, from: from, to: target, backup: destination)
     }
 
     /// True when a v3 store needs the rollback-safe part before the layout change: a document an

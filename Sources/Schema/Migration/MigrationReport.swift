@@ -144,6 +144,15 @@ public struct MigrationReport: Sendable, Hashable {
         }
     }
 
+    /// Adds the report of a later run over the same store (the breaking step after the
+    /// rollback-safe ones): totals add up; a file counts once, so `filesChanged` is the larger.
+    package mutating func merge(_ later: MigrationReport) {
+        for (code, count) in later.totals { totals[code, default: 0] += count }
+        for (code, count) in later.rewritingTotals { rewritingTotals[code, default: 0] += count }
+        filesChanged = max(filesChanged, later.filesChanged)
+        if keepsDocuments { documents += later.documents }
+    }
+
     /// True when no file would change: the store is already migrated.
     public var isNoop: Bool { filesChanged == 0 }
 }
