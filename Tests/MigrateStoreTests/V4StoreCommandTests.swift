@@ -109,4 +109,18 @@ import StoreGenerator
 
             """, code: 69))
     }
+
+    /// Until the engine of the v3 ↔ v4 step is in the chain, the commands that work on `sessions/`
+    /// refuse a v4 store (65) and write nothing, not even a backup.
+    @Test(arguments: [("migrate", "migrate"), ("plan", "plan a migration of"), ("verify", "verify")])
+    func migratePlanAndVerifyRefuseAV4StoreAndWriteNothing(_ command: String, _ verb: String) throws {
+        let scratch = TemporaryDirectory()
+        let store = try Self.fixture(scratch)
+        let before = snapshot(scratch.path, includingRoot: true)
+        #expect(try BuiltTool.run([command, store]) == ToolRun(stdout: "", stderr: """
+            Error: Can't \(verb) '\(store)': it is a schema v4 store (work streams in work-streams/), and this build of the tool does not migrate, plan or verify across the v3 ↔ v4 step yet. Every other command works on it.
+
+            """, code: 65))
+        #expect(snapshot(scratch.path, includingRoot: true) == before)
+    }
 }

@@ -113,7 +113,9 @@ public enum StoreUpgrade {
         case .refused:
             throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal ?? "this tool can't read it").",
                              path: joinPath(path, StoreLayout.manifest))
-        case .current, .needsMigration, .breakingCurrent:
+        case .breakingCurrent:
+            try reader.refuseWithoutLayoutEngine("migrate")   // issue 15 read side: until the v3 ↔ v4 engine
+        case .current, .needsMigration:
             break
         }
         let migrator = StoreMigrator(store: reader)

@@ -25,6 +25,7 @@ struct PlanCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         let store = try StoreArgument.openReadOnly(storePath)
+        try store.refuseWithoutLayoutEngine("plan a migration of")   // issue 15 read side: until the v3 ↔ v4 engine
         let from = try store.manifest().schemaVersion
         let migrator = StoreMigrator(store: store)
         let to = target ?? migrator.defaultTarget

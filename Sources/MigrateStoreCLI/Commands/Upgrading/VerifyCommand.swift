@@ -41,6 +41,7 @@ struct VerifyCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         let store = try StoreArgument.openReadOnly(storePath)
+        try store.refuseWithoutLayoutEngine("verify")   // issue 15 read side: until the v3 ↔ v4 engine
         if store.compatibility.isV1 {
             throw CommandError(.dataError, "'\(store.path)' is a schema v1 store: 'verify' checks a migrated store. Run '\(ToolInfo.command("migrate", store.path))' first.")
         }
