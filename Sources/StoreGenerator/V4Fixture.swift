@@ -84,7 +84,9 @@ public enum V4Fixture {
             files[name] = Array(try Data(contentsOf: URL(fileURLWithPath: source + "/" + name)))
         }
         for folder in StoreLayout.documentFolderNames {
-            let names = (try? fm.contentsOfDirectory(atPath: source + "/" + folder)) ?? []
+            // An absent document folder is an empty one (spec §1); any other listing error is thrown.
+            guard fm.fileExists(atPath: source + "/" + folder) else { continue }
+            let names = try fm.contentsOfDirectory(atPath: source + "/" + folder)
             for name in names where !StoreLayout.isBookkeeping(name) {
                 files[folder + "/" + name] = Array(try Data(contentsOf: URL(fileURLWithPath: source + "/" + folder + "/" + name)))
             }

@@ -96,7 +96,9 @@ func openTimes(_ args: [String]) throws {
 
 func codec(_ args: [String]) throws {
     guard args.count >= 2 else { fail("codec needs <store>") }
-    let folder = URL(fileURLWithPath: args[1]).appendingPathComponent(StoreLayout.workStreamsFolder)
+    // The work streams of the store's version: sessions/ up to v3, work-streams/ from v4 (spec §11).
+    let version = try Store.classify(args[1]).storeSchemaVersion
+    let folder = URL(fileURLWithPath: args[1]).appendingPathComponent(StoreLayout.workStreamsFolder(schemaVersion: version))
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
     let files = try names.map { Array(try Data(contentsOf: folder.appendingPathComponent($0))) }
     let total = files.reduce(0) { $0 + $1.count }
@@ -105,7 +107,7 @@ func codec(_ args: [String]) throws {
     let parsed = try files.map { try DocumentVersion.parse($0) }
     let parse = seconds(start, now())
     start = now()
-    let decoded = try parsed.map { try SessionDocument(json: $0) }
+    let decoded = try parsed.map { try SessionDocument(json: $0, renamedFolder: version >= StoreLayout.renamedFolderVersion) }
     let decode = seconds(start, now())
     start = now()
     var written = 0

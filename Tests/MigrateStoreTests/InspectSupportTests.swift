@@ -1,4 +1,5 @@
 import Foundation
+import StoreGenerator
 import Testing
 @testable import MigrateStoreCLI
 import JSONStore
@@ -11,11 +12,20 @@ final class InspectFixture {
     /// The store copy: `<root>/<sample>`.
     let store: String
 
-    /// Copies `Samples/<sample>` (for example `v1-store`) into a new temporary folder.
+    /// Copies `Samples/<sample>` (for example `v1-store`) into a new temporary folder. `v4-store`
+    /// is made from `Samples/v3-store` by `V4Fixture` (spec §11, without the engine).
     init(_ sample: String, label: String = #function) throws {
         root = TemporaryDirectory(label)
-        store = try root.copySample(sample)
+        if sample == Self.v4Store {
+            store = root(sample)
+            try V4Fixture.make(from: Samples.v3Store, to: store)
+        } else {
+            store = try root.copySample(sample)
+        }
     }
+
+    /// The name of the v4 fixture.
+    static let v4Store = "v4-store"
 
     /// A path inside the store copy.
     func path(_ relative: String) -> String { (store as NSString).appendingPathComponent(relative) }

@@ -52,7 +52,7 @@ struct BackupCapture {
     /// - Throws: `StoreError`: `.notAStore` without `store.json`; `.invalidFileName` naming every
     ///   entry that does not belong in a store (it is reported, never copied silently); the code
     ///   of a failed system call.
-    func capture(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> (files: [File], skipped: [String]) {
+    func capture(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> (files: [File], skipped: [String], folders: [String]) {
         let scan = try TreeScan.scan(store, system: system)
         guard scan.problems.isEmpty else {
             let list = scan.problems.map(\.description).joined(separator: "; ")
@@ -66,6 +66,10 @@ struct BackupCapture {
             throw StoreError(.notAStore, "Can't back up '\(store)': it has no store.json, so it is not a store. Check the path.",
                              path: store)
         }
+        // Both document folders of the store's version always exist in a backup, even when empty,
+        // as in a store (`work-streams/` replaces `sessions/` from v4, spec §11).
+        let folders = [scan.workStreamsFolder, StoreLayout.customizationsFolder].sorted()
+        for folder in folders { try NewFiles.makeDirectory(joinPath(staging, folder), system: system) }
         var linking = tryLinks
         var cloning = true
         var files: [File] = []
@@ -97,7 +101,7 @@ struct BackupCapture {
             files.append(File(path: path, method: method, size: Int64(bytes.count), permissions: permissions))
             counter.step()
         }
-        return (files, scan.skippedDotNames)
+        return (files, scan.skippedDotNames, folders)
     }
 
     private enum CloneOutcome {

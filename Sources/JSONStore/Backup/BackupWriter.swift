@@ -44,11 +44,7 @@ struct BackupWriter {
         let capture = BackupCapture(store: store, staging: staging, destination: target.path, tryLinks: try linksPossible(),
                                     system: system)
         let (files, skipped, folderModes, folders) = try withStoreLock { () throws(StoreError) in
-            // Both document folders of the store's version always exist in a backup, even when
-            // empty, as in a store (`work-streams/` replaces `sessions/` from v4, spec §11).
-            let folders = StoreLayout.documentFolderNames(schemaVersion: TreeScan.schemaVersion(of: store, system: system) ?? DocumentVersion.current)
-            for folder in folders.sorted() { try NewFiles.makeDirectory(joinPath(staging, folder), system: system) }
-            let (files, skipped) = try capture.capture(progress: progress)
+            let (files, skipped, folders) = try capture.capture(progress: progress)
             let modes = try RecordedMode.folderModes(of: store, system: system).filter { $0.key == "." || folders.contains($0.key) }
             return (files, skipped, modes, folders)
         }

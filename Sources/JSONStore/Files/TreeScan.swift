@@ -18,6 +18,9 @@ struct TreeScan: Sendable, Equatable {
     /// The work-stream folder of the other side of the v3 ↔ v4 layout change (spec §11) that an
     /// interrupted `migrate` left in a store of v3 or later: never read, never copied.
     var leftOutFolder: String?
+    /// The work-stream folder of the scanned store: `sessions`, or `work-streams` when it is there
+    /// and `store.json` says v4 or later (spec §11).
+    var workStreamsFolder = StoreLayout.workStreamsFolder
     /// The document folders met at the top (of either schema side), before `leftOutFolder` is chosen.
     private var seenFolders: Set<String> = []
 
@@ -70,8 +73,13 @@ struct TreeScan: Sendable, Equatable {
     /// Drops the work-stream folder that `store.json`'s version does not use (spec §11): in a store
     /// of v3 or later it is the leftover of an interrupted layout change (`leftOutFolder`); in an
     /// older one, or when `store.json` does not read, `work-streams/` is not part of a store.
+    ///
+    /// `store.json` is read only when `work-streams/` is there: without it, `sessions/` is the
+    /// store's folder whatever its version (v4 without `work-streams/` has no work streams to lose).
     private mutating func leaveOutOtherWorkStreamsFolder(_ root: String, system: SystemCalls) throws(StoreError) {
+        guard seenFolders.contains(StoreLayout.workStreamsFolderV4) else { return }
         let version = Self.schemaVersion(of: root, system: system)
+        workStreamsFolder = StoreLayout.workStreamsFolder(schemaVersion: version ?? 1)
         let other = StoreLayout.otherWorkStreamsFolder(schemaVersion: version ?? 1)
         let inside = { (entry: String) in entry == other || entry.hasPrefix(other + "/") }
         guard files.contains(where: { $0.folder == other }) || problems.contains(where: { inside($0.entry) })

@@ -138,6 +138,7 @@ public enum StoreUpgrade {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal ?? "this tool can't read it").",
                              path: joinPath(path, StoreLayout.manifest))
         case .current, .needsMigration, .breakingCurrent:
+            // A v4 store was handed to `runLayoutChange` above.
             break
         }
         let migrator = StoreMigrator(store: reader)

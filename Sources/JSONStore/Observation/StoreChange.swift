@@ -63,7 +63,8 @@ public enum StoreDocument: Sendable, Hashable, Comparable {
     }
 
     /// The document a file of the store is, given its folder (`""` for the store folder itself,
-    /// or one of the two document folders) and name; nil for anything else (temp files, the lock, ...).
+    /// or a document folder: the watcher watches only the work-stream folder of the store's
+    /// version, `sessions` or `work-streams`) and name; nil for anything else (temp files, the lock, ...).
     static func named(_ name: String, inFolder folder: String) -> StoreDocument? {
         switch folder {
         case "":
@@ -73,7 +74,7 @@ public enum StoreDocument: Sendable, Hashable, Comparable {
             case StoreLayout.queue: return .queue
             default: return nil
             }
-        case StoreLayout.workStreamsFolder:
+        case StoreLayout.workStreamsFolder, StoreLayout.workStreamsFolderV4:
             return documentID(name).map { .workStream($0) }
         case StoreLayout.customizationsFolder:
             return documentID(name).map { .customization($0) }

@@ -50,7 +50,7 @@ final class StoreWatcher: Sendable {
         self.options = options
         self.doorbell = doorbell
         folders = [Folder(path: store.path, name: ""),
-                   Folder(path: store.sessionsDirectory, name: StoreLayout.workStreamsFolder),
+                   Folder(path: store.sessionsDirectory, name: store.workStreamsFolderName),
                    Folder(path: store.userSessionsDirectory, name: StoreLayout.customizationsFolder)]
         ownWrites = includingOwnWrites ? nil : OwnWrites.shared.register(store: store.path)
         // Watch first, then list: a change made in between is in the listing and also reported by an event.

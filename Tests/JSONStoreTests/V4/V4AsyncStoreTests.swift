@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import JSONStore
+
+/// `AsyncStore`'s v4 calls, and `Store.changes` on a v4 store: work streams in `work-streams/`.
+@Suite(.serialized) struct V4AsyncStoreTests {
+    static let id = UUID(uuidString: "0e0e0e0e-1111-4222-8333-444455556666")!
+
+    @Test func asyncV4CallsWriteTheSameBytesAsSynchronousOnes() async throws {
+        let dir = TemporaryDirectory()
+        let asyncPath = try V4Store.make(dir, as: "async")
+        let syncPath = try V4Store.make(dir, as: "sync")
+        let asyncStore = try await AsyncStore.open(at: asyncPath)
+        let syncStore = try Store.open(at: syncPath)
+        let message = MessageV1(id: UUID(uuidString: "aaaaaaaa-1111-4222-8333-444455556666")!, sessionID: Self.id, role: "user",
+                                text: "Ship it", timestamp: StoreFixtures.t0)
+        try await asyncStore.createWorkStreamV4(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
+        try await asyncStore.appendMessagesV4(Self.id, [message])
+        let renamed = try await asyncStore.updateWorkStreamV4(Self.id) { $0.name = "Shipping" }
+        try syncStore.createWorkStreamV4(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
+        try syncStore.appendMessagesV4(Self.id, [message])
+        try syncStore.updateWorkStreamV4(Self.id) { $0.name = "Shipping" }
+        #expect(try await asyncStore.workStreamV4(Self.id) == renamed)
+        #expect(tree(asyncPath) == tree(syncPath))
+        #expect(tree(asyncPath)["work-streams/0e0e0e0e-1111-4222-8333-444455556666.json"] == renamed.encoded)
+    }
+
+    @Test func changesReportAWorkStreamWrittenInWorkStreams() async throws {
+        let dir = TemporaryDirectory()
+        let path = try V4Store.make(dir)
+        let store = try Store.open(at: path)
+        let changes = try store.changes()
+        var iterator = changes.makeAsyncIterator()
+        try store.updateWorkStreamV4(V4Store.released) { $0.unreadCount += 1 }
+        let watcher = iterator.watcher
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(30))
+            watcher.stop()
+        }
+        defer { timeout.cancel() }
+        #expect(await iterator.next() == .documents([DocumentChange(.workStream(V4Store.released), .modified)]))
+    }
+}
