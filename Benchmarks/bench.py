@@ -901,6 +901,11 @@ METHOD = """
   `migrate --no-backup` of fresh copies of the v1 store with as many work streams and messages; and the
   peak RSS of `import-coredata` at two sizes (`peers/maxrss.c`), which must not grow with the number of
   work streams.
+- **19.** `migrate-store migrate --no-backup` of fresh copies of the generated v1 stores of 10,000 x 30 and
+  2,000 x 50, alternated with `cp -a` + `sync` and (at 10,000) `peers/exchange_floor.c`. migrate exits once
+  it has reported; a detached `migrate-store` then removes the old folders its exchanges replaced. The
+  driver waits for them to be gone, untimed, before the next contender (`background_cleanup_s` in the
+  saved figures).
 """
 
 
