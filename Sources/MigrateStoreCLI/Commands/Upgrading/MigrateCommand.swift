@@ -41,12 +41,13 @@ struct MigrateCommand: Subcommand {
     func run(_ out: Output) throws -> ExitCode {
         if let target { try TargetVersion.refuseGoingBack(target, from: try Store.classify(path).storeSchemaVersion, store: path, command: Self.spec.name) }
         let progress = UpgradeProgress(out, store: path)
-        // The old folders the exchanges replaced are removed after the report, in the background
+        // The old folders the exchanges replaced are removed after the report (or the error, once
+        // the exchange is durable they are no longer needed either way), in the background
         // (`BackgroundCleanup`), where this process can start one.
         let inBackground = BackgroundCleanup.executable != nil
+        defer { if inBackground { BackgroundCleanup.start(store: path) } }
         let outcome = try StoreUpgrade.run(at: path, to: target, backup: backup, tool: ToolInfo.name, version: ToolInfo.version,
                                            leavingOldFolders: inBackground) { progress.show($0) }
-        defer { if inBackground { BackgroundCleanup.start(store: path) } }
         switch outcome {
         case .newerStore(let version):
             out.print("'\(path)' is at schema version \(version), newer than \(MigrationChain.newest): nothing to migrate.")
