@@ -34,6 +34,7 @@ FULL = {
     "g4": (10000, 30),
     "g5": (1000, 10000), "g5_messages": 30,
     "g8": (10000, 50), "g8_rss": (1000, 10000),
+    "g19": ((10000, 30), (2000, 50)),  # issue 19: migrate at 10,000 work streams, and at the goal-1 size
 }
 QUICK = {
     "reps": 2,
@@ -44,6 +45,7 @@ QUICK = {
     "g4": (100, 6),
     "g5": (20, 100), "g5_messages": 6,
     "g8": (40, 8), "g8_rss": (20, 100),
+    "g19": ((100, 6), (40, 8)),
 }
 
 
@@ -662,6 +664,67 @@ def g8_coredata(b):
             f"g8_rss_{sizes[0]}", ("<=", 1.3))
 
 
+# ---------------------------------------------------------------- issue 19: migrate at 10,000 work streams
+
+def wait_for_background_cleanup(store, limit=120.0):
+    """After `migrate` returned: wait (untimed) until the old folders it left for its background
+    remover (`.migration-*`, dot-named) are gone, so that the removal never runs during, or slows,
+    the next contender's timed run. Returns the seconds waited."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        try:
+            pending = [e for e in os.listdir(store) if e.startswith(".migration-")]
+        except FileNotFoundError:
+            return 0.0
+        if not pending:
+            break
+        time.sleep(0.02)
+    return time.perf_counter() - started
+
+
+def g19_migrate_at_scale(b):
+    """Goal 19 (issue 19): `migrate --no-backup` of a 10,000-work-stream v1 store against the floor
+    of a folder exchange (`peers/exchange_floor.c`) and `cp -a` + `sync`; and of the goal-1 store
+    (2,000 x 50) against `cp -a` + `sync`. The background removal of the old folders is waited for,
+    untimed, after each migrate (`wait_for_background_cleanup`), and reported."""
+    ms = b.tool("migrate-store")
+    for (n, m), tag in zip(b.cfg["g19"], ("large", "goal1")):
+        print(f"== 19. migrate --no-backup at {n} work streams x {m} messages", flush=True)
+        source = b.v1_store(n, m)
+        target = b.scratch(f"g19-{tag}")
+        size = tree_bytes(source)
+        f_nb = b.figure(f"g19_{tag}_migrate", f"migrate-store migrate --no-backup, {n} x {m}")
+        f_cp = b.figure(f"g19_{tag}_copy", f"floor: cp -a + sync, {n} x {m}")
+        f_xf = b.figure(f"g19_{tag}_exchange_floor", f"floor of a folder exchange (exchange_floor.c), {n} x {m}")
+        for f in (f_nb, f_cp, f_xf):
+            f.extra["store_bytes"] = size
+        migrate = timed([ms, "migrate", "--no-backup", target], f_nb)
+
+        def measure_migrate(migrate=migrate, target=target, f_nb=f_nb):
+            value = migrate()
+            f_nb.extra.setdefault("background_cleanup_s", []).append(wait_for_background_cleanup(target))
+            return value
+
+        contenders = [
+            (f_nb, lambda source=source, target=target: fresh_copy(source, target), measure_migrate),
+            (f_cp, lambda target=target: (bury(target), sync()), timed(["sh", "-c", 'cp -a "$0" "$1" && sync', source, target], f_cp)),
+        ]
+        if tag == "large" and "exchange_floor" in b.peers:
+            contenders.append((f_xf, lambda source=source, target=target: fresh_copy(source, target),
+                               timed([b.peers["exchange_floor"], target], f_xf)))
+        b.alternate(contenders)
+        bury(target)
+        waits = f_nb.extra.get("background_cleanup_s", [])
+        if waits:
+            print(f"  background removal after migrate: waited {statistics.median(waits):.2f} s (median, untimed)", flush=True)
+        if tag == "large":
+            b.ratio("g19_vs_exchange_floor", f"migrate --no-backup / folder exchange floor, {n} x {m}",
+                    f_nb.key, f_xf.key, ("<=", 1.5))
+            b.ratio("g19_vs_copy", f"migrate --no-backup / cp -a + sync, {n} x {m}", f_nb.key, f_cp.key, ("<=", 3.0))
+        else:
+            b.ratio("g19_goal1_vs_copy", f"migrate --no-backup / cp -a + sync, {n} x {m}", f_nb.key, f_cp.key, ("<=", 2.5))
+
+
 # ---------------------------------------------------------------- peers and report
 
 def find_peers(b):
@@ -838,6 +901,11 @@ METHOD = """
   `migrate --no-backup` of fresh copies of the v1 store with as many work streams and messages; and the
   peak RSS of `import-coredata` at two sizes (`peers/maxrss.c`), which must not grow with the number of
   work streams.
+- **19.** `migrate-store migrate --no-backup` of fresh copies of the generated v1 stores of 10,000 x 30 and
+  2,000 x 50, alternated with `cp -a` + `sync` and (at 10,000) `peers/exchange_floor.c`. migrate exits once
+  it has reported; a detached `migrate-store` then removes the old folders its exchanges replaced. The
+  driver waits for them to be gone, untimed, before the next contender (`background_cleanup_s` in the
+  saved figures).
 """
 
 
@@ -863,7 +931,7 @@ def main():
     parser.add_argument("--out", required=True, help="the Markdown file to write")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, 2 repetitions: a smoke test")
     parser.add_argument("--reps", type=int, help="repetitions (default 5, quick 2)")
-    parser.add_argument("--only", default="g1,g2,g3,g4,g5,g7,g8", help="which benchmarks, comma-separated")
+    parser.add_argument("--only", default="g1,g2,g3,g4,g5,g7,g8,g19", help="which benchmarks, comma-separated")
     parser.add_argument("--rerender", action="store_true",
                         help="write the report again from Benchmarks/work/results.json (after editing ANALYSIS.md)")
     args = parser.parse_args()
@@ -876,7 +944,7 @@ def main():
     find_peers(b)
     started = time.perf_counter()
     steps = {"g1": g1_migration, "g2": g2_durable_update, "g3": g3_update_vs_size, "g4": g4_listing, "g5": g5_memory,
-             "g7": g7_chain, "g8": g8_coredata}
+             "g7": g7_chain, "g8": g8_coredata, "g19": g19_migrate_at_scale}
     if os.path.isdir(GRAVEYARD):
         # An interrupted run's copies: deleted now, then a pause so that their freed inodes do not
         # slow the first figures (see `bury`).

@@ -89,7 +89,8 @@ import JSONStore
             Issue.record("expected .upgraded from 1 without a backup, got \(outcome)")
             return
         }
-        #expect(events == ["validating", "backupSkipped", "migrationStarted", "migrating", "migrationFinished"])
+        // No separate validation pass without a backup: the migration validates while it stages (issue 19).
+        #expect(events == ["backupSkipped", "migrationStarted", "migrating", "migrationFinished"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["store"])
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
     }

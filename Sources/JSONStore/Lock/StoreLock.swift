@@ -6,8 +6,10 @@ import Darwin
 
 /// The exclusive lock that every writer of a store holds: `flock(2)` on `<store>/.lock`.
 ///
-/// The lock file is created once and never renamed, replaced or deleted: flock locks an open file,
-/// so a lock file replaced under a holder would let a second writer lock the new file. The kernel
+/// The lock file is created once and never renamed or replaced: flock locks an open file, so a lock
+/// file replaced under a holder would let a second writer lock the new file. Only its holder may
+/// delete it (`releaseRemovingFile`), because every acquirer checks after locking that it holds
+/// the file at the path. The kernel
 /// releases the lock when the holder's descriptor is closed, including when the process dies, so
 /// a killed writer never blocks the next one. Readers need no lock: every file is always whole.
 ///
@@ -118,6 +120,24 @@ public final class StoreLock {
         guard let fd = descriptor.take() else { return }
         fd.unlock()  // closing below releases it too; nothing was written, nothing can be lost
         fd.discard()
+    }
+
+    /// Removes the lock file, then releases the lock: for a caller that created the lock file
+    /// and whose work changed nothing (bad input found while migrating), so that the store is
+    /// left byte for byte as it was. Calling it after `release()` does nothing.
+    ///
+    /// Safe against every other writer of this code: a process waiting for the lock, once it
+    /// locks, checks that the file at the path is the one it locked (same device and inode) and
+    /// otherwise opens the path again (`init`), so a removed lock file is never held by one
+    /// process while another holds a new one. Only the file this lock holds is removed.
+    package func releaseRemovingFile() {
+        let path = joinPath(storePath, Self.fileName)
+        let context = ErrorContext("unlock", storePath)
+        if let locked = try? descriptor?.status(context: context), let current = try? system.linkStatus(path, context: context),
+           current.device == locked.device, current.inode == locked.inode {
+            system.removeLeftover(path)
+        }
+        release()
     }
 
     /// Runs `body` while holding the store's lock, and releases it when `body` returns or throws.

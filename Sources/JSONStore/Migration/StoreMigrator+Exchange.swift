@@ -113,17 +113,20 @@ extension StoreMigrator {
         }
     }
 
-    /// Removes the old `sessions/`, now at `exchangeFolder`, on several threads. Nothing a reader
-    /// sees depends on it, so a failure is not the migration's: whatever is left (dot-named,
-    /// never read) is removed by the next sweep (`TempSweep`), under the lock.
-    func removeExchangedFolder() {
-        removeFolder(exchangeFolder)
+    /// Removes the old `sessions/`, now at `exchangeFolder` (when `sessions`), and the old
+    /// `user-sessions/`, at `customisationsExchangeFolder` when there is one, on several threads.
+    /// Nothing a reader sees depends on them, so a failure is not the migration's: whatever is
+    /// left (dot-named, never read) is removed by the next sweep (`TempSweep`), under the lock.
+    func removeExchangedFolders(sessions: Bool = true) {
+        if sessions { removeFolder(exchangeFolder) }
+        let customisations = customisationsExchangeFolder
+        if (try? store.system.linkStatus(customisations, context: ErrorContext("remove", customisations))) != nil { removeFolder(customisations) }
     }
 
     /// Removes every file in `folder` (on several threads, listed 1,024 at a time so that memory
     /// does not grow with the store), then the folder; stops quietly at the first failure (the
     /// folder is dot-named, never read, and swept later).
-    private func removeFolder(_ folder: String) {
+    func removeFolder(_ folder: String) {
         while true {
             let names: [String]
             do {

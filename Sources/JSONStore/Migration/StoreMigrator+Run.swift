@@ -49,21 +49,28 @@ extension StoreMigrator {
         return survey
     }
 
-    func run(write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true,
+    func run(write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true, removingOldFolders: Bool = true,
              progress: ((Int, Int) -> Void)?) throws(StoreError) -> MigrationReport {
         if let refusal = store.compatibility.refusal {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(refusal).", path: store.path)
         }
-        // A migration vouches for nothing in the record of this library's writes: removed first,
-        // so that the next open checks the store in full (and records it then). The exchange of
-        // `sessions/` would make the record disagree anyway (another folder inode); this does not
-        // depend on that.
-        if write { try WriteRecord.remove(store: store.path, system: store.system) }
+        // A migration vouches for nothing in the record of this library's writes: it is removed
+        // before the first visible write, so that the next open checks the store in full (and
+        // records it then); the exchange of `sessions/` would make it disagree anyway (another
+        // folder inode). Not before staging, which validates every document: bad input leaves the
+        // record as it was, like every other byte. Staging writes only temp files, which change
+        // the lstat of `sessions/` the record holds, so a crash in between makes it disagree too.
         let survey: Survey
         var staged: [StagedSession] = []
         var report = MigrationReport(keepsDocuments: keepingDocuments)
         let target = context.target
         if write { (survey, staged) = try stage(target: target, report: &report, progress: progress) } else { survey = try self.survey() }
+        if write {
+            do { try WriteRecord.remove(store: store.path, system: store.system) } catch {
+                removeTemporaries(staged)
+                throw error
+            }
+        }
         let storeVersion = survey.manifest.schemaVersion
         let resolved = QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: survey.summaries, existing: survey.queue)
         if !resolved.changes.isEmpty {
@@ -84,7 +91,9 @@ extension StoreMigrator {
         // The old work streams go last, also after an error (the exchange is durable by then):
         // freeing thousands of files first made the writes after it slower (on ext4 without a
         // journal, a new file skips the inodes freed in the last minutes, one by one).
-        defer { if exchanged { removeExchangedFolder() } }
+        // With `removingOldFolders` false they are left (dot-named, never read) for the caller to
+        // remove after reporting (`MigrationCleanup`), or for the next sweep.
+        defer { if write && removingOldFolders { removeExchangedFolders(sessions: exchanged) } }
         try upgradeSmallDocuments(survey, target: target, write: write, report: &report)
         var finishing = context
         finishing.finishedAt = Date()
@@ -115,22 +124,20 @@ extension StoreMigrator {
         }
     }
 
-    /// Customisations and settings: `schema_version` up to `target`, committed in batches of at most
-    /// `smallDocumentBatch` files, so memory does not grow with the number of customisations.
+    /// Customisations and settings: `schema_version` up to `target`. The customisations are
+    /// committed by exchanging folders from `customisationsExchangeMinimum` on
+    /// (`StoreMigrator+Customisations.swift`), otherwise in batches of at most `smallDocumentBatch` files.
     func upgradeSmallDocuments(_ survey: Survey, target: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
-        var batch: [FileChange] = []
+        var customisations: [FileChange] = []
         for var doc in survey.customizations.sorted(by: { $0.id.lowercased < $1.id.lowercased }) {
             let (version, changes) = MigrationChain.upgradedVersion(doc.schemaVersion, to: target)
             guard !changes.isEmpty else { continue }
             doc.schemaVersion = version
             report.append(DocumentChanges(file: Store.userSessionFile(doc.id), changes: changes))
             guard write else { continue }
-            batch.append(FileChange(directory: store.userSessionsDirectory, name: Store.documentName(doc.id), bytes: doc.encoded))
-            if batch.count >= Self.smallDocumentBatch {
-                try BatchCommit.commit(batch, system: store.system)
-                batch = []
-            }
+            customisations.append(FileChange(directory: store.userSessionsDirectory, name: Store.documentName(doc.id), bytes: doc.encoded))
         }
+        var batch = try commitCustomisations(customisations)
         if var settings = survey.settings {
             let (version, changes) = MigrationChain.upgradedVersion(settings.schemaVersion, to: target)
             if !changes.isEmpty {

@@ -16,6 +16,10 @@ import Foundation
 /// of an exchange is removed.
 public struct StoreMigrator: Sendable {
     public let store: Store
+    /// From how many changed customisations on they are committed by a folder exchange
+    /// (`StoreMigrator+Customisations.swift`). The default is `customisationsExchangeMinimum`
+    /// (32); tests lower it to exercise the exchange on small stores.
+    var customisationsExchangeThreshold = Self.customisationsExchangeMinimum
 
     public init(store: Store) { self.store = store }
 
@@ -52,7 +56,9 @@ public struct StoreMigrator: Sendable {
     /// True when a crash left temp files, or a migration's exchange folder, in the store (removed
     /// by the next open for writing).
     package func hasLeftoverTemporaryFiles() throws(StoreError) -> Bool {
-        if try store.system.linkStatus(joinPath(store.path, Self.exchangeFolderName), context: ErrorContext("list", store.path)) != nil { return true }
+        for name in [Self.exchangeFolderName, Self.customisationsExchangeFolderName] {
+            if try store.system.linkStatus(joinPath(store.path, name), context: ErrorContext("list", store.path)) != nil { return true }
+        }
         for directory in [store.path, store.sessionsDirectory, store.userSessionsDirectory] {
             let entries: [DirectoryEntry]
             do {
@@ -73,9 +79,13 @@ public struct StoreMigrator: Sendable {
     ///     migrate without a writer in between); nil takes it for the duration of the call.
     ///   - keepingDocuments: keep every document's changes in the report (the default); false
     ///     keeps totals only, so memory does not grow with the store.
+    ///   - leavingOldFolders: leave the old `sessions/` and `user-sessions/` that the folder
+    ///     exchanges replaced (dot-named, never read) for the caller to remove after it reports
+    ///     (`MigrationCleanup`); the next sweep under the lock removes them otherwise. The default
+    ///     (false) removes them before returning.
     ///   - progress: called with (done, total) work streams.
     package func migrate(to target: Int? = nil, toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
-                        progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
+                        leavingOldFolders: Bool = false, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
         let held: StoreLock
         if let lock {
             precondition(lock.isHeld && lock.storePath == store.path, "StoreMigrator.migrate: the lock given is not this store's, held")
@@ -88,7 +98,7 @@ public struct StoreMigrator: Sendable {
         _ = try TempSweep.sweep(store: store.path, holding: held, system: store.system)
         return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
                                                                     target: target ?? defaultTarget),
-                       keepingDocuments: keepingDocuments, progress: progress)
+                       keepingDocuments: keepingDocuments, removingOldFolders: !leavingOldFolders, progress: progress)
     }
 
     /// True when the §7 reconcile would change something: a work stream written by a v1 writer,

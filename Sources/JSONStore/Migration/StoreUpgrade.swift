@@ -11,7 +11,10 @@ import Foundation
 ///    first, so that an up-to-date store gets no backup and no write at all (leftover temp files
 ///    of an interrupted run are swept by an open for writing).
 /// 3. Validate every document of a store below the target before the first write: bad input
-///    changes nothing, not even the lock file.
+///    changes nothing, not even the lock file. With a backup, in a read-only pass before the lock
+///    (no backup is taken of bad input); without one, while migrating (one parse per document,
+///    issue 19): staging writes only temp files, and on bad input they and the lock file, when
+///    this call created it, are removed (`migrateValidating`).
 /// 4. Take the store's lock and hold it for the rest: the backup, verified, and the migration
 ///    (which writes `store.json`, with its migration record, last) see the same store, with no
 ///    writer in between.
@@ -44,7 +47,8 @@ public enum StoreUpgrade {
         case waitingForLock(holder: String?)
         /// `BackupPolicy.none`: no backup is taken.
         case backupSkipped
-        /// `done` of `total` work streams of a v1 store are read and validated (before any write).
+        /// `done` of `total` work streams of an older store are read and validated (before any
+        /// write), when a backup is taken; without one they are validated while migrating.
         case validating(done: Int, total: Int)
         /// The backup into this folder starts.
         case backupStarted(destination: String)
@@ -88,6 +92,11 @@ public enum StoreUpgrade {
     ///     store admits can still read (`MigrationChain.defaultTarget`).
     ///   - backup: Where to back up before the first write. The default is `.defaultFolder`.
     ///   - tool, version: Recorded in the lock file, the backup and the migration record.
+    ///   - leavingOldFolders: Leave the old folders that the migration's folder exchanges replaced
+    ///     (dot-named, never read) for the caller to remove after it reports, with
+    ///     `MigrationCleanup.removeLeftovers` (the command-line tool does it in the background);
+    ///     the next open for writing removes them otherwise. The default (false) removes them
+    ///     before returning.
     ///   - progress: Called on the calling thread with each ``Event``.
     ///   - shouldContinue: Asked at the safe points between phases (see ``Checkpoint``); returning
     ///     false stops the upgrade there with `.cancelled`. Never asked once the migration has
@@ -98,7 +107,7 @@ public enum StoreUpgrade {
     ///   `.cancelled` when `shouldContinue` said no (the message says what was done: nothing, or a
     ///   verified backup and no change to the store).
     public static func run(at path: String, to requested: Int? = nil, backup: BackupPolicy = .defaultFolder, allowBreaking: Bool = false,
-                           tool: String, version: String, progress: (Event) -> Void = { _ in },
+                           tool: String, version: String, leavingOldFolders: Bool = false, progress: (Event) -> Void = { _ in },
                            shouldContinue: () -> Bool = { true }) throws(StoreError) -> Outcome {
         if let requested, requested > MigrationChain.newest || requested < MigrationChain.oldest {
             let fix = "Pass a version from \(MigrationChain.oldest) to \(MigrationChain.newest), or leave the target out, or use the version of the tool that writes schema version \(requested)."
@@ -160,8 +169,11 @@ public enum StoreUpgrade {
             return .alreadyCurrent(plan, from: from)
         }
         try checkpoint(.beforeValidation, path, shouldContinue)
-        if upgrading { try migrator.validate { done, total in progress(.validating(done: done, total: total)) } }
+        // Without a backup, the migration's staging validates every document (one parse each).
+        let validatesWhileMigrating = upgrading && backup == .none
+        if upgrading && !validatesWhileMigrating { try migrator.validate { done, total in progress(.validating(done: done, total: total)) } }
         try checkpoint(.beforeLock, path, shouldContinue)
+        let lockFileExisted = validatesWhileMigrating ? try lockFileExists(path) : true
         var announced = try announceWait(path, tool: tool, version: version, progress: progress)
         // A store older than this code is opened for writing first: that finishes an interrupted
         // restore and sweeps temp files, and writes nothing else (this code does not write an
@@ -190,7 +202,8 @@ public enum StoreUpgrade {
         // `migrate` takes an optional (so formally escaping) closure; it calls it only before it returns.
         var total = 0
         let report = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
-            try StoreMigrator(store: store).migrate(to: target, toolVersion: version, holding: lock, keepingDocuments: false) { done, count in
+            try migrateValidating(StoreMigrator(store: store), to: target, version: version, holding: lock, removingLockFile: !lockFileExisted,
+                                  leavingOldFolders: leavingOldFolders) { done, count in
                 total = count
                 progress(.migrating(done: done, total: count))
             }
@@ -207,7 +220,8 @@ public enum StoreUpgrade {
     public enum Checkpoint: Sendable, Equatable {
         /// After the read-only classification and plan, before validating every document.
         case beforeValidation
-        /// After validation, before the lock is taken (and before an older store is opened for writing).
+        /// After validation (with a backup; without one, validation is part of the migration),
+        /// before the lock is taken (and before an older store is opened for writing).
         case beforeLock
         /// Under the lock, before the backup.
         case beforeBackup

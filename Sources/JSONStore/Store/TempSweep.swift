@@ -1,5 +1,6 @@
 /// Removes the temp files a crash left behind (`.tmp-<16 hex>-<name>`, see `AtomicFile`), and a
-/// migration's exchange folder (`.migration-sessions`, see `StoreMigrator+Exchange`).
+/// migration's exchange folders (`.migration-sessions`, see `StoreMigrator+Exchange`;
+/// `.migration-user-sessions`, see `StoreMigrator+Customisations`).
 ///
 /// Runs only when the store is opened for writing, under the lock: a temp file belongs to a write
 /// in progress, and only the lock holder writes, so while we hold the lock every temp file is a
@@ -12,6 +13,8 @@ enum TempSweep {
     /// The folder a migration builds and exchanges with `sessions/` (`StoreMigrator+Exchange`).
     /// Named here, not by the migrator, because every open for writing sweeps a leftover one.
     static let exchangeFolderName = StoreLayout.Bookkeeping.migrationExchangeFolder
+    /// The folder a migration builds and exchanges with `user-sessions/` (`StoreMigrator+Customisations`).
+    static let customisationsExchangeFolderName = StoreLayout.Bookkeeping.migrationCustomisationsExchangeFolder
 
     /// Removes every leftover temp file in `store`, `store/sessions` and `store/user-sessions`.
     ///
@@ -50,6 +53,7 @@ enum TempSweep {
             }
         }
         removed += try removeExchangeFolder(store: store, system: system)
+        removed += try removeExchangeFolder(store: store, name: customisationsExchangeFolderName, system: system)
         return removed.sorted()
     }
 
@@ -57,8 +61,8 @@ enum TempSweep {
     /// +Exchange`): either links to documents that `sessions/` still holds, or the old `sessions/`
     /// once replaced. Readers never look at it (its name starts with a dot). Only files directly
     /// inside are removed (`unlink` never follows a link); a folder inside is reported, not entered.
-    private static func removeExchangeFolder(store: String, system: SystemCalls) throws(StoreError) -> [String] {
-        let folder = joinPath(store, exchangeFolderName)
+    private static func removeExchangeFolder(store: String, name: String = exchangeFolderName, system: SystemCalls) throws(StoreError) -> [String] {
+        let folder = joinPath(store, name)
         let context = ErrorContext("clean up", folder)
         guard let status = try system.linkStatus(folder, context: context) else { return [] }
         guard status.type == .directory else {

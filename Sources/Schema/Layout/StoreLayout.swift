@@ -91,6 +91,8 @@ public enum StoreLayout {
         public static let temporaryPrefix = ".tmp-"
         /// The folder a migration fills and exchanges with `sessions/`.
         public static let migrationExchangeFolder = ".migration-sessions"
+        /// The folder a migration fills and exchanges with `user-sessions/` (the customisations).
+        public static let migrationCustomisationsExchangeFolder = ".migration-user-sessions"
         /// What this library last left in the folders the §7 reconcile reads: lets an open for
         /// writing tell in constant time that nobody else wrote since (JSONStore's `WriteRecord`).
         public static let writeRecord = ".writes"

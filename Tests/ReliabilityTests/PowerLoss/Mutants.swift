@@ -1,5 +1,6 @@
 import Foundation
 @testable import JSONStore
+import Schema
 
 /// Passes every call to `base`; subclasses change one behaviour. The mutants below are the
 /// write path as a careless implementation would have it, to show the power-loss harness fails them.
@@ -87,6 +88,20 @@ final class ExchangeByRenames: ForwardingCalls, @unchecked Sendable {
     }
 }
 
+/// Mutant: exchanges `user-sessions/` (only) with three renames, as `ExchangeByRenames` does: a
+/// customisations commit that is not atomic (issue 19). The work streams' exchange is left whole.
+final class ExchangeOfCustomisationsByRenames: ForwardingCalls, @unchecked Sendable {
+    override func system_exchange(_ a: String, _ b: String) throws(Errno) {
+        guard b.hasSuffix("/" + StoreLayout.customizationsFolder) || a.hasSuffix("/" + StoreLayout.customizationsFolder) else {
+            return try base.system_exchange(a, b)
+        }
+        let spare = a + ".spare"
+        try base.system_rename(a, spare)
+        try base.system_rename(b, a)
+        try base.system_rename(spare, b)
+    }
+}
+
 /// The mutants, by name, as seams for `PowerLossHarness`.
 let mutants: [(name: String, seam: @Sendable (ModelFileSystem) -> any FileSystemCalls)] = [
     ("without file fsync", { WithoutFileSync($0) }),
@@ -94,4 +109,5 @@ let mutants: [(name: String, seam: @Sendable (ModelFileSystem) -> any FileSystem
     ("in-place write", { InPlaceWrite($0) }),
     ("syncfs without effect", { WithoutSyncFS($0) }),
     ("exchange by renames", { ExchangeByRenames($0) }),
+    ("customisations exchange by renames", { ExchangeOfCustomisationsByRenames($0) }),
 ]

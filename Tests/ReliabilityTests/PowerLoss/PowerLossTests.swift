@@ -70,6 +70,17 @@ import Schema
         }]
     }
 
+    /// One migration whose customisations are committed by a folder exchange (issue 19), the
+    /// threshold lowered to the sample's two customisations.
+    static func migrationExchangingCustomisations() -> [(SystemCalls) throws -> Void] {
+        [{ system in
+            let store = try Store.open(at: W.store, options: W.options, system: system)
+            var migrator = StoreMigrator(store: store)
+            migrator.customisationsExchangeThreshold = 1
+            _ = try migrator.migrate(toolVersion: "1")
+        }]
+    }
+
     /// The chain in two invocations: `--to 2`, then without a target (v2 → v3).
     static func migrationInTwoRuns() -> [(SystemCalls) throws -> Void] {
         [{ system in
@@ -225,6 +236,43 @@ import Schema
         #expect(outcome.callCounts["exchange", default: 0] == (exchange ? 1 : 0))
     }
 
+    /// Issue 19: `user-sessions/` exchanged with a folder of links, with and without `syncfs`. At
+    /// every instant each customisation is whole, old or new, a v1 reader reads the store, and the
+    /// next migration (which commits two customisations file by file) ends byte-identically.
+    @Test(arguments: [true, false])
+    func customisationsExchangeCutByPowerLossLeavesEachOldOrNewAndResumesIdentically(syncFS: Bool) throws {
+        var harness = PowerLossHarness()
+        if !syncFS { harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 64, full: 4096) }
+        harness.seam = { model in
+            model.supportsSyncFS = syncFS
+            return model
+        }
+        let outcome = harness.run(initial: try W.v1Store(), operations: Self.migrationExchangingCustomisations()) { crash in
+            W.migrationResumes(crash) + W.customisationsAreOldOrNew(crash)
+        }
+        Self.report("migration, customisations exchanged, \(syncFS ? "syncfs" : "fsync each")", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.versions.count == 2 && outcome.versions[0] != outcome.versions[1])
+        #expect(outcome.callCounts["exchange", default: 0] == 2, "sessions/ and user-sessions/ are exchanged")
+    }
+
+    /// The mutant that commits the customisations by three renames instead of an atomic exchange
+    /// is caught by the workload above, and by no workload that commits them file by file.
+    @Test func harnessCatchesANonAtomicExchangeOfTheCustomisations() throws {
+        var harness = PowerLossHarness()
+        harness.seam = { ExchangeOfCustomisationsByRenames($0) }
+        harness.stopAtFirstFailure = true
+        harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)
+        let caught = harness.run(initial: try W.v1Store(), operations: Self.migrationExchangingCustomisations()) { crash in
+            W.migrationResumes(crash) + W.customisationsAreOldOrNew(crash)
+        }
+        #expect(!caught.failures.isEmpty, "the non-atomic exchange of user-sessions/ escaped")
+        let byRenames = harness.run(initial: try W.v1Store(), operations: Self.migration()) { crash in
+            W.migrationResumes(crash) + W.customisationsAreOldOrNew(crash)
+        }
+        #expect(byRenames.failures.isEmpty, "\(byRenames.failures.first ?? "")")
+    }
+
     /// Spec §9: the v2 → v3 step on its own (from the v1 sample migrated with `--to 2`), and the
     /// chain in two runs (`--to 2`, then v2 → v3) from the v1 sample: at every instant a v1 and a
     /// v2 reader read the store correctly, and the next migration finishes it byte-identically.
@@ -256,6 +304,8 @@ import Schema
             ("document writes", v2, Self.documentWrites(), W.storeOpensAndReads),
             ("batch commit", v2, try Self.batchCommit(v2), W.storeOpensAndReads),
             ("migration", try W.v1Store(), Self.migration(), W.migrationResumes),
+            ("migration exchanging customisations", try W.v1Store(), Self.migrationExchangingCustomisations(),
+             { W.migrationResumes($0) + W.customisationsAreOldOrNew($0) }),
             ("batch of 9 files", v2Large, try Self.largeBatchCommit(v2Large), W.storeReads),
             ("backup", v2, Self.backup(hardLinks: false), { W.storeReads($0) + W.backupIsWholeOrAbsent($0) }),
         ]

@@ -228,6 +228,21 @@ enum PowerLossWorkloads {
         return failures
     }
 
+    /// Every customisation of the store before the workload is there after the crash, whole, with
+    /// the bytes it had before or those of the last run (a reader never finds one missing or torn).
+    static func customisationsAreOldOrNew(_ crash: PowerLossHarness.Crash) -> [String] {
+        let files = crash.state.files()
+        var failures: [String] = []
+        for (path, before) in crash.versions[0] where path.hasPrefix(store + "/user-sessions/") {
+            guard let now = files[path] else {
+                failures.append("the customisation '\(path)' is missing")
+                continue
+            }
+            if now != before && now != crash.versions.last![path] { failures.append("the customisation '\(path)' is neither old nor new") }
+        }
+        return failures
+    }
+
     /// What each older reader sees (v1 and v2, spec §9): every session decodes, its values are those
     /// of the v1 document except the reported normalisations, a read-modify-write keeps every newer
     /// key, and the queue a v1 reader derives equals the v1 store's.

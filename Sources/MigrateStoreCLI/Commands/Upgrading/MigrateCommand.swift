@@ -59,8 +59,13 @@ struct MigrateCommand: Subcommand {
             }
         }
         let progress = UpgradeProgress(out, store: path)
-        let outcome = try StoreUpgrade.run(at: path, to: target, backup: backup, allowBreaking: breakingAllowed,
-                                           tool: ToolInfo.name, version: ToolInfo.version) { progress.show($0) }
+        // The old folders the exchanges replaced are removed after the report (or the error, once
+        // the exchange is durable they are no longer needed either way), in the background
+        // (`BackgroundCleanup`), where this process can start one.
+        let inBackground = BackgroundCleanup.executable != nil
+        defer { if inBackground { BackgroundCleanup.start(store: path) } }
+        let outcome = try StoreUpgrade.run(at: path, to: target, backup: backup, allowBreaking: breakingAllowed, tool: ToolInfo.name, version: ToolInfo.version,
+                                           leavingOldFolders: inBackground) { progress.show($0) }
         switch outcome {
         case .newerStore(let version):
             out.print("'\(path)' is at schema version \(version), newer than \(MigrationChain.newest): nothing to migrate.")
