@@ -14,6 +14,10 @@ import Darwin
 ///         through `Store.updateWorkStream` (unread_count cycles 0…9, so each update changes
 ///         bytes but not the size); reports each operation's wall and CPU time. With --dump, writes the document's final bytes to FILE (the
 ///         bytes the C floor writes). With --async, the updates go through `AsyncStore`, awaited one at a time.
+///     store-bench update-threads <store> --ids <uuid>,<uuid>,... --count K
+///         Opens the store for writing once, then starts one thread per id (threads of one app
+///         sharing one `Store`); each makes K durable updates of its own work stream at once.
+///         Reports the wall time of all T × K updates and the time per update (wall / (T × K)).
 ///     store-bench open <store> --count K
 ///         Opens the store for writing K times (`Store.open`, each releasing its lock), and reports
 ///         each open's wall time. The first open of a store this library has not recorded (see
@@ -26,7 +30,7 @@ import Darwin
 ///
 /// Prints one JSON object on standard output; times are in seconds.
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] [--async] | open <store> --count K | codec <store> | sha256 <file> [--passes N]\n".utf8))
+    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] [--async] | update-threads <store> --ids <uuid>,... --count K | open <store> --count K | codec <store> | sha256 <file> [--passes N]\n".utf8))
     exit(64)
 }
 
@@ -83,6 +87,48 @@ func update(_ args: [String]) async throws {
                 ("cpu_per_op_s", "[" + cpuPerOp.map { "\($0)" }.joined(separator: ", ") + "]")]))
 }
 
+func updateThreads(_ args: [String]) throws {
+    guard args.count >= 2, let idList = option("ids", in: args), let count = option("count", in: args).flatMap(Int.init), count > 0 else {
+        fail("update-threads needs <store> --ids <uuid>,<uuid>,... --count K")
+    }
+    let ids = idList.split(separator: ",").compactMap { UUID(uuidString: String($0)) }
+    guard !ids.isEmpty, ids.count == idList.split(separator: ",").count else { fail("update-threads: --ids must be UUIDs separated by commas") }
+    let store = try Store.open(at: args[1], options: Store.Options(tool: "store-bench"))
+    let ready = DispatchGroup(), go = DispatchSemaphore(value: 0), done = DispatchGroup()
+    let failures = Failures()
+    for id in ids {
+        ready.enter()
+        done.enter()
+        let thread = Thread {
+            ready.leave()
+            go.wait()
+            do {
+                for _ in 0..<count { try store.updateWorkStream(id) { $0.fields.unreadCount = ($0.fields.unreadCount + 1) % 10 } }
+            } catch {
+                failures.add("\(error)")
+            }
+            done.leave()
+        }
+        thread.start()
+    }
+    ready.wait()
+    let start = now()
+    for _ in ids { go.signal() }
+    done.wait()
+    let wall = seconds(start, now())
+    if let first = failures.first { fail("update-threads: \(first)") }
+    let ops = ids.count * count
+    print(json([("threads", "\(ids.count)"), ("ops", "\(ops)"), ("wall_s", "\(wall)"), ("per_op_s", "[\(wall / Double(ops))]")]))
+}
+
+/// The first error of any thread.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+    func add(_ message: String) { lock.lock(); messages.append(message); lock.unlock() }
+    var first: String? { lock.lock(); defer { lock.unlock() }; return messages.first }
+}
+
 func openTimes(_ args: [String]) throws {
     guard args.count >= 2, let count = option("count", in: args).flatMap(Int.init), count > 0 else { fail("open needs <store> --count K") }
     var perOpen: [Double] = []
@@ -125,6 +171,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "update": try await update(arguments)
+    case "update-threads": try updateThreads(arguments)
     case "open": try openTimes(arguments)
     case "codec": try codec(arguments)
     case "sha256": try sha256(arguments)

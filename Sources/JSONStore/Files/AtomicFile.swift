@@ -44,6 +44,18 @@ enum AtomicFile {
         directory: String, name: String, bytes: [UInt8], newFileMode: mode_t = 0o600,
         system: SystemCalls = .real
     ) throws(StoreError) {
+        let replaced = try replace(directory: directory, name: name, bytes: bytes, newFileMode: newFileMode, system: system)
+        try replaced.directory.sync(context: replaced.context)
+    }
+
+    /// Steps 1–5 of `durableReplace`: the new file is in place, whole, its content durable, but its
+    /// name not yet (step 6 is the caller's). Returns the folder's descriptor, opened before the
+    /// rename, and the context for step 6's error. For writers that share step 6 with other
+    /// threads (`FolderSyncGroup`): such a write is confirmed only once that `fsync` returned.
+    static func replace(
+        directory: String, name: String, bytes: [UInt8], newFileMode: mode_t = 0o600,
+        system: SystemCalls = .real
+    ) throws(StoreError) -> ReplacedFile {
         let target = joinPath(directory, name)
         var context = ErrorContext("write", target)
         let mode = try intendedMode(of: target, newFileMode: newFileMode, system: system, context: &context)
@@ -56,7 +68,7 @@ enum AtomicFile {
             system.removeLeftover(temporary)
             throw error
         }
-        try directoryFD.sync(context: context.noting(
+        return ReplacedFile(directory: directoryFD, context: context.noting(
             "the new version is in place but may not survive a power failure, so the write is not confirmed"))
     }
 
@@ -160,6 +172,13 @@ enum AtomicFile {
         let hex = String(UInt64.random(in: .min ... .max), radix: 16)
         return temporaryPrefix + String(repeating: "0", count: 16 - hex.count) + hex + "-" + name
     }
+}
+
+/// A file `AtomicFile.replace` renamed into place: its folder, still to be fsynced, and what the
+/// error of that `fsync` says.
+struct ReplacedFile: ~Copyable {
+    var directory: FileDescriptor
+    let context: ErrorContext
 }
 
 /// A temp file still open: its descriptor and its path (`.tmp-<16 hex>-<name>`).

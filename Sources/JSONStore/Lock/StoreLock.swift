@@ -181,7 +181,7 @@ public final class StoreLock {
     /// The holder writes its record right after it locks: a record that is not there or does not
     /// parse yet reads as unknown ("another process …"), which is still true, and is no reason to
     /// stop waiting.
-    private static func recordedHolder(store: String, system: SystemCalls) -> LockHolder {
+    static func recordedHolder(store: String, system: SystemCalls) -> LockHolder {
         let path = joinPath(store, fileName)
         let context = ErrorContext("read the lock record of", store)
         do {

@@ -5,9 +5,28 @@ extension Store {
     /// other writer process). Refuses on a read-only or older store.
     public func withLock<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
         try requireWritable()
-        let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
+        let lock = try lockForWriting()
         defer { lock.release() }
         return try body()
+    }
+
+    /// The store's lock for a write of this process: its `WriterGate` (threads of this process
+    /// queue there instead of polling `flock`), then `StoreLock`, both within `lockTimeout`.
+    func lockForWriting() throws(StoreError) -> HeldWriteLock {
+        let gate = WriterGate.of(store: path, system: system)
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard gate.enter(timeout: options.lockTimeout) else {
+            throw StoreLock.lockedError(store: path, holder: StoreLock.recordedHolder(store: path, system: system))
+        }
+        let remaining = max(.zero, options.lockTimeout - start.duration(to: clock.now))
+        do {
+            let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: remaining, system: system)
+            return HeldWriteLock(gate: gate, lock: lock)
+        } catch {
+            gate.leave()
+            throw error
+        }
     }
 
     /// `withLock` for this library's own writes: also keeps the store's `WriteRecord`.
@@ -20,8 +39,28 @@ extension Store {
     /// Blind spot: a rename by a program that ignores the lock, between the check before and the
     /// one after (the write's few milliseconds), is taken for this write's own change.
     func writing<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        try writing(after: nil, body)
+    }
+
+    /// `writing` for a write of one document whose folder `fsync` is shared with other threads
+    /// (issue 19, group commit): `body` writes through `write(_:_:after:)` with the `AfterLock`
+    /// it is given, which renames the document into place under the lock; the lock is then
+    /// released, and this returns once `FolderSyncGroup` has fsynced the folder after that rename
+    /// (the write is durable), then writes the `WriteRecord` taken under the lock.
+    ///
+    /// Another writer may take the lock, read the renamed document and write its own change before
+    /// this folder `fsync` ran: it then waits for an `fsync` of the same folder after its own rename,
+    /// which makes both durable, and returns no earlier than this caller could have.
+    func groupWriting<R>(_ body: (AfterLock) throws(StoreError) -> R) throws(StoreError) -> R {
+        let after = AfterLock()
+        let result = try writing(after: after) { () throws(StoreError) in try body(after) }
+        try after.complete(store: path, system: system)
+        return result
+    }
+
+    private func writing<R>(after deferred: AfterLock?, _ body: () throws(StoreError) -> R) throws(StoreError) -> R {
         try requireWritable()
-        let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
+        let lock = try lockForWriting()
         defer { lock.release() }
         let before = try WriteRecord.read(store: path, system: system).flatMap { (record) throws(StoreError) -> WriteRecord? in
             guard record.isTrustworthy else { return nil }
@@ -31,7 +70,17 @@ extension Store {
         let result = try body()
         if let before {
             let after = try WriteRecord.capture(store: path, system: system)
-            if !after.sameEntries(as: before) { after.store(in: path, system: system) }
+            if !after.sameEntries(as: before) {
+                // Numbered under the lock: a record stored after the lock (group commit) never
+                // replaces one taken later (a stale record only costs the next open a full check).
+                let number = lock.gate.nextRecordNumber()
+                if let deferred {
+                    deferred.record = (after, number)
+                    deferred.gate = lock.gate
+                } else {
+                    lock.gate.storeRecord(number) { after.store(in: path, system: system) }
+                }
+            }
         }
         return result
     }
@@ -66,15 +115,24 @@ extension Store {
     /// it (`Directories.create`: mkdir, fsync of the store folder), then writes the document. The
     /// common case costs nothing extra: the folder is created only after the write found it missing
     /// (`ENOENT` opening the folder, before anything was created).
-    func write(_ relative: String, _ bytes: [UInt8]) throws(StoreError) {
+    ///
+    /// With `after` (inside `groupWriting`, once per call), the folder's `fsync` is left to
+    /// `after`, which runs it, shared with other threads, once the lock is released.
+    func write(_ relative: String, _ bytes: [UInt8], after: AfterLock? = nil) throws(StoreError) {
         let full = file(relative)
         let name = relative.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(relative[relative.index(after: $0)...]) } ?? relative
         let directory = Directories.parent(of: full)
+        var replaced: ReplacedFile
         do {
-            try AtomicFile.durableReplace(directory: directory, name: name, bytes: bytes, system: system)
+            replaced = try AtomicFile.replace(directory: directory, name: name, bytes: bytes, system: system)
         } catch where error.errno == ENOENT && directory != path {
             guard try Directories.create(directory, system: system) else { throw error }
-            try AtomicFile.durableReplace(directory: directory, name: name, bytes: bytes, system: system)
+            replaced = try AtomicFile.replace(directory: directory, name: name, bytes: bytes, system: system)
+        }
+        if let after {
+            after.defer(consume replaced)
+        } else {
+            try replaced.directory.sync(context: replaced.context)
         }
         OwnWrites.shared.recordWrite(store: path, document: full, system: system)
     }
@@ -87,13 +145,13 @@ extension Store {
     public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
                                  at date: Date = Date()) throws(StoreError) -> SessionV3 {
         try requireV3Layout("create work stream '\(id.lowercased)'", use: "createWorkStreamV4(id:workingDirectory:provider:at:)")
-        return try writing { () throws(StoreError) in
+        return try groupWriting { (after) throws(StoreError) in
             let relative = workStreamFile(id)
             if try system.linkStatus(file(relative), context: ErrorContext("create", file(relative))) != nil {
                 throw StoreError(.alreadyExists, "Can't create work stream '\(id.lowercased)': '\(file(relative))' already exists.", path: file(relative))
             }
             let session = WorkStreamRules.newWorkStream(id: id, workingDirectory: workingDirectory, createdAt: date, provider: provider)
-            try write(relative, session.encoded)
+            try write(relative, session.encoded, after: after)
             return session
         }
     }
@@ -122,7 +180,7 @@ extension Store {
     @discardableResult
     public func updateWorkStream(_ id: UUID, _ body: (inout SessionV3) throws(StoreError) -> Void) throws(StoreError) -> SessionV3 {
         try requireV3Layout("update work stream '\(id.lowercased)'", use: "updateWorkStreamV4(_:_:)")
-        return try writing { () throws(StoreError) in
+        return try groupWriting { (after) throws(StoreError) in
             let relative = workStreamFile(id)
             let original = try FileReader.read(file(relative), system: system)
             let read: DecodedSessionDocument
@@ -141,7 +199,7 @@ extension Store {
             session.schemaVersion = SessionV3.version
             session.fillMessageSync()
             let (bytes, messages) = session.encoded(after: read)
-            if !sameBytes(bytes, original) { try write(relative, bytes) }   // compared with the file as read: no second encode
+            if !sameBytes(bytes, original) { try write(relative, bytes, after: after) }   // compared with the file as read: no second encode
             recentMessages.remember(messages, for: id)
             return session
         }
@@ -211,12 +269,12 @@ extension Store {
     }
 
     func updateCustomization(_ id: UUID, at date: Date, _ body: (inout UserSessionV1) -> Void) throws(StoreError) -> UserSessionV1 {
-        try writing { () throws(StoreError) in
+        try groupWriting { (after) throws(StoreError) in
             let existing = try customization(id)
             var doc = existing ?? UserSessionV1(id: id, createdAt: date)
             body(&doc)
             doc.schemaVersion = writtenVersion
-            if doc != existing { try write(Store.userSessionFile(id), doc.encoded) }
+            if doc != existing { try write(Store.userSessionFile(id), doc.encoded, after: after) }
             return doc
         }
     }

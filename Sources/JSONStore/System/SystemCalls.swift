@@ -16,6 +16,14 @@ struct SystemCalls: Sendable {
     /// The real system calls.
     static let real = SystemCalls(calls: PosixCalls())
 
+    /// Which seam this is, for state kept per file system in the process (`WriterGate`,
+    /// `FolderSyncGroup`): the object of a seam that is a class (a test's model file system or
+    /// fault injector), nil for the real calls (a value: there is one real file system).
+    var seamIdentity: ObjectIdentifier? {
+        guard type(of: calls) is AnyObject.Type else { return nil }
+        return ObjectIdentifier(calls as AnyObject)
+    }
+
     /// `open(2)`, retrying `EINTR`. Returns the file descriptor.
     func open(_ path: String, flags: Int32, mode: mode_t = 0, context: ErrorContext) throws(StoreError) -> Int32 {
         try retrying("open", context) { () throws(Errno) in try calls.system_open(path, flags, mode) }
