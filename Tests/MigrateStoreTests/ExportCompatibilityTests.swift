@@ -43,6 +43,8 @@ import TestSupport
         var modes: [String: Int] = [:]
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let path = enumerator?.nextObject() as? String {
+            // Dot names (the store's .lock) are bookkeeping, never exported.
+            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
             let attributes = try FileManager.default.attributesOfItem(atPath: root + "/" + path)
             modes[path] = (attributes[.posixPermissions] as? Int) ?? -1
         }
