@@ -45,11 +45,11 @@ enum ParallelPipeline {
 
     /// One batch being worked on by `threads` threads, started at once.
     private struct Batch<Output: Sendable> {
-        let results: Results<Output>
+        let results: ParallelBatches.Results<Output>
         let done = DispatchGroup()
 
         init<Item: Sendable>(items: [Item], range: Range<Int>, threads: Int, work: @escaping @Sendable (Item) -> Result<Output, StoreError>) {
-            let results = Results<Output>(count: range.count)
+            let results = ParallelBatches.Results<Output>(count: range.count)
             self.results = results
             DispatchQueue.global().async(group: done) {
                 DispatchQueue.concurrentPerform(iterations: threads) { worker in
@@ -57,22 +57,6 @@ enum ParallelPipeline {
                         results.set(index, work(items[range.lowerBound + index]))
                     }
                 }
-            }
-        }
-    }
-
-    /// One batch's results, written by the workers (each index once) and read after they finish.
-    private final class Results<Output: Sendable>: @unchecked Sendable {
-        // @unchecked: `slots` is read and written only under `lock`.
-        private let lock = NSLock()
-        private var slots: [Result<Output, StoreError>?]
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ result: Result<Output, StoreError>) { lock.guarded { slots[index] = result } }
-        func take(_ index: Int) -> Result<Output, StoreError> {
-            lock.guarded {
-                guard let result = slots[index] else { preconditionFailure("ParallelPipeline: no result for item \(index)") }
-                slots[index] = nil
-                return result
             }
         }
     }
