@@ -15,7 +15,10 @@ let package = Package(
         // this package's targets; only the value types of the document API (JSONValue...) are public.
         .target(name: "StoreJSON"),
         .target(name: "Schema", dependencies: ["StoreJSON"]),
-        .target(name: "JSONStore", dependencies: ["Schema", "StoreJSON"]),
+        // SHA-256 rounds on the processor's SHA instructions (x86-64 SHA-NI), our own C (issue 19);
+        // elsewhere it reports "not available" and JSONStore hashes in Swift.
+        .target(name: "CSHA256"),
+        .target(name: "JSONStore", dependencies: ["Schema", "StoreJSON", "CSHA256"]),
         // The command-line tool as a library (commands, parsing, output); the executable is its main.swift.
         .target(name: "MigrateStoreCLI", dependencies: ["Schema", "JSONStore", "StoreJSON"]),
         .executableTarget(name: "migrate-store", dependencies: ["MigrateStoreCLI"]),

@@ -997,6 +997,163 @@ METHOD = """
 """
 
 
+# ---------------------------------------------------------------- issue 19: export, backup, scale
+# Goals of issue 19 in a section of their own (other goals are added elsewhere in this file):
+# `gexport` (export against tar cf), `gbackup` (backup against cp -a + sha256sum + sync) and
+# `gscale` (10,000 against 50,000 work streams: migrate, ls, open, update, backup, export; peak
+# RSS of migrate at 1,000 and 50,000). Their sizes live in I19_FULL / I19_QUICK.
+
+I19_FULL = {
+    "gexport": (10000, 30),           # the goal-4 store, migrated (cached in work/stores)
+    "gbackup": (10000, 30),
+    "gscale": (10000, 50000), "gscale_rss": 1000, "gscale_messages": 5, "gscale_reps": 3, "gscale_ops": 10,
+}
+I19_QUICK = {
+    "gexport": (100, 6),
+    "gbackup": (100, 6),
+    "gscale": (50, 250), "gscale_rss": 10, "gscale_messages": 2, "gscale_reps": 2, "gscale_ops": 3,
+}
+FULL.update(I19_FULL)
+QUICK.update(I19_QUICK)
+
+
+def i19_export(b):
+    """`migrate-store export <store> <file>` against `tar cf <file> <store>` on the same migrated
+    store, each writing a new file (the previous one moved aside, untimed). export also fsyncs its
+    file (it must be durable); tar does not."""
+    n, m = b.cfg["gexport"]
+    print(f"== export: {n} work streams x {m} messages, against tar cf", flush=True)
+    store = b.v2_store(n, m)
+    ms = b.tool("migrate-store")
+    out_export, out_tar = b.scratch("gexport.jsonl"), b.scratch("gexport.tar")
+    f_ex = b.figure("gexport_export", f"migrate-store export to a file, N = {n}")
+    f_tar = b.figure("gexport_tar", f"tar cf of the same store, N = {n}")
+    f_ex.note = b.available([ms, "export", b.v2_store(3, 2), b.scratch("gexport-probe.jsonl")], "export")
+    bury(b.scratch("gexport-probe.jsonl"))
+    for f in (f_ex, f_tar):
+        f.extra["store_bytes"] = tree_bytes(store)
+    parent, name = os.path.split(store)
+    b.alternate([
+        (f_ex, lambda: (bury(out_export), sync()), timed([ms, "export", store, out_export], f_ex)),
+        (f_tar, lambda: (bury(out_tar), sync()), timed(["tar", "cf", out_tar, "-C", parent, name], f_tar)),
+    ])
+    bury(out_export)
+    bury(out_tar)
+    b.ratio("gexport", "export / tar cf", "gexport_export", "gexport_tar", ("<=", 3.0))
+
+
+BACKUP_FLOOR = 'cp -a "$0" "$1" && cd "$1" && find . -type f -print0 | xargs -0 sha256sum > "$2" && sync'
+
+
+def i19_backup(b):
+    """`migrate-store backup` (a byte copy or clone of every file, verified, hashed, durable)
+    against `cp -a` + `sha256sum` of the copy + `sync`, into a new folder each time."""
+    n, m = b.cfg["gbackup"]
+    print(f"== backup: {n} work streams x {m} messages, against cp -a + sha256sum + sync", flush=True)
+    store = b.v2_store(n, m)
+    ms = b.tool("migrate-store")
+    dest_backup, dest_copy, sums = b.scratch("gbackup-backup"), b.scratch("gbackup-copy"), b.scratch("gbackup-sums")
+    f_bk = b.figure("gbackup_backup", f"migrate-store backup, N = {n}")
+    f_fl = b.figure("gbackup_floor", f"cp -a + sha256sum of the copy + sync, N = {n}")
+    for f in (f_bk, f_fl):
+        f.extra["store_bytes"] = tree_bytes(store)
+    b.alternate([
+        (f_bk, lambda: (bury(dest_backup), sync()), timed([ms, "backup", store, dest_backup], f_bk)),
+        (f_fl, lambda: (bury(dest_copy), sync()), timed(["sh", "-c", BACKUP_FLOOR, store, dest_copy, sums], f_fl)),
+    ])
+    bury(dest_backup)
+    bury(dest_copy)
+    b.ratio("gbackup", "backup / cp -a + sha256sum + sync", "gbackup_backup", "gbackup_floor", ("<=", 1.2))
+
+
+def i19_scale(b):
+    """The same commands at 10,000 and 50,000 work streams (few messages each, so that the
+    50,000 store stays ~400 MB): time must grow linearly (ratio <= 5.5 for 5 times the work
+    streams) and migrate's peak RSS must stay flat (50,000 / 1,000 <= 1.3)."""
+    small, large = b.cfg["gscale"]
+    m, reps, ops = b.cfg["gscale_messages"], b.cfg["gscale_reps"], b.cfg["gscale_ops"]
+    print(f"== scale: {small} vs {large} work streams x {m} messages (migrate, ls, open, update, backup, export)", flush=True)
+    ms, sb = b.tool("migrate-store"), b.tool("store-bench")
+    wrapper = [b.peers["maxrss"]] if "maxrss" in b.peers else []
+
+    def rss_of(result):
+        found = re.findall(r"^maxrss_kib=(\d+)$", result.err, re.M)
+        return int(found[-1]) if found else result.maxrss_kib
+
+    contenders = []
+    for n in (b.cfg["gscale_rss"], small, large):
+        source, store = b.v1_store(n, m), b.v2_store(n, m)
+        target = b.scratch(f"gscale-migrate-{n}")
+        f_rss = b.figure(f"gscale_rss_{n}", f"peak RSS of migrate --no-backup, N = {n} x {m}", "KiB")
+        f_mg = b.figure(f"gscale_migrate_{n}", f"migrate --no-backup, N = {n} x {m}")
+        f_mg.extra["store_bytes"] = tree_bytes(source)
+
+        def migrate(target=target, f_mg=f_mg, f_rss=f_rss):
+            result = run(wrapper + [ms, "migrate", "--no-backup", target])
+            f_mg.extra.setdefault("cpu_s", []).append(result.user + result.system)
+            f_rss.values.append(rss_of(result))
+            return result.seconds
+        contenders.append((f_mg, lambda source=source, target=target: fresh_copy(source, target), migrate))
+        if n == b.cfg["gscale_rss"]:
+            continue  # the 1,000 store is there for the peak RSS only
+
+        f_ls = b.figure(f"gscale_ls_{n}", f"ls --json, N = {n}")
+        contenders.append((f_ls, None, timed([ms, "ls", "--json", store], f_ls)))
+
+        f_open = b.figure(f"gscale_open_{n}", f"Store.open for writing (median of {ops}), N = {n}")
+
+        def open_times(store=store):
+            data = json.loads(run([sb, "open", store, "--count", str(ops)]).out)
+            return statistics.median(data["per_open_s"])
+        contenders.append((f_open, None, open_times))
+
+        f_up = b.figure(f"gscale_update_{n}", f"Store.updateWorkStream (median of {ops}), N = {n}")
+        stream = pick_stream(store, near=5_000)
+
+        def update(store=store, stream=stream):
+            return per_op(run([sb, "update", store, "--id", stream, "--count", str(ops)]).out)[0]
+        contenders.append((f_up, sync, update))
+
+        backup_dest = b.scratch(f"gscale-backup-{n}")
+        f_bk = b.figure(f"gscale_backup_{n}", f"backup, N = {n}")
+        f_bk.extra["store_bytes"] = tree_bytes(store)
+        contenders.append((f_bk, lambda d=backup_dest: (bury(d), sync()), timed([ms, "backup", store, backup_dest], f_bk)))
+
+        export_file = b.scratch(f"gscale-export-{n}.jsonl")
+        f_ex = b.figure(f"gscale_export_{n}", f"export, N = {n}")
+        f_ex.extra["store_bytes"] = tree_bytes(store)
+        contenders.append((f_ex, lambda e=export_file: (bury(e), sync()), timed([ms, "export", store, export_file], f_ex)))
+    b.alternate(contenders, reps=reps)
+    for n in (b.cfg["gscale_rss"], small, large):
+        for name in (f"gscale-migrate-{n}", f"gscale-backup-{n}", f"gscale-export-{n}.jsonl"):
+            bury(b.scratch(name))
+    for what, goal in (("migrate", ("<=", 5.5)), ("ls", ("<=", 5.5)), ("backup", ("<=", 5.5)), ("export", None),
+                       ("open", None), ("update", None)):
+        label = f"{what} N = {large} / N = {small}" + ("" if goal else " (information)")
+        b.ratio(f"gscale_{what}", label, f"gscale_{what}_{large}", f"gscale_{what}_{small}", goal)
+    rss = b.cfg["gscale_rss"]
+    b.ratio("gscale_rss", f"peak RSS of migrate N = {large} / N = {rss}", f"gscale_rss_{large}", f"gscale_rss_{rss}", ("<=", 1.3))
+
+
+I19_STEPS = {"gexport": i19_export, "gbackup": i19_backup, "gscale": i19_scale}
+# In a full run by default; `gscale` (~11 min here, plus ~5 min the first time to generate the
+# 50,000 store) only when asked for (`--only gscale`), and always in a quick run (seconds).
+I19_DEFAULT = "gexport,gbackup"
+
+METHOD += """
+- **export.** `migrate-store export <store> <file>` of the migrated goal-4 store (10,000 work streams x 30
+  messages) against `tar cf <file> -C <parent> <store>`, alternated, each into a new file (the previous one
+  moved aside, untimed). `export` fsyncs its file before it is linked into place; `tar` does not.
+- **backup.** `migrate-store backup <store> <new folder>` of the same store against `cp -a <store> <copy>`,
+  `sha256sum` of every file of the copy, and `sync`, alternated, each into a new folder.
+- **scale.** Generated stores of 1,000, 10,000 and 50,000 work streams x 5 messages (cached in
+  `work/stores/` like the others), 3 repetitions: `migrate --no-backup` of a fresh copy (with its peak RSS
+  through `peers/maxrss.c`), `ls --json`, `store-bench open` and `store-bench update` (median per operation
+  of 10, on a ~5 KB work stream), `backup` and `export` of the migrated store. Linear: 50,000 / 10,000
+  <= 5.5; flat memory: peak RSS of migrate at 50,000 / 1,000 <= 1.3.
+"""
+
+
 def rerender(b, args):
     with open(os.path.join(WORK, "results-quick.json" if args.quick else "results.json"), encoding="utf-8") as f:
         saved = json.load(f)
@@ -1019,7 +1176,8 @@ def main():
     parser.add_argument("--out", required=True, help="the Markdown file to write")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, 2 repetitions: a smoke test")
     parser.add_argument("--reps", type=int, help="repetitions (default 5, quick 2)")
-    parser.add_argument("--only", default="g1,g2,g3,g4,g5,g7,g8,g19m,g19u", help="which benchmarks, comma-separated")
+    parser.add_argument("--only", default=None, help="which benchmarks, comma-separated (default: all but gscale in a full run, "
+                        "all with --quick)")
     parser.add_argument("--rerender", action="store_true",
                         help="write the report again from Benchmarks/work/results.json (after editing ANALYSIS.md)")
     args = parser.parse_args()
@@ -1033,6 +1191,7 @@ def main():
     started = time.perf_counter()
     steps = {"g1": g1_migration, "g2": g2_durable_update, "g3": g3_update_vs_size, "g4": g4_listing, "g5": g5_memory,
              "g7": g7_chain, "g8": g8_coredata, "g19m": g19_migrate_at_scale, "g19u": g19_update}
+    steps.update(I19_STEPS)
     if os.path.isdir(GRAVEYARD):
         # An interrupted run's copies: deleted now, then a pause so that their freed inodes do not
         # slow the first figures (see `bury`).
@@ -1040,7 +1199,8 @@ def main():
         remove(GRAVEYARD)
         sync()
         time.sleep(65)
-    for name in args.only.split(","):
+    only = args.only or "g1,g2,g3,g4,g5,g7,g8,g19m,g19u," + I19_DEFAULT + (",gscale" if args.quick else "")
+    for name in only.split(","):
         steps[name](b)
     remove(os.path.join(WORK, "scratch"))
     info["load_end"] = os.getloadavg()[0]

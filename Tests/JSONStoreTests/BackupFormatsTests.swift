@@ -68,7 +68,7 @@ import StoreJSON
     @Test func exportLinesAreCompactSortedAndEscapeEveryControlCharacter() throws {
         let path = try #require(StoreFilePath("settings.json"))
         let content = Array("{\"a\": \"\u{1}\\\t\"}\n".utf8)
-        let line = String(decoding: ExportFormat.file(path, content: content, mode: 0o4640), as: UTF8.self)
+        let line = String(decoding: try #require(ExportFormat.file(path, content: content, mode: 0o4640)), as: UTF8.self)
         #expect(line == #"{"content":"{\"a\": \"\u0001\\\t\"}\n","mode":"0640","path":"settings.json","sha256":""#
             + SHA256.hex(of: content) + #"","size":\#(content.count),"type":"file"}"#)
         #expect(!line.contains("\n"))

@@ -44,12 +44,17 @@ enum ExportFormat {
                 ("tool_version", .string(toolVersion)), ("type", .string("header"))])
     }
 
-    /// - Precondition: `content` is valid UTF-8 (checked by the caller, which names the file).
+    /// The line of one file, or nil when `content` is not valid UTF-8 (the caller names the file).
+    ///
     /// - Parameter mode: The file's permission bits; setuid, setgid and sticky are dropped.
-    static func file(_ path: StoreFilePath, content: [UInt8], mode: mode_t) -> [UInt8] {
-        encode([("content", .string(String(decoding: content, as: UTF8.self))), ("mode", .string(RecordedMode.text(mode))),
-                ("path", .string(path.rawValue)),
-                ("sha256", .string(SHA256.hex(of: content))), ("size", .int(Int64(content.count))), ("type", .string("file"))])
+    static func file(_ path: StoreFilePath, content: [UInt8], mode: mode_t) -> [UInt8]? {
+        // The members after "content": `{"mode":…}` with its "{" replaced by the "," that
+        // follows the content (keys stay sorted: "content" < "mode").
+        var suffix = encode([("mode", .string(RecordedMode.text(mode))), ("path", .string(path.rawValue)),
+                             ("sha256", .string(SHA256.hex(of: content))), ("size", .int(Int64(content.count))),
+                             ("type", .string("file"))])
+        suffix[0] = UInt8(ascii: ",")
+        return line(content: content, suffix: suffix)
     }
 
     static func trailer(files: Int, bytes: Int64, sha256: String) -> [UInt8] {

@@ -75,7 +75,7 @@ public enum StoreExport {
             let fd = try FileDescriptor(opening: temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, system: system, context: context)
             let report: ExportReport
             do {
-                let writer = LineWriter(fd: fd.rawValue, context: context, system: system)
+                let writer = LineWriter(fd: fd.rawValue, context: context, system: system, writebackEvery: 8 * 1024 * 1024)
                 report = try locked(store, tool: tool, version: version, timeout: lockTimeout, system: system, progress: progress) { () throws(StoreError) in
                     try emit(store: store, version: version, writer: writer, system: system, progress: progress)
                 }
@@ -122,21 +122,36 @@ public enum StoreExport {
         try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), folderModes: folderModes))
         var total: Int64 = 0
         var counter = PhaseCounter(.exporting, total: scan.files.count, report: progress)
-        for path in [manifest] + scan.files.filter({ $0 != manifest }) {
-            let (bytes, mode) = path == manifest ? (manifestBytes, manifestMode)
-                                                 : try FileReader.readWithPermissions(path.absolute(in: store), system: system)
-            guard ExportFormat.isValidUTF8(bytes) else {
-                throw StoreError(.invalidDocument, "Can't export '\(store)': '\(path)' is not UTF-8 text, so it is not a valid "
-                                    + "document (STORE-FORMAT §2). Back up the store instead, or repair the file.", path: path.absolute(in: store))
-            }
-            try line(ExportFormat.file(path, content: bytes, mode: mode))
-            total += Int64(bytes.count)
+        try line(try fileLine(manifest, manifestBytes, manifestMode, store: store))
+        total += Int64(manifestBytes.count)
+        counter.step()
+        // Reading a file, checking and escaping it and hashing its content are independent per
+        // file and run on the other cores (`ParallelPipeline`) while the lines of the batch
+        // before are hashed and written here, in path order: the same bytes as a loop writes.
+        try ParallelPipeline.run(scan.files.filter { $0 != manifest }, system: system, work: { (path) -> Result<(line: [UInt8], size: Int), StoreError> in
+            do throws(StoreError) {
+                let (bytes, mode) = try FileReader.readWithPermissions(path.absolute(in: store), system: system)
+                return .success((try fileLine(path, bytes, mode, store: store), bytes.count))
+            } catch { return .failure(error) }
+        }, consume: { (_, result) throws(StoreError) in
+            let (fileLine, size) = try result.get()
+            try line(fileLine)
+            total += Int64(size)
             counter.step()
-        }
+        })
         let digest = hasher.finalize().hexString
         try writer.write(ExportFormat.trailer(files: scan.files.count, bytes: total, sha256: digest))
         try writer.flush()
         return ExportReport(files: scan.files.count, bytes: total, storeSchemaVersion: schemaVersion, sha256: digest)
+    }
+
+    /// The export line of one file (`ExportFormat.file`); a file that is not UTF-8 is an error.
+    private static func fileLine(_ path: StoreFilePath, _ bytes: [UInt8], _ mode: mode_t, store: String) throws(StoreError) -> [UInt8] {
+        guard let line = ExportFormat.file(path, content: bytes, mode: mode) else {
+            throw StoreError(.invalidDocument, "Can't export '\(store)': '\(path)' is not UTF-8 text, so it is not a valid "
+                                + "document (STORE-FORMAT §2). Back up the store instead, or repair the file.", path: path.absolute(in: store))
+        }
+        return line
     }
 
     private static func locked<R>(_ store: String, tool: String, version: String, timeout: Duration, system: SystemCalls,

@@ -70,38 +70,57 @@ struct BackupCapture {
         // as in a store (`work-streams/` replaces `sessions/` from v4, spec §11).
         let folders = [scan.workStreamsFolder, StoreLayout.customizationsFolder].sorted()
         for folder in folders { try NewFiles.makeDirectory(joinPath(staging, folder), system: system) }
-        var linking = tryLinks
-        var cloning = true
-        var files: [File] = []
         var counter = PhaseCounter(.backingUp, total: scan.files.count, report: progress)
-        for path in scan.files {
-            let source = path.absolute(in: store)
-            let target = path.absolute(in: staging)
-            if linking {
-                switch try link(source, target) {
-                case .linked(let size, let permissions):
-                    files.append(File(path: path, method: .linked, size: size, permissions: permissions))
-                    counter.step()
-                    continue
-                case .notPossible(let always):
-                    if always { linking = false }
-                }
-            }
-            let (bytes, permissions) = try FileReader.readWithPermissions(source, system: system)
-            var method = Method.copied
-            if cloning {
-                switch try clone(source, target) {
-                case .cloned: method = .cloned
-                case .notPossible(let always): if always { cloning = false }
-                }
-            }
-            // Made durable at once later, with every other file of the backup.
-            if method == .copied { try NewFiles.write(target, bytes, sync: false, system: system) }
-            try confirmCopy(path, at: target, equals: bytes)
-            files.append(File(path: path, method: method, size: Int64(bytes.count), permissions: permissions))
+        guard let first = scan.files.first else { return ([], scan.skippedDotNames, folders) }
+        // The first file tells whether linking and cloning work here at all; the others are then
+        // independent of each other and are put into staging on every core (`ParallelBatches`),
+        // taken back in path order, so the files, the progress and the first error are those of
+        // a loop. (Through a test seam they run one by one, exactly as a loop.)
+        let shared = LockedState(Ways(linking: tryLinks, cloning: true))
+        var files = [try put(first, ways: shared)]
+        counter.step()
+        try ParallelBatches.run(Array(scan.files.dropFirst()), system: system, work: { (path) -> Result<File, StoreError> in
+            do throws(StoreError) { return .success(try put(path, ways: shared)) } catch { return .failure(error) }
+        }, consume: { (_, result) throws(StoreError) in
+            files.append(try result.get())
             counter.step()
-        }
+        })
         return (files, scan.skippedDotNames, folders)
+    }
+
+    /// Which ways of putting a file into staging may still work: a failure that says no later
+    /// file can be linked (another file system) or cloned (no clone support) turns one off.
+    private struct Ways: Sendable {
+        var linking: Bool
+        var cloning: Bool
+    }
+
+    /// Puts one store file into staging: a hard link (when linking), else a clone (when cloning)
+    /// or a byte copy, read back and compared with the source bytes. `ways` is shared by the
+    /// threads: a file started before another turned a way off may still try it, and falls back.
+    private func put(_ path: StoreFilePath, ways: LockedState<Ways>) throws(StoreError) -> File {
+        let source = path.absolute(in: store)
+        let target = path.absolute(in: staging)
+        if ways.withLock({ $0.linking }) {
+            switch try link(source, target) {
+            case .linked(let size, let permissions):
+                return File(path: path, method: .linked, size: size, permissions: permissions)
+            case .notPossible(let always):
+                if always { ways.withLock { $0.linking = false } }
+            }
+        }
+        let (bytes, permissions) = try FileReader.readWithPermissions(source, system: system)
+        var method = Method.copied
+        if ways.withLock({ $0.cloning }) {
+            switch try clone(source, target) {
+            case .cloned: method = .cloned
+            case .notPossible(let always): if always { ways.withLock { $0.cloning = false } }
+            }
+        }
+        // Made durable at once later, with every other file of the backup.
+        if method == .copied { try NewFiles.write(target, bytes, sync: false, system: system) }
+        try confirmCopy(path, at: target, equals: bytes)
+        return File(path: path, method: method, size: Int64(bytes.count), permissions: permissions)
     }
 
     private enum CloneOutcome {

@@ -14,11 +14,22 @@ final class LineWriter {
     private let context: ErrorContext
     private let system: SystemCalls
     private var buffer: [UInt8] = []
+    /// Start write-back every this many bytes (nil: never); see `init`.
+    private let writebackEvery: Int64?
+    /// Bytes written so far, and how many of them write-back was started for.
+    private var written: Int64 = 0
+    private var writebackStarted: Int64 = 0
 
-    init(fd: Int32, context: ErrorContext, system: SystemCalls) {
+    /// - Parameter writebackEvery: For a file that is fsynced at the end: every this many bytes,
+    ///   ask the kernel to start writing what was written so far (`SystemCalls.startWriteback`),
+    ///   so that the disk works while the export computes and the final `fsync` has only the
+    ///   tail to wait for (issue 19: that `fsync` was most of the wait of a 340 MB export). The
+    ///   default is nil: never (standard output, a pipe).
+    init(fd: Int32, context: ErrorContext, system: SystemCalls, writebackEvery: Int64? = nil) {
         self.fd = fd
         self.context = context
         self.system = system
+        self.writebackEvery = writebackEvery
         buffer.reserveCapacity(64 * 1024)
     }
 
@@ -33,7 +44,12 @@ final class LineWriter {
     func flush() throws(StoreError) {
         guard !buffer.isEmpty else { return }
         try system.writeAll(fd, buffer, context: context)
+        written += Int64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
+        if let every = writebackEvery, written - writebackStarted >= every {
+            system.startWriteback(fd, offset: writebackStarted, length: written - writebackStarted)
+            writebackStarted = written
+        }
     }
 }
 

@@ -17,6 +17,15 @@ extension SHA256 {
     /// The caller guarantees that `start ..< start + 64 * blocks` is readable; nothing else is
     /// read. Loads are unaligned (`loadUnaligned`), so any byte address is fine.
     static func compress(_ start: UnsafeRawPointer, blocks: Int, into state: inout State) {
+        if Accelerated.isAvailable {
+            Accelerated.compress(start, blocks: blocks, into: &state)
+        } else {
+            compressPortable(start, blocks: blocks, into: &state)
+        }
+    }
+
+    /// `compress` in Swift, on every processor (the one `Accelerated` is checked against).
+    static func compressPortable(_ start: UnsafeRawPointer, blocks: Int, into state: inout State) {
         var a = state.h0, b = state.h1, c = state.h2, d = state.h3
         var e = state.h4, f = state.h5, g = state.h6, h = state.h7
         var block = start

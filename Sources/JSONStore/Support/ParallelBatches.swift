@@ -48,8 +48,9 @@ enum ParallelBatches {
         }
     }
 
-    /// One batch's results, written by the workers (each index once) and read after they finish.
-    private final class Results<Output: Sendable>: @unchecked Sendable {
+    /// One batch's results, written by the workers (each index once) and read after they finish
+    /// (also `ParallelPipeline`'s).
+    final class Results<Output: Sendable>: @unchecked Sendable {
         private let lock = NSLock()
         private var slots: [Result<Output, StoreError>?]
         init(count: Int) { slots = Array(repeating: nil, count: count) }

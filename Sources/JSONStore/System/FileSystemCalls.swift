@@ -66,6 +66,9 @@ protocol FileSystemCalls: Sendable {
     /// Creates `target` as a copy-on-write clone of `source` (Linux `ioctl(FICLONE)`, Darwin
     /// `clonefile`); see `FileSystemCalls+Clone.swift` (the default reports `ENOTSUP`).
     func system_cloneFile(_ source: String, _ target: String) throws(Errno)
+    /// Starts write-back of a range of a file without waiting (Linux `sync_file_range`); see
+    /// `FileSystemCalls+Writeback.swift` (the default does nothing).
+    func system_startWriteback(_ fd: Int32, _ offset: Int64, _ length: Int64) throws(Errno)
 }
 
 /// An `errno` value reported by a failed system call.
