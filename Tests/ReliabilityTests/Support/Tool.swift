@@ -40,7 +40,26 @@ enum Tool {
 /// could not (an injected fault), the folders stay for the next sweep, as before.
 func waitForMigrationCleanup(_ store: String, limit: Double = 5) {
     let deadline = Date().addingTimeInterval(limit)
-    while MigrationCleanup.hasLeftovers(at: store) && Date() < deadline { usleep(10_000) }
+    // Under a loaded machine the detached process may take longer than `limit` to start and
+    // finish: while one is still running for this store, keep waiting (at most a minute more).
+    let hardDeadline = Date().addingTimeInterval(limit + 60)
+    while MigrationCleanup.hasLeftovers(at: store) && Date() < hardDeadline {
+        if Date() >= deadline && !cleanupProcessRunning(store) { break }
+        usleep(10_000)
+    }
+}
+
+/// True when a `migrate-store --remove-migration-leftovers <store>` process is alive (Linux: its
+/// command line in `/proc`; elsewhere nothing is spawned, see `BackgroundCleanup`).
+private func cleanupProcessRunning(_ store: String) -> Bool {
+    guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }
+    let wanted = ["--remove-migration-leftovers", store]
+    for pid in pids where pid.allSatisfy(\.isNumber) {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
+        let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        if arguments.count >= 3, Array(arguments.suffix(2)) == wanted { return true }
+    }
+    return false
 }
 
 /// ``tree(_:dotNames:everyKind:sourceLocation:)`` keyed by "/relative/path" (leading slash), as the
