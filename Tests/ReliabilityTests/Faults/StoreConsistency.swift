@@ -22,7 +22,9 @@ struct StoreConsistency {
     static func check(_ store: String, allowLeftovers: Bool = false, allowExchangeFolder: Bool = false) -> [String] {
         sample.check(store, allowLeftovers: allowLeftovers, allowExchangeFolder: allowExchangeFolder)
     }
-    static func resumes(_ store: String) throws -> [String] { try sample.resumes(store) }
+    static func resumes(_ store: String, environment: [String: String] = [:]) throws -> [String] {
+        try sample.resumes(store, environment: environment)
+    }
     static func equalsMigrated(_ store: String) -> [String] { sample.equalsMigrated(store) }
 
     /// Every file is the sample's or the migrated one (whole, old or new), a v1 reader reads the
@@ -49,8 +51,8 @@ struct StoreConsistency {
 
     /// Runs `migrate` again without faults and checks it ends as the uninterrupted migration, with
     /// no temp file left (a run that finds nothing to migrate still sweeps).
-    func resumes(_ store: String) throws -> [String] {
-        let run = try Tool.migrate(["migrate", store, "--no-backup"])
+    func resumes(_ store: String, environment: [String: String] = [:]) throws -> [String] {
+        let run = try Tool.migrate(["migrate", store, "--no-backup"], environment: environment)
         guard run.code == 0 else { return ["the next migration failed: \(run)"] }
         return equalsMigrated(store)
     }

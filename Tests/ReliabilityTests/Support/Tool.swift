@@ -10,11 +10,13 @@ enum Tool {
     /// Commands that never write to the store they are given.
     static let readOnlyCommands: Set<String> = ["status", "plan", "verify", "ls", "show", "queue", "stats", "validate", "help"]
 
-    static func migrate(_ arguments: [String], launcher: [String] = [], timeLimit: Double = 60) throws -> ToolRun {
+    static func migrate(_ arguments: [String], launcher: [String] = [], environment: [String: String] = [:],
+                        timeLimit: Double = 60) throws -> ToolRun {
         // The repository's samples are read by many tests: only read-only commands may touch them.
         precondition(readOnlyCommands.contains(arguments.first ?? "") || !arguments.contains { $0.hasPrefix(Samples.root) },
                      "Tool.migrate: '\(arguments.joined(separator: " "))' could write to the repository's Samples/")
-        let run = try BuiltTool.runProgram(BuiltTool.executable.path, arguments, launcher: launcher, timeLimit: timeLimit)
+        let run = try BuiltTool.runProgram(BuiltTool.executable.path, arguments, launcher: launcher, environment: environment,
+                                           timeLimit: timeLimit)
         // `migrate` exits once it has reported; a detached process then removes the old folders of
         // its exchanges. The outcome a test checks is the store once that process is done.
         if arguments.first == "migrate", let store = arguments.dropFirst().first(where: { !$0.hasPrefix("-") }) {
