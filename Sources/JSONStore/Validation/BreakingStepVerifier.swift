@@ -70,9 +70,11 @@ package struct BreakingStepVerifier: Sendable {
             let context = StepContext(writtenByOlderWriter: false, queue: queue)
             do throws(SchemaError) {
                 if backupIsV3, let backup {
-                    guard case .v3(let original)? = try? backup.workStream(id) else {
-                        result.failures.append("\(relative): not in the backup as a v3 work stream")
-                        continue
+                    let original: SessionV3
+                    switch Self.backupDocument(backup, id) {
+                    case .success(.v3(let document)): original = document
+                    case .success: result.failures.append("\(relative): not in the backup as a v3 work stream"); continue
+                    case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
                     }
                     let (forward, changes) = try MigrationStep.v3ToV4.migrate(.v3(original), context: context)
                     if forward.encoded != stored.encoded { result.failures.append("\(relative): is not the step applied to the backup's document") }
@@ -131,9 +133,11 @@ package struct BreakingStepVerifier: Sendable {
             }
             result.checked += 1
             do throws(SchemaError) {
-                guard case .v4(let original)? = try? backup.workStream(id) else {
-                    result.failures.append("\(relative): not in the backup as a v4 work stream")
-                    continue
+                let original: SessionV4
+                switch Self.backupDocument(backup, id) {
+                case .success(.v4(let document)): original = document
+                case .success: result.failures.append("\(relative): not in the backup as a v4 work stream"); continue
+                case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
                 }
                 let (back, _) = try inverse.migrate(.v4(original), context: context)
                 if back.encoded != stored.encoded { result.failures.append("\(relative): is not the inverse applied to the backup's document") }
@@ -149,6 +153,11 @@ package struct BreakingStepVerifier: Sendable {
             result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: 3)): in the store but not in the backup")
         }
         return result
+    }
+
+    /// The backup's work stream `id`, or why it can't be read (reported as a failed check, never hidden).
+    private static func backupDocument(_ backup: Store, _ id: UUID) -> Swift.Result<SessionDocument, StoreError> {
+        do throws(StoreError) { return .success(try backup.workStream(id)) } catch { return .failure(error) }
     }
 
     /// The document's JSON without `keys` (the values the step normalised).
