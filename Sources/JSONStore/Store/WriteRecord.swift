@@ -36,6 +36,15 @@ import Foundation
 /// loss disagrees with the folders this library's durable write changed (or they went back with
 /// it), so the next open checks in full. It is only ever written when the record taken before
 /// the write matched (see `Store.writing`), so it never vouches for a change it did not make.
+///
+/// It is written in place (`write(store:system:)`: one `pwrite` at offset 0 and an `ftruncate`,
+/// issue 19), not by temp file and rename: a rename frees the old file's inode on every write,
+/// which ext4 truncates (and discards) synchronously. An in-place write can be torn: by a crash,
+/// or by two processes storing their records at once (a group-commit writer stores its record
+/// after it released the lock, `AfterLock`; `WriterGate` orders the records of one process only).
+/// The record therefore ends with a SHA-256 of the bytes before it: a torn, truncated or spliced
+/// record does not parse, and the next open checks in full. A reader may also catch a write half
+/// done (`read` takes no lock against it): the same thing, a full check.
 struct WriteRecord: Equatable, Sendable {
     /// One tracked entry as `lstat` reported it (the identity observation uses too); nil where it does not exist.
     typealias Entry = FileIdentity
@@ -51,7 +60,8 @@ struct WriteRecord: Equatable, Sendable {
     /// A whole-second timestamp this close to `capturedAt` may share its second with a later
     /// change: 2 s covers whole-second file systems and FAT's two seconds.
     static let racyWindow: Int64 = 2_000_000_000
-    static let header = "jsonstore-writes 2"
+    /// Version 3 added the checksum line; a record of an older version does not parse (full check).
+    static let header = "jsonstore-writes 3"
 
     /// The tracked entries as they are now.
     static func capture(store: String, system: SystemCalls, now: Date = Date()) throws(StoreError) -> WriteRecord {
@@ -100,20 +110,31 @@ struct WriteRecord: Equatable, Sendable {
 
     // MARK: The file
 
-    /// `jsonstore-writes 1`, `captured <ns>`, then one line per tracked name:
-    /// `<name> <device> <inode> <size> <mtime ns> <ctime ns>` or `<name> absent`.
+    /// `jsonstore-writes 3`, `captured <ns>`, then one line per tracked name:
+    /// `<name> <device> <inode> <size> <mtime ns> <ctime ns>` or `<name> absent`, then
+    /// `sha256 <64 hex digits>`: the SHA-256 of every byte before that line.
     var encoded: [UInt8] {
         var lines = [Self.header, "captured \(capturedAt)"]
         for (name, entry) in zip(Self.trackedNames, entries) {
             guard let entry else { lines.append("\(name) absent"); continue }
             lines.append("\(name) \(entry.device) \(entry.inode) \(entry.size) \(entry.modified) \(entry.changed)")
         }
-        return Array((lines.joined(separator: "\n") + "\n").utf8)
+        let body = Array((lines.joined(separator: "\n") + "\n").utf8)
+        return body + Array("\(Self.checksumPrefix)\(SHA256.hex(of: body))\n".utf8)
     }
 
-    /// The record in `bytes`, or nil when they are not exactly one (then open checks in full).
+    static let checksumPrefix = "sha256 "
+    /// `checksumPrefix`, 64 hex digits, a newline.
+    static let checksumLineLength = checksumPrefix.utf8.count + 64 + 1
+
+    /// The record in `bytes`, or nil when they are not exactly one (then open checks in full):
+    /// also when the checksum line is missing or does not match the bytes before it (a record torn
+    /// by a crash or spliced from two concurrent in-place writes), or the header is another version's.
     init?(bytes: [UInt8]) {
-        guard let text = String(validating: bytes, as: UTF8.self), text.hasSuffix("\n") else { return nil }
+        guard bytes.count > Self.checksumLineLength else { return nil }
+        let body = bytes[..<(bytes.count - Self.checksumLineLength)]
+        guard bytes[body.endIndex...].elementsEqual(Array("\(Self.checksumPrefix)\(SHA256.hex(of: body))\n".utf8)) else { return nil }
+        guard let text = String(validating: body, as: UTF8.self), text.hasSuffix("\n") else { return nil }
         let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: " ").map(String.init) }
         guard lines.count == 2 + Self.trackedNames.count, lines[0].joined(separator: " ") == Self.header,
               lines[1].count == 2, lines[1][0] == "captured", let captured = Int64(lines[1][1]) else { return nil }
@@ -142,21 +163,20 @@ struct WriteRecord: Equatable, Sendable {
         }
     }
 
-    /// Writes the record: temp file, rename, no `fsync` (see the type's discussion).
+    /// Writes the record in place: open (created 0600 if absent), one `pwrite` at offset 0, an
+    /// `ftruncate` to its length (cuts off a longer old record), close. No `fsync`, no rename, so
+    /// no inode is created or freed (see the type's discussion). Until the `ftruncate`, the file
+    /// may hold the new record followed by the old one's tail, or (a concurrent writer) a mix:
+    /// neither parses. `O_NONBLOCK`: a FIFO put at the path fails the open instead of blocking it.
     func write(store: String, system: SystemCalls) throws(StoreError) {
         let target = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
-        let temporary = joinPath(store, AtomicFile.temporaryName(for: StoreLayout.Bookkeeping.writeRecord))
         let context = ErrorContext("record the writes of", target)
-        let fd = try FileDescriptor(opening: temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: 0o600,
+        let fd = try FileDescriptor(opening: target, flags: O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode: 0o600,
                                     system: system, context: context)
-        do {
-            try fd.writeAll(encoded, context: context)
-            try fd.close(context: context)
-            try system.rename(temporary, to: target, context: context)
-        } catch {
-            system.removeLeftover(temporary)
-            throw error
-        }
+        let bytes = encoded
+        try fd.writeAll(bytes, at: 0, context: context)
+        try fd.truncate(to: Int64(bytes.count), context: context)
+        try fd.close(context: context)
     }
 
     /// Removes the record (a migration does, before its first write): the next open checks in full.
