@@ -160,6 +160,45 @@ import StoreJSON
         #expect(try WriteRecord.read(store: path, system: .real) == Self.recordA)
     }
 
+    /// The calls of one write: `open`, `pwrite`, `fstat`, `close`, and an `ftruncate` only over a
+    /// longer file. A failure at any of them throws (`store(in:system:)` ignores it) and leaves
+    /// either nothing that parses or the whole new record, never another one.
+    @Test(arguments: [0, 100, 3000])
+    func aWriteMakesTheseCallsAndAFailureAtAnyLeavesNoWrongRecord(oldLength: Int) throws {
+        let dir = TemporaryDirectory()
+        let (path, _) = try ConstantTimeOpenTests.populated(dir, count: 1)
+        try FileManager.default.removeItem(atPath: Self.recordPath(path))
+        if oldLength > 0 { plant(Self.recordPath(path), String(repeating: "x", count: oldLength)) }
+        let faults = FaultInjectingCalls()
+        try Self.recordA.write(store: path, system: .injecting(faults))
+        let cut = oldLength > Self.recordA.encoded.count
+        #expect(faults.log.map(\.kind) == ["open", "pwrite", "fstat"] + (cut ? ["ftruncate"] : []) + ["close"])
+        #expect(try WriteRecord.read(store: path, system: .real) == Self.recordA)
+
+        var runs = 0
+        for errno in [EIO, ENOSPC] {
+            runs += try forEveryCall(failing: .error(errno)) { faults, _ in
+                if oldLength > 0 {
+                    plant(Self.recordPath(path), String(repeating: "x", count: oldLength))
+                } else if FileManager.default.fileExists(atPath: Self.recordPath(path)) {
+                    try FileManager.default.removeItem(atPath: Self.recordPath(path))
+                }
+                do {
+                    try Self.recordB.write(store: path, system: .injecting(faults))
+                    #expect(try WriteRecord.read(store: path, system: .real) == Self.recordB)
+                } catch let error as StoreError {
+                    #expect(error.errno == errno, "\(error)")
+                    // Nothing that parses, or the whole new record (a failure after a `pwrite` that
+                    // left exactly it: `fstat` or `close`, or `ftruncate`'s caller never got there).
+                    let left = try WriteRecord.read(store: path, system: .real)
+                    #expect(left == nil || left == Self.recordB, "\(faults.log)")
+                    if left == Self.recordB { #expect(faults.succeeded("pwrite") && (!cut || faults.succeeded("ftruncate")), "\(faults.log)") }
+                }
+            }
+        }
+        #expect(runs == 2 * (cut ? 5 : 4))
+    }
+
     /// A record created by the write has mode 0600, as the temp file had before.
     @Test func aNewRecordIsCreatedWithMode0600() throws {
         let dir = TemporaryDirectory()

@@ -163,11 +163,14 @@ struct WriteRecord: Equatable, Sendable {
         }
     }
 
-    /// Writes the record in place: open (created 0600 if absent), one `pwrite` at offset 0, an
-    /// `ftruncate` to its length (cuts off a longer old record), close. No `fsync`, no rename, so
-    /// no inode is created or freed (see the type's discussion). Until the `ftruncate`, the file
-    /// may hold the new record followed by the old one's tail, or (a concurrent writer) a mix:
-    /// neither parses. `O_NONBLOCK`: a FIFO put at the path fails the open instead of blocking it.
+    /// Writes the record in place: open (created 0600 if absent), one `pwrite` at offset 0, then
+    /// `ftruncate` to its length when `fstat` finds the file longer (an older, longer record),
+    /// close. No `fsync`, no rename, so no inode is created or freed (see the type's discussion).
+    /// The `fstat` spares the usual case an `ftruncate`, which ext4 runs as a truncate even when
+    /// the size does not change (~5 µs against ~1 µs). Until then, or when a concurrent writer
+    /// wrote between these calls, the file may hold the new record followed by another's tail, or
+    /// a mix of two: neither parses. `O_NONBLOCK`: a FIFO put at the path fails the open instead of
+    /// blocking it.
     func write(store: String, system: SystemCalls) throws(StoreError) {
         let target = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
         let context = ErrorContext("record the writes of", target)
@@ -175,7 +178,9 @@ struct WriteRecord: Equatable, Sendable {
                                     system: system, context: context)
         let bytes = encoded
         try fd.writeAll(bytes, at: 0, context: context)
-        try fd.truncate(to: Int64(bytes.count), context: context)
+        if try fd.status(context: context).size > Int64(bytes.count) {
+            try fd.truncate(to: Int64(bytes.count), context: context)
+        }
         try fd.close(context: context)
     }
 
