@@ -39,6 +39,35 @@ import StoreJSON
         #expect(WriteRecord(bytes: Self.recordB.encoded) == Self.recordB)
     }
 
+    /// The byte parser reads back every value the encoder can write, and nothing it does not
+    /// write (each case below carries a correct checksum, so only the parser can refuse it).
+    @Test func theParserReadsExactlyWhatTheEncoderWrites() {
+        let extreme = WriteRecord.Entry(device: .max, inode: 0, size: .min, modified: -1, changed: .max)
+        let record = WriteRecord(entries: [extreme, nil, nil, Self.entry], capturedAt: .min)
+        #expect(WriteRecord(bytes: record.encoded) == record)
+        func withChecksum(_ body: String) -> [UInt8] {
+            Array(body.utf8) + Array("sha256 \(SHA256.hex(of: Array(body.utf8)))\n".utf8)
+        }
+        let good = String(decoding: Self.recordA.encoded.dropLast(WriteRecord.checksumLineLength), as: UTF8.self)
+        #expect(WriteRecord(bytes: withChecksum(good)) == Self.recordA)
+        let variants = [
+            good.replacingOccurrences(of: "captured 1700000005000000000", with: "captured +1700000005000000000"),
+            good.replacingOccurrences(of: "captured 1700000005000000000", with: "captured 17000000050000000000"),   // out of range
+            good.replacingOccurrences(of: "captured 1700000005000000000", with: "captured -"),
+            good.replacingOccurrences(of: " 2049 ", with: " -2049 "),                   // a device is unsigned
+            good.replacingOccurrences(of: " 2049 ", with: " 20x9 "),
+            good.replacingOccurrences(of: "jsonstore-writes 3", with: "jsonstore-writes  3"),
+            good.replacingOccurrences(of: "sessions absent", with: "sessions absent 1"),
+            good.replacingOccurrences(of: "queue.json", with: "queue.jsom"),
+            good + "extra\n",
+            String(good.dropLast()),                                                    // no final newline before the checksum
+        ]
+        for variant in variants {
+            #expect(variant != good)
+            #expect(WriteRecord(bytes: withChecksum(variant)) == nil, "parsed: \(variant)")
+        }
+    }
+
     @Test func aTruncatedRecordDoesNotParse() {
         let bytes = Self.recordA.encoded
         for length in 0..<bytes.count {

@@ -120,7 +120,7 @@ struct WriteRecord: Equatable, Sendable {
             lines.append("\(name) \(entry.device) \(entry.inode) \(entry.size) \(entry.modified) \(entry.changed)")
         }
         let body = Array((lines.joined(separator: "\n") + "\n").utf8)
-        return body + Array("\(Self.checksumPrefix)\(SHA256.hex(of: body))\n".utf8)
+        return body + Self.checksumLine(of: body[...])
     }
 
     static let checksumPrefix = "sha256 "
@@ -130,23 +130,56 @@ struct WriteRecord: Equatable, Sendable {
     /// The record in `bytes`, or nil when they are not exactly one (then open checks in full):
     /// also when the checksum line is missing or does not match the bytes before it (a record torn
     /// by a crash or spliced from two concurrent in-place writes), or the header is another version's.
+    ///
+    /// Parsed on the UTF-8 bytes (every write reads the record under the lock: splitting it as
+    /// `String`s cost more CPU than decoding the document, issue 19).
     init?(bytes: [UInt8]) {
+        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
         guard bytes.count > Self.checksumLineLength else { return nil }
-        let body = bytes[..<(bytes.count - Self.checksumLineLength)]
-        guard bytes[body.endIndex...].elementsEqual(Array("\(Self.checksumPrefix)\(SHA256.hex(of: body))\n".utf8)) else { return nil }
-        guard let text = String(validating: body, as: UTF8.self), text.hasSuffix("\n") else { return nil }
-        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: " ").map(String.init) }
-        guard lines.count == 2 + Self.trackedNames.count, lines[0].joined(separator: " ") == Self.header,
-              lines[1].count == 2, lines[1][0] == "captured", let captured = Int64(lines[1][1]) else { return nil }
+        let bodyEnd = bytes.count - Self.checksumLineLength
+        let body = bytes[..<bodyEnd]
+        guard body.last == newline, bytes[bodyEnd...].elementsEqual(Self.checksumLine(of: body)) else { return nil }
+        let lines = body.dropLast().split(separator: newline, omittingEmptySubsequences: false)
+        guard lines.count == 2 + Self.trackedNames.count, lines[0].elementsEqual(Self.header.utf8) else { return nil }
+        let capturedFields = lines[1].split(separator: space)
+        guard capturedFields.count == 2, capturedFields[0].elementsEqual("captured".utf8),
+              let captured = Self.number(capturedFields[1], as: Int64.self) else { return nil }
         var entries: [Entry?] = []
-        for (name, fields) in zip(Self.trackedNames, lines.dropFirst(2)) {
-            guard fields.first == name else { return nil }
-            if fields == [name, "absent"] { entries.append(nil); continue }
-            guard fields.count == 6, let device = UInt64(fields[1]), let inode = UInt64(fields[2]), let size = Int64(fields[3]),
-                  let modified = Int64(fields[4]), let changed = Int64(fields[5]) else { return nil }
+        entries.reserveCapacity(Self.trackedNames.count)
+        for (name, line) in zip(Self.trackedNames, lines.dropFirst(2)) {
+            let fields = line.split(separator: space)
+            guard let first = fields.first, first.elementsEqual(name.utf8) else { return nil }
+            if fields.count == 2 && fields[1].elementsEqual("absent".utf8) { entries.append(nil); continue }
+            guard fields.count == 6, let device = Self.number(fields[1], as: UInt64.self), let inode = Self.number(fields[2], as: UInt64.self),
+                  let size = Self.number(fields[3], as: Int64.self), let modified = Self.number(fields[4], as: Int64.self),
+                  let changed = Self.number(fields[5], as: Int64.self) else { return nil }
             entries.append(Entry(device: device, inode: inode, size: size, modified: modified, changed: changed))
         }
         self.init(entries: entries, capturedAt: captured)
+    }
+
+    /// `sha256 <hex of body>` and a newline: the record's last line.
+    private static func checksumLine(of body: ArraySlice<UInt8>) -> [UInt8] {
+        Array(checksumPrefix.utf8) + Array(SHA256.hex(of: body).utf8) + [UInt8(ascii: "\n")]
+    }
+
+    /// A decimal number as the encoder writes it (ASCII digits, `-` first for a negative signed
+    /// value); nil for anything else or a value out of `T`'s range.
+    private static func number<T: FixedWidthInteger>(_ text: ArraySlice<UInt8>, as _: T.Type) -> T? {
+        var digits = text
+        let negative = T.isSigned && digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        var value: T = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = T(byte - UInt8(ascii: "0"))
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (next, carried) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowed, !carried else { return nil }
+            value = next
+        }
+        return value
     }
 
     init(entries: [Entry?], capturedAt: Int64) {
