@@ -37,14 +37,15 @@ import Foundation
 /// it), so the next open checks in full. It is only ever written when the record taken before
 /// the write matched (see `Store.writing`), so it never vouches for a change it did not make.
 ///
-/// It is written in place (`write(store:system:)`: one `pwrite` at offset 0 and an `ftruncate`,
-/// issue 19), not by temp file and rename: a rename frees the old file's inode on every write,
+/// It is written in place (`write(store:system:)`: one `pwrite` at offset 0, and an `ftruncate`
+/// when the file was longer; issue 19), not by temp file and rename: a rename frees the old file's inode on every write,
 /// which ext4 truncates (and discards) synchronously. An in-place write can be torn: by a crash,
 /// or by two processes storing their records at once (a group-commit writer stores its record
 /// after it released the lock, `AfterLock`; `WriterGate` orders the records of one process only).
 /// The record therefore ends with a SHA-256 of the bytes before it: a torn, truncated or spliced
 /// record does not parse, and the next open checks in full. A reader may also catch a write half
-/// done (`read` takes no lock against it): the same thing, a full check.
+/// done (`read` takes no lock against it): it reads no record, so an open checks in full and a
+/// write (`Store.writing`) stores none.
 struct WriteRecord: Equatable, Sendable {
     /// One tracked entry as `lstat` reported it (the identity observation uses too); nil where it does not exist.
     typealias Entry = FileIdentity
