@@ -101,14 +101,19 @@ import Testing
         #expect(error?.code == .notFound && error?.errno == ENOENT)
     }
 
-    @Test func lockFailingAtEveryCallLeavesLockFree() throws {
+    /// Over a new lock file (no `ftruncate`: the record is written into an empty file) and over
+    /// one holding a longer old record (cut off by an `ftruncate`, whose failure is swept too).
+    @Test(arguments: [false, true])
+    func lockFailingAtEveryCallLeavesLockFree(overALongerRecord: Bool) throws {
         var runs = 0
         for (errno, code) in sweptErrnos {
             runs += try forEveryCall(failing: .error(errno)) { faults, _ in
                 let dir = TemporaryDirectory()
+                if overALongerRecord { plant(dir(".lock"), String(repeating: "x", count: 300)) }
                 do {
                     let lock = try StoreLock(store: dir.path, tool: "t", version: "1", timeout: .zero, system: .injecting(faults))
                     #expect(lock.isHeld)
+                    #expect(contents(dir(".lock")) == lock.holder.encoded)
                     lock.release()
                 } catch let error as StoreError {
                     #expect(error.errno == errno && error.code == code && error.syscall == faults.injected.first?.kind, "\(error)")
@@ -116,8 +121,21 @@ import Testing
                 #expect(try StoreLock.currentHolder(store: dir.path) == nil, "call log: \(faults.log)")
             }
         }
-        print("StoreLock fault sweep: \(runs) runs with an injected errno")
-        #expect(runs >= 3 * 7)
+        print("StoreLock fault sweep (over a longer record: \(overALongerRecord)): \(runs) runs with an injected errno")
+        // Each call of taking and releasing the lock, and over a longer record one more: its ftruncate.
+        #expect(runs == 3 * (overALongerRecord ? 9 : 8))
+    }
+
+    /// The holder record's `ftruncate` runs only when the file was longer than the new record.
+    @Test(arguments: [0, 20, 400])
+    func theRecordIsCutOnlyWhenTheFileWasLonger(oldLength: Int) throws {
+        let dir = TemporaryDirectory()
+        if oldLength > 0 { plant(dir(".lock"), String(repeating: "x", count: oldLength)) }
+        let faults = FaultInjectingCalls()
+        let lock = try StoreLock(store: dir.path, tool: "migrate-store", version: "0.3.0", timeout: .zero, system: .injecting(faults))
+        #expect(contents(dir(".lock")) == lock.holder.encoded)
+        #expect(faults.log.filter { $0.kind == "ftruncate" }.count == (oldLength > lock.holder.encoded.count ? 1 : 0), "\(faults.log)")
+        lock.release()
     }
 
     @Test func shortRecordWritesStillWriteWholeRecord() throws {

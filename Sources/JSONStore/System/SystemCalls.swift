@@ -116,10 +116,15 @@ struct SystemCalls: Sendable {
 
     /// `lstat(2)`, retrying `EINTR`. Returns nil when nothing exists at `path` (`ENOENT`).
     func linkStatus(_ path: String, context: ErrorContext) throws(StoreError) -> FileStatus? {
-        do {
-            return try retrying("lstat", context) { () throws(Errno) in try calls.system_lstat(path) }
-        } catch where error.errno == ENOENT {
-            return nil
+        // ENOENT is an answer here, caught as the `Errno` before a `StoreError` and its message are
+        // built: a store below v4 has no `work-streams/`, and every write's `WriteRecord` captures
+        // `lstat` it twice (issue 19: building the message cost more than the call).
+        try retrying("lstat", context) { () throws(Errno) -> FileStatus? in
+            do throws(Errno) {
+                return try calls.system_lstat(path)
+            } catch where error.rawValue == ENOENT {
+                return nil
+            }
         }
     }
 
