@@ -128,14 +128,18 @@ extension StoreMigrator {
     /// committed by exchanging folders from `customisationsExchangeMinimum` on
     /// (`StoreMigrator+Customisations.swift`), otherwise in batches of at most `smallDocumentBatch` files.
     func upgradeSmallDocuments(_ survey: Survey, target: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
-        var customisations: [FileChange] = []
-        for var doc in survey.customizations.sorted(by: { $0.id.lowercased < $1.id.lowercased }) {
+        // The changed documents, not their bytes: each is encoded only when it is written
+        // (`commitCustomisations`), so memory holds no store-sized list of encoded documents.
+        var customisations: [UserSessionV1] = []
+        let documents = survey.customizations
+        for position in documents.indices.sorted(by: { documents[$0].id.lowercased < documents[$1].id.lowercased }) {
+            var doc = documents[position]
             let (version, changes) = MigrationChain.upgradedVersion(doc.schemaVersion, to: target)
             guard !changes.isEmpty else { continue }
             doc.schemaVersion = version
             report.append(DocumentChanges(file: Store.userSessionFile(doc.id), changes: changes))
             guard write else { continue }
-            customisations.append(FileChange(directory: store.userSessionsDirectory, name: Store.documentName(doc.id), bytes: doc.encoded))
+            customisations.append(doc)
         }
         var batch = try commitCustomisations(customisations)
         if var settings = survey.settings {
