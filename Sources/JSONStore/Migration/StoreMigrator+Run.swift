@@ -4,6 +4,7 @@ extension StoreMigrator {
     /// Pass A: everything the plan needs, validated.
     struct Survey {
         var manifest: ManifestDocument
+        /// Each work stream's summary: the dry run's (`survey`); a migration's staged list holds them instead.
         var summaries: [SessionQueueSummary] = []
         var customizations: [UserSessionV1] = []
         var settings: SettingsV1?
@@ -72,7 +73,14 @@ extension StoreMigrator {
             }
         }
         let storeVersion = survey.manifest.schemaVersion
-        let resolved = QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: survey.summaries, existing: survey.queue)
+        // The work streams' summaries: the staged list's when writing (no copy), the survey's in a dry run.
+        let resolved = write
+            ? QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: staged.lazy.map(\.summary), existing: survey.queue)
+            : QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: survey.summaries, existing: survey.queue)
+        let sessionCount = write ? staged.count : survey.summaries.count
+        let reupgradeFrom = write
+            ? staged.reduce(storeVersion) { $0 < $1.summary.schemaVersion ? $0 : $1.summary.schemaVersion }
+            : survey.summaries.reduce(storeVersion) { $0 < $1.schemaVersion ? $0 : $1.schemaVersion }
         if !resolved.changes.isEmpty {
             report.append(DocumentChanges(file: StoreLayout.queue, changes: resolved.changes))
             if write {
@@ -97,10 +105,9 @@ extension StoreMigrator {
         try upgradeSmallDocuments(survey, target: target, write: write, report: &report)
         var finishing = context
         finishing.finishedAt = Date()
-        let counts = StoreMigration.counts(manifestVersion: storeVersion, target: target, sessions: survey.summaries.count,
+        let counts = StoreMigration.counts(manifestVersion: storeVersion, target: target, sessions: sessionCount,
                                            userSessions: survey.customizations.count, settings: survey.settings != nil,
                                            queue: resolved.queue, report: report)
-        let reupgradeFrom = survey.summaries.reduce(storeVersion) { $0 < $1.schemaVersion ? $0 : $1.schemaVersion }
         if let (manifest, changes) = StoreMigration.manifest(survey.manifest, counts: counts, anyChange: !report.isNoop,
                                                              reupgradeFrom: reupgradeFrom, context: write ? finishing : context) {
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))

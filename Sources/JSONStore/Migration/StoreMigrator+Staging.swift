@@ -16,9 +16,11 @@ import Dispatch
 /// folder is fsynced.
 extension StoreMigrator {
     struct StagedSession {
-        var id: UUID
-        var schemaVersion: Int
-        var keys: QueueKeys
+        /// The id, `schema_version` as read and queue keys: what the queue step needs (the
+        /// staged list is the only per-work-stream list a migration keeps, not also a list of summaries).
+        var summary: SessionQueueSummary
+        var id: UUID { summary.id }
+        var keys: QueueKeys { summary.keys }
         /// The changes, kept only when the report keeps documents; otherwise they were added to
         /// the report's totals when staged (`counted`), so memory does not grow with the store.
         var changes: [Change]
@@ -80,9 +82,9 @@ extension StoreMigrator {
         })
         do throws(StoreError) {
             if let writeFailure { throw writeFailure }
-            var survey = try surveyOtherDocuments(&problems)
+            let survey = try surveyOtherDocuments(&problems)
             if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
-            survey.summaries = staged.map { SessionQueueSummary(id: $0.id, schemaVersion: $0.schemaVersion, keys: $0.keys) }
+            // `survey.summaries` stays empty: the staged list holds them (`StagedSession.summary`).
             return (survey, staged)
         } catch {
             removeTemporaries(staged)
@@ -101,7 +103,7 @@ extension StoreMigrator {
         } catch {
             throw .read(StoreError.document(error, path: store.file(Store.sessionFile(id))))
         }
-        var session = StagedSession(id: id, schemaVersion: document.schemaVersion, keys: document.fields.queueKeys, changes: changes)
+        var session = StagedSession(summary: SessionQueueSummary(document), changes: changes)
         if writing, changes.contains(where: \.changesBytes) {
             do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded) } catch { throw .write(error) }
         }
