@@ -156,11 +156,12 @@ enum AtomicFile {
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
         var attempt = 0
         while true {
-            let path = joinPath(directory, temporaryName(for: name))
+            let token = UInt64.random(in: .min ... .max)
+            let path = joinPath(directory, temporaryName(for: name, token: token))
             do {
                 // 0o600 while it is written; fchmod sets the intended mode before it becomes visible.
                 return TemporaryFile(descriptor: try FileDescriptor(opening: path, flags: flags, mode: 0o600, system: system, context: context),
-                                     path: path)
+                                     path: path, token: token)
             } catch where error.errno == EEXIST && attempt < 4 {
                 attempt += 1
             }
@@ -169,7 +170,13 @@ enum AtomicFile {
 
     /// `.tmp-<16 random hex digits>-<name>`.
     static func temporaryName(for name: String) -> String {
-        let hex = String(UInt64.random(in: .min ... .max), radix: 16)
+        temporaryName(for: name, token: UInt64.random(in: .min ... .max))
+    }
+
+    /// `.tmp-<token as 16 hex digits>-<name>`: a temp file's name is its document's name and its
+    /// token, so a caller that keeps many temp files may keep the 8-byte token instead of the path.
+    static func temporaryName(for name: String, token: UInt64) -> String {
+        let hex = String(token, radix: 16)
         return temporaryPrefix + String(repeating: "0", count: 16 - hex.count) + hex + "-" + name
     }
 }
@@ -181,10 +188,12 @@ struct ReplacedFile: ~Copyable {
     let context: ErrorContext
 }
 
-/// A temp file still open: its descriptor and its path (`.tmp-<16 hex>-<name>`).
+/// A temp file still open: its descriptor and its path (`.tmp-<16 hex>-<name>`), whose 16 hex
+/// digits are `token` (`AtomicFile.temporaryName(for:token:)`).
 struct TemporaryFile: ~Copyable {
     var descriptor: FileDescriptor
     let path: String
+    let token: UInt64
 }
 
 /// `directory/name`, without doubling a trailing slash.

@@ -14,7 +14,10 @@ import Darwin
 /// 1. Every entry of `user-sessions/` is checked: only regular files (documents, or a dot-named
 ///    file a user or tool put there) can be linked; anything else (a folder, a link) and nothing
 ///    visible has changed: the caller commits file by file (`BatchCommit`).
-/// 2. A temp file `.tmp-<hex>-<name>` is written beside each changed document (mode kept).
+/// 2. A temp file `.tmp-<hex>-<name>` is written beside each changed document (mode kept), each
+///    encoded just before it is written: only the temp file's 8-byte token is kept (goal 5 of
+///    `Benchmarks/`: holding every customisation's encoded bytes until the exchange was 13 MB of
+///    a 10,000-work-stream migration's 16 MB heap peak, massif).
 /// 3. A new folder `.migration-user-sessions` with the mode of `user-sessions/` gets a hard link to
 ///    every entry: the temp file for a changed document, the document itself otherwise.
 /// 4. One durability barrier: `syncfs` (or an fsync of each temp file, the new folder and the
@@ -37,12 +40,12 @@ extension StoreMigrator {
     /// Exchanging pays from a few dozen changed customisations on (below, a batch's renames are cheap).
     static let customisationsExchangeMinimum = 32
 
-    /// Commits `changes` (file name in `user-sessions/` → its complete new bytes) by exchanging
-    /// folders. Returns false, with nothing visible changed and no temp file left, where the
-    /// folder's entries or the file system do not allow it: the caller commits file by file.
+    /// Commits `changed` (the customisations at their new version, each encoded when written) by
+    /// exchanging folders. Returns false, with nothing visible changed and nothing left behind,
+    /// where the folder's entries or the file system do not allow it: the caller commits file by file.
     /// - Throws: `StoreError` of a failed write; the temp files and the new folder are removed,
     ///   `user-sessions/` is unchanged.
-    func exchangeCustomisations(_ changes: [(name: String, bytes: [UInt8])]) throws(StoreError) -> Bool {
+    func exchangeCustomisations(_ changed: [UserSessionV1]) throws(StoreError) -> Bool {
         let directory = store.userSessionsDirectory
         let folder = customisationsExchangeFolder
         let context = ErrorContext("write", directory)
@@ -56,35 +59,43 @@ extension StoreMigrator {
             guard type == .regular else { return false }
             entries.append(entry.name)
         }
-        var temporaries: [String: String] = [:]  // document name → its temp file
+        // Sorted, so that the entries a changed document replaces are found by binary search
+        // (a flag each, not a set of names).
+        entries.sort()
+        var replaced = [Bool](repeating: false, count: entries.count)
+        var tokens: [UInt64] = []  // changed[i]'s temp file is `.tmp-<tokens[i]>-<name>`
+        tokens.reserveCapacity(changed.count)
         var created = false
         do throws(StoreError) {
-            // 2. The temp files, not yet durable.
-            for change in changes {
-                let path = joinPath(directory, change.name)
-                var fileContext = ErrorContext("write", path)
-                let mode = try AtomicFile.intendedMode(of: path, newFileMode: 0o600, system: store.system, context: &fileContext)
-                let file = try AtomicFile.writeUnsynced(directory: directory, name: change.name, bytes: change.bytes, mode: mode,
-                                                        system: store.system, context: fileContext)
-                let temporary = file.path
-                temporaries[change.name] = temporary
-                // close can report a deferred write error (NFS does); the content is not trusted then.
-                try file.descriptor.close(context: fileContext)
+            // 2. The temp files, not yet durable, each document encoded only as it is written.
+            for document in changed {
+                tokens.append(try writeCustomisationTemporary(document))
             }
             // 3. The new folder, one link per entry.
             try store.system.makeDirectory(folder, mode: 0o700, context: context)
             created = true
             let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
             try fd.setPermissions(folderStatus.permissions, context: context)
-            for name in Set(entries).union(temporaries.keys) {
-                guard try linkForExchange(temporaries[name] ?? joinPath(directory, name), to: joinPath(folder, name)) else {
-                    discardCustomisationsExchange(temporaries, created: created)
+            for (document, token) in zip(changed, tokens) {
+                let name = Store.documentName(document.id)
+                if let index = Self.binarySearch(entries, name) { replaced[index] = true }
+                guard try linkForExchange(customisationTemporary(name, token), to: joinPath(folder, name)) else {
+                    discardCustomisationsExchange(changed, tokens, created: created)
                     return false
                 }
             }
+            for (index, name) in entries.enumerated() where !replaced[index] {
+                guard try linkForExchange(joinPath(directory, name), to: joinPath(folder, name)) else {
+                    discardCustomisationsExchange(changed, tokens, created: created)
+                    return false
+                }
+            }
+            entries = []
+            replaced = []
             // 4. One barrier for the temp files, their links and the new folder.
             if !(try fd.syncFileSystem(context: context)) {
-                for path in temporaries.values {
+                for (document, token) in zip(changed, tokens) {
+                    let path = customisationTemporary(Store.documentName(document.id), token)
                     let fileContext = ErrorContext("write", path)
                     try FileDescriptor(opening: path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, system: store.system, context: fileContext)
                         .sync(context: fileContext)
@@ -94,17 +105,58 @@ extension StoreMigrator {
             }
             // 5. The exchange.
             guard try store.system.exchange(folder, directory, context: context) else {
-                discardCustomisationsExchange(temporaries, created: created)
+                discardCustomisationsExchange(changed, tokens, created: created)
                 return false
             }
         } catch {
-            discardCustomisationsExchange(temporaries, created: created)
+            discardCustomisationsExchange(changed, tokens, created: created)
             throw error
         }
         // `user-sessions/` is the new folder now; if this fsync fails, the exchange may not be on
         // disk: the old folder stays for the sweep, which fsyncs the store folder first.
         try AtomicFile.openDirectory(store.path, system: store.system, context: context).sync(context: context)
         return true
+    }
+
+    /// Step 2 for one document: its temp file in `user-sessions/`, written and closed; returns its token.
+    private func writeCustomisationTemporary(_ document: UserSessionV1) throws(StoreError) -> UInt64 {
+        let directory = store.userSessionsDirectory, name = Store.documentName(document.id)
+        let path = joinPath(directory, name)
+        var fileContext = ErrorContext("write", path)
+        let mode = try AtomicFile.intendedMode(of: path, newFileMode: 0o600, system: store.system, context: &fileContext)
+        let file = try AtomicFile.writeUnsynced(directory: directory, name: name, bytes: document.encoded, mode: mode,
+                                                system: store.system, context: fileContext)
+        let temporary = file.path, token = file.token
+        // close can report a deferred write error (NFS does); the content is not trusted then.
+        do { try file.descriptor.close(context: fileContext) } catch {
+            store.system.removeLeftover(temporary)
+            throw error
+        }
+        return token
+    }
+
+    /// The path of the temp file with `token` for the customisation `name`.
+    private func customisationTemporary(_ name: String, _ token: UInt64) -> String {
+        joinPath(store.userSessionsDirectory, AtomicFile.temporaryName(for: name, token: token))
+    }
+
+    /// Before the exchange: removes the temp files written so far (one per token, in the order of
+    /// `changed`) and the new folder (nothing a reader sees).
+    private func discardCustomisationsExchange(_ changed: [UserSessionV1], _ tokens: [UInt64], created: Bool) {
+        for (document, token) in zip(changed, tokens) {
+            store.system.removeLeftover(customisationTemporary(Store.documentName(document.id), token))
+        }
+        if created { removeFolder(customisationsExchangeFolder) }
+    }
+
+    /// The index of `name` in the sorted `names`, if it is there.
+    private static func binarySearch(_ names: [String], _ name: String) -> Int? {
+        var low = 0, high = names.count
+        while low < high {
+            let middle = (low + high) / 2
+            if names[middle] < name { low = middle + 1 } else { high = middle }
+        }
+        return low < names.count && names[low] == name ? low : nil
     }
 
     /// A hard link; false on a file system without them (or at a limit), where the caller renames instead.
@@ -116,29 +168,27 @@ extension StoreMigrator {
             return false
         }
     }
-
-    /// Before the exchange: removes the temp files and the new folder (nothing a reader sees).
-    private func discardCustomisationsExchange(_ temporaries: [String: String], created: Bool) {
-        for path in temporaries.values { store.system.removeLeftover(path) }
-        if created { removeFolder(customisationsExchangeFolder) }
-    }
 }
 
 extension StoreMigrator {
-    /// Commits the changed customisations: by exchanging folders when there are at least
-    /// `customisationsExchangeThreshold` and the folder allows it, otherwise in batches of
-    /// `smallDocumentBatch` (`BatchCommit`). Returns the last, uncommitted batch (at most
-    /// `smallDocumentBatch - 1` files), for the caller to commit with the settings.
-    func commitCustomisations(_ changes: [FileChange]) throws(StoreError) -> [FileChange] {
-        if changes.count >= max(1, customisationsExchangeThreshold),
-           try exchangeCustomisations(changes.map { (name: $0.name, bytes: $0.bytes) }) {
+    /// Commits the changed customisations (at their new version, in id order): by exchanging
+    /// folders when there are at least `customisationsExchangeThreshold` and the folder allows it,
+    /// otherwise in batches of `smallDocumentBatch` (`BatchCommit`), each batch encoded only when
+    /// it is committed. Returns the last, uncommitted batch (at most `smallDocumentBatch - 1`
+    /// files), for the caller to commit with the settings.
+    func commitCustomisations(_ changed: [UserSessionV1]) throws(StoreError) -> [FileChange] {
+        if changed.count >= max(1, customisationsExchangeThreshold), try exchangeCustomisations(changed) {
             return []
         }
         var start = 0
-        while changes.count - start >= Self.smallDocumentBatch {
-            try BatchCommit.commit(Array(changes[start ..< start + Self.smallDocumentBatch]), system: store.system)
+        while changed.count - start >= Self.smallDocumentBatch {
+            try BatchCommit.commit(customisationChanges(changed[start ..< start + Self.smallDocumentBatch]), system: store.system)
             start += Self.smallDocumentBatch
         }
-        return Array(changes[start...])
+        return customisationChanges(changed[start...])
+    }
+
+    private func customisationChanges(_ documents: ArraySlice<UserSessionV1>) -> [FileChange] {
+        documents.map { FileChange(directory: store.userSessionsDirectory, name: Store.documentName($0.id), bytes: $0.encoded) }
     }
 }

@@ -98,7 +98,7 @@ extension StoreMigrator {
         }
         for session in sessions {
             let name = Store.documentName(session.id)
-            guard try link(session.temporary ?? joinPath(sessionsDirectory, name), to: joinPath(folder, name)) else { return false }
+            guard try link(temporaryPath(session) ?? joinPath(sessionsDirectory, name), to: joinPath(folder, name)) else { return false }
         }
         return true
     }

@@ -4,6 +4,7 @@ extension StoreMigrator {
     /// Pass A: everything the plan needs, validated.
     struct Survey {
         var manifest: ManifestDocument
+        /// Each work stream's summary: the dry run's (`survey`); a migration's staged list holds them instead.
         var summaries: [SessionQueueSummary] = []
         var customizations: [UserSessionV1] = []
         var settings: SettingsV1?
@@ -72,7 +73,14 @@ extension StoreMigrator {
             }
         }
         let storeVersion = survey.manifest.schemaVersion
-        let resolved = QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: survey.summaries, existing: survey.queue)
+        // The work streams' summaries: the staged list's when writing (no copy), the survey's in a dry run.
+        let resolved = write
+            ? QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: staged.lazy.map(\.summary), existing: survey.queue)
+            : QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: survey.summaries, existing: survey.queue)
+        let sessionCount = write ? staged.count : survey.summaries.count
+        let reupgradeFrom = write
+            ? staged.reduce(storeVersion) { $0 < $1.summary.schemaVersion ? $0 : $1.summary.schemaVersion }
+            : survey.summaries.reduce(storeVersion) { $0 < $1.schemaVersion ? $0 : $1.schemaVersion }
         if !resolved.changes.isEmpty {
             report.append(DocumentChanges(file: StoreLayout.queue, changes: resolved.changes))
             if write {
@@ -97,10 +105,9 @@ extension StoreMigrator {
         try upgradeSmallDocuments(survey, target: target, write: write, report: &report)
         var finishing = context
         finishing.finishedAt = Date()
-        let counts = StoreMigration.counts(manifestVersion: storeVersion, target: target, sessions: survey.summaries.count,
+        let counts = StoreMigration.counts(manifestVersion: storeVersion, target: target, sessions: sessionCount,
                                            userSessions: survey.customizations.count, settings: survey.settings != nil,
                                            queue: resolved.queue, report: report)
-        let reupgradeFrom = survey.summaries.reduce(storeVersion) { $0 < $1.schemaVersion ? $0 : $1.schemaVersion }
         if let (manifest, changes) = StoreMigration.manifest(survey.manifest, counts: counts, anyChange: !report.isNoop,
                                                              reupgradeFrom: reupgradeFrom, context: write ? finishing : context) {
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))
@@ -128,14 +135,18 @@ extension StoreMigrator {
     /// committed by exchanging folders from `customisationsExchangeMinimum` on
     /// (`StoreMigrator+Customisations.swift`), otherwise in batches of at most `smallDocumentBatch` files.
     func upgradeSmallDocuments(_ survey: Survey, target: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
-        var customisations: [FileChange] = []
-        for var doc in survey.customizations.sorted(by: { $0.id.lowercased < $1.id.lowercased }) {
+        // The changed documents, not their bytes: each is encoded only when it is written
+        // (`commitCustomisations`), so memory holds no store-sized list of encoded documents.
+        var customisations: [UserSessionV1] = []
+        let documents = survey.customizations
+        for position in documents.indices.sorted(by: { documents[$0].id.lowercased < documents[$1].id.lowercased }) {
+            var doc = documents[position]
             let (version, changes) = MigrationChain.upgradedVersion(doc.schemaVersion, to: target)
             guard !changes.isEmpty else { continue }
             doc.schemaVersion = version
             report.append(DocumentChanges(file: Store.userSessionFile(doc.id), changes: changes))
             guard write else { continue }
-            customisations.append(FileChange(directory: store.userSessionsDirectory, name: Store.documentName(doc.id), bytes: doc.encoded))
+            customisations.append(doc)
         }
         var batch = try commitCustomisations(customisations)
         if var settings = survey.settings {

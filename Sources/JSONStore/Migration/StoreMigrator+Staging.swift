@@ -16,14 +16,25 @@ import Dispatch
 /// folder is fsynced.
 extension StoreMigrator {
     struct StagedSession {
-        var id: UUID
-        var schemaVersion: Int
-        var keys: QueueKeys
+        /// The id, `schema_version` as read and queue keys: what the queue step needs (the
+        /// staged list is the only per-work-stream list a migration keeps, not also a list of summaries).
+        var summary: SessionQueueSummary
+        var id: UUID { summary.id }
+        var keys: QueueKeys { summary.keys }
         /// The changes, kept only when the report keeps documents; otherwise they were added to
         /// the report's totals when staged (`counted`), so memory does not grow with the store.
         var changes: [Change]
         var counted = false
-        var temporary: String?
+        /// The token of this work stream's temp file, `.tmp-<token>-<id>.json` in `sessions/`
+        /// (`temporaryPath`), when it has one: 8 bytes instead of a path (~128 bytes a work stream
+        /// at the commit, massif; goal 5 of `Benchmarks/`).
+        var temporary: UInt64?
+    }
+
+    /// The path of `session`'s temp file, when it has one.
+    func temporaryPath(_ session: StagedSession) -> String? {
+        guard let token = session.temporary else { return nil }
+        return joinPath(store.sessionsDirectory, AtomicFile.temporaryName(for: Store.documentName(session.id), token: token))
     }
 
     /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
@@ -36,6 +47,7 @@ extension StoreMigrator {
         var writeFailure: StoreError?
         let ids = try store.workStreamIDs()
         problems += ids.problems
+        staged.reserveCapacity(ids.items.count)  // no doubling slack in the list kept until the commit
         // Once a document is known to be unreadable nothing will be committed: stop writing temp files.
         let failed = FailureFlag(!ids.problems.isEmpty)
         let keepsDocuments = report.keepsDocuments
@@ -70,9 +82,9 @@ extension StoreMigrator {
         })
         do throws(StoreError) {
             if let writeFailure { throw writeFailure }
-            var survey = try surveyOtherDocuments(&problems)
+            let survey = try surveyOtherDocuments(&problems)
             if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
-            survey.summaries = staged.map { SessionQueueSummary(id: $0.id, schemaVersion: $0.schemaVersion, keys: $0.keys) }
+            // `survey.summaries` stays empty: the staged list holds them (`StagedSession.summary`).
             return (survey, staged)
         } catch {
             removeTemporaries(staged)
@@ -91,7 +103,7 @@ extension StoreMigrator {
         } catch {
             throw .read(StoreError.document(error, path: store.file(Store.sessionFile(id))))
         }
-        var session = StagedSession(id: id, schemaVersion: document.schemaVersion, keys: document.fields.queueKeys, changes: changes)
+        var session = StagedSession(summary: SessionQueueSummary(document), changes: changes)
         if writing, changes.contains(where: \.changesBytes) {
             do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded) } catch { throw .write(error) }
         }
@@ -112,16 +124,17 @@ extension StoreMigrator {
         case writeFailed(StoreError)
     }
 
-    func writeTemporary(_ id: UUID, _ bytes: [UInt8]) throws(StoreError) -> String {
+    /// Writes `bytes` to a new temp file for work stream `id`; returns its token (`temporaryPath`).
+    func writeTemporary(_ id: UUID, _ bytes: [UInt8]) throws(StoreError) -> UInt64 {
         let context = ErrorContext("write", store.file(Store.sessionFile(id)))
         let file = try AtomicFile.writeUnsynced(directory: store.sessionsDirectory, name: Store.documentName(id),
                                                 bytes: bytes, mode: try sessionMode(id, context: context), system: store.system, context: context)
-        let path = file.path
+        let path = file.path, token = file.token
         do { try file.descriptor.close(context: context) } catch {
             store.system.removeLeftover(path)
             throw error
         }
-        return path
+        return token
     }
 
     /// Replaces the content of a temp file this migration created (not yet renamed, so no reader sees it).
@@ -144,7 +157,7 @@ extension StoreMigrator {
     }
 
     func removeTemporaries(_ staged: [StagedSession]) {
-        for session in staged { if let path = session.temporary { store.system.removeLeftover(path) } }
+        for session in staged { if let path = temporaryPath(session) { store.system.removeLeftover(path) } }
     }
 
     /// Applies the queue mirror, makes the temp files durable and renames them in write order.
@@ -163,17 +176,15 @@ extension StoreMigrator {
            try store.system.linkStatus(store.sessionsDirectory, context: ErrorContext("write", store.sessionsDirectory)) == nil {
             return false
         }
-        var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
         var ordered = Set<UUID>()
         do throws(StoreError) {
             for i in sessions.indices {
                 let new = index.mirror(for: sessions[i].id, current: sessions[i].keys)
-                moves.append((sessions[i].id, sessions[i].keys, new))
                 guard new != sessions[i].keys else { continue }
                 if sessions[i].keys.isInQueue && new.isInQueue && sessions[i].keys.queuePosition != new.queuePosition { ordered.insert(sessions[i].id) }
                 let document = try store.workStream(sessions[i].id)
                 let (migrated, changes) = try migrateSession(document, storeVersion: storeVersion, target: target, index: index)
-                if let staged = sessions[i].temporary {
+                if let staged = temporaryPath(sessions[i]) {
                     // Rewrite our own, still invisible temp file in place: no unlink that could fail and leave it.
                     try rewriteTemporary(staged, migrated.encoded)
                 } else {
@@ -187,8 +198,11 @@ extension StoreMigrator {
             }
             if Self.prefersExchange(changed: sessions.count(where: { $0.temporary != nil }), total: sessions.count),
                try exchangeSessions(sessions) == .exchanged {
-                // Every document changed at once: no write order to keep.
-                _ = reportInWriteOrder(sessions, order: QueueBuilder.writeOrder(moves), report: &report)
+                // Every document changed at once: no write order to keep, only changes to report
+                // in that order if the report keeps documents (the moves and the order are built then only).
+                if sessions.contains(where: { !$0.changes.isEmpty }) {
+                    _ = reportInWriteOrder(sessions, order: QueueBuilder.writeOrder(Self.moves(sessions, index: index)), report: &report)
+                }
                 return true
             }
             try makeDurable(sessions)
@@ -196,10 +210,18 @@ extension StoreMigrator {
             removeTemporaries(sessions)
             throw error
         }
-        let order = QueueBuilder.writeOrder(moves)
-        moves = []
+        let order = QueueBuilder.writeOrder(Self.moves(sessions, index: index))
         try renameInWriteOrder(sessions, order: order, ordered: ordered, report: &report)
         return false
+    }
+
+    /// Each work stream's queue keys before and after the mirror (`QueueBuilder.writeOrder`'s input),
+    /// built only where the write order is needed (1.4 MB at 10,000 work streams, massif).
+    private static func moves(_ sessions: [StagedSession], index: QueueIndex) -> [(id: UUID, old: QueueKeys, new: QueueKeys)] {
+        var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
+        moves.reserveCapacity(sessions.count)
+        for session in sessions { moves.append((session.id, session.keys, index.mirror(for: session.id, current: session.keys))) }
+        return moves
     }
 
     /// Reports the changes not counted when staged (kept for the per-document report, or found only
@@ -227,7 +249,8 @@ extension StoreMigrator {
         let context = ErrorContext("write", store.sessionsDirectory)
         let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
         if try fd.syncFileSystem(context: context) { return }
-        for path in sessions.compactMap(\.temporary) {
+        for session in sessions {
+            guard let path = temporaryPath(session) else { continue }
             let fileContext = ErrorContext("write", path)
             let file = try FileDescriptor(opening: path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, system: store.system, context: fileContext)
             try file.sync(context: fileContext)
@@ -253,7 +276,7 @@ extension StoreMigrator {
         let split = queue.firstIndex { !ordered.contains(sessions[$0].id) } ?? queue.count
         for (index, sessionIndex) in queue[..<split].enumerated() {
             let session = sessions[sessionIndex]
-            guard let temporary = session.temporary else { continue }
+            guard let temporary = temporaryPath(session) else { continue }
             let target = store.file(Store.sessionFile(session.id))
             do {
                 try store.system.rename(temporary, to: target, context: ErrorContext("write", target))
@@ -267,8 +290,8 @@ extension StoreMigrator {
         // The others may be renamed in any order (no v1-visible order depends on them). Their
         // paths are made as each is renamed, not listed up front (~1.5 MB at 10,000, massif).
         let rest = queue[split...].filter { sessions[$0].temporary != nil }
-        try ParallelRename.run(count: rest.count, system: store.system) { [store] i in
-            (sessions[rest[i]].temporary!, store.file(Store.sessionFile(sessions[rest[i]].id)))
+        try ParallelRename.run(count: rest.count, system: store.system) { [self] i in
+            (temporaryPath(sessions[rest[i]])!, store.file(Store.sessionFile(sessions[rest[i]].id)))
         }
         try fd.sync(context: context)
     }

@@ -5,7 +5,7 @@ public enum QueueBuilder {
     /// FIFO: sessions with `is_in_queue`, ordered by `queue_position` (0 or negative last), then
     /// `queued_at` (null last), then id. Priority: sessions with `is_in_priority_queue`, sorted
     /// by (priority, order, id). Also what a v1 reader derives from the mirror (check (d)).
-    public static func build(from sessions: [SessionQueueSummary]) -> QueueV2 {
+    public static func build(from sessions: some Collection<SessionQueueSummary>) -> QueueV2 {
         let fifo = sessions.filter(\.keys.isInQueue).sorted(by: fifoOrder)
             .map { FIFOEntry(workStreamID: $0.id, queuedAt: $0.keys.queuedAt) }
         let priority = sessions.filter(\.keys.isInPriorityQueue).map {

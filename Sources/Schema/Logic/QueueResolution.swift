@@ -27,7 +27,10 @@ package enum QueueResolution {
     /// Unknown keys of `queue.json` and of surviving entries are kept.
     ///
     /// `queue.json` gets `schema_version` `target` (the version the store is at, or is migrated to).
-    package static func resolve(manifestVersion: Int, target: Int, sessions: [SessionQueueSummary], existing: QueueV2?) -> ResolvedQueue {
+    /// `sessions` is any collection, so that a migration passes a view of its staged work streams
+    /// instead of a copy of their summaries (goal 5 of `Benchmarks/`).
+    package static func resolve(manifestVersion: Int, target: Int, sessions: some Collection<SessionQueueSummary>,
+                                existing: QueueV2?) -> ResolvedQueue {
         let rebuild = manifestVersion < 2 || existing == nil || sessions.contains { $0.schemaVersion < 2 }
         var queue: QueueV2
         var changes: [Change] = []
