@@ -33,8 +33,12 @@ extension StoreMigrator {
 
     /// The path of `session`'s temp file, when it has one.
     func temporaryPath(_ session: StagedSession) -> String? {
-        guard let token = session.temporary else { return nil }
-        return joinPath(store.sessionsDirectory, AtomicFile.temporaryName(for: Store.documentName(session.id), token: token))
+        session.temporary.map { temporaryPath(session.id, token: $0) }
+    }
+
+    /// The path of work stream `id`'s temp file with `token`.
+    func temporaryPath(_ id: UUID, token: UInt64) -> String {
+        joinPath(store.sessionsDirectory, AtomicFile.temporaryName(for: Store.documentName(id), token: token))
     }
 
     /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
@@ -178,24 +182,7 @@ extension StoreMigrator {
         }
         var ordered = Set<UUID>()
         do throws(StoreError) {
-            for i in sessions.indices {
-                let new = index.mirror(for: sessions[i].id, current: sessions[i].keys)
-                guard new != sessions[i].keys else { continue }
-                if sessions[i].keys.isInQueue && new.isInQueue && sessions[i].keys.queuePosition != new.queuePosition { ordered.insert(sessions[i].id) }
-                let document = try store.workStream(sessions[i].id)
-                let (migrated, changes) = try migrateSession(document, storeVersion: storeVersion, target: target, index: index)
-                if let staged = temporaryPath(sessions[i]) {
-                    // Rewrite our own, still invisible temp file in place: no unlink that could fail and leave it.
-                    try rewriteTemporary(staged, migrated.encoded)
-                } else {
-                    sessions[i].temporary = try writeTemporary(sessions[i].id, migrated.encoded)
-                }
-                if sessions[i].counted {
-                    report.appendMore(SessionMigration.mirrorChanges(old: sessions[i].keys, new: new))
-                } else {
-                    sessions[i].changes = changes
-                }
-            }
+            try applyMirror(&sessions, storeVersion: storeVersion, target: target, index: index, ordered: &ordered, report: &report)
             if Self.prefersExchange(changed: sessions.count(where: { $0.temporary != nil }), total: sessions.count),
                try exchangeSessions(sessions) == .exchanged {
                 // Every document changed at once: no write order to keep, only changes to report
@@ -213,6 +200,60 @@ extension StoreMigrator {
         let order = QueueBuilder.writeOrder(Self.moves(sessions, index: index))
         try renameInWriteOrder(sessions, order: order, ordered: ordered, report: &report)
         return false
+    }
+
+    /// One work stream whose queue keys the resolved queue changes: where it is in the staged list,
+    /// and its temp file's token when staging wrote one.
+    private struct MirrorWork: Sendable {
+        var position: Int
+        var id: UUID
+        var temporary: UInt64?
+    }
+
+    /// Applies the resolved queue's mirror keys: every work stream whose keys change is read,
+    /// migrated and encoded again with them, and its temp file rewritten (or written). At 10,000
+    /// work streams about a ninth of them change here (issue 19); they are worked on on every core
+    /// (`ParallelBatches`), the results taken in list order, so the report and `ordered` are what
+    /// a sequential loop gives. Every result is taken before the first error is thrown, so each
+    /// temp file written is in `sessions` for the caller's clean-up.
+    private func applyMirror(_ sessions: inout [StagedSession], storeVersion: Int, target: Int, index: QueueIndex,
+                             ordered: inout Set<UUID>, report: inout MigrationReport) throws(StoreError) {
+        var work: [MirrorWork] = []
+        for i in sessions.indices where index.mirror(for: sessions[i].id, current: sessions[i].keys) != sessions[i].keys {
+            work.append(MirrorWork(position: i, id: sessions[i].id, temporary: sessions[i].temporary))
+        }
+        var firstError: StoreError?
+        try ParallelBatches.run(work, system: store.system, work: { (item) -> Result<(UInt64?, [Change]), StoreError> in
+            do throws(StoreError) {
+                let document = try store.workStream(item.id)
+                let (migrated, changes) = try migrateSession(document, storeVersion: storeVersion, target: target, index: index)
+                if let token = item.temporary {
+                    // Rewrite our own, still invisible temp file in place: no unlink that could fail and leave it.
+                    try rewriteTemporary(temporaryPath(item.id, token: token), migrated.encoded)
+                    return .success((nil, changes))
+                }
+                return .success((try writeTemporary(item.id, migrated.encoded), changes))
+            } catch {
+                return .failure(error)
+            }
+        }, consume: { (item, result) in
+            let i = item.position
+            switch result {
+            case .failure(let error):
+                if firstError == nil { firstError = error }
+            case .success(let (written, changes)):
+                if let written { sessions[i].temporary = written }
+                guard firstError == nil else { return }
+                let new = index.mirror(for: sessions[i].id, current: sessions[i].keys)
+                if sessions[i].keys.isInQueue && new.isInQueue && sessions[i].keys.queuePosition != new.queuePosition { ordered.insert(sessions[i].id) }
+                if sessions[i].counted {
+                    report.appendMore(SessionMigration.mirrorChanges(old: sessions[i].keys, new: new))
+                } else {
+                    sessions[i].changes = changes
+                }
+            }
+        })
+        if let firstError { throw firstError }
     }
 
     /// Each work stream's queue keys before and after the mirror (`QueueBuilder.writeOrder`'s input),
