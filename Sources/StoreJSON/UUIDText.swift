@@ -10,7 +10,8 @@ package enum UUIDText {
         return text.withUTF8 { parse($0) }
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+    /// `parse(_:)` on the bytes of the text.
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
         parseHex(bytes)
     }
 

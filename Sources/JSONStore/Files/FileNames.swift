@@ -45,7 +45,11 @@ struct DocumentID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// True for `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with every `x` in `0-9a-f`.
     static func isLowercaseUUID(_ string: String) -> Bool {
-        let bytes = Array(string.utf8)
+        isLowercaseUUID(Array(string.utf8))
+    }
+
+    /// `isLowercaseUUID` on the bytes of the text.
+    static func isLowercaseUUID<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool where Bytes.Index == Int {
         guard bytes.count == 36 else { return false }
         for (index, byte) in bytes.enumerated() {
             if index == 8 || index == 13 || index == 18 || index == 23 {

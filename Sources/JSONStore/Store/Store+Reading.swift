@@ -81,8 +81,9 @@ extension Store {
     /// The work-stream ids of the store, and every entry of its work-stream folder (`sessions/`,
     /// or `work-streams/` from v4) that is not a document. An absent folder is an empty one.
     public func workStreamIDs() throws(StoreError) -> ScanResult<UUID> {
-        let listing = try DocumentListing.listDocumentFolder(sessionsDirectory, system: system)
-        return ScanResult(items: listing.ids.compactMap { UUIDText.parse($0.rawValue) }, problems: listing.invalid.map(\.error))
+        // Straight into UUIDs: a `String` per entry was 11.5 MB of migrate's peak at 50,000 work streams.
+        let listing = try DocumentIDListing.listDocumentFolder(sessionsDirectory, system: system)
+        return ScanResult(items: listing.ids, problems: listing.invalid.map(\.error))
     }
 
     /// A summary of every work stream, and every document that could not be read.

@@ -53,6 +53,11 @@ protocol FileSystemCalls: Sendable {
     /// of 20,000 files listed in full was megabytes of a migration's peak memory. The default
     /// (for seams) filters `system_readdir`; `PosixCalls` filters while reading.
     func system_readdir(_ path: String, limit: Int, including include: (String) -> Bool) throws(Errno) -> [DirectoryEntry]
+    /// Every entry except `.` and `..`, unsorted, handed to `visit` as its name's bytes (valid only
+    /// during the call) and its type, without a `String` per entry: a work-stream folder of 50,000
+    /// files listed as `String`s was megabytes of a migration's peak memory. The default (for
+    /// seams) visits the entries of `system_readdir`; `PosixCalls` visits while reading.
+    func system_readdir(_ path: String, visiting visit: (UnsafeBufferPointer<UInt8>, FileType?) -> Void) throws(Errno)
     /// The file system type of the mount holding `path` (`"nfs4"`, `"smbfs"`, `"ext4"`), or nil
     /// when it cannot be told. Darwin: `statfs(2)` `f_fstypename`. Linux: the mount in
     /// `/proc/self/mountinfo` whose device matches `stat(2)`'s, because Glibc's Swift module
@@ -122,5 +127,12 @@ extension FileSystemCalls {
         var entries: [DirectoryEntry] = []
         for entry in try system_readdir(path) where entries.count < limit && include(entry.name) { entries.append(entry) }
         return entries
+    }
+
+    func system_readdir(_ path: String, visiting visit: (UnsafeBufferPointer<UInt8>, FileType?) -> Void) throws(Errno) {
+        for entry in try system_readdir(path) {
+            var name = entry.name
+            name.withUTF8 { visit($0, entry.type) }
+        }
     }
 }

@@ -120,6 +120,28 @@ struct PosixCalls: FileSystemCalls {
         return entries
     }
 
+    func system_readdir(_ path: String, visiting visit: (UnsafeBufferPointer<UInt8>, FileType?) -> Void) throws(Errno) {
+        guard let directory = opendir(path) else { throw Errno(errno) }
+        defer { closedir(directory) }
+        while true {
+            // readdir returns NULL both at the end and on error; only errno tells them apart (man 3 readdir).
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw Errno(errno) }
+                return
+            }
+            let type = FileType(directoryEntryType: entry.pointee.d_type)
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                raw.withMemoryRebound(to: UInt8.self) { bytes in
+                    let name = UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)])
+                    let dot = UInt8(ascii: ".")
+                    if name.count == 1 && name[0] == dot || name.count == 2 && name[0] == dot && name[1] == dot { return }
+                    visit(name, type)
+                }
+            }
+        }
+    }
+
     func system_fileSystemType(_ path: String) throws(Errno) -> String? {
         #if canImport(Darwin)
         var info = statfs()

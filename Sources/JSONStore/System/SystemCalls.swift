@@ -205,6 +205,17 @@ struct SystemCalls: Sendable {
         try retrying("readdir", context) { () throws(Errno) in try calls.system_readdir(path, limit: limit, including: include) }
     }
 
+    /// `listDirectory` without a `String` per entry: `visit` gets each name's bytes (valid only
+    /// during the call) and type. `restart` is called before each attempt, the first included:
+    /// `EINTR` restarts the listing, and what an interrupted attempt visited must be dropped.
+    func visitDirectory(_ path: String, context: ErrorContext, restart: () -> Void,
+                        visit: (UnsafeBufferPointer<UInt8>, FileType?) -> Void) throws(StoreError) {
+        try retrying("readdir", context) { () throws(Errno) in
+            restart()
+            try calls.system_readdir(path, visiting: visit)
+        }
+    }
+
     /// The file system type of the mount holding `path`, or nil when it cannot be told.
     func fileSystemType(_ path: String, context: ErrorContext) throws(StoreError) -> String? {
         try retrying("statfs", context) { () throws(Errno) in try calls.system_fileSystemType(path) }

@@ -61,7 +61,7 @@ public struct QueueV2: Sendable, Hashable {
         return w.value
     }
 
-    public var encoded: [UInt8] { JSONWriter.document(json) }
+    // `encoded`: QueueV2+Encoding.swift.
 }
 
 /// One FIFO queue entry.
