@@ -76,12 +76,19 @@ import StoreGenerator
         try StoreTrees.largeV1Store(at: dir + "/original", copies: 12)
         let original = try StoreTrees.v1View(dir + "/original")
         try FileManager.default.copyItem(atPath: dir + "/original", toPath: dir + "/reference")
-        // Time a warm run (the first one pays for cold caches) to aim the kills inside a run.
+        // Time warm runs (the first one pays for cold caches) to aim the kills inside a run: the
+        // fastest of three, as one slow sample (a load spike) aimed most kills past the end of
+        // the runs (CI, 24 Nov: 36 of 50 runs finished before their kill, full run 347 ms).
         try FileManager.default.copyItem(atPath: dir + "/original", toPath: dir + "/warmup")
         #expect(try BuiltTool.run(["migrate", dir + "/warmup", "--no-backup", "--quiet"]).code == 0)
-        let started = Date()
-        #expect(try BuiltTool.run(["migrate", dir + "/reference", "--no-backup", "--quiet"]).code == 0)
-        let fullRun = Date().timeIntervalSince(started)
+        var fullRun = Double.infinity
+        for attempt in 0..<3 {
+            let target = attempt == 0 ? dir + "/reference" : dir + "/timing-\(attempt)"
+            if attempt > 0 { try FileManager.default.copyItem(atPath: dir + "/original", toPath: target) }
+            let started = Date()
+            #expect(try BuiltTool.run(["migrate", target, "--no-backup", "--quiet"]).code == 0)
+            fullRun = min(fullRun, Date().timeIntervalSince(started))
+        }
         let expected = try StoreTrees.documents(dir + "/reference")
         var generator = SeededGenerator(seed: seed)
         var interrupted = 0, halfway = 0, staging = 0
