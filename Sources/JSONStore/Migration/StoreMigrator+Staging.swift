@@ -203,10 +203,11 @@ extension StoreMigrator {
     }
 
     /// One work stream whose queue keys the resolved queue changes: where it is in the staged list,
-    /// and its temp file's token when staging wrote one.
+    /// its new keys, and its temp file's token when staging wrote one.
     private struct MirrorWork: Sendable {
         var position: Int
         var id: UUID
+        var keys: QueueKeys
         var temporary: UInt64?
     }
 
@@ -219,8 +220,9 @@ extension StoreMigrator {
     private func applyMirror(_ sessions: inout [StagedSession], storeVersion: Int, target: Int, index: QueueIndex,
                              ordered: inout Set<UUID>, report: inout MigrationReport) throws(StoreError) {
         var work: [MirrorWork] = []
-        for i in sessions.indices where index.mirror(for: sessions[i].id, current: sessions[i].keys) != sessions[i].keys {
-            work.append(MirrorWork(position: i, id: sessions[i].id, temporary: sessions[i].temporary))
+        for i in sessions.indices {
+            let new = index.mirror(for: sessions[i].id, current: sessions[i].keys)
+            if new != sessions[i].keys { work.append(MirrorWork(position: i, id: sessions[i].id, keys: new, temporary: sessions[i].temporary)) }
         }
         var firstError: StoreError?
         try ParallelBatches.run(work, system: store.system, work: { (item) -> Result<(UInt64?, [Change]), StoreError> in
@@ -237,14 +239,13 @@ extension StoreMigrator {
                 return .failure(error)
             }
         }, consume: { (item, result) in
-            let i = item.position
+            let (i, new) = (item.position, item.keys)
             switch result {
             case .failure(let error):
                 if firstError == nil { firstError = error }
             case .success(let (written, changes)):
                 if let written { sessions[i].temporary = written }
                 guard firstError == nil else { return }
-                let new = index.mirror(for: sessions[i].id, current: sessions[i].keys)
                 if sessions[i].keys.isInQueue && new.isInQueue && sessions[i].keys.queuePosition != new.queuePosition { ordered.insert(sessions[i].id) }
                 if sessions[i].counted {
                     report.appendMore(SessionMigration.mirrorChanges(old: sessions[i].keys, new: new))
