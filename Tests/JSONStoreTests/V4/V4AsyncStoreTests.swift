@@ -38,6 +38,8 @@ import Testing
             watcher.stop()
         }
         defer { timeout.cancel() }
-        #expect(await iterator.next() == .documents([DocumentChange(.workStream(V4Store.released), .modified)]))
+        // Taken first, so that a failure prints the event that came instead.
+        let event = await iterator.next()
+        #expect(event == .documents([DocumentChange(.workStream(V4Store.released), .modified)]))
     }
 }
