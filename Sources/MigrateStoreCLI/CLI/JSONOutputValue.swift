@@ -20,6 +20,10 @@ enum JSONOutputValue: Sendable, Equatable {
     case string(String)
     case array([JSONOutputValue])
     case object([String: JSONOutputValue])
+    /// An object whose members are already in the order ``object(_:)`` writes (keys ascending
+    /// by their UTF-8 bytes), written as given: for the many objects of one shape (the rows of
+    /// `ls`), whose keys are then not sorted once per object. Debug builds check the order.
+    case sortedObject([JSONOutputMember])
     /// A value as read from a document, numbers kept as their literal text.
     case document(JSONValue)
 
@@ -45,6 +49,14 @@ extension JSONOutputValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
     }
 }
 
+/// One member of a ``JSONOutputValue/sortedObject(_:)``.
+struct JSONOutputMember: Sendable, Equatable {
+    var key: String
+    var value: JSONOutputValue
+
+    init(_ key: String, _ value: JSONOutputValue) { (self.key, self.value) = (key, value) }
+}
+
 /// Writes ``JSONOutputValue`` as pretty-printed JSON (RFC 8259).
 enum JSONOutputRenderer {
     static func write(_ value: JSONOutputValue, indent: Int, into text: inout String) {
@@ -62,6 +74,14 @@ enum JSONOutputRenderer {
             }
         case .object(let members):
             writeObject(members, indent: indent, into: &text) { write($0, indent: indent + 1, into: &$1) }
+        case .sortedObject(let members):
+            assert(zip(members, members.dropFirst()).allSatisfy { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) },
+                   "JSONOutputValue.sortedObject: keys not in ascending UTF-8 order: \(members.map(\.key))")
+            writeContainer(members, open: "{", close: "}", indent: indent, into: &text) { member, text in
+                writeString(member.key, into: &text)
+                text += ": "
+                write(member.value, indent: indent + 1, into: &text)
+            }
         case .document(let document): write(document, indent: indent, into: &text)
         }
     }

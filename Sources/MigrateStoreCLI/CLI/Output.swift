@@ -91,7 +91,9 @@ final class Output {
         var object = fields
         object["format_version"] = .int(Self.jsonFormatVersion)
         object["command"] = .string(command)
-        streams.standardOutput(JSONOutputValue.object(object).rendered() + "\n")
+        var text = JSONOutputValue.object(object).rendered()
+        text += "\n"
+        streams.standardOutput(text)
     }
 
     /// A progress line on standard error, shown only on a terminal, without `--quiet`, and once

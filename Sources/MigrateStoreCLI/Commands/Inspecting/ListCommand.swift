@@ -46,13 +46,16 @@ struct ListCommand: Subcommand {
         let lookup = QueueLookup(queue)
         let all = listing.items.map { WorkStreamRow($0, customization: byID[$0.id], queue: lookup) }
 
-        var rows = all.filter { (includeDeleted || !$0.isUserDeleted) && (!queuedOnly || $0.isQueued) }
-        rows.sort(by: Self.order(sort))
+        let rows = Self.sorted(all.filter { (includeDeleted || !$0.isUserDeleted) && (!queuedOnly || $0.isQueued) }, by: sort)
         let problems = StoreProblem.sorted((listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) })
 
         let notShownDeleted = includeDeleted ? 0 : all.filter { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }.count
-        out.printEscaping(Self.table(rows) + [Self.footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)]
-                          + (inspectedQueue.pendingLine.map { [$0] } ?? []))
+        // Only the output of the mode is built: the table of 50,000 rows was 7 % of `ls --json`.
+        guard out.isJSON else {
+            out.printEscaping(Self.table(rows) + [Self.footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)]
+                              + (inspectedQueue.pendingLine.map { [$0] } ?? []))
+            return try Self.finish(problems, store: store.path, out)
+        }
         var json: [String: JSONOutputValue] = [
             "store": .string(store.path), "store_schema_version": .int(inspected.schemaVersion),
             "sort": .string(sort), "include_deleted": .bool(includeDeleted), "queued_only": .bool(queuedOnly),
@@ -66,19 +69,29 @@ struct ListCommand: Subcommand {
         return try Self.finish(problems, store: store.path, out)
     }
 
-    /// The ordering for `--sort`; ties fall back to the id, so the output is stable.
-    static func order(_ sort: String) -> (WorkStreamRow, WorkStreamRow) -> Bool {
-        func byID(_ a: WorkStreamRow, _ b: WorkStreamRow) -> Bool { a.id.lowercased < b.id.lowercased }
+    /// `rows` in the order of `--sort`; ties fall back to the id, so the output is stable.
+    static func sorted(_ rows: [WorkStreamRow], by sort: String) -> [WorkStreamRow] {
+        guard sort == "name" else { return rows.sorted(by: order(sort)) }
+        // By display name ignoring case, then by its exact bytes, then by id; the lowercased
+        // names are made once per row, not twice per comparison.
+        let keyed = rows.map { (name: $0.displayName.lowercased(), row: $0) }
+        return keyed.sorted { a, b in
+            if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+            return a.row.displayName != b.row.displayName
+                ? a.row.displayName.utf8.lexicographicallyPrecedes(b.row.displayName.utf8) : byID(a.row, b.row)
+        }.map(\.row)
+    }
+
+    /// The id order, which is the order of the ids' lowercase text (``UUID/textOrderKey``).
+    static func byID(_ a: WorkStreamRow, _ b: WorkStreamRow) -> Bool { a.id.textOrderKey < b.id.textOrderKey }
+
+    /// The ordering of `--sort last-modified` (any other value) and `--sort queue`; `name` is
+    /// in ``sorted(_:by:)``.
+    private static func order(_ sort: String) -> (WorkStreamRow, WorkStreamRow) -> Bool {
         func newestFirst(_ a: WorkStreamRow, _ b: WorkStreamRow) -> Bool {
             a.summary.lastModified != b.summary.lastModified ? a.summary.lastModified > b.summary.lastModified : byID(a, b)
         }
         switch sort {
-        case "name":
-            return { a, b in
-                let (x, y) = (a.displayName.lowercased(), b.displayName.lowercased())
-                if x != y { return x.utf8.lexicographicallyPrecedes(y.utf8) }
-                return a.displayName != b.displayName ? a.displayName.utf8.lexicographicallyPrecedes(b.displayName.utf8) : byID(a, b)
-            }
         case "queue":
             // FIFO position first (unqueued last), then priority-queue place, then newest first.
             return { a, b in
