@@ -2,6 +2,7 @@ import Foundation
 import JSONStore
 import Schema
 import StoreGenerator
+import StoreJSON
 import Testing
 import TestSupport
 @testable import MigrateStoreCLI
@@ -133,6 +134,26 @@ import TestSupport
         }
     }
 
+    @Test func largeJSONIsWrittenInPiecesThatJoinToTheWholeObject() throws {
+        // Over 3 MB (3.9), with 2-, 3- and 4-byte characters and escapes all through it.
+        let rows = (0..<60_000).map { index in JSONOutputValue.object(["n": .int(index), "text": .string("é漢🦊\"\n\(index)")]) }
+        let fields: [String: JSONOutputValue] = ["rows": .array(rows), "note": "x"]
+        let collected = Pieces()
+        let output = Output(streams: OutputStreams(standardOutput: collected.append, standardError: { _ in }, standardErrorIsTerminal: false),
+                            isJSON: true, command: "test")
+        output.emitJSON(fields)
+        let pieces = collected.all
+        var expected = fields
+        expected["format_version"] = .int(Output.jsonFormatVersion)
+        expected["command"] = "test"
+        let whole = JSONOutputValue.object(expected).rendered() + "\n"
+        #expect(whole.utf8.count > 3 * JSONOutputBytes.flushThreshold)
+        #expect(pieces.count > 3)
+        #expect(pieces.dropLast().allSatisfy { $0.utf8.count >= JSONOutputBytes.flushThreshold })
+        #expect(pieces.joined() == whole)
+        #expect(Array(pieces.joined().utf8) == Array(whole.utf8))
+    }
+
     // MARK: Output of each mode
 
     /// The v2 sample with the hostile names of ``InspectHostileNameTests``, a truncated work
@@ -168,4 +189,14 @@ import TestSupport
         let fixture = try Self.damagedFixture()
         try Golden.check(try Self.transcript(fixture, json: json), "ls-modes-damaged-store-\(json ? "json" : "human").txt")
     }
+}
+
+/// Each text written, in order.
+private final class Pieces: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pieces: [String] = []
+
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return pieces }
+
+    @Sendable func append(_ text: String) { lock.lock(); pieces.append(text); lock.unlock() }
 }
