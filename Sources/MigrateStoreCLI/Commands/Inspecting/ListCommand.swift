@@ -46,13 +46,15 @@ struct ListCommand: Subcommand {
         let lookup = QueueLookup(queue)
         let all = listing.items.map { WorkStreamRow($0, customization: byID[$0.id], queue: lookup) }
 
-        let rows = Self.sorted(all.filter { (includeDeleted || !$0.isUserDeleted) && (!queuedOnly || $0.isQueued) }, by: sort)
+        // Row numbers in `all`, not copies of the rows (large values: every string of a summary).
+        let shown = Self.sorted(all.indices.filter { (includeDeleted || !all[$0].isUserDeleted) && (!queuedOnly || all[$0].isQueued) },
+                                of: all, by: sort)
         let problems = StoreProblem.sorted((listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) })
 
-        let notShownDeleted = includeDeleted ? 0 : all.filter { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }.count
+        let notShownDeleted = includeDeleted ? 0 : all.count { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }
         // Only the output of the mode is built: the table of 50,000 rows was 7 % of `ls --json`.
         guard out.isJSON else {
-            out.printEscaping(Self.table(rows) + [Self.footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)]
+            out.printEscaping(Self.table(shown.map { all[$0] }) + [Self.footer(shown: shown.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)]
                               + (inspectedQueue.pendingLine.map { [$0] } ?? []))
             return try Self.finish(problems, store: store.path, out)
         }
@@ -60,8 +62,8 @@ struct ListCommand: Subcommand {
             "store": .string(store.path), "store_schema_version": .int(inspected.schemaVersion),
             "sort": .string(sort), "include_deleted": .bool(includeDeleted), "queued_only": .bool(queuedOnly),
             "queue_source": .string(source.code),
-            "total": .int(all.count), "shown": .int(rows.count), "deleted_not_shown": .int(notShownDeleted),
-            "work_streams": .array(rows.map(\.json)), "problems": .array(problems.map(\.json)),
+            "total": .int(all.count), "shown": .int(shown.count), "deleted_not_shown": .int(notShownDeleted),
+            "work_streams": .array(shown.map { all[$0].json }), "problems": .array(problems.map(\.json)),
         ]
         // Only when pending, so a store that needs no reconcile lists as it always did.
         if let pending = inspectedQueue.pendingReconcile { json["reconcile_pending"] = .string(pending) }
@@ -69,32 +71,33 @@ struct ListCommand: Subcommand {
         return try Self.finish(problems, store: store.path, out)
     }
 
-    /// `rows` in the order of `--sort`: newest first (`last-modified`, and any other value), by
-    /// ``QueueOrderKey`` (`queue`), or by display name ignoring case (`name`); ties fall back to
-    /// the id, so the output is stable.
+    /// `shown` (numbers of rows in `all`) in the order of `--sort`: newest first (`last-modified`,
+    /// and any other value), by ``QueueOrderKey`` (`queue`), or by display name ignoring case
+    /// (`name`); ties fall back to the id, so the output is stable.
     ///
     /// Row numbers are sorted, on keys made once per row: a row is a large value (every string
     /// of its summary), and moving 50,000 of them through the merge sort was 9 % of `ls --json`.
-    static func sorted(_ rows: [WorkStreamRow], by sort: String) -> [WorkStreamRow] {
+    static func sorted(_ shown: [Int], of all: [WorkStreamRow], by sort: String) -> [Int] {
         let order: [Int]
         switch sort {
         case "name":
             // By display name ignoring case, then by its exact bytes, then by id.
-            let lowercased = rows.map { $0.displayName.lowercased() }
-            order = rows.indices.sorted { a, b in
+            let names = shown.map { all[$0].displayName }
+            let lowercased = names.map { $0.lowercased() }
+            order = shown.indices.sorted { a, b in
                 if lowercased[a] != lowercased[b] { return lowercased[a].utf8.lexicographicallyPrecedes(lowercased[b].utf8) }
-                return rows[a].displayName != rows[b].displayName
-                    ? rows[a].displayName.utf8.lexicographicallyPrecedes(rows[b].displayName.utf8)
-                    : rows[a].id.textOrderKey < rows[b].id.textOrderKey
+                return names[a] != names[b]
+                    ? names[a].utf8.lexicographicallyPrecedes(names[b].utf8)
+                    : all[shown[a]].id.textOrderKey < all[shown[b]].id.textOrderKey
             }
         case "queue":
-            let keys = rows.map(QueueOrderKey.init)
-            order = rows.indices.sorted { keys[$0].precedes(keys[$1]) }
+            let keys = shown.map { QueueOrderKey(all[$0]) }
+            order = shown.indices.sorted { keys[$0].precedes(keys[$1]) }
         default:
-            let keys = rows.map(NewestFirstKey.init)
-            order = rows.indices.sorted { keys[$0].precedes(keys[$1]) }
+            let keys = shown.map { NewestFirstKey(all[$0]) }
+            order = shown.indices.sorted { keys[$0].precedes(keys[$1]) }
         }
-        return order.map { rows[$0] }
+        return order.map { shown[$0] }
     }
 
     /// Newest first, then by id (in the order of the ids' lowercase text, ``UUID/textOrderKey``).
