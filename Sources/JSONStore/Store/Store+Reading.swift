@@ -57,12 +57,18 @@ extension Store {
     public func customizations() throws(StoreError) -> ScanResult<UserSessionV1> {
         let listing = try DocumentListing.listDocumentFolder(userSessionsDirectory, system: system)
         var result = ScanResult<UserSessionV1>(problems: listing.invalid.map(\.error))
-        for documentID in listing.ids {
-            guard let id = UUIDText.parse(documentID.rawValue) else { continue }
-            do {
-                if let doc = try customization(id) { result.items.append(doc) }
-            } catch { result.problems.append(error) }
-        }
+        let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
+        result.items.reserveCapacity(ids.count)
+        // On every core, as listWorkStreams reads: one by one, the 15,921 customisations of a
+        // 50,000 work-stream store were a phase of `ls` that used one core of two.
+        try ParallelBatches.run(ids, system: system, work: { (id) -> Result<UserSessionV1?, StoreError> in
+            do throws(StoreError) { return .success(try customization(id)) } catch { return .failure(error) }
+        }, consume: { (_, outcome) throws(StoreError) in
+            switch outcome {
+            case .success(let document): if let document { result.items.append(document) }
+            case .failure(let error): result.problems.append(error)
+            }
+        })
         return result
     }
 

@@ -91,7 +91,13 @@ final class Output {
         var object = fields
         object["format_version"] = .int(Self.jsonFormatVersion)
         object["command"] = .string(command)
-        streams.standardOutput(JSONOutputValue.object(object).rendered() + "\n")
+        // Written in pieces as it is rendered: the 37 MB of `ls --json` at 50,000 work streams
+        // are then never held whole, nor twice (bytes and text).
+        let streams = streams
+        var bytes = JSONOutputBytes(flush: { streams.standardOutput(String(decoding: $0, as: UTF8.self)) })
+        JSONOutputRenderer.write(.object(object), indent: 0, into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.flushAll()
     }
 
     /// A progress line on standard error, shown only on a terminal, without `--quiet`, and once

@@ -38,13 +38,25 @@ public enum WorkStreamRules {
 
     /// True when `name` is non-empty (ignoring surrounding white space) and does not parse as a UUID in any case.
     public static func isValidDisplayName(_ name: String) -> Bool {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmedOfWhiteSpace(name)
         return !trimmed.isEmpty && UUIDText.parse(trimmed) == nil
+    }
+
+    /// `text` as `trimmingCharacters(in: .whitespacesAndNewlines)` gives it. Text that begins and
+    /// ends with a visible ASCII character (U+0021–U+007E, none of which is white space or a
+    /// newline) has nothing to trim and is returned without Foundation's scan, which showed in
+    /// the profile of `ls --json` at 50,000 work streams (two to four calls per row).
+    static func trimmedOfWhiteSpace(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        if let first = scalars.first, let last = scalars.last, (0x21...0x7E).contains(first.value), (0x21...0x7E).contains(last.value) {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The customisation's `custom_name` when non-empty, else `backend_name` when valid, else the placeholder.
     public static func displayName(backendName: String, customization: UserSessionV1?) -> String {
-        if let custom = customization?.customName, !custom.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let custom = customization?.customName, !trimmedOfWhiteSpace(custom).isEmpty {
             return custom
         }
         return isValidDisplayName(backendName) ? backendName : placeholderName
@@ -54,7 +66,7 @@ public enum WorkStreamRules {
     public enum DisplayNameSource: String, Sendable { case customName = "custom_name", backendName = "backend_name", placeholder }
 
     public static func displayNameSource(backendName: String, customization: UserSessionV1?) -> DisplayNameSource {
-        if let custom = customization?.customName, !custom.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let custom = customization?.customName, !trimmedOfWhiteSpace(custom).isEmpty {
             return .customName
         }
         return isValidDisplayName(backendName) ? .backendName : .placeholder

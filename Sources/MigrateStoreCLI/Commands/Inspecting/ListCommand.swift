@@ -46,19 +46,24 @@ struct ListCommand: Subcommand {
         let lookup = QueueLookup(queue)
         let all = listing.items.map { WorkStreamRow($0, customization: byID[$0.id], queue: lookup) }
 
-        var rows = all.filter { (includeDeleted || !$0.isUserDeleted) && (!queuedOnly || $0.isQueued) }
-        rows.sort(by: Self.order(sort))
+        // Row numbers in `all`, not copies of the rows (large values: every string of a summary).
+        let shown = Self.sorted(all.indices.filter { (includeDeleted || !all[$0].isUserDeleted) && (!queuedOnly || all[$0].isQueued) },
+                                of: all, by: sort)
         let problems = StoreProblem.sorted((listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) })
 
-        let notShownDeleted = includeDeleted ? 0 : all.filter { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }.count
-        out.printEscaping(Self.table(rows) + [Self.footer(shown: rows.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)]
-                          + (inspectedQueue.pendingLine.map { [$0] } ?? []))
+        let notShownDeleted = includeDeleted ? 0 : all.count { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }
+        // Only the output of the mode is built: the table of 50,000 rows was 7 % of `ls --json`.
+        guard out.isJSON else {
+            out.printEscaping(Self.table(shown.map { all[$0] }) + [Self.footer(shown: shown.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)]
+                              + (inspectedQueue.pendingLine.map { [$0] } ?? []))
+            return try Self.finish(problems, store: store.path, out)
+        }
         var json: [String: JSONOutputValue] = [
             "store": .string(store.path), "store_schema_version": .int(inspected.schemaVersion),
             "sort": .string(sort), "include_deleted": .bool(includeDeleted), "queued_only": .bool(queuedOnly),
             "queue_source": .string(source.code),
-            "total": .int(all.count), "shown": .int(rows.count), "deleted_not_shown": .int(notShownDeleted),
-            "work_streams": .array(rows.map(\.json)), "problems": .array(problems.map(\.json)),
+            "total": .int(all.count), "shown": .int(shown.count), "deleted_not_shown": .int(notShownDeleted),
+            "work_streams": .array(shown.map { all[$0].json }), "problems": .array(problems.map(\.json)),
         ]
         // Only when pending, so a store that needs no reconcile lists as it always did.
         if let pending = inspectedQueue.pendingReconcile { json["reconcile_pending"] = .string(pending) }
@@ -66,30 +71,62 @@ struct ListCommand: Subcommand {
         return try Self.finish(problems, store: store.path, out)
     }
 
-    /// The ordering for `--sort`; ties fall back to the id, so the output is stable.
-    static func order(_ sort: String) -> (WorkStreamRow, WorkStreamRow) -> Bool {
-        func byID(_ a: WorkStreamRow, _ b: WorkStreamRow) -> Bool { a.id.lowercased < b.id.lowercased }
-        func newestFirst(_ a: WorkStreamRow, _ b: WorkStreamRow) -> Bool {
-            a.summary.lastModified != b.summary.lastModified ? a.summary.lastModified > b.summary.lastModified : byID(a, b)
-        }
+    /// `shown` (numbers of rows in `all`) in the order of `--sort`: newest first (`last-modified`,
+    /// and any other value), by ``QueueOrderKey`` (`queue`), or by display name ignoring case
+    /// (`name`); ties fall back to the id, so the output is stable.
+    ///
+    /// Row numbers are sorted, on keys made once per row: a row is a large value (every string
+    /// of its summary), and moving 50,000 of them through the merge sort was 9 % of `ls --json`.
+    static func sorted(_ shown: [Int], of all: [WorkStreamRow], by sort: String) -> [Int] {
+        let order: [Int]
         switch sort {
         case "name":
-            return { a, b in
-                let (x, y) = (a.displayName.lowercased(), b.displayName.lowercased())
-                if x != y { return x.utf8.lexicographicallyPrecedes(y.utf8) }
-                return a.displayName != b.displayName ? a.displayName.utf8.lexicographicallyPrecedes(b.displayName.utf8) : byID(a, b)
+            // By display name ignoring case, then by its exact bytes, then by id.
+            let names = shown.map { all[$0].displayName }
+            let lowercased = names.map { $0.lowercased() }
+            order = shown.indices.sorted { a, b in
+                if lowercased[a] != lowercased[b] { return lowercased[a].utf8.lexicographicallyPrecedes(lowercased[b].utf8) }
+                return names[a] != names[b]
+                    ? names[a].utf8.lexicographicallyPrecedes(names[b].utf8)
+                    : all[shown[a]].id.textOrderKey < all[shown[b]].id.textOrderKey
             }
         case "queue":
-            // FIFO position first (unqueued last), then priority-queue place, then newest first.
-            return { a, b in
-                let (fa, fb) = (a.fifoPosition ?? Int.max, b.fifoPosition ?? Int.max)
-                if fa != fb { return fa < fb }
-                let (pa, pb) = (a.priorityPosition ?? Int.max, b.priorityPosition ?? Int.max)
-                if pa != pb { return pa < pb }
-                return newestFirst(a, b)
-            }
+            let keys = shown.map { QueueOrderKey(all[$0]) }
+            order = shown.indices.sorted { keys[$0].precedes(keys[$1]) }
         default:
-            return newestFirst
+            let keys = shown.map { NewestFirstKey(all[$0]) }
+            order = shown.indices.sorted { keys[$0].precedes(keys[$1]) }
+        }
+        return order.map { shown[$0] }
+    }
+
+    /// Newest first, then by id (in the order of the ids' lowercase text, ``UUID/textOrderKey``).
+    struct NewestFirstKey {
+        var lastModified: Date
+        var id: (UInt64, UInt64)
+
+        init(_ row: WorkStreamRow) { (lastModified, id) = (row.summary.lastModified, row.id.textOrderKey) }
+
+        func precedes(_ other: Self) -> Bool {
+            lastModified != other.lastModified ? lastModified > other.lastModified : id < other.id
+        }
+    }
+
+    /// FIFO position first (unqueued last), then priority-queue place, then newest first.
+    struct QueueOrderKey {
+        var fifoPosition: Int
+        var priorityPosition: Int
+        var newestFirst: NewestFirstKey
+
+        init(_ row: WorkStreamRow) {
+            (fifoPosition, priorityPosition) = (row.fifoPosition ?? Int.max, row.priorityPosition ?? Int.max)
+            newestFirst = NewestFirstKey(row)
+        }
+
+        func precedes(_ other: Self) -> Bool {
+            if fifoPosition != other.fifoPosition { return fifoPosition < other.fifoPosition }
+            if priorityPosition != other.priorityPosition { return priorityPosition < other.priorityPosition }
+            return newestFirst.precedes(other.newestFirst)
         }
     }
 

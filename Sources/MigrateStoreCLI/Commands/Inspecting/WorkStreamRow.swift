@@ -28,8 +28,8 @@ struct WorkStreamRow {
         displayNameSource = WorkStreamRules.displayNameSource(backendName: summary.backendName, customization: customization)
         isUserDeleted = customization?.isUserDeleted ?? false
         fifoPosition = queue.fifoPosition[summary.id]
-        priorityEntry = queue.priorityEntry[summary.id]?.entry
-        priorityPosition = queue.priorityEntry[summary.id]?.position
+        let priority = queue.priorityEntry[summary.id]
+        (priorityEntry, priorityPosition) = (priority?.entry, priority?.position)
     }
 
     /// `local`, `deleted`, `hidden`, as the FLAGS column shows them.
@@ -41,31 +41,32 @@ struct WorkStreamRow {
         return flags
     }
 
-    /// The `--json` object of `ls`.
+    /// The `--json` object of `ls`: its members in the order ``JSONOutputValue/object(_:)``
+    /// writes them (keys by their UTF-8 bytes), so that no row sorts its keys again.
     var json: JSONOutputValue {
-        [
-            "id": .string(id.lowercased),
-            "display_name": .string(displayName),
-            "display_name_source": .string(displayNameSource.rawValue),
-            "backend_name": .string(summary.backendName),
-            "provider": .string(summary.effectiveProvider),
-            "provider_session_id": .string(summary.effectiveProviderSessionID),
-            "message_count": .int(Int(summary.messageCount)),
-            "stored_messages": .int(summary.storedMessages),
-            "unread_count": .int(Int(summary.unreadCount)),
-            "last_modified": .string(RFC3339.format(summary.lastModified)),
-            "working_directory": .string(summary.workingDirectory),
-            "fifo_position": fifoPosition.map { .int($0) } ?? .null,
-            "priority": priorityEntry.map { .int(Int($0.priority)) } ?? .null,
-            "priority_order": priorityEntry.map { .double($0.priorityOrder) } ?? .null,
-            "priority_position": priorityPosition.map { .int($0) } ?? .null,
-            "is_user_deleted": .bool(isUserDeleted),
-            "is_locally_created": .bool(summary.isLocallyCreated),
-            "is_hidden": .bool(isHidden),
-            "hidden_reasons": .array(hiddenReasons.map(JSONOutputValue.string)),
-            "schema_version": .int(summary.schemaVersion),
-            "file_size": .int(summary.fileSize),
-        ]
+        .sortedObject([
+            .init("backend_name", .string(summary.backendName)),
+            .init("display_name", .string(displayName)),
+            .init("display_name_source", .string(displayNameSource.rawValue)),
+            .init("fifo_position", fifoPosition.map { .int($0) } ?? .null),
+            .init("file_size", .int(summary.fileSize)),
+            .init("hidden_reasons", .array(hiddenReasons.map(JSONOutputValue.string))),
+            .init("id", .string(id.lowercased)),
+            .init("is_hidden", .bool(isHidden)),
+            .init("is_locally_created", .bool(summary.isLocallyCreated)),
+            .init("is_user_deleted", .bool(isUserDeleted)),
+            .init("last_modified", .string(RFC3339.format(summary.lastModified))),
+            .init("message_count", .int(Int(summary.messageCount))),
+            .init("priority", priorityEntry.map { .int(Int($0.priority)) } ?? .null),
+            .init("priority_order", priorityEntry.map { .double($0.priorityOrder) } ?? .null),
+            .init("priority_position", priorityPosition.map { .int($0) } ?? .null),
+            .init("provider", .string(summary.effectiveProvider)),
+            .init("provider_session_id", .string(summary.effectiveProviderSessionID)),
+            .init("schema_version", .int(summary.schemaVersion)),
+            .init("stored_messages", .int(summary.storedMessages)),
+            .init("unread_count", .int(Int(summary.unreadCount))),
+            .init("working_directory", .string(summary.workingDirectory)),
+        ])
     }
 }
 
@@ -100,4 +101,17 @@ struct ShortIDs {
     }
 
     func callAsFunction(_ id: UUID) -> String { String(id.lowercased.prefix(length)) }
+}
+
+extension UUID {
+    /// The id's 16 bytes as two big-endian halves. Tuples compare element by element, so `<` on
+    /// these keys orders ids exactly as `<` on their lowercase text: the text spells the bytes
+    /// in order, two hex digits each, with the dashes at the same places in every id, and the
+    /// digits `0`–`9`, `a`–`f` ascend in ASCII as their values do. No `String` is made.
+    var textOrderKey: (UInt64, UInt64) {
+        withUnsafeBytes(of: uuid) { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
 }
