@@ -25,7 +25,7 @@ final class AfterLock {
             try FolderSyncGroup.shared.sync(replaced.directory, system: system, context: replaced.context)
         }
         if let (record, number) = record, let gate {
-            gate.storeRecord(number) { record.store(in: store, system: system) }
+            gate.storeRecord(record, number: number, store: store, system: system)
         }
     }
 }

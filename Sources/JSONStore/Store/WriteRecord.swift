@@ -101,11 +101,15 @@ struct WriteRecord: Equatable, Sendable {
     /// folders (they changed since, or it was not trusted), so the next open checks in full. A
     /// failure here therefore costs time only, and is not the caller's: its write is done and
     /// durable, and must not be reported as failed.
-    func store(in store: String, system: SystemCalls) {
+    /// Returns whether the record was written.
+    @discardableResult
+    func store(in store: String, system: SystemCalls) -> Bool {
         do {
             try write(store: store, system: system)
+            return true
         } catch {
             // See above: a stale record is never trusted; nothing to report.
+            return false
         }
     }
 
@@ -220,6 +224,7 @@ struct WriteRecord: Equatable, Sendable {
 
     /// Removes the record (a migration does, before its first write): the next open checks in full.
     static func remove(store: String, system: SystemCalls) throws(StoreError) {
+        WriterGate.of(store: store, system: system).forgetStoredRecord()
         let path = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
         do {
             try system.unlink(path, context: ErrorContext("remove", path))
