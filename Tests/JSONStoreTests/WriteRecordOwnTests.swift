@@ -4,7 +4,8 @@ import Testing
 import StoreJSON
 
 /// Issue 19, the `.writes` record around one update: a writer checks the folders against the
-/// record it stored last itself (`WriterGate.lastStoredRecord`) before it reads `.writes`.
+/// record it stored last itself (`WriterGate.lastStoredRecord`) before it reads `.writes`, and an
+/// update (`groupWriting`, one document) takes again only the entry of the folder it wrote.
 @Suite struct WriteRecordOwnTests {
     static func recordPath(_ store: String) -> String { store + "/" + StoreLayout.Bookkeeping.writeRecord }
 
@@ -30,6 +31,23 @@ import StoreJSON
         #expect(Self.count(record, in: calls.log) == opened + 3)
         #expect(try WriteRecord.matches(store: path, system: .real))
         #expect(try Store.open(at: path, options: .readOnly).workStream(ids[1]).fields.unreadCount == 2)
+    }
+
+    /// An update takes all four tracked entries before it writes and, after, only the folder it wrote.
+    @Test func anUpdateTakesTheTrackedEntriesFourTimesBeforeAndItsFolderOnceAfter() throws {
+        let dir = TemporaryDirectory()
+        let (path, ids) = try ConstantTimeOpenTests.populated(dir, count: 3)
+        let calls = PathLoggingCalls()
+        let store = try Self.open(path, calls)
+        try store.updateWorkStream(ids[0]) { $0.fields.unreadCount = 1 }
+        let before = calls.log.count
+        try store.updateWorkStream(ids[0]) { $0.fields.unreadCount = 2 }
+        let log = Array(calls.log[before...])
+        #expect(Self.count("lstat \(path)/sessions", in: log) == 2)
+        #expect(Self.count("lstat \(path)/work-streams", in: log) == 1)
+        #expect(Self.count("lstat \(path)/user-sessions", in: log) == 1)
+        #expect(Self.count("lstat \(path)/queue.json", in: log) == 1)
+        #expect(try WriteRecord.matches(store: path, system: .real))
     }
 
     /// Another process wrote (and recorded) since this one's last write: the folders differ from
@@ -79,5 +97,32 @@ import StoreJSON
         try store.updateWorkStream(ids[0]) { $0.fields.unreadCount = 2 }
         #expect(!FileManager.default.fileExists(atPath: Self.recordPath(path)))
         #expect(try Store.open(at: path, options: .readOnly).workStream(ids[0]).fields.unreadCount == 2)
+    }
+
+    /// Another program (one that ignores the lock) replaces `queue.json` while an update writes its
+    /// document: the record stored after the update keeps `queue.json` as it was before the
+    /// update, so it disagrees, and the next open checks in full (it used to be taken for the
+    /// update's own change).
+    @Test func aForeignRenameOverQueueJSONDuringAnUpdateIsNotVouchedFor() throws {
+        let dir = TemporaryDirectory()
+        let (path, ids) = try ConstantTimeOpenTests.populated(dir, count: 4)
+        let queueFile = path + "/" + StoreLayout.queue
+        let calls = PathLoggingCalls(afterRenameTo: (StoreLayout.documentFileName(ids[1]), {
+            do {
+                var queue = try QueueV2(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: queueFile))), acceptingNewerVersions: true)
+                queue.fifo.removeAll { $0.workStreamID == ids[0] }
+                try ConstantTimeOpenTests.writeAsOlderApp(queue.encoded, to: queueFile)
+            } catch {
+                Issue.record("the other program's write failed: \(error)")
+            }
+        }))
+        let store = try Self.open(path, calls)
+        #expect(try WriteRecord.matches(store: path, system: .real))
+        try store.updateWorkStream(ids[1]) { $0.fields.unreadCount = 3 }
+        #expect(try !WriteRecord.matches(store: path, system: .real))
+        let opening = PathLoggingCalls()
+        let reopened = try Store.open(at: path, options: Store.Options(), system: SystemCalls(calls: opening))
+        #expect(opening.log.contains("readdir \(path)/sessions"), "the open did not check the store in full")
+        #expect(RollbackCheck.checkMirror(sessions: try reopened.listWorkStreams().items.map(\.queueSummary), queue: try reopened.queue()) == nil)
     }
 }

@@ -74,6 +74,18 @@ struct WriteRecord: Equatable, Sendable {
         return WriteRecord(entries: entries, capturedAt: Int64(now.timeIntervalSince1970 * 1e9))
     }
 
+    /// This record with the entry of `name` taken again now (`lstat`), the others as they are:
+    /// the record after a write that changed that entry only. A name that is not tracked changes
+    /// no entry.
+    func retaking(_ name: String, store: String, system: SystemCalls, now: Date = Date()) throws(StoreError) -> WriteRecord {
+        guard let index = Self.trackedNames.firstIndex(of: name) else { return self }
+        let path = joinPath(store, name)
+        var record = self
+        record.entries[index] = try system.linkStatus(path, context: ErrorContext("check", path)).map(Entry.init)
+        record.capturedAt = Int64(now.timeIntervalSince1970 * 1e9)
+        return record
+    }
+
     /// True when the entries are the same (whenever they were taken).
     func sameEntries(as other: WriteRecord) -> Bool { entries == other.entries }
 
