@@ -100,13 +100,12 @@ public final class StoreLock {
             fd.discard()
             fd = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, system: system, context: context)
         }
-        let record = LockHolder.current(tool: tool, version: version)
+        let (record, bytes) = LockHolder.currentEncoded(tool: tool, version: version)
         // Write first, then cut off any longer old record: the file is never empty in between.
         // `lockedSize` was taken under the lock, and every writer of the record holds it: when the
         // file was no longer than the new record, the write alone leaves exactly the record, and
         // the `ftruncate` is skipped (ext4 runs it as a truncate even at the same size: ~5 µs
         // of each update, issue 19).
-        let bytes = record.encoded
         try fd.writeAll(bytes, at: 0, context: context)
         if lockedSize > Int64(bytes.count) {
             try fd.truncate(to: Int64(bytes.count), context: context)

@@ -21,6 +21,9 @@ final class WriterGate: @unchecked Sendable {
     // Guarded by `records`: record writes may run after the lock (`AfterLock`), one at a time.
     private let records = NSLock()
     private var recordsStored: UInt64 = 0
+    /// The `WriteRecord` this process stored last in the store's `.writes`, nil when the last
+    /// attempt failed or none was stored (see `lastStoredRecord`).
+    private var lastStored: WriteRecord?
 
     private static let registry = NSLock()
     nonisolated(unsafe) private static var gates: [Key: WriterGate] = [:]
@@ -64,13 +67,34 @@ final class WriterGate: @unchecked Sendable {
         return recordsTaken
     }
 
-    /// Runs `write` (which stores record `number`) unless a record taken later was stored already.
-    func storeRecord(_ number: UInt64, _ write: () -> Void) {
+    /// Stores `record` (number `number`) in the store's `.writes` unless a record taken later was
+    /// stored already, and keeps it as `lastStoredRecord` when the write succeeded.
+    func storeRecord(_ record: WriteRecord, number: UInt64, store: String, system: SystemCalls) {
         records.guarded {
             guard number > recordsStored else { return }
             recordsStored = number
-            write()
+            lastStored = record.store(in: store, system: system) ? record : nil
         }
+    }
+
+    /// The record this process stored last through this gate (nil if the last attempt failed).
+    ///
+    /// What `Store.writing` checks the folders against before it reads `.writes` (issue 19: the
+    /// read is an `open`, two `read`s, a `close`, a SHA-256 and a parse per write). When the
+    /// tracked entries equal it, nobody changed them since this process's write that it
+    /// describes, which left the store reconciled (that write's own check before it matched), so
+    /// the store is still as this library left it, whatever `.writes` holds now (a record another
+    /// process stored since describes another state of those entries, which then differ: the
+    /// file is read as before). An entry's change time never goes back, so entries that equal
+    /// the record are the ones it described, not the same numbers again.
+    func lastStoredRecord() -> WriteRecord? {
+        records.guarded { lastStored }
+    }
+
+    /// Forgets `lastStoredRecord`: for `WriteRecord.remove`, whose caller wants the next open and
+    /// write to trust no record.
+    func forgetStoredRecord() {
+        records.guarded { lastStored = nil }
     }
 
     /// Leaves the gate and wakes one waiting thread.

@@ -11,10 +11,16 @@ final class AfterLock {
     /// Set by `Store.lockForWriting`'s caller: the gate whose numbering `record` follows.
     var gate: WriterGate?
 
-    /// Keeps the folder of a renamed document for `complete`. Once per write.
-    func `defer`(_ replaced: consuming ReplacedFile) {
+    /// The first component of the written document's path in the store (`sessions`,
+    /// `user-sessions`, …); nil until a document was written.
+    private(set) var writtenEntry: String?
+
+    /// Keeps the folder of a renamed document for `complete`. Once per write. `relative` is the
+    /// document's path in the store (`sessions/<id>.json`).
+    func `defer`(_ replaced: consuming ReplacedFile, relative: String) {
         precondition(folder == nil, "AfterLock: a second document was written in one groupWriting")
         folder = consume replaced
+        writtenEntry = relative.utf8.firstIndex(of: UInt8(ascii: "/")).map { String(relative[..<$0]) } ?? relative
     }
 
     /// Waits for a folder `fsync` after the rename (shared), then stores the record unless a newer
@@ -25,7 +31,7 @@ final class AfterLock {
             try FolderSyncGroup.shared.sync(replaced.directory, system: system, context: replaced.context)
         }
         if let (record, number) = record, let gate {
-            gate.storeRecord(number) { record.store(in: store, system: system) }
+            gate.storeRecord(record, number: number, store: store, system: system)
         }
     }
 }

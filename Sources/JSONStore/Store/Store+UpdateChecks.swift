@@ -8,7 +8,8 @@ extension Store {
     /// - Throws: `StoreError` `.invalidArgument` naming the work stream, the keys and the methods
     ///   to use instead; nothing was written.
     func checkUpdate(_ id: UUID, before: SessionV3, after: SessionV3) throws(StoreError) {
-        let target = file(workStreamFile(id))
+        // The path only for the errors: built on every update, it cost ~1 % of one (issue 19).
+        var target: String { file(workStreamFile(id)) }
         if after.fields.id != id {
             let fix = "Leave 'id' as it is; to use another id, create a new work stream with createWorkStream(id:workingDirectory:)."
             throw StoreError(.invalidArgument, "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "

@@ -35,9 +35,12 @@ extension Store {
     /// matched before: it then vouches for this library's changes alone, never for another
     /// writer's. When `body` throws, or the record did not match, the record is left as it is:
     /// it disagrees with the folders, and the next open checks in full. Cost: four `lstat`s and a
-    /// small read before, four `lstat`s and a small unsynced write after (see `WriteRecord`).
+    /// small read before (no read when the record this process stored last still matches,
+    /// `WriterGate.lastStoredRecord`), four `lstat`s (one in `groupWriting`, which writes one
+    /// document) and a small unsynced write after (see `WriteRecord`).
     /// Blind spot: a rename by a program that ignores the lock, between the check before and the
-    /// one after (the write's few milliseconds), is taken for this write's own change.
+    /// one after (the write's few milliseconds), is taken for this write's own change (in
+    /// `groupWriting`: only one in the written document's folder).
     func writing<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
         try writing(after: nil, body)
     }
@@ -62,14 +65,24 @@ extension Store {
         try requireWritable()
         let lock = try lockForWriting()
         defer { lock.release() }
-        let before = try WriteRecord.read(store: path, system: system).flatMap { (record) throws(StoreError) -> WriteRecord? in
-            guard record.isTrustworthy else { return nil }
-            let now = try WriteRecord.capture(store: path, system: system)
-            return now.sameEntries(as: record) ? now : nil
-        }
+        let before = try recordBeforeWriting(lock.gate)
         let result = try body()
         if let before {
-            let after = try WriteRecord.capture(store: path, system: system)
+            let after: WriteRecord
+            if let deferred {
+                // One document at most was written (`AfterLock.defer`), so this write changed one
+                // tracked entry at most: its folder (created, if it was missing). The other
+                // entries are kept as taken before: a change another program made to them since
+                // (one that ignores the lock) then disagrees with the record, and the next open
+                // checks in full, where a capture of every entry would have vouched for it.
+                if let entry = deferred.writtenEntry {
+                    after = try before.retaking(entry, store: path, system: system)
+                } else {
+                    after = before
+                }
+            } else {
+                after = try WriteRecord.capture(store: path, system: system)
+            }
             if !after.sameEntries(as: before) {
                 // Numbered under the lock: a record stored after the lock (group commit) never
                 // replaces one taken later (a stale record only costs the next open a full check).
@@ -78,11 +91,29 @@ extension Store {
                     deferred.record = (after, number)
                     deferred.gate = lock.gate
                 } else {
-                    lock.gate.storeRecord(number) { after.store(in: path, system: system) }
+                    lock.gate.storeRecord(after, number: number, store: path, system: system)
                 }
             }
         }
         return result
+    }
+
+    /// The tracked entries now, when they are as this library left them (a trusted record equals
+    /// them), else nil. The record this process stored last (`WriterGate.lastStoredRecord`) is
+    /// tried first: a single writer then reads no `.writes` at all; when it differs (another
+    /// process wrote since, or none was kept), `.writes` is read as before.
+    private func recordBeforeWriting(_ gate: WriterGate) throws(StoreError) -> WriteRecord? {
+        let own = gate.lastStoredRecord()
+        var now: WriteRecord?
+        if let own, own.isTrustworthy {
+            let entries = try WriteRecord.capture(store: path, system: system)
+            if entries.sameEntries(as: own) { return entries }
+            now = entries
+        }
+        guard let record = try WriteRecord.read(store: path, system: system), record.isTrustworthy else { return nil }
+        let entries: WriteRecord
+        if let now { entries = now } else { entries = try WriteRecord.capture(store: path, system: system) }
+        return entries.sameEntries(as: record) ? entries : nil
     }
 
     func requireWritable() throws(StoreError) {
@@ -130,7 +161,7 @@ extension Store {
             replaced = try AtomicFile.replace(directory: directory, name: name, bytes: bytes, system: system)
         }
         if let after {
-            after.defer(consume replaced)
+            after.defer(consume replaced, relative: relative)
         } else {
             try replaced.directory.sync(context: replaced.context)
         }
