@@ -78,6 +78,12 @@ extension StoreMigrator {
             entries.append(entry)
         }
 
+        /// Drops the spare capacity of the side table of queue keys, once every work stream is
+        /// appended (it grows by doubling: up to half of it unused, ~0.4 MB at 50,000 work streams).
+        mutating func finishAppending() {
+            if otherKeys.capacity > otherKeys.count { otherKeys = otherKeys.withUnsafeBufferPointer { Array($0) } }
+        }
+
         /// The work stream at `position`, unpacked.
         subscript(position: Int) -> StagedSession {
             var session = StagedSession(summary: summary(position), changes: changes(position))

@@ -84,6 +84,7 @@ extension StoreMigrator {
                 if writeFailure == nil { writeFailure = error }
             }
         })
+        staged.finishAppending()
         do throws(StoreError) {
             if let writeFailure { throw writeFailure }
             let survey = try surveyOtherDocuments(&problems)
@@ -222,15 +223,35 @@ extension StoreMigrator {
     /// (`ParallelBatches`), the results taken in list order, so the report and `ordered` are what
     /// a sequential loop gives. Every result is taken before the first error is thrown, so each
     /// temp file written is in `sessions` for the caller's clean-up.
+    ///
+    /// The work is listed `mirrorChunk` work streams of the staged list at a time, not for the whole
+    /// list at once (~88 B a changed work stream: 1.1 MB of the 6.3 MB heap peak at 50,000, massif).
     private func applyMirror(_ sessions: inout StagedList, storeVersion: Int, target: Int, index: QueueIndex,
                              ordered: inout Set<UUID>, report: inout MigrationReport) throws(StoreError) {
-        var work: [MirrorWork] = []
-        for i in sessions.indices {
-            let keys = sessions.keys(i)
-            let new = index.mirror(for: sessions.id(i), current: keys)
-            if new != keys { work.append(MirrorWork(position: i, id: sessions.id(i), keys: new, temporary: sessions.temporary(i))) }
-        }
         var firstError: StoreError?
+        var work: [MirrorWork] = []
+        var start = 0
+        while start < sessions.count {
+            let end = min(start + Self.mirrorChunk, sessions.count)
+            work.removeAll(keepingCapacity: true)
+            for i in start ..< end {
+                let keys = sessions.keys(i)
+                let new = index.mirror(for: sessions.id(i), current: keys)
+                if new != keys { work.append(MirrorWork(position: i, id: sessions.id(i), keys: new, temporary: sessions.temporary(i))) }
+            }
+            try applyMirror(work, to: &sessions, storeVersion: storeVersion, target: target, index: index,
+                            ordered: &ordered, report: &report, firstError: &firstError)
+            start = end
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// How many work streams of the staged list `applyMirror` looks at per round of work.
+    static let mirrorChunk = 4096
+
+    /// One round of `applyMirror`: the work streams of `work`, in order; the first error is kept in `firstError`.
+    private func applyMirror(_ work: [MirrorWork], to sessions: inout StagedList, storeVersion: Int, target: Int, index: QueueIndex,
+                             ordered: inout Set<UUID>, report: inout MigrationReport, firstError: inout StoreError?) throws(StoreError) {
         try ParallelBatches.run(work, system: store.system, work: { (item) -> Result<(UInt64?, [Change]), StoreError> in
             do throws(StoreError) {
                 let document = try store.workStream(item.id)
@@ -261,7 +282,6 @@ extension StoreMigrator {
                 }
             }
         })
-        if let firstError { throw firstError }
     }
 
     /// Each work stream's queue keys before and after the mirror (`QueueBuilder.writeOrder`'s input),
