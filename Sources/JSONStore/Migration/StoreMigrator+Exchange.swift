@@ -45,7 +45,7 @@ extension StoreMigrator {
 
     /// Builds the new folder, makes it durable with the temp files, and exchanges it with `sessions/`.
     /// On an error, the new folder is removed; the caller removes the temp files.
-    func exchangeSessions(_ sessions: [StagedSession]) throws(StoreError) -> ExchangeOutcome {
+    func exchangeSessions(_ sessions: StagedList) throws(StoreError) -> ExchangeOutcome {
         let folder = exchangeFolder
         let context = ErrorContext("write", store.sessionsDirectory)
         var created = false
@@ -75,7 +75,7 @@ extension StoreMigrator {
     /// one's temp file under the work stream's name) and every other entry of `sessions/` except
     /// temp files. Returns false where links or the entries do not allow it. Paths are made one
     /// at a time, not listed (at 10,000 work streams such lists were megabytes of the peak memory).
-    private func linkEverySession(_ sessions: [StagedSession], into folder: String, created: inout Bool) throws(StoreError) -> Bool {
+    private func linkEverySession(_ sessions: StagedList, into folder: String, created: inout Bool) throws(StoreError) -> Bool {
         let sessionsDirectory = store.sessionsDirectory
         let context = ErrorContext("write", folder)
         guard let folderStatus = try store.system.linkStatus(sessionsDirectory, context: context), folderStatus.type == .directory else { return false }
@@ -96,9 +96,9 @@ extension StoreMigrator {
             guard type == .regular else { return false }
             guard try link(source, to: joinPath(folder, entry.name)) else { return false }
         }
-        for session in sessions {
-            let name = Store.documentName(session.id)
-            guard try link(temporaryPath(session) ?? joinPath(sessionsDirectory, name), to: joinPath(folder, name)) else { return false }
+        for position in sessions.indices {
+            let name = Store.documentName(sessions.id(position))
+            guard try link(temporaryPath(sessions, position) ?? joinPath(sessionsDirectory, name), to: joinPath(folder, name)) else { return false }
         }
         return true
     }

@@ -62,7 +62,7 @@ extension StoreMigrator {
         // record as it was, like every other byte. Staging writes only temp files, which change
         // the lstat of `sessions/` the record holds, so a crash in between makes it disagree too.
         let survey: Survey
-        var staged: [StagedSession] = []
+        var staged = StagedList()
         var report = MigrationReport(keepsDocuments: keepingDocuments)
         let target = context.target
         if write { (survey, staged) = try stage(target: target, report: &report, progress: progress) } else { survey = try self.survey() }
@@ -75,11 +75,11 @@ extension StoreMigrator {
         let storeVersion = survey.manifest.schemaVersion
         // The work streams' summaries: the staged list's when writing (no copy), the survey's in a dry run.
         let resolved = write
-            ? QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: staged.lazy.map(\.summary), existing: survey.queue)
+            ? QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: staged.summaries, existing: survey.queue)
             : QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: survey.summaries, existing: survey.queue)
         let sessionCount = write ? staged.count : survey.summaries.count
         let reupgradeFrom = write
-            ? staged.reduce(storeVersion) { $0 < $1.summary.schemaVersion ? $0 : $1.summary.schemaVersion }
+            ? staged.indices.reduce(storeVersion) { min($0, staged.schemaVersion($1)) }
             : survey.summaries.reduce(storeVersion) { $0 < $1.schemaVersion ? $0 : $1.schemaVersion }
         if !resolved.changes.isEmpty {
             report.append(DocumentChanges(file: StoreLayout.queue, changes: resolved.changes))

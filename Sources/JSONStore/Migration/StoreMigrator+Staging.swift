@@ -15,7 +15,8 @@ import Dispatch
 /// after every rename even across a power loss; the others are renamed together, then the
 /// folder is fsynced.
 extension StoreMigrator {
-    struct StagedSession {
+    /// One staged work stream, as staging hands it over; the staged list packs it (`StagedList`).
+    struct StagedSession: Sendable {
         /// The id, `schema_version` as read and queue keys: what the queue step needs (the
         /// staged list is the only per-work-stream list a migration keeps, not also a list of summaries).
         var summary: SessionQueueSummary
@@ -31,9 +32,9 @@ extension StoreMigrator {
         var temporary: UInt64?
     }
 
-    /// The path of `session`'s temp file, when it has one.
-    func temporaryPath(_ session: StagedSession) -> String? {
-        session.temporary.map { temporaryPath(session.id, token: $0) }
+    /// The path of the temp file of the work stream at `position`, when it has one.
+    func temporaryPath(_ staged: StagedList, _ position: Int) -> String? {
+        staged.temporary(position).map { temporaryPath(staged.id(position), token: $0) }
     }
 
     /// The path of work stream `id`'s temp file with `token`.
@@ -43,15 +44,14 @@ extension StoreMigrator {
 
     /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
     /// The work streams are processed on every core (`ParallelBatches`), the results taken in id order.
-    func stage(target: Int, report: inout MigrationReport, progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, [StagedSession]) {
-        var staged: [StagedSession] = []
+    func stage(target: Int, report: inout MigrationReport, progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, StagedList) {
         var problems: [StoreError] = []
         // A temp file that could not be written (a full disk, an I/O error) is no unreadable
         // document: it is reported as itself, not in the list of documents that can't be read.
         var writeFailure: StoreError?
         let ids = try store.workStreamIDs()
         problems += ids.problems
-        staged.reserveCapacity(ids.items.count)  // no doubling slack in the list kept until the commit
+        var staged = StagedList(capacity: ids.items.count)
         // Once a document is known to be unreadable nothing will be committed: stop writing temp files.
         let failed = FailureFlag(!ids.problems.isEmpty)
         let keepsDocuments = report.keepsDocuments
@@ -84,6 +84,7 @@ extension StoreMigrator {
                 if writeFailure == nil { writeFailure = error }
             }
         })
+        staged.finishAppending()
         do throws(StoreError) {
             if let writeFailure { throw writeFailure }
             let survey = try surveyOtherDocuments(&problems)
@@ -160,8 +161,13 @@ extension StoreMigrator {
         return try AtomicFile.intendedMode(of: store.file(Store.sessionFile(id)), newFileMode: 0o600, system: store.system, context: &context)
     }
 
-    func removeTemporaries(_ staged: [StagedSession]) {
-        for session in staged { if let path = temporaryPath(session) { store.system.removeLeftover(path) } }
+    func removeTemporaries(_ staged: StagedList) {
+        removeTemporaries(staged, at: staged.indices)
+    }
+
+    /// Removes the temp files of the work streams at `positions`.
+    func removeTemporaries(_ staged: StagedList, at positions: some Sequence<Int>) {
+        for position in positions { if let path = temporaryPath(staged, position) { store.system.removeLeftover(path) } }
     }
 
     /// Applies the queue mirror, makes the temp files durable and renames them in write order.
@@ -171,7 +177,7 @@ extension StoreMigrator {
     /// (goal 5 of `Benchmarks/`: peak RSS must not grow with the store).
     /// - Returns: true when the work streams were committed by exchanging folders: the old folder
     ///   is then left for `removeExchangedFolder` once the migration is finished.
-    func commitStaged(_ staged: consuming [StagedSession], storeVersion: Int, target: Int, index: QueueIndex,
+    func commitStaged(_ staged: consuming StagedList, storeVersion: Int, target: Int, index: QueueIndex,
                       report: inout MigrationReport) throws(StoreError) -> Bool {
         var sessions = consume staged
         // No work streams and no sessions/ (an absent folder is an empty one): nothing to make
@@ -183,11 +189,11 @@ extension StoreMigrator {
         var ordered = Set<UUID>()
         do throws(StoreError) {
             try applyMirror(&sessions, storeVersion: storeVersion, target: target, index: index, ordered: &ordered, report: &report)
-            if Self.prefersExchange(changed: sessions.count(where: { $0.temporary != nil }), total: sessions.count),
+            if Self.prefersExchange(changed: sessions.temporaryCount, total: sessions.count),
                try exchangeSessions(sessions) == .exchanged {
                 // Every document changed at once: no write order to keep, only changes to report
                 // in that order if the report keeps documents (the moves and the order are built then only).
-                if sessions.contains(where: { !$0.changes.isEmpty }) {
+                if sessions.hasUnreportedChanges {
                     _ = reportInWriteOrder(sessions, order: QueueBuilder.writeOrder(Self.moves(sessions, index: index)), report: &report)
                 }
                 return true
@@ -217,14 +223,35 @@ extension StoreMigrator {
     /// (`ParallelBatches`), the results taken in list order, so the report and `ordered` are what
     /// a sequential loop gives. Every result is taken before the first error is thrown, so each
     /// temp file written is in `sessions` for the caller's clean-up.
-    private func applyMirror(_ sessions: inout [StagedSession], storeVersion: Int, target: Int, index: QueueIndex,
+    ///
+    /// The work is listed `mirrorChunk` work streams of the staged list at a time, not for the whole
+    /// list at once (~88 B a changed work stream: 1.1 MB of the 6.3 MB heap peak at 50,000, massif).
+    private func applyMirror(_ sessions: inout StagedList, storeVersion: Int, target: Int, index: QueueIndex,
                              ordered: inout Set<UUID>, report: inout MigrationReport) throws(StoreError) {
-        var work: [MirrorWork] = []
-        for i in sessions.indices {
-            let new = index.mirror(for: sessions[i].id, current: sessions[i].keys)
-            if new != sessions[i].keys { work.append(MirrorWork(position: i, id: sessions[i].id, keys: new, temporary: sessions[i].temporary)) }
-        }
         var firstError: StoreError?
+        var work: [MirrorWork] = []
+        var start = 0
+        while start < sessions.count {
+            let end = min(start + Self.mirrorChunk, sessions.count)
+            work.removeAll(keepingCapacity: true)
+            for i in start ..< end {
+                let keys = sessions.keys(i)
+                let new = index.mirror(for: sessions.id(i), current: keys)
+                if new != keys { work.append(MirrorWork(position: i, id: sessions.id(i), keys: new, temporary: sessions.temporary(i))) }
+            }
+            try applyMirror(work, to: &sessions, storeVersion: storeVersion, target: target, index: index,
+                            ordered: &ordered, report: &report, firstError: &firstError)
+            start = end
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// How many work streams of the staged list `applyMirror` looks at per round of work.
+    static let mirrorChunk = 4096
+
+    /// One round of `applyMirror`: the work streams of `work`, in order; the first error is kept in `firstError`.
+    private func applyMirror(_ work: [MirrorWork], to sessions: inout StagedList, storeVersion: Int, target: Int, index: QueueIndex,
+                             ordered: inout Set<UUID>, report: inout MigrationReport, firstError: inout StoreError?) throws(StoreError) {
         try ParallelBatches.run(work, system: store.system, work: { (item) -> Result<(UInt64?, [Change]), StoreError> in
             do throws(StoreError) {
                 let document = try store.workStream(item.id)
@@ -244,36 +271,40 @@ extension StoreMigrator {
             case .failure(let error):
                 if firstError == nil { firstError = error }
             case .success(let (written, changes)):
-                if let written { sessions[i].temporary = written }
+                if let written { sessions.setTemporary(written, at: i) }
                 guard firstError == nil else { return }
-                if sessions[i].keys.isInQueue && new.isInQueue && sessions[i].keys.queuePosition != new.queuePosition { ordered.insert(sessions[i].id) }
-                if sessions[i].counted {
-                    report.appendMore(SessionMigration.mirrorChanges(old: sessions[i].keys, new: new))
+                let old = sessions.keys(i)
+                if old.isInQueue && new.isInQueue && old.queuePosition != new.queuePosition { ordered.insert(sessions.id(i)) }
+                if sessions.isCounted(i) {
+                    report.appendMore(SessionMigration.mirrorChanges(old: old, new: new))
                 } else {
-                    sessions[i].changes = changes
+                    sessions.setChanges(changes, at: i)
                 }
             }
         })
-        if let firstError { throw firstError }
     }
 
     /// Each work stream's queue keys before and after the mirror (`QueueBuilder.writeOrder`'s input),
     /// built only where the write order is needed (1.4 MB at 10,000 work streams, massif).
-    private static func moves(_ sessions: [StagedSession], index: QueueIndex) -> [(id: UUID, old: QueueKeys, new: QueueKeys)] {
+    private static func moves(_ sessions: StagedList, index: QueueIndex) -> [(id: UUID, old: QueueKeys, new: QueueKeys)] {
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
         moves.reserveCapacity(sessions.count)
-        for session in sessions { moves.append((session.id, session.keys, index.mirror(for: session.id, current: session.keys))) }
+        for i in sessions.indices {
+            let (id, keys) = (sessions.id(i), sessions.keys(i))
+            moves.append((id, keys, index.mirror(for: id, current: keys)))
+        }
         return moves
     }
 
     /// Reports the changes not counted when staged (kept for the per-document report, or found only
     /// when the mirror was applied), in write order. Returns the indices into `sessions` in that order.
-    private func reportInWriteOrder(_ sessions: [StagedSession], order: [UUID], report: inout MigrationReport) -> [Int] {
+    private func reportInWriteOrder(_ sessions: StagedList, order: [UUID], report: inout MigrationReport) -> [Int] {
         // Indices into `sessions`, in write order (not a reordered copy: at 10,000 work streams
         // that copy was 1.7 MB of the migration's peak heap, massif).
         let queue = Self.indices(of: sessions, in: order)
-        for index in queue where !sessions[index].changes.isEmpty {
-            report.append(DocumentChanges(file: Store.sessionFile(sessions[index].id), changes: sessions[index].changes))
+        for index in queue {
+            let changes = sessions.changes(index)
+            if !changes.isEmpty { report.append(DocumentChanges(file: Store.sessionFile(sessions.id(index)), changes: changes)) }
         }
         return queue
     }
@@ -287,12 +318,12 @@ extension StoreMigrator {
 
     /// One `syncfs` for all temp files (and everything else written), or an fsync of each temp
     /// file and of each of `alsoFolders` where it is not available.
-    func makeDurable(_ sessions: [StagedSession], alsoFolders: [String] = []) throws(StoreError) {
+    func makeDurable(_ sessions: StagedList, alsoFolders: [String] = []) throws(StoreError) {
         let context = ErrorContext("write", store.sessionsDirectory)
         let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
         if try fd.syncFileSystem(context: context) { return }
-        for session in sessions {
-            guard let path = temporaryPath(session) else { continue }
+        for position in sessions.indices {
+            guard let path = temporaryPath(sessions, position) else { continue }
             let fileContext = ErrorContext("write", path)
             let file = try FileDescriptor(opening: path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, system: store.system, context: fileContext)
             try file.sync(context: fileContext)
@@ -304,45 +335,44 @@ extension StoreMigrator {
         }
     }
 
-    private func renameInWriteOrder(_ sessions: [StagedSession], order: [UUID], ordered: Set<UUID>,
+    private func renameInWriteOrder(_ sessions: StagedList, order: [UUID], ordered: Set<UUID>,
                                     report: inout MigrationReport) throws(StoreError) {
         let queue = reportInWriteOrder(sessions, order: order, report: &report)
         let context = ErrorContext("write", store.sessionsDirectory)
         let fd: FileDescriptor
         do { fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context) } catch {
-            removeTemporaries(queue.map { sessions[$0] })  // nothing was renamed yet
+            removeTemporaries(sessions, at: queue)  // nothing was renamed yet
             throw error
         }
         // The sessions whose FIFO position changes come first in the write order; each is renamed
         // and made durable before the next, so a v1 reader derives the same queue after each one.
-        let split = queue.firstIndex { !ordered.contains(sessions[$0].id) } ?? queue.count
+        let split = queue.firstIndex { !ordered.contains(sessions.id($0)) } ?? queue.count
         for (index, sessionIndex) in queue[..<split].enumerated() {
-            let session = sessions[sessionIndex]
-            guard let temporary = temporaryPath(session) else { continue }
-            let target = store.file(Store.sessionFile(session.id))
+            guard let temporary = temporaryPath(sessions, sessionIndex) else { continue }
+            let target = store.file(Store.sessionFile(sessions.id(sessionIndex)))
             do {
                 try store.system.rename(temporary, to: target, context: ErrorContext("write", target))
                 try fd.sync(context: context)
             } catch {
                 // This session's temp file too: after a failed rename it is still there.
-                removeTemporaries(queue[index...].map { sessions[$0] })
+                removeTemporaries(sessions, at: queue[index...])
                 throw error
             }
         }
         // The others may be renamed in any order (no v1-visible order depends on them). Their
         // paths are made as each is renamed, not listed up front (~1.5 MB at 10,000, massif).
-        let rest = queue[split...].filter { sessions[$0].temporary != nil }
+        let rest = queue[split...].filter { sessions.temporary($0) != nil }
         try ParallelRename.run(count: rest.count, system: store.system) { [self] i in
-            (temporaryPath(sessions[rest[i]])!, store.file(Store.sessionFile(sessions[rest[i]].id)))
+            (temporaryPath(sessions, rest[i])!, store.file(Store.sessionFile(sessions.id(rest[i]))))
         }
         try fd.sync(context: context)
     }
 
     /// The index in `sessions` of each id of `order`, in that order (ids not staged are skipped).
-    private static func indices(of sessions: [StagedSession], in order: [UUID]) -> [Int] {
+    private static func indices(of sessions: StagedList, in order: [UUID]) -> [Int] {
         var position: [UUID: Int] = [:]
         position.reserveCapacity(sessions.count)
-        for (index, session) in sessions.enumerated() { position[session.id] = index }
+        for index in sessions.indices { position[sessions.id(index)] = index }
         return order.compactMap { position[$0] }
     }
 }
