@@ -100,8 +100,17 @@ extension StoreMigrator {
     /// One work stream: read, validated, migrated, and written to a temp file if its bytes change
     /// (and `writing`). Thread-safe on the real file system.
     private func stageSession(_ id: UUID, target: Int, writing: Bool) throws(StagingFailure) -> StagedSession {
+        let bytes: [UInt8]
+        do throws(StoreError) { bytes = try FileReader.read(store.file(store.workStreamFile(id)), system: store.system) } catch { throw .read(error) }
+        if let fast = canonicalMigration(id, bytes, target: target) {
+            var session = StagedSession(summary: SessionQueueSummary(fast.document), changes: fast.changes)
+            if writing, fast.changes.contains(where: \.changesBytes) {
+                do throws(StoreError) { session.temporary = try writeTemporary(id, fast.migrated) } catch { throw .write(error) }
+            }
+            return session
+        }
         let document: SessionDocument
-        do throws(StoreError) { document = try store.workStream(id) } catch { throw .read(error) }
+        do throws(StoreError) { document = try store.decodeWorkStream(id, bytes: bytes) } catch { throw .read(error) }
         let migrated: SessionDocument, changes: [Change]
         do throws(SchemaError) {
             (migrated, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: store.compatibility.storeSchemaVersion, to: target)
@@ -113,6 +122,18 @@ extension StoreMigrator {
             do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded) } catch { throw .write(error) }
         }
         return session
+    }
+
+    /// The fast path of a work stream's migration to v3 (`MigrationChain.migrateCanonicalWorkStream`:
+    /// its messages upgraded on their bytes), or nil where it does not apply: another target, the
+    /// v4 layout, a document not in the canonical form, not readable, or whose id is not its file
+    /// name's. The full path then reads the same bytes and reports or fixes what is wrong.
+    private func canonicalMigration(_ id: UUID, _ bytes: [UInt8], target: Int) -> MigrationChain.CanonicalMigration? {
+        guard target == SessionV3.version, !store.hasRenamedLayout,
+              let fast = MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: store.compatibility.storeSchemaVersion,
+                                                                   acceptingNewerVersions: store.acceptsNewerDocuments),
+              fast.document.fields.id == id else { return nil }
+        return fast
     }
 
     /// Why staging one work stream failed: its document can't be read (or migrated), or its
