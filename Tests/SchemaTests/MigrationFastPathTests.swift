@@ -17,25 +17,25 @@ import TestSupport
     }
 
     /// What the migration did before the fast path (and still does where it declines).
-    static func full(_ bytes: [UInt8], storeVersion: Int) -> Result<Outcome, SchemaError> {
+    static func full(_ bytes: [UInt8], storeVersion: Int, to target: Int = SessionV3.version) -> Result<Outcome, SchemaError> {
         Result { () throws(SchemaError) -> Outcome in
             let document = try SessionDocument(bytes: bytes)
-            let (migrated, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: storeVersion, to: SessionV3.version)
+            let (migrated, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: storeVersion, to: target)
             return Outcome(bytes: migrated.encoded, changes: changes, summary: SessionQueueSummary(document))
         }
     }
 
-    static func fast(_ bytes: [UInt8], storeVersion: Int) -> Outcome? {
-        MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: storeVersion, acceptingNewerVersions: false).map {
+    static func fast(_ bytes: [UInt8], storeVersion: Int, to target: Int = SessionV3.version) -> Outcome? {
+        MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: storeVersion, to: target, acceptingNewerVersions: false).map {
             Outcome(bytes: $0.migrated, changes: $0.changes, summary: SessionQueueSummary($0.document))
         }
     }
 
     /// Checks one document; returns whether the fast path took it.
     @discardableResult
-    static func expectSameAsFullPath(_ bytes: [UInt8], storeVersion: Int, _ label: String) -> Bool {
-        guard let fast = fast(bytes, storeVersion: storeVersion) else { return false }
-        switch full(bytes, storeVersion: storeVersion) {
+    static func expectSameAsFullPath(_ bytes: [UInt8], storeVersion: Int, to target: Int = SessionV3.version, _ label: String) -> Bool {
+        guard let fast = fast(bytes, storeVersion: storeVersion, to: target) else { return false }
+        switch full(bytes, storeVersion: storeVersion, to: target) {
         case .success(let full):
             let sameBytes = fast.bytes == full.bytes
             let firstDifference = (0..<min(fast.bytes.count, full.bytes.count)).first { fast.bytes[$0] != full.bytes[$0] } ?? min(fast.bytes.count, full.bytes.count)
@@ -67,8 +67,6 @@ import TestSupport
         let documents = Self.generatedWorkStreams(seed: seed, count: 150, messages: messages)
         #expect(documents.count == 150)
         for (i, bytes) in documents.enumerated() {
-            // A v1 store (plain upgrade) and a v2 store (the document was written by an older
-            // writer after the upgrade: its cursors are reset).
             // The generator writes a few documents the fast path leaves alone: one without a
             // `messages` member (the full path writes it, empty), and messages of another work
             // stream (fixed and reported by the full path).
@@ -76,10 +74,13 @@ import TestSupport
             let fixesContainment = (try? Self.full(bytes, storeVersion: 1).get())?.changes.contains {
                 if case .messageSessionIDFixed = $0 { true } else { false }
             } ?? false
-            for storeVersion in [1, 2] {
-                let took = Self.expectSameAsFullPath(bytes, storeVersion: storeVersion, "seed \(seed), document \(i), store v\(storeVersion)")
+            // To v3 from a v1 store (plain upgrade) and from a v2 store (the document was
+            // written by an older writer after the upgrade: its cursors are reset); to v2.
+            for (storeVersion, target) in [(1, 3), (2, 3), (1, 2)] {
+                let label = "seed \(seed), document \(i), store v\(storeVersion) to v\(target)"
+                let took = Self.expectSameAsFullPath(bytes, storeVersion: storeVersion, to: target, label)
                 #expect(took == (hasMessages && !fixesContainment),
-                        "seed \(seed), document \(i): took \(took), has messages \(hasMessages), fixes containment \(fixesContainment)")
+                        "\(label): took \(took), has messages \(hasMessages), fixes containment \(fixesContainment)")
             }
         }
     }
@@ -102,6 +103,7 @@ import TestSupport
         for name in names {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
             Self.expectSameAsFullPath(bytes, storeVersion: sample == "v1-store" ? 1 : 2, "\(sample)/\(name)")
+            if sample == "v1-store" { Self.expectSameAsFullPath(bytes, storeVersion: 1, to: SessionV2.version, "\(sample)/\(name) to v2") }
         }
     }
 
@@ -212,7 +214,8 @@ import TestSupport
                 if random.next() % 2 == 0 { lines.swapAt(i, i + 1); edit = "swap lines \(i), \(i + 1)" } else { lines.insert(lines[i], at: i); edit = "double line \(i)" }
                 bytes = Array(lines.joined(separator: "\n").utf8)
             }
-            if Self.expectSameAsFullPath(bytes, storeVersion: 1, "seed \(seed), round \(round): \(edit)") { took += 1 } else { declined += 1 }
+            let target = round % 4 == 3 ? SessionV2.version : SessionV3.version
+            if Self.expectSameAsFullPath(bytes, storeVersion: 1, to: target, "seed \(seed), round \(round) (to v\(target)): \(edit)") { took += 1 } else { declined += 1 }
         }
         #expect(took > 300, "the fast path took only \(took) edited documents")
         #expect(declined > 300, "the fast path declined only \(declined) edited documents")

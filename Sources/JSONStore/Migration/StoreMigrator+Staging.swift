@@ -124,14 +124,14 @@ extension StoreMigrator {
         return session
     }
 
-    /// The fast path of a work stream's migration to v3 (`MigrationChain.migrateCanonicalWorkStream`:
+    /// The fast path of a work stream's migration to v2 or v3 (`MigrationChain.migrateCanonicalWorkStream`:
     /// its messages upgraded on their bytes), or nil where it does not apply: another target, the
     /// v4 layout, a document not in the canonical form, not readable, or whose id is not its file
     /// name's. The full path then reads the same bytes and reports or fixes what is wrong.
     private func canonicalMigration(_ id: UUID, _ bytes: [UInt8], target: Int) -> MigrationChain.CanonicalMigration? {
-        guard target == SessionV3.version, !store.hasRenamedLayout,
+        guard !store.hasRenamedLayout,
               let fast = MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: store.compatibility.storeSchemaVersion,
-                                                                   acceptingNewerVersions: store.acceptsNewerDocuments),
+                                                                   to: target, acceptingNewerVersions: store.acceptsNewerDocuments),
               fast.document.fields.id == id else { return nil }
         return fast
     }

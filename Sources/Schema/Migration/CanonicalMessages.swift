@@ -1,7 +1,7 @@
 import Foundation
 import StoreJSON
 
-/// The `messages` of a v1 or v2 work stream upgraded to v3 on their bytes, when those bytes are
+/// The `messages` of a v1 or v2 work stream upgraded to v3 (or of a v1 one checked for v2) on their bytes, when those bytes are
 /// exactly what this code writes: the migration's fast path (issue 19).
 ///
 /// v2 → v3 adds `"offset": 0` and `"seq": 0` to each message and changes nothing else in it
@@ -30,7 +30,13 @@ package enum CanonicalMessages {
 
     /// Upgrades the canonical `messages` value starting at `start` (its `[`) in `bytes`.
     package static func upgradedToV3(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Upgraded? {
-        var scanner = Scanner(bytes: bytes, pos: start)
+        var scanner = Scanner(bytes: bytes, pos: start, addingSync: true)
+        return scanner.array()
+    }
+
+    /// The same check for v1 → v2, which changes no message: the bytes are the input's.
+    package static func checkedForV2(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Upgraded? {
+        var scanner = Scanner(bytes: bytes, pos: start, addingSync: false)
         return scanner.array()
     }
 }
@@ -43,11 +49,14 @@ private struct Scanner {
     var out: [UInt8] = []
     var copied = 0
     var sessionID: [UInt8]?
+    /// True for v3: `offset` and `seq` are inserted into each message.
+    let addingSync: Bool
 
-    init(bytes: UnsafeBufferPointer<UInt8>, pos: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, pos: Int, addingSync: Bool) {
         self.bytes = bytes
         self.pos = pos
         self.copied = pos
+        self.addingSync = addingSync
     }
 
     /// True when `literal` lies at `pos`; moves past it.
@@ -91,7 +100,7 @@ private struct Scanner {
     mutating func message() -> Bool {
         var seen: UInt16 = 0
         var previousKey = 0..<0
-        var offsetWritten = false, seqWritten = false
+        var offsetWritten = !addingSync, seqWritten = !addingSync
         while true {
             let lineStart = pos
             guard take("      \"") else { return false }

@@ -2,7 +2,7 @@ import Foundation
 import StoreJSON
 
 extension MigrationChain {
-    /// What ``migrateCanonicalWorkStream(_:storeVersion:acceptingNewerVersions:)`` gives: the
+    /// What ``migrateCanonicalWorkStream(_:storeVersion:to:acceptingNewerVersions:)`` gives: the
     /// document as read (its messages stand-ins, see below), its v3 bytes and the changes.
     package struct CanonicalMigration: Sendable {
         /// The document as read, with `messages` holding one stand-in per message (same count,
@@ -12,7 +12,7 @@ extension MigrationChain {
         package var changes: [Change]
     }
 
-    /// A v1 or v2 work stream taken to v3 with its messages upgraded on their bytes
+    /// A v1 or v2 work stream taken to v3 (or a v1 one to v2) with its messages upgraded on their bytes
     /// (``CanonicalMessages``), when they are in the canonical form and belong to the work
     /// stream; nil otherwise, and for a document that does not read: the caller then takes the
     /// full path (`SessionDocument(bytes:)`, ``migrateWorkStream(_:storeVersion:to:queue:)``,
@@ -25,14 +25,17 @@ extension MigrationChain {
     /// - the chain runs on the document with stand-in messages that have what its steps look at
     ///   (v1 → v2: `session_id` equal to the id, so nothing is fixed; v2 → v3: no `seq` or
     ///   `offset`, so each message counts as given its keys), so it reports the same changes;
+    ///   v1 → v2 alone changes no message, and its messages are copied as they are;
     /// - the v3 bytes are written by the same encoder, with the upgraded messages copied in.
     ///
-    /// Only the default layout (`sessions/`) and the target v3 take this path.
-    package static func migrateCanonicalWorkStream(_ bytes: [UInt8], storeVersion: Int,
+    /// Only the default layout (`sessions/`) and the targets v2 and v3 take this path.
+    package static func migrateCanonicalWorkStream(_ bytes: [UInt8], storeVersion: Int, to target: Int,
                                                    acceptingNewerVersions: Bool) -> CanonicalMigration? {
-        let target = SessionV3.version
-        guard let start = messagesValueStart(bytes) else { return nil }
-        guard let upgraded = bytes.withUnsafeBufferPointer({ CanonicalMessages.upgradedToV3($0, from: start) }) else { return nil }
+        guard target == SessionV2.version || target == SessionV3.version, let start = messagesValueStart(bytes) else { return nil }
+        let upgraded = bytes.withUnsafeBufferPointer { buffer in
+            target == SessionV3.version ? CanonicalMessages.upgradedToV3(buffer, from: start) : CanonicalMessages.checkedForV2(buffer, from: start)
+        }
+        guard let upgraded else { return nil }
         let known = Array(bytes[start..<upgraded.end])
         var document: SessionDocument
         do {
@@ -56,13 +59,23 @@ extension MigrationChain {
         } catch {
             return nil   // as above: the full path reports it
         }
-        guard case .v3(let session) = migrated else { return nil }
         var range = 0..<0, appended: [Range<Int>] = []
-        let out = SessionEncoding.document(SessionEncoding.v3, schemaVersion: session.schemaVersion, fields: session.fields,
+        let out: [UInt8]
+        switch migrated {
+        case .v3(let session) where target == SessionV3.version:
+            out = SessionEncoding.document(SessionEncoding.v3, schemaVersion: session.schemaVersion, fields: session.fields,
                                            provider: .init(sessionID: session.providerSessionID, name: session.provider,
                                                            cursors: session.cursors),
                                            unknown: session.unknown, messages: .copy(upgraded.bytes),
                                            messagesRange: &range, appendedRanges: &appended)
+        case .v2(let session) where target == SessionV2.version:
+            out = SessionEncoding.document(SessionEncoding.v2, schemaVersion: session.schemaVersion, fields: session.fields,
+                                           provider: .init(sessionID: session.providerSessionID, name: session.provider),
+                                           unknown: session.unknown, messages: .copy(upgraded.bytes),
+                                           messagesRange: &range, appendedRanges: &appended)
+        default:
+            return nil
+        }
         return CanonicalMigration(document: document, migrated: out, changes: changes)
     }
 
