@@ -94,6 +94,35 @@ import TestSupport
         }
     }
 
+    /// The migration's second pass re-migrates the work streams whose queue keys the resolved
+    /// queue changes (`StoreMigration.migrateSession` with the queue index): the fast path with
+    /// `mirror` gives its bytes and changes. The queue is built from the generated store's own
+    /// queue keys, and built again with every tenth work stream dropped from it, so that some keys
+    /// change (renumbered positions) and some entries go.
+    @Test func withTheResolvedQueueTheFastPathAppliesTheSameMirror() throws {
+        let documents = Self.generatedWorkStreams(seed: 20_251_120, count: 200, messages: 3)
+        let summaries = try documents.map { SessionQueueSummary(try SessionDocument(bytes: $0)) }
+        let queued = summaries.filter { $0.keys.isInQueue || $0.keys.isInPriorityQueue }
+        #expect(queued.count > 10, "the generated store should queue some work streams")
+        var changedByMirror = 0
+        for (name, index) in [("whole queue", QueueIndex(QueueBuilder.build(from: summaries))),
+                              ("every tenth dropped", QueueIndex(QueueBuilder.build(from: summaries.enumerated().filter { $0.offset % 10 != 0 }.map(\.element))))] {
+            for (i, bytes) in documents.enumerated() {
+                let document = try SessionDocument(bytes: bytes)
+                let (migrated, changes) = try StoreMigration.migrateSession(document, storeVersion: 1, target: SessionV3.version, index: index)
+                guard let fast = MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: 1, to: SessionV3.version,
+                                                                           acceptingNewerVersions: false, mirror: index) else { continue }
+                let sameBytes = fast.migrated == migrated.encoded
+                #expect(sameBytes, "\(name), document \(i): bytes differ")
+                #expect(fast.changes == changes, "\(name), document \(i): changes differ")
+                if changes.contains(where: { if case .mirrorKey = $0 { true } else if case .queuePositionRenumbered = $0 { true } else { false } }) {
+                    changedByMirror += 1
+                }
+            }
+        }
+        #expect(changedByMirror > 5, "only \(changedByMirror) documents had mirror changes: the test does not exercise the mirror")
+    }
+
     /// The samples hold hand-made oddities; whatever the fast path takes must match.
     @Test(arguments: ["v1-store", "v2-store"])
     func sampleDocumentsMatchTheFullPathWhereverTheFastPathApplies(sample: String) throws {

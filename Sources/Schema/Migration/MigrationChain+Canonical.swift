@@ -29,8 +29,11 @@ extension MigrationChain {
     /// - the v3 bytes are written by the same encoder, with the upgraded messages copied in.
     ///
     /// Only the default layout (`sessions/`) and the targets v2 and v3 take this path.
+    ///
+    /// With `mirror`, the resolved queue's mirror keys are then applied and reported, as
+    /// `StoreMigration.migrateSession` does for the targets v2 and v3 (the rollback-safe steps).
     package static func migrateCanonicalWorkStream(_ bytes: [UInt8], storeVersion: Int, to target: Int,
-                                                   acceptingNewerVersions: Bool) -> CanonicalMigration? {
+                                                   acceptingNewerVersions: Bool, mirror: QueueIndex? = nil) -> CanonicalMigration? {
         guard target == SessionV2.version || target == SessionV3.version, let start = messagesValueStart(bytes) else { return nil }
         let upgraded = bytes.withUnsafeBufferPointer { buffer in
             target == SessionV3.version ? CanonicalMessages.upgradedToV3(buffer, from: start) : CanonicalMessages.checkedForV2(buffer, from: start)
@@ -53,11 +56,19 @@ extension MigrationChain {
         }
         let standIn = MessageV1(id: id, sessionID: id, role: "", text: "", timestamp: Date(timeIntervalSince1970: 0))
         document.fields.messages = Array(repeating: standIn, count: upgraded.count)
-        let migrated: SessionDocument, changes: [Change]
+        var migrated: SessionDocument, changes: [Change]
         do {
             (migrated, changes) = try migrateWorkStream(document, storeVersion: storeVersion, to: target)
         } catch {
             return nil   // as above: the full path reports it
+        }
+        if let mirror {
+            var fields = migrated.fields
+            let mirrored = SessionMigration.applyMirror(mirror, to: &fields)
+            if !mirrored.isEmpty {
+                migrated.fields = fields
+                changes += mirrored
+            }
         }
         var range = 0..<0, appended: [Range<Int>] = []
         let out: [UInt8]
