@@ -4,7 +4,7 @@ import Foundation
 
 extension RFC3339 {
     /// The length of every formatted date: `2025-10-17T14:30:00.000Z`.
-    static let formattedCount = 24
+    package static let formattedCount = 24
 
     /// The instant rounded to the nearest millisecond, as milliseconds since 1970.
     ///
@@ -20,7 +20,7 @@ extension RFC3339 {
 
     /// Writes the canonical form of `milliseconds` since 1970 (within ``representable``, so the
     /// year has four digits) into the first ``formattedCount`` bytes of `buffer`.
-    static func write(milliseconds: Int64, to buffer: UnsafeMutableBufferPointer<UInt8>) {
+    package static func write(milliseconds: Int64, to buffer: UnsafeMutableBufferPointer<UInt8>) {
         precondition(buffer.count >= formattedCount && representable.contains(milliseconds),
                      "RFC3339.write: \(milliseconds) ms is outside the years 0000–9999, or the buffer is short")
         let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)

@@ -13,7 +13,7 @@ extension RFC3339 {
     }
 
     /// Milliseconds since 1970 of canonical text, or nil.
-    static func canonicalMilliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func canonicalMilliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard text.count == 24, let p = text.baseAddress, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
               p[10] == UInt8(ascii: "T"), p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
               p[19] == UInt8(ascii: "."), p[23] == UInt8(ascii: "Z") else { return nil }

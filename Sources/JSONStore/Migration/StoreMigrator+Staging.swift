@@ -100,8 +100,17 @@ extension StoreMigrator {
     /// One work stream: read, validated, migrated, and written to a temp file if its bytes change
     /// (and `writing`). Thread-safe on the real file system.
     private func stageSession(_ id: UUID, target: Int, writing: Bool) throws(StagingFailure) -> StagedSession {
+        let bytes: [UInt8]
+        do throws(StoreError) { bytes = try FileReader.read(store.file(store.workStreamFile(id)), system: store.system) } catch { throw .read(error) }
+        if let fast = canonicalMigration(id, bytes, storeVersion: store.compatibility.storeSchemaVersion, target: target) {
+            var session = StagedSession(summary: SessionQueueSummary(fast.document), changes: fast.changes)
+            if writing, fast.changes.contains(where: \.changesBytes) {
+                do throws(StoreError) { session.temporary = try writeTemporary(id, fast.migrated) } catch { throw .write(error) }
+            }
+            return session
+        }
         let document: SessionDocument
-        do throws(StoreError) { document = try store.workStream(id) } catch { throw .read(error) }
+        do throws(StoreError) { document = try store.decodeWorkStream(id, bytes: bytes) } catch { throw .read(error) }
         let migrated: SessionDocument, changes: [Change]
         do throws(SchemaError) {
             (migrated, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: store.compatibility.storeSchemaVersion, to: target)
@@ -113,6 +122,21 @@ extension StoreMigrator {
             do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded) } catch { throw .write(error) }
         }
         return session
+    }
+
+    /// The fast path of a work stream's migration to v2 or v3 (`MigrationChain.migrateCanonicalWorkStream`:
+    /// its messages upgraded on their bytes), or nil where it does not apply: another target, the
+    /// v4 layout, a document not in the canonical form, not readable, or whose id is not its file
+    /// name's. The full path then reads the same bytes and reports or fixes what is wrong.
+    /// With `mirror`, the resolved queue's mirror keys are applied too (`StoreMigration.migrateSession`).
+    private func canonicalMigration(_ id: UUID, _ bytes: [UInt8], storeVersion: Int, target: Int,
+                                    mirror: QueueIndex? = nil) -> MigrationChain.CanonicalMigration? {
+        guard !store.hasRenamedLayout,
+              let fast = MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: storeVersion,
+                                                                   to: target, acceptingNewerVersions: store.acceptsNewerDocuments,
+                                                                   mirror: mirror),
+              fast.document.fields.id == id else { return nil }
+        return fast
     }
 
     /// Why staging one work stream failed: its document can't be read (or migrated), or its
@@ -254,14 +278,21 @@ extension StoreMigrator {
                              ordered: inout Set<UUID>, report: inout MigrationReport, firstError: inout StoreError?) throws(StoreError) {
         try ParallelBatches.run(work, system: store.system, work: { (item) -> Result<(UInt64?, [Change]), StoreError> in
             do throws(StoreError) {
-                let document = try store.workStream(item.id)
-                let (migrated, changes) = try migrateSession(document, storeVersion: storeVersion, target: target, index: index)
+                let bytes = try FileReader.read(store.file(store.workStreamFile(item.id)), system: store.system)
+                let encoded: [UInt8], changes: [Change]
+                if let fast = canonicalMigration(item.id, bytes, storeVersion: storeVersion, target: target, mirror: index) {
+                    (encoded, changes) = (fast.migrated, fast.changes)
+                } else {
+                    let document = try store.decodeWorkStream(item.id, bytes: bytes)
+                    let (migrated, migratedChanges) = try migrateSession(document, storeVersion: storeVersion, target: target, index: index)
+                    (encoded, changes) = (migrated.encoded, migratedChanges)
+                }
                 if let token = item.temporary {
                     // Rewrite our own, still invisible temp file in place: no unlink that could fail and leave it.
-                    try rewriteTemporary(temporaryPath(item.id, token: token), migrated.encoded)
+                    try rewriteTemporary(temporaryPath(item.id, token: token), encoded)
                     return .success((nil, changes))
                 }
-                return .success((try writeTemporary(item.id, migrated.encoded), changes))
+                return .success((try writeTemporary(item.id, encoded), changes))
             } catch {
                 return .failure(error)
             }
