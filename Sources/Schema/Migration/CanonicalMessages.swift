@@ -323,7 +323,10 @@ private struct Scanner {
             let nibble = low <= UInt8(ascii: "9") ? low - UInt8(ascii: "0") : low - UInt8(ascii: "a") + 10
             let value = (bytes[pos + 4] - UInt8(ascii: "0")) << 4 | nibble
             // These five have a short escape, which the writer uses.
-            guard ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(value) else { return false }
+            switch value {
+            case 0x08, 0x09, 0x0A, 0x0C, 0x0D: return false
+            default: break
+            }
             pos += 6
             return true
         default:

@@ -2,7 +2,7 @@ import Foundation
 import StoreJSON
 
 extension MigrationChain {
-    /// What ``migrateCanonicalWorkStream(_:storeVersion:to:acceptingNewerVersions:)`` gives: the
+    /// What ``migrateCanonicalWorkStream(_:storeVersion:to:acceptingNewerVersions:mirror:)`` gives: the
     /// document as read (its messages stand-ins, see below), its v3 bytes and the changes.
     package struct CanonicalMigration: Sendable {
         /// The document as read, with `messages` holding one stand-in per message (same count,
@@ -30,8 +30,8 @@ extension MigrationChain {
     ///
     /// Only the default layout (`sessions/`) and the targets v2 and v3 take this path.
     ///
-    /// With `mirror`, the resolved queue's mirror keys are then applied and reported, as
-    /// `StoreMigration.migrateSession` does for the targets v2 and v3 (the rollback-safe steps).
+    /// With `mirror`, the document goes through `StoreMigration.migrateSession` instead, which
+    /// also applies and reports the resolved queue's mirror keys (the migration's second pass).
     package static func migrateCanonicalWorkStream(_ bytes: [UInt8], storeVersion: Int, to target: Int,
                                                    acceptingNewerVersions: Bool, mirror: QueueIndex? = nil) -> CanonicalMigration? {
         guard target == SessionV2.version || target == SessionV3.version, let start = messagesValueStart(bytes) else { return nil }
@@ -56,36 +56,21 @@ extension MigrationChain {
         }
         let standIn = MessageV1(id: id, sessionID: id, role: "", text: "", timestamp: Date(timeIntervalSince1970: 0))
         document.fields.messages = Array(repeating: standIn, count: upgraded.count)
-        var migrated: SessionDocument, changes: [Change]
+        let migrated: SessionDocument, changes: [Change]
         do {
-            (migrated, changes) = try migrateWorkStream(document, storeVersion: storeVersion, to: target)
+            if let mirror {
+                (migrated, changes) = try StoreMigration.migrateSession(document, storeVersion: storeVersion, target: target, index: mirror)
+            } else {
+                (migrated, changes) = try migrateWorkStream(document, storeVersion: storeVersion, to: target)
+            }
         } catch {
             return nil   // as above: the full path reports it
         }
-        if let mirror {
-            var fields = migrated.fields
-            let mirrored = SessionMigration.applyMirror(mirror, to: &fields)
-            if !mirrored.isEmpty {
-                migrated.fields = fields
-                changes += mirrored
-            }
-        }
-        var range = 0..<0, appended: [Range<Int>] = []
         let out: [UInt8]
         switch migrated {
-        case .v3(let session) where target == SessionV3.version:
-            out = SessionEncoding.document(SessionEncoding.v3, schemaVersion: session.schemaVersion, fields: session.fields,
-                                           provider: .init(sessionID: session.providerSessionID, name: session.provider,
-                                                           cursors: session.cursors),
-                                           unknown: session.unknown, messages: .copy(upgraded.bytes),
-                                           messagesRange: &range, appendedRanges: &appended)
-        case .v2(let session) where target == SessionV2.version:
-            out = SessionEncoding.document(SessionEncoding.v2, schemaVersion: session.schemaVersion, fields: session.fields,
-                                           provider: .init(sessionID: session.providerSessionID, name: session.provider),
-                                           unknown: session.unknown, messages: .copy(upgraded.bytes),
-                                           messagesRange: &range, appendedRanges: &appended)
-        default:
-            return nil
+        case .v3(let session) where target == SessionV3.version: out = session.encoded(copyingMessages: upgraded.bytes)
+        case .v2(let session) where target == SessionV2.version: out = session.encoded(copyingMessages: upgraded.bytes)
+        default: return nil
         }
         return CanonicalMigration(document: document, migrated: out, changes: changes)
     }

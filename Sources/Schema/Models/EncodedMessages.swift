@@ -80,7 +80,27 @@ extension SessionV2 {
     }
 }
 
+extension SessionV2 {
+    /// The canonical bytes with `messages` (the canonical bytes of the whole `messages` value at
+    /// level 1) copied in instead of this value's own messages, which are not looked at: the
+    /// migration's fast path (`MigrationChain.migrateCanonicalWorkStream`).
+    package func encoded(copyingMessages messages: [UInt8]) -> [UInt8] {
+        var range = 0..<0, appended: [Range<Int>] = []
+        return SessionEncoding.document(SessionEncoding.v2, schemaVersion: schemaVersion, fields: fields,
+                                        provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown,
+                                        messages: .copy(messages), messagesRange: &range, appendedRanges: &appended)
+    }
+}
+
 extension SessionV3 {
+    /// As ``SessionV2/encoded(copyingMessages:)``, for a v3 document.
+    package func encoded(copyingMessages messages: [UInt8]) -> [UInt8] {
+        var range = 0..<0, appended: [Range<Int>] = []
+        return SessionEncoding.document(SessionEncoding.v3, schemaVersion: schemaVersion, fields: fields,
+                                        provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
+                                        unknown: unknown, messages: .copy(messages), messagesRange: &range, appendedRanges: &appended)
+    }
+
     /// As ``SessionV2/encoded(after:)``, for a v3 document (messages without `sync` get the defaults).
     package func encoded(after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
         var filled = self
