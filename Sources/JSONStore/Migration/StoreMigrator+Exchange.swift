@@ -61,7 +61,7 @@ extension StoreMigrator {
             }
             try makeDurable(sessions, alsoFolders: [folder, store.path])
             guard try store.system.exchange(folder, store.sessionsDirectory, context: context) else {
-                removeFolder(folder)
+                if created { removeFolder(folder) }  // not when staging wrote there: its files are renamed out of it
                 return .unsupported
             }
         } catch {

@@ -273,11 +273,12 @@ extension StoreMigrator {
             }
             return true
         }
+        // Staged in the exchange folder and renamed out of it: what is left there once the renames
+        // end (or fail) is links that an exchange the file system refused made to documents
+        // `sessions/` holds, and the staged files not renamed.
+        defer { if sessions.stagesInExchangeFolder { removeFolder(exchangeFolder) } }
         let order = QueueBuilder.writeOrder(Self.moves(sessions, index: index))
         try renameInWriteOrder(sessions, order: order, ordered: ordered, report: &report)
-        // Staged in the exchange folder and renamed out of it: what is left there are links an
-        // exchange that the file system refused made to documents `sessions/` holds.
-        if sessions.stagesInExchangeFolder { removeFolder(exchangeFolder) }
         return false
     }
 
