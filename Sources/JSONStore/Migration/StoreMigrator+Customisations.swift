@@ -121,7 +121,7 @@ extension StoreMigrator {
         let path = joinPath(store.userSessionsDirectory, name)
         var fileContext = ErrorContext("write", path)
         let mode = try AtomicFile.intendedMode(of: path, newFileMode: 0o600, system: store.system, context: &fileContext)
-        try NewFiles.write(joinPath(folder, name), document.encoded, sync: false, mode: mode, system: store.system)
+        try NewFiles.write(joinPath(folder, name), document.encoded, sync: false, mode: mode, system: store.system, context: fileContext)
     }
 
     /// The index of `name` in the sorted `names`, if it is there.

@@ -186,7 +186,7 @@ extension StoreMigrator {
         let context = ErrorContext("write", store.file(Store.sessionFile(id)))
         if inExchangeFolder {
             try NewFiles.write(temporaryPath(id, token: 0, inExchangeFolder: true), bytes, sync: false,
-                               mode: try sessionMode(id, context: context), system: store.system)
+                               mode: try sessionMode(id, context: context), system: store.system, context: context)
             return 0
         }
         let file = try AtomicFile.writeUnsynced(directory: store.sessionsDirectory, name: Store.documentName(id),
