@@ -4,8 +4,8 @@ import Testing
 @testable import JSONStore
 
 /// The customisations of a migration committed by exchanging `user-sessions/`
-/// (`StoreMigrator+Customisations.swift`), each encoded only as its temp file is written: the
-/// same bytes and modes as the batch commit, and nothing left behind by a failure before the exchange.
+/// (`StoreMigrator+Customisations.swift`), each encoded only as it is written into the new folder:
+/// the same bytes and modes as the batch commit, and nothing left behind by a failure before the exchange.
 @Suite struct CustomisationsExchangeTests {
     /// 40 work streams, about a third of them customised: below the default threshold (32), so a
     /// default migration commits them in batches, the reference.
@@ -60,9 +60,11 @@ import Testing
         }
     }
 
-    /// A failure after every temp file was written (making the new folder, a link, the exchange)
-    /// leaves `user-sessions/` byte for byte as it was, with no temp file and no exchange folder.
-    @Test(arguments: [("mkdir", 2), ("link", 43), ("exchange", 2)])
+    /// A failure in the customisations' commit (making the new folder, writing the second
+    /// customisation into it, linking the user's `.note`, the exchange) leaves `user-sessions/`
+    /// byte for byte as it was, with no temp file and no exchange folder. (`mkdir` 1 and
+    /// `exchange` 1 are the work streams'; `write` 1–40 their staged files, 41 queue.json.)
+    @Test(arguments: [("mkdir", 2), ("write", 43), ("link", 1), ("exchange", 2)])
     func aFailureBeforeTheCustomisationsExchangeLeavesThemUnchangedAndNoTempFile(_ kind: String, _ number: Int) throws {
         let dir = TemporaryDirectory()
         let store = try Self.prepared(dir, "store")

@@ -3,8 +3,9 @@ import StoreGenerator
 import Testing
 @testable import JSONStore
 
-/// A migration commits the work streams by exchanging `sessions/` with a folder of links
-/// (`StoreMigrator+Exchange`), or file by file where that cannot be done; both end byte-identical.
+/// A migration commits the work streams by exchanging `sessions/` with a folder that staging
+/// wrote the changed documents into and the others are linked into (`StoreMigrator+Exchange`), or
+/// file by file where that cannot be done; both end byte-identical.
 @Suite struct MigrationExchangeTests {
     static let generator = StoreGenerator(seed: 41, workStreams: 40, messagesPerStream: 3)
     static let exchangeFolder = StoreMigrator.exchangeFolderName
@@ -54,7 +55,8 @@ import Testing
         let calls = FaultInjectingCalls()
         let report = try Self.migrate(path, calls: calls)
         #expect(calls.succeeded("exchange") && calls.count("exchange") == 1)
-        #expect(calls.count("link") == 40)
+        // Every work stream changed: each was staged in the exchanged folder, none linked, no temp file.
+        #expect(calls.count("link") == 0)
         // The work streams' renames are gone: only queue.json, customisations, settings, store.json.
         #expect(calls.count("rename") == 3 + (try Self.entries(path + "/user-sessions").count))
         #expect(report.filesChanged > 40)
@@ -83,14 +85,19 @@ import Testing
         #expect(file.permissions == 0o640)
     }
 
+    /// Staging wrote every changed work stream into the exchange folder; the first link (of a
+    /// user's file in `sessions/`) fails: the staged files are renamed out of that folder instead.
     @Test(arguments: [EPERM, EXDEV, EMLINK, ENOTSUP])
     func fileSystemWithoutHardLinksFallsBackToRenamesWithTheSameBytes(_ errno: Int32) throws {
         let dir = TemporaryDirectory()
         let path = try Self.v1Store(dir)
-        let calls = FaultInjectingCalls(.init(callNumber: 7, kinds: ["link"], fault: .error(errno)))
+        let note = Array("a user's own bookkeeping\n".utf8)
+        try Data(note).write(to: URL(fileURLWithPath: path + "/sessions/.DS_Store"))
+        let calls = FaultInjectingCalls(.init(callNumber: 1, kinds: ["link"], fault: .error(errno)))
         _ = try Self.migrate(path, calls: calls)
-        #expect(calls.count("link") == 7 && calls.count("exchange") == 0)
+        #expect(calls.count("link") == 1 && calls.count("exchange") == 0 && calls.count("rename") >= 40)
         #expect(!FileManager.default.fileExists(atPath: path + "/" + Self.exchangeFolder))
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path + "/sessions/.DS_Store"))) == note)
         #expect(try Self.documents(path) == (try Self.migratedByRenames(dir)))
     }
 
@@ -106,24 +113,31 @@ import Testing
         #expect(try Self.documents(path) == (try Self.migratedByRenames(dir)))
     }
 
-    /// Every failure before the exchange (making the folder, a link, the exchange itself) leaves
-    /// every work stream and customisation byte-identical, with no temp file and no exchange
-    /// folder. (queue.json, written before the work streams, stays: a v1 reader ignores it.)
+    /// Every failure before the exchange (making the folder staging writes into, writing a
+    /// staged file, linking a user's file, the exchange itself) leaves every work stream and
+    /// customisation byte-identical, with no temp file and no exchange folder. (queue.json,
+    /// written after staging and before the work streams, stays: a v1 reader ignores it.)
     @Test func aFailureBeforeTheExchangeChangesNothingAndLeavesNothing() throws {
         let dir = TemporaryDirectory()
-        let pristine = tree(try Self.v1Store(dir, "pristine"))
+        let note = Array("a user's own bookkeeping\n".utf8)
+        func store(_ name: String) throws -> String {
+            let path = try Self.v1Store(dir, name)
+            try Data(note).write(to: URL(fileURLWithPath: path + "/sessions/.DS_Store"))
+            return path
+        }
+        let pristine = tree(try store("pristine"))
         var injected = 0
-        for (kind, number) in [("mkdir", 1), ("link", 1), ("link", 40), ("exchange", 1)] {
-            let path = try Self.v1Store(dir, "store-\(kind)-\(number)")
+        for (kind, number, staged) in [("mkdir", 1, false), ("write", 5, false), ("link", 1, true), ("exchange", 1, true)] {
+            let path = try store("store-\(kind)-\(number)")
             let calls = FaultInjectingCalls(.init(callNumber: number, kinds: [kind], fault: .error(EIO)))
             #expect(throws: StoreError.self) { try Self.migrate(path, calls: calls) }
             #expect(calls.injected.count == 1, "\(kind) #\(number) was not reached")
             injected += calls.injected.count
             var tree = TestSupport.tree(path)
-            #expect(tree.removeValue(forKey: "queue.json") != nil, "\(kind) #\(number)")
+            #expect((tree.removeValue(forKey: "queue.json") != nil) == staged, "\(kind) #\(number)")
             #expect(tree == pristine, "\(kind) #\(number)")
             let leftovers = try Self.entries(path).filter { $0.hasPrefix(".") && $0 != ".lock" }
-                + (try Self.entries(path + "/sessions").filter { $0.hasPrefix(".") })
+                + (try Self.entries(path + "/sessions").filter { $0.hasPrefix(".") && $0 != ".DS_Store" })
             #expect(leftovers.isEmpty, "\(kind) #\(number): \(leftovers)")
         }
         #expect(injected == 4)

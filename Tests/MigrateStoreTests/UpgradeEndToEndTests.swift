@@ -110,7 +110,9 @@ import StoreGenerator
             let upgraded = try FileManager.default.contentsOfDirectory(atPath: store + "/sessions").filter { name in
                 !name.hasPrefix(".") && ((try? String(contentsOfFile: store + "/sessions/" + name, encoding: .utf8))?.contains("\"provider_session_id\"") ?? false)
             }.count
+            // Staged files: `<id>.json` in `.migration-sessions` (an upgrade), or temp files beside the documents.
             let temporaries = try FileManager.default.contentsOfDirectory(atPath: store + "/sessions").filter { $0.hasPrefix(".tmp-") }.count
+                + (FileManager.default.fileExists(atPath: store + "/.migration-sessions") ? 1 : 0)
             if manifest.contains("\"schema_version\": 1") && upgraded > 0 { halfway += 1 } else if temporaries > 0 { staging += 1 }
             let view = try StoreTrees.v1View(store)
             #expect(view.fifo == original.fifo, "a v1 reader derives the same queue order")
@@ -143,7 +145,7 @@ import StoreGenerator
             #expect(try BuiltTool.run(["migrate", store, "--no-backup", "--quiet"]).code == 0)
             #expect(try StoreTrees.documents(store) == expected, "seed \(seed)")
         }
-        print("killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (temp files only), \(halfway) while committing (work streams at v3, exchanged at once or some renamed; store.json still v1) (full run \(Int(fullRun * 1000)) ms)")
+        print("killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (staged files only), \(halfway) while committing (work streams at v3, exchanged at once or some renamed; store.json still v1) (full run \(Int(fullRun * 1000)) ms)")
         // The rename window is a few milliseconds (unordered renames run in parallel), so how many
         // kills land in it varies; every state between two renames is checked exhaustively by
         // StoreMigrationTests.partiallyAppliedRenumbering… and by the power-loss model (ReliabilityTests).

@@ -22,11 +22,13 @@ enum NewFiles {
     /// - Parameters:
     ///   - sync: fsync the file before closing it. The default is `true`.
     ///   - mode: The permission bits. The default is `0o600`.
+    ///   - context: What an error names; the default names `path` (a migration staging a
+    ///     document names the document it replaces instead).
     /// - Throws: `StoreError` of the failed call (`.alreadyExists`, `.noSpace`, ...). The partial
     ///   file is removed.
     static func write(_ path: String, _ bytes: [UInt8], sync: Bool = true, mode: mode_t = 0o600,
-                      system: SystemCalls = .real) throws(StoreError) {
-        let context = ErrorContext("write", path)
+                      system: SystemCalls = .real, context: ErrorContext? = nil) throws(StoreError) {
+        let context = context ?? ErrorContext("write", path)
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         let fd = try FileDescriptor(opening: path, flags: flags, mode: mode & 0o600, system: system, context: context)
         do {

@@ -8,21 +8,24 @@ import Darwin
 ///
 /// Renaming a temp file over each document frees the old file inside every `rename(2)`; with
 /// most documents changed (an upgrade) that was most of a migration's time (Benchmarks/ANALYSIS.md).
-/// Instead, a new folder `.migration-sessions` is filled with a hard link to every entry of
-/// `sessions/` (the temp file for a changed document, the document itself otherwise, and any
-/// other dot-named file a user or tool put there), made durable, and exchanged with `sessions/`
-/// in one atomic step (`SystemCalls.exchange`). The old folder, now named `.migration-sessions`,
-/// is then removed. No data is copied: links only.
+/// Instead, a new folder `.migration-sessions` gets every entry of `sessions/`: in an upgrade,
+/// staging already wrote each changed document there as `<id>.json`
+/// (`StoreMigrator+Staging.swift`); every other entry (an unchanged document, a changed one's
+/// temp file when staging wrote beside the documents, any other dot-named file a user or tool put
+/// there) is hard-linked in. The folder is made durable and exchanged with `sessions/` in one
+/// atomic step (`SystemCalls.exchange`). The old folder, now named `.migration-sessions`, is then
+/// removed. No data is copied.
 ///
 /// What a reader sees at any instant, even across a power loss: the whole old `sessions/` or the
 /// whole new one, never a mix (so the v1 queue order holds without a per-file write order).
-/// A crash before the exchange leaves `sessions/` untouched plus two kinds of dot-named leftovers
-/// (temp files, the new folder); after it, the old folder. `TempSweep` removes both under the
-/// lock, and the next migration finishes (the documents already exchanged are v2 and unchanged).
+/// A crash before the exchange leaves `sessions/` untouched plus dot-named leftovers (the new
+/// folder with what was staged and linked so far, and temp files beside the documents when
+/// staging wrote there); after it, the old folder. `TempSweep` removes both under the lock, and
+/// the next migration finishes (the documents already exchanged are at the target and unchanged).
 ///
 /// Where the file system cannot exchange or link (`EINVAL`, `ENOTSUP`, `EPERM`...), or `sessions/`
 /// holds something that is not a regular file, nothing visible has changed and the caller renames
-/// file by file instead.
+/// file by file instead (out of the new folder, when staging wrote there).
 extension StoreMigrator {
     /// The folder a migration builds and exchanges with `sessions/`; a leftover is swept (`TempSweep`).
     package static let exchangeFolderName = TempSweep.exchangeFolderName
@@ -37,14 +40,16 @@ extension StoreMigrator {
     enum ExchangeOutcome {
         /// `sessions/` now holds the staged documents; the old folder is at `exchangeFolder`.
         case exchanged
-        /// Nothing visible changed, the temp files are still in `sessions/`: rename them instead.
+        /// Nothing visible changed, the staged files are where staging wrote them: rename them instead.
         case unsupported
     }
 
     var exchangeFolder: String { joinPath(store.path, Self.exchangeFolderName) }
 
-    /// Builds the new folder, makes it durable with the temp files, and exchanges it with `sessions/`.
-    /// On an error, the new folder is removed; the caller removes the temp files.
+    /// Completes the new folder, makes it durable with the staged files, and exchanges it with
+    /// `sessions/`; the caller then makes the exchange durable (`syncStoreFolderAfterExchange`).
+    /// On an error, or where unsupported, a new folder this call created is removed; the caller
+    /// removes the staged files (with the folder, when staging wrote there).
     func exchangeSessions(_ sessions: StagedList) throws(StoreError) -> ExchangeOutcome {
         let folder = exchangeFolder
         let context = ErrorContext("write", store.sessionsDirectory)
@@ -56,25 +61,31 @@ extension StoreMigrator {
             }
             try makeDurable(sessions, alsoFolders: [folder, store.path])
             guard try store.system.exchange(folder, store.sessionsDirectory, context: context) else {
-                removeFolder(folder)
+                if created { removeFolder(folder) }  // not when staging wrote there: its files are renamed out of it
                 return .unsupported
             }
         } catch {
             if created { removeFolder(folder) }
             throw error
         }
-        // From here `sessions/` is the new folder; the temp files live on in the old one, at
-        // `folder`. If this fsync fails, the exchange may not be on disk: the old folder must stay
-        // (a power loss could bring it back as `sessions/`), for the sweep, which fsyncs first.
-        let storeFD = try AtomicFile.openDirectory(store.path, system: store.system, context: context)
-        try storeFD.sync(context: context)
         return .exchanged
     }
 
-    /// Creates `folder` with the mode of `sessions/` and links into it every work stream (a changed
-    /// one's temp file under the work stream's name) and every other entry of `sessions/` except
-    /// temp files. Returns false where links or the entries do not allow it. Paths are made one
-    /// at a time, not listed (at 10,000 work streams such lists were megabytes of the peak memory).
+    /// After `exchangeSessions`: `sessions/` is the new folder, and the old one is at
+    /// `exchangeFolder` (with the temp files, when staging wrote beside the documents). If this
+    /// fsync fails, the exchange may not be on disk: the old folder must stay (a power loss could
+    /// bring it back as `sessions/`), for the sweep, which fsyncs first.
+    func syncStoreFolderAfterExchange() throws(StoreError) {
+        let context = ErrorContext("write", store.sessionsDirectory)
+        let storeFD = try AtomicFile.openDirectory(store.path, system: store.system, context: context)
+        try storeFD.sync(context: context)
+    }
+
+    /// Completes `folder`: creates it with the mode of `sessions/` unless staging did, and links into
+    /// it every work stream not staged there (a changed one's temp file under the work stream's
+    /// name, an unchanged document as it is) and every other entry of `sessions/` except temp
+    /// files. Returns false where links or the entries do not allow it. Paths are made one at a
+    /// time, not listed (at 10,000 work streams such lists were megabytes of the peak memory).
     private func linkEverySession(_ sessions: StagedList, into folder: String, created: inout Bool) throws(StoreError) -> Bool {
         let sessionsDirectory = store.sessionsDirectory
         let context = ErrorContext("write", folder)
@@ -84,10 +95,12 @@ extension StoreMigrator {
         let others = try store.system.listDirectory(
             sessionsDirectory, including: { $0.utf8.first == UInt8(ascii: ".") && !TempSweep.isTemporaryName($0) },
             context: ErrorContext("list", sessionsDirectory))
-        try store.system.makeDirectory(folder, mode: 0o700, context: context)
-        created = true
-        let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
-        try fd.setPermissions(folderStatus.permissions, context: context)
+        if !sessions.stagesInExchangeFolder {
+            try store.system.makeDirectory(folder, mode: 0o700, context: context)
+            created = true
+            let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
+            try fd.setPermissions(folderStatus.permissions, context: context)
+        }
         for entry in others {
             let source = joinPath(sessionsDirectory, entry.name)
             var type = entry.type
@@ -97,14 +110,16 @@ extension StoreMigrator {
             guard try link(source, to: joinPath(folder, entry.name)) else { return false }
         }
         for position in sessions.indices {
+            let staged = temporaryPath(sessions, position)
+            if staged != nil && sessions.stagesInExchangeFolder { continue }  // already there
             let name = Store.documentName(sessions.id(position))
-            guard try link(temporaryPath(sessions, position) ?? joinPath(sessionsDirectory, name), to: joinPath(folder, name)) else { return false }
+            guard try link(staged ?? joinPath(sessionsDirectory, name), to: joinPath(folder, name)) else { return false }
         }
         return true
     }
 
     /// A hard link; false on a file system without them (or at a limit), where the caller renames instead.
-    private func link(_ source: String, to target: String) throws(StoreError) -> Bool {
+    func link(_ source: String, to target: String) throws(StoreError) -> Bool {
         do {
             try store.system.hardLink(source, to: target, context: ErrorContext("write", target))
             return true

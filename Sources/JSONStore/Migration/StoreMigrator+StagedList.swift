@@ -18,7 +18,8 @@ extension StoreMigrator {
         /// One staged work stream.
         struct Entry: Sendable {
             var id: UUID
-            /// The token of the temp file, `.tmp-<token>-<id>.json` in `sessions/`, when `hasTemporary`.
+            /// The token of the temp file, `.tmp-<token>-<id>.json` in `sessions/`, when `hasTemporary`
+            /// (0 when the list stages into the exchange folder: the file is `<id>.json` there).
             var token: UInt64 = 0
             /// The index of its queue keys in `otherKeys`, or `defaultKeys` (`QueueKeys.defaults`).
             var keys: Int32 = Entry.defaultKeys
@@ -39,6 +40,9 @@ extension StoreMigrator {
         }
 
         private(set) var entries: [Entry] = []
+        /// True when the staged files are `<id>.json` in the folder to be exchanged with
+        /// `sessions/` (`StoreMigrator.exchangeFolder`), not temp files beside the documents.
+        var stagesInExchangeFolder = false
         /// The queue keys that are not `QueueKeys.defaults`, indexed by `Entry.keys`.
         private var otherKeys: [QueueKeys] = []
         /// Position → `schema_version`, for those `Entry.version` cannot hold.
@@ -46,7 +50,8 @@ extension StoreMigrator {
         /// Position → changes not yet reported (never an empty list).
         private var changes: [Int: [Change]] = [:]
 
-        init(capacity: Int = 0) {
+        init(capacity: Int = 0, stagesInExchangeFolder: Bool = false) {
+            self.stagesInExchangeFolder = stagesInExchangeFolder
             entries.reserveCapacity(capacity)  // no doubling slack in the list kept until the commit
         }
 

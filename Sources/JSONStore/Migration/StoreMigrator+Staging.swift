@@ -4,12 +4,15 @@ import Dispatch
 /// The write path of a migration: each work stream is decoded once.
 ///
 /// One pass decodes and validates every work stream, migrates it (spec §6 rules 1–4) and writes
-/// the result to a temp file, which readers never see (its name starts with a dot). If any
-/// document of the store is unreadable, every temp file is removed and the store is unchanged.
+/// the result to a staged file, which readers never see: in an upgrade (a target above the
+/// store's version, where every document at the store's version changes) `<id>.json` in the
+/// folder that will be exchanged with `sessions/` (`StoreMigrator+Exchange.swift`), otherwise a
+/// temp file `.tmp-<hex>-<id>.json` beside the document. If any document of the store is
+/// unreadable, every staged file (and that folder) is removed and the store is unchanged.
 /// Once the queue is resolved, the few work streams whose queue mirror changes are re-encoded.
 /// When a quarter or more of the work streams changed, they are committed at once by exchanging
-/// `sessions/` with a folder of links (`StoreMigrator+Exchange.swift`). Otherwise, or where the
-/// file system cannot, all temp files are made durable at once (`syncfs`, or an fsync each), and
+/// `sessions/` with that folder, the unchanged documents linked into it. Otherwise, or where the
+/// file system cannot, all staged files are made durable at once (`syncfs`, or an fsync each), and
 /// renamed over their documents in `QueueBuilder.writeOrder`: each session whose FIFO position
 /// changes is renamed and its folder fsynced on its own, so a v1 reader derives the same queue
 /// after every rename even across a power loss; the others are renamed together, then the
@@ -28,18 +31,41 @@ extension StoreMigrator {
         var counted = false
         /// The token of this work stream's temp file, `.tmp-<token>-<id>.json` in `sessions/`
         /// (`temporaryPath`), when it has one: 8 bytes instead of a path (~128 bytes a work stream
-        /// at the commit, massif; goal 5 of `Benchmarks/`).
+        /// at the commit, massif; goal 5 of `Benchmarks/`). 0 for a file staged in the exchange folder.
         var temporary: UInt64?
     }
 
-    /// The path of the temp file of the work stream at `position`, when it has one.
+    /// The path of the staged file of the work stream at `position`, when it has one.
     func temporaryPath(_ staged: StagedList, _ position: Int) -> String? {
-        staged.temporary(position).map { temporaryPath(staged.id(position), token: $0) }
+        staged.temporary(position).map { temporaryPath(staged.id(position), token: $0, inExchangeFolder: staged.stagesInExchangeFolder) }
     }
 
-    /// The path of work stream `id`'s temp file with `token`.
-    func temporaryPath(_ id: UUID, token: UInt64) -> String {
-        joinPath(store.sessionsDirectory, AtomicFile.temporaryName(for: Store.documentName(id), token: token))
+    /// The path of work stream `id`'s staged file: `<id>.json` in the exchange folder, or the temp
+    /// file with `token` in `sessions/`.
+    func temporaryPath(_ id: UUID, token: UInt64, inExchangeFolder: Bool) -> String {
+        inExchangeFolder
+            ? joinPath(exchangeFolder, Store.documentName(id))
+            : joinPath(store.sessionsDirectory, AtomicFile.temporaryName(for: Store.documentName(id), token: token))
+    }
+
+    /// Where staging writes (see the top of this file): true, with the exchange folder created
+    /// (empty, with the mode of `sessions/`), for an upgrade of a store with work streams in a
+    /// `sessions/` folder and no unreadable name among them; false otherwise (temp files beside
+    /// the documents). The sweep at the start of the migration, under the lock, removed any leftover folder.
+    private func prepareExchangeFolder(target: Int, workStreams: Int, problems: Int) throws(StoreError) -> Bool {
+        guard workStreams > 0, problems == 0, !store.hasRenamedLayout, target > store.compatibility.storeSchemaVersion else { return false }
+        let folder = exchangeFolder
+        let context = ErrorContext("write", folder)
+        guard let status = try store.system.linkStatus(store.sessionsDirectory, context: context), status.type == .directory else { return false }
+        try store.system.makeDirectory(folder, mode: 0o700, context: context)
+        do throws(StoreError) {
+            let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
+            try fd.setPermissions(status.permissions, context: context)
+        } catch {
+            store.system.removeDirectoryLeftover(folder)
+            throw error
+        }
+        return true
     }
 
     /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
@@ -51,14 +77,15 @@ extension StoreMigrator {
         var writeFailure: StoreError?
         let ids = try store.workStreamIDs()
         problems += ids.problems
-        var staged = StagedList(capacity: ids.items.count)
+        let inExchangeFolder = try prepareExchangeFolder(target: target, workStreams: ids.items.count, problems: ids.problems.count)
+        var staged = StagedList(capacity: ids.items.count, stagesInExchangeFolder: inExchangeFolder)
         // Once a document is known to be unreadable nothing will be committed: stop writing temp files.
         let failed = FailureFlag(!ids.problems.isEmpty)
         let keepsDocuments = report.keepsDocuments
         var done = 0
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<StagingOutcome, StoreError> in
             do throws(StagingFailure) {
-                return .success(.staged(try stageSession(id, target: target, writing: !failed.isSet)))
+                return .success(.staged(try stageSession(id, target: target, writing: !failed.isSet, inExchangeFolder: inExchangeFolder)))
             } catch {
                 failed.set()
                 switch error {
@@ -97,15 +124,15 @@ extension StoreMigrator {
         }
     }
 
-    /// One work stream: read, validated, migrated, and written to a temp file if its bytes change
+    /// One work stream: read, validated, migrated, and written to a staged file if its bytes change
     /// (and `writing`). Thread-safe on the real file system.
-    private func stageSession(_ id: UUID, target: Int, writing: Bool) throws(StagingFailure) -> StagedSession {
+    private func stageSession(_ id: UUID, target: Int, writing: Bool, inExchangeFolder: Bool) throws(StagingFailure) -> StagedSession {
         let bytes: [UInt8]
         do throws(StoreError) { bytes = try FileReader.read(store.file(store.workStreamFile(id)), system: store.system) } catch { throw .read(error) }
         if let fast = canonicalMigration(id, bytes, storeVersion: store.compatibility.storeSchemaVersion, target: target) {
             var session = StagedSession(summary: SessionQueueSummary(fast.document), changes: fast.changes)
             if writing, fast.changes.contains(where: \.changesBytes) {
-                do throws(StoreError) { session.temporary = try writeTemporary(id, fast.migrated) } catch { throw .write(error) }
+                do throws(StoreError) { session.temporary = try writeTemporary(id, fast.migrated, inExchangeFolder: inExchangeFolder) } catch { throw .write(error) }
             }
             return session
         }
@@ -119,7 +146,7 @@ extension StoreMigrator {
         }
         var session = StagedSession(summary: SessionQueueSummary(document), changes: changes)
         if writing, changes.contains(where: \.changesBytes) {
-            do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded) } catch { throw .write(error) }
+            do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded, inExchangeFolder: inExchangeFolder) } catch { throw .write(error) }
         }
         return session
     }
@@ -153,9 +180,15 @@ extension StoreMigrator {
         case writeFailed(StoreError)
     }
 
-    /// Writes `bytes` to a new temp file for work stream `id`; returns its token (`temporaryPath`).
-    func writeTemporary(_ id: UUID, _ bytes: [UInt8]) throws(StoreError) -> UInt64 {
+    /// Writes `bytes` to a new staged file for work stream `id` (not yet durable); returns its
+    /// token (`temporaryPath`): 0 in the exchange folder, where the file is `<id>.json`.
+    func writeTemporary(_ id: UUID, _ bytes: [UInt8], inExchangeFolder: Bool) throws(StoreError) -> UInt64 {
         let context = ErrorContext("write", store.file(Store.sessionFile(id)))
+        if inExchangeFolder {
+            try NewFiles.write(temporaryPath(id, token: 0, inExchangeFolder: true), bytes, sync: false,
+                               mode: try sessionMode(id, context: context), system: store.system, context: context)
+            return 0
+        }
         let file = try AtomicFile.writeUnsynced(directory: store.sessionsDirectory, name: Store.documentName(id),
                                                 bytes: bytes, mode: try sessionMode(id, context: context), system: store.system, context: context)
         let path = file.path, token = file.token
@@ -189,8 +222,15 @@ extension StoreMigrator {
         removeTemporaries(staged, at: staged.indices)
     }
 
-    /// Removes the temp files of the work streams at `positions`.
+    /// Removes the temp files of the work streams at `positions`; when staging wrote into the
+    /// exchange folder, that whole folder instead (everything in it is staged files not yet
+    /// renamed out and links to documents `sessions/` holds). Never after the exchange: the folder
+    /// is the old `sessions/` then, kept until the exchange is durable (`commitStaged`).
     func removeTemporaries(_ staged: StagedList, at positions: some Sequence<Int>) {
+        if staged.stagesInExchangeFolder {
+            removeFolder(exchangeFolder)
+            return
+        }
         for position in positions { if let path = temporaryPath(staged, position) { store.system.removeLeftover(path) } }
     }
 
@@ -211,22 +251,32 @@ extension StoreMigrator {
             return false
         }
         var ordered = Set<UUID>()
+        var exchanged = false
         do throws(StoreError) {
             try applyMirror(&sessions, storeVersion: storeVersion, target: target, index: index, ordered: &ordered, report: &report)
-            if Self.prefersExchange(changed: sessions.temporaryCount, total: sessions.count),
-               try exchangeSessions(sessions) == .exchanged {
-                // Every document changed at once: no write order to keep, only changes to report
-                // in that order if the report keeps documents (the moves and the order are built then only).
-                if sessions.hasUnreportedChanges {
-                    _ = reportInWriteOrder(sessions, order: QueueBuilder.writeOrder(Self.moves(sessions, index: index)), report: &report)
-                }
-                return true
+            if Self.prefersExchange(changed: sessions.temporaryCount, total: sessions.count) {
+                exchanged = try exchangeSessions(sessions) == .exchanged
             }
-            try makeDurable(sessions)
+            if !exchanged { try makeDurable(sessions) }
         } catch {
             removeTemporaries(sessions)
             throw error
         }
+        if exchanged {
+            // Outside the clean-up above: `exchangeFolder` is the old `sessions/` now, which must
+            // stay if this fsync fails (a power loss could bring it back as `sessions/`).
+            try syncStoreFolderAfterExchange()
+            // Every document changed at once: no write order to keep, only changes to report
+            // in that order if the report keeps documents (the moves and the order are built then only).
+            if sessions.hasUnreportedChanges {
+                _ = reportInWriteOrder(sessions, order: QueueBuilder.writeOrder(Self.moves(sessions, index: index)), report: &report)
+            }
+            return true
+        }
+        // Staged in the exchange folder and renamed out of it: what is left there once the renames
+        // end (or fail) is links that an exchange the file system refused made to documents
+        // `sessions/` holds, and the staged files not renamed.
+        defer { if sessions.stagesInExchangeFolder { removeFolder(exchangeFolder) } }
         let order = QueueBuilder.writeOrder(Self.moves(sessions, index: index))
         try renameInWriteOrder(sessions, order: order, ordered: ordered, report: &report)
         return false
@@ -239,6 +289,7 @@ extension StoreMigrator {
         var id: UUID
         var keys: QueueKeys
         var temporary: UInt64?
+        var inExchangeFolder: Bool
     }
 
     /// Applies the resolved queue's mirror keys: every work stream whose keys change is read,
@@ -261,7 +312,10 @@ extension StoreMigrator {
             for i in start ..< end {
                 let keys = sessions.keys(i)
                 let new = index.mirror(for: sessions.id(i), current: keys)
-                if new != keys { work.append(MirrorWork(position: i, id: sessions.id(i), keys: new, temporary: sessions.temporary(i))) }
+                if new != keys {
+                    work.append(MirrorWork(position: i, id: sessions.id(i), keys: new, temporary: sessions.temporary(i),
+                                           inExchangeFolder: sessions.stagesInExchangeFolder))
+                }
             }
             try applyMirror(work, to: &sessions, storeVersion: storeVersion, target: target, index: index,
                             ordered: &ordered, report: &report, firstError: &firstError)
@@ -289,10 +343,10 @@ extension StoreMigrator {
                 }
                 if let token = item.temporary {
                     // Rewrite our own, still invisible temp file in place: no unlink that could fail and leave it.
-                    try rewriteTemporary(temporaryPath(item.id, token: token), encoded)
+                    try rewriteTemporary(temporaryPath(item.id, token: token, inExchangeFolder: item.inExchangeFolder), encoded)
                     return .success((nil, changes))
                 }
-                return .success((try writeTemporary(item.id, encoded), changes))
+                return .success((try writeTemporary(item.id, encoded, inExchangeFolder: item.inExchangeFolder), changes))
             } catch {
                 return .failure(error)
             }
