@@ -294,7 +294,7 @@ def g7_chain(b):
     v1 → v2 (`--to 2`) on the goal-1 store, alternated pair by pair in the same run. As in goal
     19's migrate group, each timed run starts once the last big free of inodes is G19_SETTLE_S
     old (`settle_frees`: each migrate's background removal frees the 2,000 old documents), with
-    its input read into the page cache (`warm_cache`). Without the wait, in the 04:29 UTC run of
+    its input read into the page cache (`warm_cache`). Without the wait, in the 04:23 UTC run of
     2026-11-25, v1 → v3 used 0.62-1.54 s of CPU against v1 → v2's 0.51-0.64 s, and five
     back-to-back runs by hand of either target went from 0.37 to 3.5 s of system time."""
     n, m = b.cfg["g1"]
