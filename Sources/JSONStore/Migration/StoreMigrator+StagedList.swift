@@ -42,7 +42,7 @@ extension StoreMigrator {
         private(set) var entries: [Entry] = []
         /// True when the staged files are `<id>.json` in the folder to be exchanged with
         /// `sessions/` (`StoreMigrator.exchangeFolder`), not temp files beside the documents.
-        var stagesInExchangeFolder = false
+        let stagesInExchangeFolder: Bool
         /// The queue keys that are not `QueueKeys.defaults`, indexed by `Entry.keys`.
         private var otherKeys: [QueueKeys] = []
         /// Position → `schema_version`, for those `Entry.version` cannot hold.

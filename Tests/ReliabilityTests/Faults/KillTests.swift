@@ -29,7 +29,7 @@ import StoreGenerator
                 // Anywhere in the run, start-up included.
                 usleep(UInt32(Double(random.next() % 1000) / 1000 * duration * 1_000_000))
             } else {
-                // In the write phase: once the first temp file appears, within the next 3 ms.
+                // In the write phase: once the first temp file or exchange folder appears, within the next 3 ms.
                 let deadline = Date().addingTimeInterval(10)
                 while temporaryLeftovers(store).isEmpty && child.process.isRunning && Date() < deadline { usleep(200) }
                 usleep(UInt32(random.next() % 3000))
