@@ -556,7 +556,8 @@ def g19_settle(b, store):
 def g19_update(b):
     """Issue 19: one update at N work streams against SQLite (WAL, synchronous=FULL) and the
     durable-replace floor in the same folder; eight threads of one app against eight SQLite
-    writers; for information the floor against SQLite and fdatasync against fsync."""
+    writers; for information the floor against SQLite, fdatasync against fsync, and the update's
+    system calls without its computing (`peers/update_syscalls.c`) against the floor and the Store."""
     c = G19["quick" if b.args.quick else "full"]
     n, m, ops, threads, thread_ops = c["n"], c["m"], c["ops"], c["threads"], c["thread_ops"]
     print(f"== 19. the update path at N = {n}: Store vs floor vs SQLite; {threads} writers", flush=True)
@@ -576,12 +577,15 @@ def g19_update(b):
     f_ours = b.figure("g19_store", f"Store.updateWorkStream, N = {n} (issue 19)")
     f_floor = b.figure("g19_floor", f"floor in the same folder: temp+write+fsync+rename+fsync dir, N = {n}")
     f_fdata = b.figure("g19_floor_fdatasync", f"floor with fdatasync of the new file, N = {n} (information)")
+    f_calls = b.figure("g19_update_syscalls", f"the update's 35 system calls, no computing (update_syscalls.c), N = {n} (information)")
     f_sql = b.figure("g19_sqlite", f"SQLite WAL synchronous=FULL, N = {n} (issue 19)")
     f_ours_t = b.figure("g19_store_threads", f"Store.updateWorkStream, {threads} threads of one process, time per update")
     f_sql_t = b.figure("g19_sqlite_threads", f"SQLite WAL synchronous=FULL, {threads} writer threads, time per update")
     for f in (f_floor, f_fdata):
         if "durable_write" not in b.peers:
             f.note = "no C compiler: floor not measured"
+    if "update_syscalls" not in b.peers:
+        f_calls.note = "not measured: needs a C compiler and Linux"
     for f in (f_sql, f_sql_t):
         if "sqlite" not in b.peers:
             f.note = b.peers_missing.get("sqlite", "not available")
@@ -603,6 +607,7 @@ def g19_update(b):
         (f_ours, sync, ours),
         (f_floor, sync, floor()),
         (f_fdata, sync, floor("fdatasync")),
+        (f_calls, sync, lambda: per_op(run([b.peers["update_syscalls"], store, target, dump, str(ops)]).out)[0]),
         (f_sql, sync, lambda: per_op(run([sys.executable, sqlite_peer, "update", db, target, str(ops)]).out)[0]),
         (f_ours_t, sync, threads_of([b.tool("store-bench"), "update-threads", store, "--ids", ",".join(writers), "--count", str(thread_ops)])),
         (f_sql_t, sync, threads_of([sys.executable, sqlite_peer, "update-threads", db, ",".join(writers), str(thread_ops)])),
@@ -612,6 +617,10 @@ def g19_update(b):
     b.ratio("g19_threads_vs_sqlite", f"{threads} writers: Store / SQLite", "g19_store_threads", "g19_sqlite_threads", ("<=", 1.0))
     b.ratio("g19_floor_vs_sqlite", f"floor / SQLite at N = {n} (information: two barriers against one)", "g19_floor", "g19_sqlite", None)
     b.ratio("g19_fdatasync_vs_fsync", "floor with fdatasync / floor with fsync (information)", "g19_floor_fdatasync", "g19_floor", None)
+    b.ratio("g19_syscalls_vs_floor", "the update's system calls without computing / floor (information: what the calls cost)",
+            "g19_update_syscalls", "g19_floor", None)
+    b.ratio("g19_vs_syscalls", "Store update / its system calls without computing (information: what the computing costs)",
+            "g19_store", "g19_update_syscalls", None)
     b.ratio("g19_threads_vs_one", f"Store: {threads} threads / one thread, time per update (information)", "g19_store_threads", "g19_store", None)
 
 
@@ -935,6 +944,9 @@ def find_peers(b):
         run([cc, "-O2", "-o", out, os.path.join(HERE, "peers", "durable_write.c")])
         b.peers["durable_write"] = out
         if sys.platform.startswith("linux"):
+            us = os.path.join(WORK, "bin", "update_syscalls")
+            run([cc, "-O2", "-o", us, os.path.join(HERE, "peers", "update_syscalls.c")])
+            b.peers["update_syscalls"] = us
             xf = os.path.join(WORK, "bin", "exchange_floor")
             run([cc, "-O2", "-pthread", "-o", xf, os.path.join(HERE, "peers", "exchange_floor.c")])
             b.peers["exchange_floor"] = xf
@@ -991,7 +1003,7 @@ def report(b, info):
         "## Machine", "",
         f"- {info['date']}; {info['os']}; {info['cpu']}, {info['cores']} cores; file system {info['filesystem']}",
         f"- {info['swift']}; Python {info['python']}; peers: "
-        + ", ".join(f"{k} {v}" for k, v in b.peers.items() if k not in ("jq", "durable_write", "maxrss", "exchange_floor")),
+        + ", ".join(f"{k} {v}" for k, v in b.peers.items() if k not in ("jq", "durable_write", "maxrss", "exchange_floor", "update_syscalls")),
         f"- load average (1 min) at start {info['load_start']:.2f}, at end {info.get('load_end', os.getloadavg()[0]):.2f} "
         "(a shared machine: other jobs run at the same time)", "",
         "## Goals", "",
@@ -1203,6 +1215,7 @@ def i19_scale(b):
             # contender (it did: `ls` at 10,000 took 395-429 ms right after a migrate, 243 ms not).
             f_mg.extra.setdefault("background_cleanup_s", []).append(wait_for_background_cleanup(target))
             note_free()
+            sync()  # and the removal's metadata written back before the next contender, not during it
             return result.seconds
 
         def prepare(source=source, target=target, f_mg=f_mg, n=n):
