@@ -25,14 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double clock_seconds(clockid_t clock) {
-    struct timespec t;
-    clock_gettime(clock, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-static double now(void) { return clock_seconds(CLOCK_MONOTONIC); }
-static double cpu(void) { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
-static void die(const char *what) { perror(what); exit(1); }
+#include "op_times.h"
 
 /* The whole file at `path` (NULL with *size 0 when it does not exist). */
 static char *slurp(const char *path, long *size) {
@@ -130,10 +123,6 @@ int main(int argc, char **argv) {
         wall[i] = now() - start;
         cpus[i] = cpu() - cpu_start;
     }
-    printf("{\"ops\": %d, \"bytes\": %ld, \"per_op_s\": [", count, size);
-    for (int i = 0; i < count; i++) printf("%s%.9f", i ? ", " : "", wall[i]);
-    printf("], \"cpu_per_op_s\": [");
-    for (int i = 0; i < count; i++) printf("%s%.9f", i ? ", " : "", cpus[i]);
-    printf("]}\n");
+    print_op_times(count, size, wall, cpus);
     return 0;
 }

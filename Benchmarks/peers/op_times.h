@@ -1,0 +1,27 @@
+/* What the per-operation peers (durable_write.c, update_syscalls.c) share: their clocks, their
+ * exit on a failed call, and their output, {"ops": K, "bytes": B, "per_op_s": [...],
+ * "cpu_per_op_s": [...]} (wall time and process CPU time, user + system, of each operation),
+ * which bench.py's `per_op` reads. */
+#ifndef OP_TIMES_H
+#define OP_TIMES_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static inline double clock_seconds(clockid_t clock) {
+    struct timespec t;
+    clock_gettime(clock, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+static inline double now(void) { return clock_seconds(CLOCK_MONOTONIC); }
+static inline double cpu(void) { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
+static inline void die(const char *what) { perror(what); exit(1); }
+
+static inline void print_op_times(int count, long bytes, const double *wall, const double *cpus) {
+    printf("{\"ops\": %d, \"bytes\": %ld, \"per_op_s\": [", count, bytes);
+    for (int i = 0; i < count; i++) printf("%s%.9f", i ? ", " : "", wall[i]);
+    printf("], \"cpu_per_op_s\": [");
+    for (int i = 0; i < count; i++) printf("%s%.9f", i ? ", " : "", cpus[i]);
+    printf("]}\n");
+}
+#endif
