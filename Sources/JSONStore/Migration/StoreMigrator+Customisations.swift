@@ -69,10 +69,8 @@ extension StoreMigrator {
         var created = false
         do throws(StoreError) {
             // 2. The new folder.
-            try store.system.makeDirectory(folder, mode: 0o700, context: context)
+            let fd = try makeExchangeFolder(folder, permissions: folderStatus.permissions, context: context)
             created = true
-            let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
-            try fd.setPermissions(folderStatus.permissions, context: context)
             // 3. The changed documents, not yet durable, each encoded only as it is written; then
             // a link for every other entry.
             if let failure = ParallelFileOperations.run(count: changed.count, system: store.system, operation: { [self] (index) throws(StoreError) in

@@ -96,10 +96,8 @@ extension StoreMigrator {
             sessionsDirectory, including: { $0.utf8.first == UInt8(ascii: ".") && !TempSweep.isTemporaryName($0) },
             context: ErrorContext("list", sessionsDirectory))
         if !sessions.stagesInExchangeFolder {
-            try store.system.makeDirectory(folder, mode: 0o700, context: context)
+            _ = try makeExchangeFolder(folder, permissions: folderStatus.permissions, context: context)
             created = true
-            let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
-            try fd.setPermissions(folderStatus.permissions, context: context)
         }
         for entry in others {
             let source = joinPath(sessionsDirectory, entry.name)
@@ -116,6 +114,21 @@ extension StoreMigrator {
             guard try link(staged ?? joinPath(sessionsDirectory, name), to: joinPath(folder, name)) else { return false }
         }
         return true
+    }
+
+    /// Creates `folder`, a new folder to be exchanged with the one whose `permissions` it takes
+    /// (0700 while it is being set), and returns it open. A folder this created is removed again
+    /// when its mode can't be set: on a throw nothing is left behind.
+    func makeExchangeFolder(_ folder: String, permissions: mode_t, context: ErrorContext) throws(StoreError) -> FileDescriptor {
+        try store.system.makeDirectory(folder, mode: 0o700, context: context)
+        do throws(StoreError) {
+            let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
+            try fd.setPermissions(permissions, context: context)
+            return fd
+        } catch {
+            store.system.removeDirectoryLeftover(folder)
+            throw error
+        }
     }
 
     /// A hard link; false on a file system without them (or at a limit), where the caller renames instead.

@@ -57,14 +57,7 @@ extension StoreMigrator {
         let folder = exchangeFolder
         let context = ErrorContext("write", folder)
         guard let status = try store.system.linkStatus(store.sessionsDirectory, context: context), status.type == .directory else { return false }
-        try store.system.makeDirectory(folder, mode: 0o700, context: context)
-        do throws(StoreError) {
-            let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
-            try fd.setPermissions(status.permissions, context: context)
-        } catch {
-            store.system.removeDirectoryLeftover(folder)
-            throw error
-        }
+        _ = try makeExchangeFolder(folder, permissions: status.permissions, context: context)
         return true
     }
 
