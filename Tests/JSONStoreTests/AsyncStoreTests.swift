@@ -119,6 +119,33 @@ import TestSupport
         #expect(try sync.queue().fifo.isEmpty)
     }
 
+    /// A try of the lock that ends after the timeout, on a task cancelled while it ran, reports
+    /// the cancel, not `.locked`: CI saw `.locked` here once, on a loaded machine, when the one try
+    /// outlasted the 10 s timeout. The writes queue is held so that the try runs late.
+    @Test(.timeLimit(.minutes(1)))
+    func aWriteCancelledWhileItsTryOutlastsTheTimeoutThrowsCancelled() async throws {
+        let folder = TemporaryDirectory()
+        let sync = try Store.create(at: folder("store"))
+        let id = try sync.createWorkStream(workingDirectory: "/w").id
+        let store = AsyncStore(try Store.open(at: folder("store"), options: Store.Options(lockTimeout: .milliseconds(100))))
+        let lock = try StoreLock(store: folder("store"), tool: "other-store", version: "1")
+        defer { lock.release() }
+        let before = try sync.workStream(id)
+        let queueHeld = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        store.writes.async { queueHeld.signal(); release.wait() }
+        queueHeld.wait()
+
+        let write = Task { try await store.enqueue(id) }
+        try await Task.sleep(for: .milliseconds(50))    // the try is queued behind the held queue by now
+        write.cancel()
+        try await Task.sleep(for: .milliseconds(300))   // past the timeout, the try still queued
+        release.signal()
+        let error = try #require(await write.result.error as? StoreError)
+        #expect(error.code == .cancelled)
+        #expect(try sync.workStream(id) == before)
+        #expect(try sync.queue().fifo.isEmpty)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func asyncWriteThatOutwaitsItsLockTimeoutThrowsLockedNamingTheHolder() async throws {
         let folder = TemporaryDirectory()

@@ -29,7 +29,8 @@ public final class AsyncStore: Sendable {
     /// waits between tries without holding a thread.
     private let worker: Store
     private let reads: DispatchQueue
-    private let writes: DispatchQueue
+    /// The serial queue of this store's writes (internal for tests, which hold it to delay a try).
+    let writes: DispatchQueue
 
     /// How long a write sleeps between two tries of a lock another holder has: 20 ms, as `StoreLock` polls.
     static let lockPollInterval: Duration = .milliseconds(20)
@@ -91,6 +92,10 @@ public final class AsyncStore: Sendable {
 
     /// Calls `attempt` until it does not throw `.locked` or `timeout` has passed (then the last
     /// `.locked`, naming the holder, is thrown), sleeping `lockPollInterval` between calls.
+    ///
+    /// A try that found the lock taken after the task was cancelled ends the wait with
+    /// `.cancelled`, even when the timeout passed during that try (a busy queue or machine can
+    /// hold one try that long): the caller asked to stop, and nothing was written either way.
     private static func retryingLock<R: Sendable>(
         path: String, timeout: Duration, _ attempt: () async throws(StoreError) -> R
     ) async throws(StoreError) -> R {
@@ -101,7 +106,9 @@ public final class AsyncStore: Sendable {
             if Task.isCancelled { throw cancelled(path, doing: "write to", waiting: waited) }
             do {
                 return try await attempt()
-            } catch where error.code == .locked && clock.now < deadline {
+            } catch where error.code == .locked {
+                if Task.isCancelled { throw cancelled(path, doing: "write to", waiting: true) }
+                guard clock.now < deadline else { throw error }
                 waited = true
                 do { try await Task.sleep(for: min(lockPollInterval, clock.now.duration(to: deadline))) } catch {
                     throw cancelled(path, doing: "write to", waiting: true)
