@@ -139,12 +139,15 @@ import TestSupport
         let queueHeld = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         store.writes.async { queueHeld.signal(); release.wait() }
         queueHeld.wait()
+        var released = false
+        defer { if !released { release.signal() } }   // never leave the queue held, whatever throws
 
         let write = Task { try await store.enqueue(id) }
         try await Task.sleep(for: .milliseconds(50))    // the try is queued behind the held queue by now
         write.cancel()
         try await Task.sleep(for: .milliseconds(300))   // past the timeout, the try still queued
         release.signal()
+        released = true
         let error = try #require(await write.result.error as? StoreError)
         #expect(error.code == .cancelled)
         #expect(try sync.workStream(id) == before)
