@@ -580,14 +580,14 @@ def g19_update(b):
     f_floor = b.figure("g19_floor", f"floor in the same folder: temp+write+fsync+rename+fsync dir, N = {n}")
     f_fdata = b.figure("g19_floor_fdatasync", f"floor with fdatasync of the new file, N = {n} (information)")
     f_calls = b.figure("g19_update_syscalls", f"the update's 35 system calls, no computing (update_syscalls.c), N = {n} (information)")
+    f_held = b.figure("g19_held_syscalls", f"14 system calls of an update holding its lock and folder open and trusting a cached "
+                      f"document (held_update_syscalls.c; a design not used), N = {n} (information)")
     f_sql = b.figure("g19_sqlite", f"SQLite WAL synchronous=FULL, N = {n} (issue 19)")
     f_ours_t = b.figure("g19_store_threads", f"Store.updateWorkStream, {threads} threads of one process, time per update")
     f_sql_t = b.figure("g19_sqlite_threads", f"SQLite WAL synchronous=FULL, {threads} writer threads, time per update")
     for f in (f_floor, f_fdata):
         if "durable_write" not in b.peers:
             f.note = "no C compiler: floor not measured"
-    f_held = b.figure("g19_held_syscalls", f"14 system calls of an update holding its lock and folder open and trusting a cached "
-                      f"document (held_update_syscalls.c; a design not used), N = {n} (information)")
     if "update_syscalls" not in b.peers:
         f_calls.note = "not measured: needs a C compiler and Linux"
     if "held_update_syscalls" not in b.peers:

@@ -26,14 +26,9 @@ int main(int argc, char **argv) {
     int data_only = argc == 6;
     const char *dir = argv[1], *name = argv[2];
     int count = atoi(argv[4]);
-    FILE *src = fopen(argv[3], "rb");
-    if (!src) die("open source");
-    fseek(src, 0, SEEK_END);
-    long size = ftell(src);
-    fseek(src, 0, SEEK_SET);
-    char *bytes = malloc(size > 0 ? size : 1);
-    if (size > 0 && fread(bytes, 1, size, src) != (size_t)size) die("read source");
-    fclose(src);
+    long size;
+    char *bytes = slurp(argv[3], &size);
+    if (!bytes) die("open source");
 
     char target[4096], temp[4096];
     snprintf(target, sizeof target, "%s/%s", dir, name);

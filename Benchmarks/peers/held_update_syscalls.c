@@ -38,14 +38,9 @@ int main(int argc, char **argv) {
     snprintf(sessions, sizeof sessions, "%s/sessions", store);
     snprintf(lock, sizeof lock, "%s/.lock", store);
     snprintf(manifest, sizeof manifest, "%s/store.json", store);
-    FILE *source = fopen(argv[3], "rb");
-    if (!source) die("open source");
-    fseek(source, 0, SEEK_END);
-    long size = ftell(source);
-    fseek(source, 0, SEEK_SET);
-    char *bytes = malloc(size > 0 ? size : 1);
-    if (size > 0 && fread(bytes, 1, size, source) != (size_t)size) die("read source");
-    fclose(source);
+    long size;
+    char *bytes = slurp(argv[3], &size);
+    if (!bytes) die("open source");
 
     /* Opened once, as a long-lived store object would. */
     int lfd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -27,20 +27,6 @@
 
 #include "op_times.h"
 
-/* The whole file at `path` (NULL with *size 0 when it does not exist). */
-static char *slurp(const char *path, long *size) {
-    FILE *f = fopen(path, "rb");
-    *size = 0;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    *size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *bytes = malloc(*size > 0 ? *size : 1);
-    if (*size > 0 && fread(bytes, 1, *size, f) != (size_t)*size) die("read");
-    fclose(f);
-    return bytes;
-}
-
 int main(int argc, char **argv) {
     if (argc != 5) {
         fprintf(stderr, "usage: update_syscalls <store> <id> <source-file> <count>\n");
