@@ -950,7 +950,7 @@ def find_peers(b):
     if cc:
         out = os.path.join(WORK, "bin", "durable_write")
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        run([cc, "-O2", "-o", out, os.path.join(HERE, "peers", "durable_write.c")])
+        run([cc, "-O2", "-pthread", "-o", out, os.path.join(HERE, "peers", "durable_write.c")])
         b.peers["durable_write"] = out
         if sys.platform.startswith("linux"):
             us = os.path.join(WORK, "bin", "update_syscalls")
