@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `import-coredata`: the shipped app's Core Data file (every model version, its -wal, its odd
-/// rows) into a new store at schema v3, the source untouched (spec §12).
+/// rows) into a new store at schema v3, the source untouched (spec §13).
 @Suite(.enabled(if: SkippedTests.check(CoreDataFixture.sqliteAvailable, "MigrateStoreTests CoreDataImportTests", CoreDataFixture.sqliteMissing)))
 struct CoreDataImportTests {
     typealias S = AppStoreSample

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One row of the app's store that was not taken exactly as it is, or not taken: reported by
-/// table, primary key and id, with what the import did (spec §12: none silently dropped).
+/// table, primary key and id, with what the import did (spec §13: none silently dropped).
 public struct CoreDataFinding: Sendable, Hashable, CustomStringConvertible {
     /// What kind of oddity this is; stable names for `--json`.
     public enum Kind: String, Sendable, Hashable {

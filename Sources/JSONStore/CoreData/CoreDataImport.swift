@@ -1,7 +1,7 @@
 import Foundation
 import StoreJSON
 
-/// Creating a store from the shipped app's Core Data file (`VoiceCode.sqlite`, spec §12).
+/// Creating a store from the shipped app's Core Data file (`VoiceCode.sqlite`, spec §13).
 ///
 /// The source is never touched: its main file and `-wal` are copied to a private folder and only
 /// the copy is opened (`CoreDataSource`). The new store is built in a staging folder next to the

@@ -4,7 +4,7 @@ import Foundation
 /// work stream with its messages, streamed (one work stream's messages in memory at a time).
 ///
 /// Messages belong to the work stream their `sessionId` names (the app fetches them by it, spec
-/// §12). Both queries are ordered by id bytes, so the messages are merged into their work streams
+/// §13). Both queries are ordered by id bytes, so the messages are merged into their work streams
 /// in one pass over each table.
 struct CoreDataReader {
     let source: CoreDataSource

@@ -5,14 +5,18 @@ import Glibc
 import Darwin
 #endif
 
-/// The app's Core Data file, opened without touching it (spec §12: "the source file is never
+/// The app's Core Data file, opened without touching it (spec §13: "the source file is never
 /// modified").
 ///
 /// SQLite writes to a WAL database's `-shm` file even to read it, and the last connection to close
 /// checkpoints the `-wal` into the main file and deletes it. So the main file and its `-wal` are
 /// copied into a private temporary folder first, and only the copy is opened (SQLite rebuilds the
-/// `-shm` from the `-wal` there; a rollback `-journal` is copied too). A writer that holds SQLite's locks while the copy is taken
-/// (another process in a write transaction or a checkpoint) makes the import refuse with `.locked`.
+/// `-shm` from the `-wal` there, so the `-shm` is never copied; a rollback `-journal` is copied
+/// too). A path that is a symbolic link is resolved first and the `-wal` and `-journal` are taken
+/// from beside its target, where SQLite looks for them. A writer that holds SQLite's locks while
+/// the copy is taken (another process in a write transaction or a checkpoint) makes the import
+/// refuse with `.locked`. The `-wal` is read first (`CoreDataWAL`) so that the report can say
+/// whether it was applied, and a foreign or damaged `-wal` is blamed, not the main file.
 final class CoreDataSource {
     /// The source path as given.
     let path: String
@@ -24,9 +28,6 @@ final class CoreDataSource {
     /// SQLite read it; nil when there is none.
     let wal: CoreDataWAL?
     private let copyFolder: String
-
-    /// Whether a `-wal` was there and SQLite applied at least one of its commits.
-    var walApplied: Bool { (wal?.commits ?? 0) > 0 }
 
     init(_ path: String, system: SystemCalls) throws(StoreError) {
         self.path = path
