@@ -97,10 +97,10 @@ struct CoreDataImportValueTests {
     @Test func aGarbageOrCutWALHeaderIsBlamedOnTheWAL() throws {
         let scratch = TemporaryDirectory()
         let source = scratch("VoiceCode.sqlite")
-        try refusedBlamingTheWAL(Array(repeating: 0x41, count: 5000), "Error: Can't import: the -wal file '\(source)-wal' is not an SQLite "
+        try refusedBlamingTheWAL(Array(repeating: 0x41, count: 5000), "Error: Can't import '\(source)': its -wal file '\(source)-wal' is not an SQLite "
                                     + "WAL file (its first bytes are not a WAL header).", scratch)
         let other = TemporaryDirectory()
-        try refusedBlamingTheWAL(Array(try foreignWAL(other).prefix(20)), "Error: Can't import: the -wal file '\(other("VoiceCode.sqlite"))-wal' "
+        try refusedBlamingTheWAL(Array(try foreignWAL(other).prefix(20)), "Error: Can't import '\(other("VoiceCode.sqlite"))': its -wal file '\(other("VoiceCode.sqlite"))-wal' "
                                     + "is cut short (20 bytes, shorter than a WAL file's 32-byte header).", other)
     }
 

@@ -42,7 +42,7 @@ final class CoreDataSource {
             try CoreDataSource.copy(real, to: copy, system: system)
             if try system.linkStatus(real + "-wal", context: ErrorContext("read", real + "-wal")) != nil {
                 try CoreDataSource.copy(real + "-wal", to: copy + "-wal", system: system)
-                wal = try CoreDataWAL.read(copy + "-wal", shownPath: real + "-wal", databasePageSize: CoreDataWAL.pageSize(header: header), system: system)
+                wal = try CoreDataWAL.read(copy + "-wal", shownPath: real + "-wal", source: path, databasePageSize: CoreDataWAL.pageSize(header: header), system: system)
             }
             // A rollback journal left by a writer that stopped mid-transaction ("hot journal"):
             // SQLite rolls the copy back with it, as it would the file itself.

@@ -24,19 +24,20 @@ struct CoreDataWAL: Sendable, Equatable {
     var ignoredBytes: Int64 { size - (frames == 0 ? 0 : 32 + Int64(frames) * (24 + Int64(pageSize))) }
     let pageSize: Int
 
-    /// Reads the `-wal` at `path` (the private copy) for a database of `databasePageSize` bytes a page.
+    /// Reads the `-wal` at `path` (the private copy) for the database `source` (as the user named
+    /// it) of `databasePageSize` bytes a page.
     ///
     /// - Throws: `StoreError` `.corruptDocument` naming `shownPath` (the user's `-wal`) when the
     ///   file has something but no valid WAL header, or pages of another size than the database's
     ///   (a `-wal` of another database): SQLite would skip it in silence and lose its commits.
-    static func read(_ path: String, shownPath: String, databasePageSize: Int, system: SystemCalls) throws(StoreError) -> CoreDataWAL {
+    static func read(_ path: String, shownPath: String, source: String, databasePageSize: Int, system: SystemCalls) throws(StoreError) -> CoreDataWAL {
         let context = ErrorContext("read", shownPath)
         let file = try FileDescriptor(opening: path, flags: O_RDONLY | O_CLOEXEC, system: system, context: context)
         let size = try file.status(context: context).size
         if size == 0 { return CoreDataWAL(size: 0, commits: 0, frames: 0, pageSize: databasePageSize) }
         let moveAside = "Move it aside to import the main file alone (its commits would be lost), or give the -wal that belongs to it."
         func refuse(_ what: String) -> StoreError {
-            StoreError(.corruptDocument, "Can't import: the -wal file '\(shownPath)' \(what). \(moveAside) Nothing was written.", path: shownPath)
+            StoreError(.corruptDocument, "Can't import '\(source)': its -wal file '\(shownPath)' \(what). \(moveAside) Nothing was written.", path: shownPath)
         }
         let reader = ChunkReader(fd: file.rawValue, context: context)
         let header = try reader.read(32)
