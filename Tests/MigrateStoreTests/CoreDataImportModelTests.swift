@@ -48,7 +48,7 @@ struct CoreDataImportModelTests {
         #expect(counts["work_streams"] == 4 && counts["messages"] == 4 && counts["offsets_backfilled"] == report.offsetsBackfilled)
     }
 
-    /// The v7 sample with a column the app never had in each of two tables, and a new entity.
+    /// The v7 sample with a column the app never had in each of two tables, a new entity, and a table of no entity.
     private func sampleWithUnknowns(_ scratch: TemporaryDirectory) throws -> String {
         let source = try S.write(version: 7, in: scratch.path)
         let db = try SQLiteDatabase(source, readOnly: false)
@@ -57,6 +57,7 @@ struct CoreDataImportModelTests {
         try db.execute("CREATE TABLE ZCDATTACHMENT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR)")
         try db.execute("INSERT INTO ZCDATTACHMENT VALUES (1, 4, 1, 'a.png'); INSERT INTO ZCDATTACHMENT VALUES (2, 4, 1, 'b.png')")
         try db.execute("INSERT INTO Z_PRIMARYKEY VALUES (4, 'CDAttachment', 0, 2)")
+        try db.execute("CREATE TABLE ZEXTRA (ZNOTE VARCHAR); INSERT INTO ZEXTRA VALUES ('by hand')")
         let names = ["CDBackendSession", "CDMessage", "CDUserSession", "CDAttachment"]
         let plist = try F.metadataPlist(Dictionary(uniqueKeysWithValues: names.map { ($0, F.hash($0, version: 8, early: false)) }), uuid: "U")
         try db.query("UPDATE Z_METADATA SET Z_PLIST = ?", [.blob(plist)])
@@ -69,8 +70,8 @@ struct CoreDataImportModelTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: source))
         let run = try BuiltTool.run(["import-coredata", source, scratch("store")])
         #expect(run.code == 65, "\(run)")
-        #expect(run.stderr.contains("Error: Can't import '\(source)': it has 3 tables, columns or entities that no model of the app has "
-                                        + "(a newer model, or an edit), whose data would not be imported: entity CDAttachment (2 rows); "
+        #expect(run.stderr.contains("Error: Can't import '\(source)': it has 4 tables, columns or entities that no model of the app has "
+                                        + "(a newer model, or an edit), whose data would not be imported: entity CDAttachment (2 rows); table ZEXTRA (1 row); "
                                         + "column ZCDBACKENDSESSION.ZPROVIDERSESSIONID (1 row holds a value); column ZCDMESSAGE.ZATTACHMENTS "
                                         + "(0 rows hold a value). Run again with --allow-unknown"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch("store")))
@@ -82,14 +83,14 @@ struct CoreDataImportModelTests {
         let source = try sampleWithUnknowns(scratch)
         let run = try BuiltTool.run(["import-coredata", source, scratch("store"), "--allow-unknown"])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("\n  left out (--allow-unknown), 3 not in any model of the app:\n    entity CDAttachment (2 rows)\n"
+        #expect(run.stdout.contains("\n  left out (--allow-unknown), 4 not in any model of the app:\n    entity CDAttachment (2 rows)\n    table ZEXTRA (1 row)\n"
                                         + "    column ZCDBACKENDSESSION.ZPROVIDERSESSIONID (1 row holds a value)\n"
                                         + "    column ZCDMESSAGE.ZATTACHMENTS (0 rows hold a value)\n"), "\(run.stdout)")
         let json = try BuiltTool.run(["import-coredata", source, scratch("store2"), "--allow-unknown", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let unknown = try #require(object["unknown"] as? [[String: Any]])
         #expect(unknown.map { "\($0["kind"]!) \($0["name"]!) \($0["rows"]!)" }
-                    == ["entity CDAttachment 2", "column ZCDBACKENDSESSION.ZPROVIDERSESSIONID 1", "column ZCDMESSAGE.ZATTACHMENTS 0"])
+                    == ["entity CDAttachment 2", "table ZEXTRA 1", "column ZCDBACKENDSESSION.ZPROVIDERSESSIONID 1", "column ZCDMESSAGE.ZATTACHMENTS 0"])
     }
 
     @Test func aMissingEntityTableIsNamed() throws {
