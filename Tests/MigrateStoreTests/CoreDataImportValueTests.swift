@@ -123,6 +123,10 @@ struct CoreDataImportValueTests {
         try wal.write(to: URL(fileURLWithPath: source + "-wal"))
         let report = try CoreDataImport.run(source: source, into: scratch("store"), tool: "tests", version: "1")
         #expect(report.walCommits > 0 && report.walIgnoredBytes == 100 && report.workStreams == 4)
+        let run = try BuiltTool.run(["import-coredata", source, scratch("store2")])
+        #expect(run.stdout.contains("\n  -wal: \(report.walCommits) commits applied; the 100 bytes after its last commit are not, as SQLite "
+                                        + "does not apply them (frames of an unfinished or cut transaction, or older ones already in the main file)\n"),
+                "\(run.stdout)")
     }
 
     @Test func preferenceKeysNotCarriedAreListedByName() throws {

@@ -16,7 +16,8 @@ public struct CoreDataImportReport: Sendable {
     /// Tables, columns and entities no model of the app has, left out (only with `allowUnknown`).
     public var unknown: [CoreDataUnknown]
     /// Whether the file had a `-wal` file, how many of its commits SQLite applied (0: none of it
-    /// was), and how many bytes at its end SQLite ignored (an unfinished or cut transaction).
+    /// was), and how many bytes after its last applied commit SQLite does not apply (frames of an
+    /// unfinished or cut transaction, or older ones a checkpoint already copied to the main file).
     public var hadWAL: Bool
     public var walCommits: Int
     public var walIgnoredBytes: Int64

@@ -9,7 +9,8 @@ import Darwin
 /// (sqlite.org/fileformat.html §4): a 32-byte header (magic, version 3007000, page size, salts,
 /// a checksum), then frames of a 24-byte header and one page. Frames count while their salts
 /// match the header's and their running checksum holds; SQLite applies them up to the last
-/// commit frame among those and ignores the rest (an unfinished transaction, or a cut file).
+/// commit frame among those and ignores the rest (an unfinished transaction, a cut file, or
+/// frames of an earlier generation that a checkpoint already copied into the main file).
 ///
 /// Reading it first lets the import say whether the `-wal` was applied, and blame the `-wal`
 /// (not the main file) when it is foreign or damaged.

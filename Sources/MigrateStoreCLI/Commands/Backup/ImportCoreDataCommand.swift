@@ -56,7 +56,8 @@ struct ImportCoreDataCommand: Subcommand {
         if r.hadWAL {
             lines.append(r.walCommits == 0 ? "  -wal: not applied: it holds no complete commit"
                 : "  -wal: \(counted(r.walCommits, "commit")) applied" + (r.walIgnoredBytes > 0
-                    ? "; its last \(r.walIgnoredBytes) bytes (an unfinished or cut transaction) ignored, as SQLite does" : ""))
+                    ? "; the \(r.walIgnoredBytes) bytes after its last commit are not, as SQLite does not apply them (frames of an "
+                        + "unfinished or cut transaction, or older ones already in the main file)" : ""))
         }
         lines.append("  offsets: " + (r.backfillApplied ? "derived from the sequence numbers, \(counted(r.offsetsBackfilled, "value")) changed: " : "not derived: ")
                         + r.backfillReason)
