@@ -104,10 +104,6 @@ def bury(path):
     command made each file it created cost up to milliseconds (perf: ~30 % of migrate's samples)."""
     if not os.path.lexists(path):
         return
-    # A migrate that just ran on this copy may still be removing its old folders in the background
-    # (issue 19): wait for that first, untimed, so it never runs during the next timed command.
-    if os.path.isdir(path):
-        wait_for_background_cleanup(path)
     os.makedirs(GRAVEYARD, exist_ok=True)
     _buried[0] += 1
     os.rename(path, os.path.join(GRAVEYARD, f"{os.getpid()}-{_buried[0]}"))
@@ -122,7 +118,7 @@ def fresh_copy(source, target):
 
 def tree_bytes(path):
     """The bytes of the store's documents: dot-named bookkeeping (a migration's old folders, which
-    a background process may be removing right now, the lock file) is not counted."""
+    an interrupted run may leave, the lock file) is not counted."""
     total = 0
     for d, dirs, files in os.walk(path):
         dirs[:] = [x for x in dirs if not x.startswith(".")]
@@ -254,7 +250,7 @@ class Bench:
             return path
         fresh_copy(source, path)
         result = run([self.tool("migrate-store"), "migrate", "--no-backup", path])
-        wait_for_background_cleanup(path)
+        require_migrate_finished(path)
         print(f"  migrated {os.path.basename(path)} in {result.seconds:.2f} s", flush=True)
         with open(marker, "w") as f:
             f.write(stamp)
@@ -293,7 +289,7 @@ def g7_chain(b):
     """Goal 7: the version chain (spec §9). v1 → v3 in one run (both steps, one pass) against
     v1 → v2 (`--to 2`) on the goal-1 store, alternated pair by pair in the same run. As in goal
     19's migrate group, each timed run starts once the last big free of inodes is G19_SETTLE_S
-    old (`settle_frees`: each migrate's background removal frees the 2,000 old documents), with
+    old (`settle_frees`: each migrate frees the 2,000 old documents), with
     its input read into the page cache (`warm_cache`). Without the wait, in the 04:23 UTC run of
     2026-11-25, v1 → v3 used 0.62-1.54 s of CPU against v1 → v2's 0.51-0.64 s, and five
     back-to-back runs by hand of either target went from 0.37 to 3.5 s of system time."""
@@ -316,7 +312,7 @@ def g7_chain(b):
 
         def run_and_settle():
             value = migrate()
-            wait_for_background_cleanup(target)
+            require_migrate_finished(target)
             note_free()
             return value
         return run_and_settle
@@ -808,20 +804,15 @@ def g8_coredata(b):
 
 # ---------------------------------------------------------------- issue 19: migrate at 10,000 work streams
 
-def wait_for_background_cleanup(store, limit=120.0):
-    """After `migrate` returned: wait (untimed) until the old folders it left for its background
-    remover (`.migration-*`, dot-named) are gone, so that the removal never runs during, or slows,
-    the next contender's timed run. Returns the seconds waited."""
-    started = time.perf_counter()
-    while time.perf_counter() - started < limit:
-        try:
-            pending = [e for e in os.listdir(store) if e.startswith(".migration-")]
-        except FileNotFoundError:
-            return 0.0
-        if not pending:
-            break
-        time.sleep(0.02)
-    return time.perf_counter() - started
+def require_migrate_finished(store):
+    """After `migrate` returned: its old folders (`.migration-*`) must be gone, since migrate
+    removes them before it returns. A leftover is a defect, not something to wait for."""
+    try:
+        pending = [e for e in os.listdir(store) if e.startswith(".migration-")]
+    except FileNotFoundError:
+        return
+    if pending:
+        raise SystemExit(f"bench.py: migrate returned but left {pending} in {store}")
 
 
 # When the last of the big frees of goal 19's migrate group happened (time.time()): see settle_frees.
@@ -834,7 +825,7 @@ def note_free():
 
 def settle_frees(b, figure):
     """Waits (untimed) until the group's last big free is G19_SETTLE_S old, and records the wait.
-    migrate's background remover deletes the old folders of its exchanges and the exchange floor
+    migrate deletes the old folders of its exchanges and the exchange floor
     deletes the old documents itself: 10,000+ inodes each, which journal-less ext4 (this VM; see
     G19_SETTLE_S) makes the next contender's new files skip one by one for 60 s. Measured at
     10,000 x 30 (`Benchmarks/ANALYSIS.md`): migrate's system time 1.7 s settled against 3.3 s right
@@ -869,8 +860,8 @@ def warm_cache(path):
 def g19_migrate_at_scale(b):
     """Goal 19 (issue 19): `migrate --no-backup` of a 10,000-work-stream v1 store against the floor
     of a folder exchange (`peers/exchange_floor.c`) and `cp -a` + `sync`; and of the goal-1 store
-    (2,000 x 50) against `cp -a` + `sync`. The background removal of the old folders is waited for,
-    untimed, after each migrate (`wait_for_background_cleanup`), and reported. Every timed run
+    (2,000 x 50) against `cp -a` + `sync`. migrate's time includes removing the old folders its
+    exchanges replaced (it returns when they are gone). Every timed run
     starts once the last big free of inodes is G19_SETTLE_S old (`settle_frees`), with its input
     read into the page cache after that wait (`warm_cache`)."""
     ms = b.tool("migrate-store")
@@ -889,7 +880,7 @@ def g19_migrate_at_scale(b):
 
         def measure_migrate(migrate=migrate, target=target, f_nb=f_nb):
             value = migrate()
-            f_nb.extra.setdefault("background_cleanup_s", []).append(wait_for_background_cleanup(target))
+            require_migrate_finished(target)
             note_free()
             return value
 
@@ -912,9 +903,6 @@ def g19_migrate_at_scale(b):
                                measure_floor))
         b.alternate(contenders)
         bury(target)
-        waits = f_nb.extra.get("background_cleanup_s", [])
-        if waits:
-            print(f"  background removal after migrate: waited {statistics.median(waits):.2f} s (median, untimed)", flush=True)
         settled = sum(sum(f.extra.get("settled_s", [])) for f in (f_nb, f_cp, f_xf))
         if settled:
             print(f"  waited {settled:.0f} s in all for earlier frees of inodes to be {G19_SETTLE_S} s old (untimed)", flush=True)
@@ -1109,10 +1097,8 @@ METHOD = """
   peak RSS of `import-coredata` at two sizes (`peers/maxrss.c`), which must not grow with the number of
   work streams.
 - **19.** `migrate-store migrate --no-backup` of fresh copies of the generated v1 stores of 10,000 x 30 and
-  2,000 x 50, alternated with `cp -a` + `sync` and (at 10,000) `peers/exchange_floor.c`. migrate exits once
-  it has reported; a detached `migrate-store` then removes the old folders its exchanges replaced. The
-  driver waits for them to be gone, untimed, before the next contender (`background_cleanup_s` in the
-  saved figures). Each timed run of this group (migrate, the copy, the floor) starts once the group's
+  2,000 x 50, alternated with `cp -a` + `sync` and (at 10,000) `peers/exchange_floor.c`. migrate's time
+  includes removing the old folders its exchanges replaced. Each timed run of this group (migrate, the copy, the floor) starts once the group's
   last big free of inodes (migrate's removal of its old folders, the floor's deletion of the old
   documents) is 65 s old (`settled_s` in the saved figures): on this VM's journal-less ext4 a new file
   skips every inode of its group freed in the last 60 s, so a contender run right after another paid
@@ -1196,8 +1182,8 @@ def i19_scale(b):
     Every contender that reads the store in place (ls, open, update, backup, export) reads it into
     the page cache first, untimed (`warm_cache`): this VM pages out clean page cache idle for a
     minute (DAMON), and `ls` of 10,000 work streams took 1.14 s cold against 0.22 s warm by hand
-    (its 50,000 / 10,000 ratio read 4.09 and 6.68 in two runs before this). Each migrate is
-    waited for until its background removal of the old folders is done (untimed), and the two
+    (its 50,000 / 10,000 ratio read 4.09 and 6.68 in two runs before this). Each migrate includes
+    removing its old folders, and the two
     compared sizes start settled (`settle_frees`) and warm (`warm_cache`), as in goal 19's group:
     the 50,000 migrate otherwise ran seconds after the 10,000 one freed 10,000 inodes. The backups,
     which create as many files as a migrate, start settled too."""
@@ -1224,11 +1210,9 @@ def i19_scale(b):
             result = run(wrapper + [ms, "migrate", "--no-backup", target])
             f_mg.extra.setdefault("cpu_s", []).append(result.user + result.system)
             f_rss.values.append(rss_of(result))
-            # Untimed: the old folders' background removal must not run during the next
-            # contender (it did: `ls` at 10,000 took 395-429 ms right after a migrate, 243 ms not).
-            f_mg.extra.setdefault("background_cleanup_s", []).append(wait_for_background_cleanup(target))
+            require_migrate_finished(target)
             note_free()
-            sync()  # and the removal's metadata written back before the next contender, not during it
+            sync()  # the removal's metadata written back before the next contender, not during it
             return result.seconds
 
         def prepare(source=source, target=target, f_mg=f_mg, n=n):
