@@ -44,6 +44,11 @@ import Testing
                                     + "    - user-sessions/\(Self.network).json: custom_name is 'Renamed' in the store, "
                                     + "'Network layer: async/await' in the backup taken to v3\n"), "\(run)")
         #expect(run.stdout.hasSuffix("Verification failed.\n"), "\(run)")
+        let json = try BuiltTool.run(["--json", "verify", store, "--against", backup])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let comparison = try #require(object["backup_comparison"] as? [String: Any])
+        #expect(comparison["backup_schema_version"] as? Int == 1 && comparison["store_schema_version"] as? Int == 3)
+        #expect((comparison["differences"] as? [[String: String]])?.map { $0["file"] } == ["user-sessions/\(Self.network).json"])
     }
 
     @Test func deletedCustomisationsAndSettingsFailAgainstTheV1Backup() throws {

@@ -61,6 +61,11 @@ import Testing
         }
         #expect(!run.stdout.contains("can read and write this store"), "\(run)")
         #expect(run.stdout.hasSuffix("Verification failed.\n"), "\(run)")
+        let json = try BuiltTool.run(["--json", "verify", store])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let refused = try #require(object["readers_refused_by_manifest"] as? [[String: Int]])
+        #expect(refused == fixture.refused.map { ["reader": $0, "min_reader_version": fixture.minReader] })
+        #expect(object["passed"] as? Bool == false && json.code == 69)
     }
 
     /// An empty store passes, and the output says that no work stream was there to check.

@@ -111,7 +111,7 @@ struct VerifyCommand: Subcommand {
             "passed": .bool(passed),
             "compared_with_backup": .bool(against != nil),
             "backup_comparison": Self.comparisonJSON(comparison),
-            "readers_refused": .array(result.refusedReaders.map { .object(["reader": .int($0.reader), "min_reader_version": .int($0.minReaderVersion)]) }),
+            "readers_refused_by_manifest": .array(result.refusedReaders.map { .object(["reader": .int($0.reader), "min_reader_version": .int($0.minReaderVersion)]) }),
             "unreadable": ReportRendering.errorsJSON(result.unreadable),
             "integrity": .array(result.integrity.map(JSONOutputValue.string)),
             "inverse_round_trip": inverseChecks.map { .object(["checked": .int($0.checked), "failures": .array($0.failures.map(JSONOutputValue.string))]) } ?? .null,
