@@ -4,8 +4,6 @@ public enum MigrateStore {
     /// Runs the tool on `arguments` (the command line without the program name), printing to the
     /// process's standard output and error, and returns the exit status. Never exits the process.
     public static func main(_ arguments: [String]) -> Int32 {
-        // Not a command: the detached process `migrate` starts to remove its old folders.
-        if arguments.count == 2, arguments[0] == BackgroundCleanup.argument { return BackgroundCleanup.run(store: arguments[1]) }
         return CommandLineTool(registry: CommandRegistry())
             .run(arguments, output: Output(streams: .process))
             .rawValue

@@ -92,4 +92,5 @@ final class RecordingCalls: FileSystemCalls, @unchecked Sendable {
     func system_link(_ from: String, _ to: String) throws(Errno) { try real.system_link(from, to) }
     func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry] { try real.system_readdir(path) }
     func system_fileSystemType(_ path: String) throws(Errno) -> String? { try real.system_fileSystemType(path) }
+    func system_fileSystemType(descriptor fd: Int32) throws(Errno) -> String? { try real.system_fileSystemType(descriptor: fd) }
 }

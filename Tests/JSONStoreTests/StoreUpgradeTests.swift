@@ -17,6 +17,7 @@ import JSONStore
         case .migrationStarted: "migrationStarted"
         case .migrating: "migrating"
         case .migrationFinished: "migrationFinished"
+        case .removingOldFiles: "removingOldFiles"
         }
     }
 
@@ -40,7 +41,7 @@ import JSONStore
         #expect(from == 1 && to == 3)
         #expect(backup == folder("backup"))
         #expect(!report.isNoop && report.filesChanged > 0)
-        #expect(events == ["validating", "backupStarted", "backingUp", "backupFinished", "migrationStarted", "migrating", "migrationFinished"])
+        #expect(events == ["validating", "backupStarted", "backingUp", "backupFinished", "migrationStarted", "migrating", "migrationFinished", "removingOldFiles"])
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
         #expect(try BackupVerification.verify(backup: folder("backup")).status == .ok)
         let backedUp = tree(folder("backup")).filter { StoreFilePath($0.key) != nil }
@@ -90,7 +91,7 @@ import JSONStore
             return
         }
         // No separate validation pass without a backup: the migration validates while it stages (issue 19).
-        #expect(events == ["backupSkipped", "migrationStarted", "migrating", "migrationFinished"])
+        #expect(events == ["backupSkipped", "migrationStarted", "migrating", "migrationFinished", "removingOldFiles"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["store"])
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
     }

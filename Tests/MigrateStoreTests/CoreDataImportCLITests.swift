@@ -135,8 +135,19 @@ struct CoreDataImportCLITests {
         try db.execute("CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR); "
             + "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
             + "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 0); CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        try db.query("INSERT INTO Z_METADATA VALUES (1, 'U', ?)", [.blob(try CoreDataFixture.metadataPlist(["Note": Data(count: 32)], uuid: "U"))])
         try refused([scratch("Notes.sqlite"), scratch("store")], 65,
-                    "it is a Core Data store, but not the app's: its entities are 'Note' (the app's are 'CDBackendSession', 'CDMessage' and 'CDUserSession')", scratch)
+                    "it is a Core Data store, but not the app's: its model's entities are 'Note' (the app's are 'CDBackendSession', 'CDMessage' and "
+                        + "'CDUserSession', or before 2025-11-15 'CDSession' and 'CDMessage')", scratch)
+    }
+
+    @Test func aCoreDataStoreWithoutItsModelPlistIsRefusedWith65() throws {
+        let scratch = TemporaryDirectory()
+        let db = try SQLiteDatabase(scratch("Notes.sqlite"), readOnly: false, create: true)
+        try db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
+            + "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB); INSERT INTO Z_METADATA VALUES (1, 'U', X'62706C6973743030')")
+        try refused([scratch("Notes.sqlite"), scratch("store")], 65,
+                    "Error: Can't import '\(scratch("Notes.sqlite"))': its Z_METADATA Z_PLIST has no NSStoreModelVersionHashes dictionary, so the model that wrote it is unknown", scratch)
     }
 
     @Test func anUnknownModelVersionIsRefusedWith65SayingWhatIsMissing() throws {
@@ -146,6 +157,8 @@ struct CoreDataImportCLITests {
             + "CREATE TABLE ZCDMESSAGE (Z_PK INTEGER PRIMARY KEY, ZID BLOB); CREATE TABLE ZCDUSERSESSION (Z_PK INTEGER PRIMARY KEY, ZID BLOB); "
             + "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
             + "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        let hashes = Dictionary(uniqueKeysWithValues: ["CDBackendSession", "CDMessage", "CDUserSession"].map { ($0, Data(count: 32)) })
+        try db.query("INSERT INTO Z_METADATA VALUES (1, 'U', ?)", [.blob(try CoreDataFixture.metadataPlist(hashes, uuid: "U"))])
         try refused([scratch("odd.sqlite"), scratch("store")], 65,
                     "it looks like the app's store, model version 5, but lacks ZCDBACKENDSESSION.ZBACKENDNAME", scratch)
     }

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `import-coredata`: the shipped app's Core Data file (every model version, its -wal, its odd
-/// rows) into a new store at schema v3, the source untouched (spec §12).
+/// rows) into a new store at schema v3, the source untouched (spec §13).
 @Suite(.enabled(if: SkippedTests.check(CoreDataFixture.sqliteAvailable, "MigrateStoreTests CoreDataImportTests", CoreDataFixture.sqliteMissing)))
 struct CoreDataImportTests {
     typealias S = AppStoreSample
@@ -38,7 +38,9 @@ struct CoreDataImportTests {
         #expect(a["last_file_signature"] as? String == (version >= 7 ? "sig-1" : nil))
         let messages = try #require(a["messages"] as? [[String: Any]])
         #expect(messages.map { $0["seq"] as? Int } == (version >= 4 ? [41, 42] : [0, 0]))
-        #expect(messages.map { $0["offset"] as? Int } == (version >= 7 ? [900, 1000] : [0, 0]))
+        // Models 4–6: each offset derived from its seq as the app derives it once on model 7.
+        #expect(messages.map { $0["offset"] as? Int } == (version >= 7 ? [900, 1000] : version >= 4 ? [40, 41] : [0, 0]))
+        #expect(a["last_offset_merged"] as? Int == (version >= 7 ? 12_345_678_901 : version >= 5 ? 41 : 0))
     }
 
     @Test func valuesArriveExactly() throws {

@@ -19,6 +19,9 @@ public struct BackupReport: Sendable, Equatable {
     public var unreadableDocuments: [ArchiveProblem]
     /// Dot names in the store that were left out (lock file, temp files, journals).
     public var skippedDotNames: [String]
+    /// Staging folders of earlier backups that were interrupted (a crash or a kill), removed
+    /// before this one started: partial copies that no process held.
+    public var removedStagingFolders: [String] = []
 
     /// The total size of the store files, in bytes.
     public var totalBytes: Int64 { manifest.files.reduce(0) { $0 + $1.size } }
@@ -134,15 +137,17 @@ public enum Backup {
             throw StoreError(.invalidFileName, "Can't create the backup '\(destination)' inside the store '\(store)': it would "
                                 + "become part of what it copies. Choose a folder outside the store.", path: destination)
         }
-        StagingDirectory.removeStale(besides: target, purpose: "staging", system: system)
+        let removed = StagingDirectory.removeStale(besides: target, purpose: "staging", system: system)
+            + StagingDirectory.removeStaleDefaultBackups(of: try SiblingPath(store), system: system)
         let staging = try StagingDirectory(besides: target, purpose: "staging", system: system)
         do {
-            let report = try BackupWriter(store: store, staging: staging, target: target, tool: tool, version: version,
+            var report = try BackupWriter(store: store, staging: staging, target: target, tool: tool, version: version,
                                           options: options, heldLock: lock, system: system, progress: progress).write()
             try refuseExisting(target, system: system)
             try system.rename(staging.path, to: target.path, context: ErrorContext("create the backup", target.path))
             staging.release()
             try NewFiles.syncDirectory(target.parent, note: "the backup is complete but may not survive a power failure", system: system)
+            report.removedStagingFolders = Array(Set(removed)).sorted()
             return report
         } catch {
             staging.discard()

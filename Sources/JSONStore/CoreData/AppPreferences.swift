@@ -1,14 +1,21 @@
 import Foundation
 
 /// The app's queue switches, read from its preferences (a binary or XML property list: the
-/// `UserDefaults` file), for `settings.json` (spec §12: settings are not in SQLite).
+/// `UserDefaults` file), for `settings.json` (spec §13: settings are not in SQLite); whether the
+/// app already derived the model-7 offsets; and every other key, listed as not carried. The API
+/// key is in the keychain, which is never read.
 public struct AppPreferences: Sendable, Equatable {
     /// The two switches; a key the file lacks keeps the default (false).
     public var settings: SettingsV1
     /// The keys of the two the file had (`queueEnabled`, `priorityQueueEnabled`).
     public var keysFound: [String]
+    /// `VoiceCode.v6ToV7BackfillComplete`: true once the app derived the offsets (nil: absent).
+    public var backfillComplete: Bool?
+    /// Every other key of the file, by name, sorted: the import does not carry them.
+    public var keysNotCarried: [String]
 
     static let queueKey = "queueEnabled", priorityKey = "priorityQueueEnabled"
+    static let backfillKey = "VoiceCode.v6ToV7BackfillComplete"
 
     /// Reads `path`.
     ///
@@ -36,7 +43,15 @@ public struct AppPreferences: Sendable, Equatable {
             found.append(key)
             if key == queueKey { settings.queueEnabled = flag } else { settings.priorityQueueEnabled = flag }
         }
-        return AppPreferences(settings: settings, keysFound: found)
+        var backfillComplete: Bool?
+        if let raw = dictionary[backfillKey] {
+            guard let flag = boolean(raw) else {
+                throw StoreError(.invalidDocument, "Can't read the preferences '\(path)': '\(backfillKey)' is \(raw), not a boolean.", path: path)
+            }
+            backfillComplete = flag
+        }
+        let notCarried = dictionary.keys.filter { ![queueKey, priorityKey, backfillKey].contains($0) }.sorted()
+        return AppPreferences(settings: settings, keysFound: found, backfillComplete: backfillComplete, keysNotCarried: notCarried)
     }
 
     /// A property-list boolean (`<true/>`, `<false/>`).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One row of the app's store that was not taken exactly as it is, or not taken: reported by
-/// table, primary key and id, with what the import did (spec §12: none silently dropped).
+/// table, primary key and id, with what the import did (spec §13: none silently dropped).
 public struct CoreDataFinding: Sendable, Hashable, CustomStringConvertible {
     /// What kind of oddity this is; stable names for `--json`.
     public enum Kind: String, Sendable, Hashable {
@@ -19,6 +19,15 @@ public struct CoreDataFinding: Sendable, Hashable, CustomStringConvertible {
         case outOfRange = "out_of_range"
         /// A queue position renumbered by the queue rules (spec §6 rule 5).
         case queueRenumbered = "queue_renumbered"
+        /// A value stored as another SQLite type than its attribute's (text in a date, a fraction
+        /// in an integer): not converted; the default was taken, as said.
+        case wrongType = "wrong_type"
+        /// Text with bytes that are not UTF-8: each invalid sequence taken as U+FFFD.
+        case invalidText = "invalid_text"
+        /// A sync offset counted from the message sequence, as the app does once on model 7 (spec §13).
+        case offsetBackfilled = "offset_backfilled"
+        /// An early build's `localName` or `markedDeleted`, taken as the work stream's customisation.
+        case customizationFromSession = "customization_from_session"
     }
 
     public var kind: Kind
@@ -44,6 +53,8 @@ public struct CoreDataFinding: Sendable, Hashable, CustomStringConvertible {
 /// The findings of one import, in the order they were met.
 struct CoreDataFindings {
     private(set) var all: [CoreDataFinding] = []
+    /// The file as the user named it, for a refusal.
+    var source = ""
     var table = ""
     var primaryKey: Int64 = 0
     var id: String?

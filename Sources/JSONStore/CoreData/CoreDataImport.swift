@@ -1,6 +1,7 @@
 import Foundation
+import StoreJSON
 
-/// Creating a store from the shipped app's Core Data file (`VoiceCode.sqlite`, spec §12).
+/// Creating a store from the shipped app's Core Data file (`VoiceCode.sqlite`, spec §13).
 ///
 /// The source is never touched: its main file and `-wal` are copied to a private folder and only
 /// the copy is opened (`CoreDataSource`). The new store is built in a staging folder next to the
@@ -21,21 +22,25 @@ public enum CoreDataImport {
     /// - Parameters:
     ///   - preferences: The app's preferences file (binary or XML property list) for
     ///     `settings.json`. The default is nil: the settings' defaults hold.
+    ///   - allowUnknown: Import a file with tables, columns or entities none of the app's models
+    ///     has, leaving them out and reporting each. The default is `false`: such a file is refused.
     ///   - dryRun: Read and report everything, write nothing. The default is `false`.
     /// - Throws: `StoreError`: `.alreadyExists` for a target that is not empty; `.corruptDocument`
     ///   for a file that is not SQLite or is damaged; `.invalidDocument` for SQLite that is not
-    ///   the app's Core Data store (the message says what was found); `.locked` while another
+    ///   the app's Core Data store (the message says what was found), or that has tables, columns or
+    ///   entities the import does not know without `allowUnknown` (each named); `.locked` while another
     ///   process writes to it; or the code of a failed call. Nothing is written then.
     /// - Warning: Don't call it in a process that has `source` open with SQLite (the app's own
     ///   Core Data stack): it opens and closes the file to read and copy it, and closing any
     ///   descriptor of a file drops every POSIX lock the process holds on it (man 2 fcntl), which
     ///   SQLite's locking in that process relies on. The command-line tool is its own process.
-    public static func run(source: String, into target: String, preferences: String? = nil, dryRun: Bool = false,
+    public static func run(source: String, into target: String, preferences: String? = nil, allowUnknown: Bool = false, dryRun: Bool = false,
                            tool: String, version: String) throws(StoreError) -> CoreDataImportReport {
-        try run(source: source, into: target, preferences: preferences, dryRun: dryRun, tool: tool, version: version, system: .real)
+        try run(source: source, into: target, preferences: preferences, allowUnknown: allowUnknown, dryRun: dryRun, tool: tool,
+                version: version, system: .real)
     }
 
-    static func run(source path: String, into targetPath: String, preferences: String?, dryRun: Bool,
+    static func run(source path: String, into targetPath: String, preferences: String?, allowUnknown: Bool, dryRun: Bool,
                     tool: String, version: String, system: SystemCalls) throws(StoreError) -> CoreDataImportReport {
         let target = try SiblingPath(targetPath)
         try Restore.requireParent(target, verb: "import", system: system)
@@ -46,32 +51,64 @@ public enum CoreDataImport {
         }
         let prefs = try preferences.map { (p: String) throws(StoreError) in try AppPreferences.read(p, system: system) }
         let source = try CoreDataSource(path, system: system)
-        let model = try CoreDataModel.recognise(source.database)
+        let model = source.model
+        if !model.unknown.isEmpty && !allowUnknown { throw unknownRefusal(path, model.unknown) }
+        let backfill = CoreDataBackfill.decide(model: model, preferences: prefs)
+        let started = Date()
         let output = try DocumentOutput(dryRun ? nil : StagedStore(besides: target, system: system))
         do throws(StoreError) {
-            var reader = CoreDataReader(source: source, model: model, now: Date())
+            var reader = CoreDataReader(source: source, model: model, backfill: backfill.applied, now: started)
             let queue = try reader.buildQueue()
             let counts = try reader.writeWorkStreams(queue: queue, to: output)
             let customizations = try reader.writeCustomizations(to: output)
             let settings = prefs?.settings ?? SettingsV1(schemaVersion: schemaVersion)
             try output.add(StoreLayout.settings, settings.encoded)
             try output.add(StoreLayout.queue, queue.encoded)
-            let manifest = ManifestV2(createdAt: reader.now, minReaderVersion: 1, schemaVersion: schemaVersion)
+            let backfilled = reader.findings.all.filter { $0.kind == .offsetBackfilled }.count
+            let recorded = ["work_streams": counts.workStreams, "messages": counts.messages, "customizations": customizations,
+                            "offsets_backfilled": backfilled, "findings": reader.findings.all.count]
+            let manifest = ManifestV2(createdAt: reader.now, migrations: [record(model, counts: recorded, at: reader.now, version: version)],
+                                      minReaderVersion: 1, schemaVersion: schemaVersion)
             try output.add(StoreLayout.manifest, manifest.encoded)
             if let staged = output.staged {
                 try staged.seal()
                 _ = try StagedSwap.commit(staged, force: false, tool: tool, version: version, forceHint: hint, system: system)
             }
             return CoreDataImportReport(
-                source: path, target: targetPath, modelVersion: model.version, hadWAL: source.hadWAL,
+                source: path, target: targetPath, modelVersion: model.version, earlyBuild: model.build == .early,
+                modelExplanation: model.explanation, entityHashes: model.metadata.base64Hashes, unknown: model.unknown,
+                hadWAL: source.wal != nil, walCommits: source.wal?.commits ?? 0, walIgnoredBytes: source.wal?.ignoredBytes ?? 0,
+                backfillApplied: backfill.applied, backfillReason: backfill.reason, offsetsBackfilled: backfilled,
                 workStreams: counts.workStreams, messages: counts.messages, customizations: customizations,
                 fifo: queue.fifo.map { $0.workStreamID }, priority: queue.priority.map { $0.workStreamID }, settings: settings,
-                preferences: preferences, preferenceKeysFound: prefs?.keysFound ?? [], findings: reader.findings.all,
+                preferences: preferences, preferenceKeysFound: prefs?.keysFound ?? [], preferenceKeysNotCarried: prefs?.keysNotCarried ?? [],
+                findings: reader.findings.all,
                 files: output.files, bytes: output.bytes, dryRun: dryRun, storeSchemaVersion: schemaVersion)
         } catch {
             output.staged?.directory.discard()
             throw error
         }
+    }
+}
+
+extension CoreDataImport {
+    /// The refusal of a file with tables, columns or entities the import does not know.
+    static func unknownRefusal(_ path: String, _ unknown: [CoreDataUnknown]) -> StoreError {
+        StoreError(.invalidDocument, "Can't import '\(path)': it has \(unknown.count) table\(unknown.count == 1 ? "" : "s"), column"
+                    + "\(unknown.count == 1 ? "" : "s") or entit\(unknown.count == 1 ? "y" : "ies") that no model of the app has (a newer "
+                    + "model, or an edit), whose data would not be imported: \(unknown.map(\.description).joined(separator: "; ")). "
+                    + "Run again with --allow-unknown to import the rest and have each one reported. Nothing was written.", path: path)
+    }
+
+    /// The migration record of the import: from and to the schema it writes, with the Core Data
+    /// model it read and the plist's entity hashes (base64), so that a later tool can tell models apart.
+    static func record(_ model: CoreDataModel, counts: [String: Int], at finished: Date, version: String) -> MigrationRecord {
+        let hashes = model.metadata.base64Hashes.mapValues { JSONValue.string($0) }
+        return MigrationRecord(from: schemaVersion, to: schemaVersion, startedAt: finished, finishedAt: finished, toolVersion: version,
+                               counts: counts, unknown: [
+                                   "source": .string("core_data"), "core_data_model_version": .number(JSONNumber(model.version)),
+                                   "core_data_entity_hashes": .object(hashes),
+                               ])
     }
 }
 

@@ -1,24 +1,54 @@
-/// Which of the app's Core Data model versions (1–7) a file holds, recognised from its tables and
-/// columns (spec §12), and the SELECT statements that read its rows.
+/// Which of the app's Core Data models a file holds (spec §13), decided from the entity set in
+/// `Z_METADATA`'s plist and the columns present, with everything the import does not know.
 ///
 /// Core Data's SQLite layout: a table per entity, `Z` + the upper-cased entity name; a column per
 /// attribute, `Z` + the upper-cased attribute name; `Z_PK`, `Z_ENT`, `Z_OPT`; and the tables
-/// `Z_PRIMARYKEY` (one row per entity) and `Z_METADATA`.
+/// `Z_PRIMARYKEY` (one row per entity), `Z_METADATA` and `Z_MODELCACHE`.
 struct CoreDataModel: Sendable, Equatable {
-    static let workStreamTable = "ZCDBACKENDSESSION", messageTable = "ZCDMESSAGE", customizationTable = "ZCDUSERSESSION"
+    /// The app's builds before 2025-11-15 (`CDSession` with `localName` and `markedDeleted`, no
+    /// `CDUserSession`; their model 1 was later edited in place), or every later one.
+    enum Build: Sendable, Equatable { case early, current }
 
-    /// The model version, 1 to 7.
+    static let workStreamTable = "ZCDBACKENDSESSION", messageTable = "ZCDMESSAGE", customizationTable = "ZCDUSERSESSION"
+    static let earlyWorkStreamTable = "ZCDSESSION"
+    static let currentEntities = ["CDBackendSession", "CDMessage", "CDUserSession"], earlyEntities = ["CDMessage", "CDSession"]
+
+    /// The model version, 1 to 7 (the early build is version 1).
     let version: Int
+    let build: Build
+    /// `ZCDBACKENDSESSION`, or `ZCDSESSION` in the early build.
+    let workStreamTable: String
     let workStreamColumns: Set<String>
     let messageColumns: Set<String>
+    /// Empty in the early build (it has no `CDUserSession`).
     let customizationColumns: Set<String>
+    /// The plist's entity hashes, recorded in the migration record.
+    let metadata: CoreDataMetadata
+    /// Tables, columns and entities the import does not know, with how many rows hold a value in each.
+    let unknown: [CoreDataUnknown]
+    /// Why this version: the entity set and the columns that decided it.
+    let explanation: String
 
-    /// The columns each version has, cumulatively: version 1's, then what each later one adds
-    /// (the app's `VoiceCode N.xcdatamodel`).
-    static let baseWorkStream: Set<String> = ["Z_PK", "ZID", "ZBACKENDNAME", "ZWORKINGDIRECTORY", "ZLASTMODIFIED", "ZMESSAGECOUNT",
-                                              "ZPREVIEW", "ZUNREADCOUNT"]
-    static let baseMessage: Set<String> = ["Z_PK", "ZID", "ZSESSIONID", "ZROLE", "ZTEXT", "ZTIMESTAMP"]
-    static let baseCustomization: Set<String> = ["Z_PK", "ZID"]
+    /// The columns of version 1 that every store has, by table.
+    static let base: [String: Set<String>] = [
+        workStreamTable: ["Z_PK", "ZID", "ZBACKENDNAME", "ZWORKINGDIRECTORY", "ZLASTMODIFIED", "ZMESSAGECOUNT", "ZPREVIEW", "ZUNREADCOUNT"],
+        earlyWorkStreamTable: ["Z_PK", "ZID", "ZBACKENDNAME", "ZWORKINGDIRECTORY", "ZLASTMODIFIED", "ZMESSAGECOUNT", "ZPREVIEW",
+                               "ZLOCALNAME", "ZMARKEDDELETED"],
+        messageTable: ["Z_PK", "ZID", "ZSESSIONID", "ZROLE", "ZTEXT", "ZTIMESTAMP"],
+        customizationTable: ["Z_PK", "ZID"],
+    ]
+    /// Every column the app's models ever had, by table (what is not here is unknown).
+    static let known: [String: Set<String>] = {
+        let core: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+        let queue: Set<String> = ["ZISLOCALLYCREATED", "ZISINQUEUE", "ZQUEUEPOSITION", "ZQUEUEDAT"]
+        let later = Set(added.values.joined().filter { $0.0 == workStreamTable }.map(\.1))
+        return [
+            workStreamTable: core.union(base[workStreamTable]!).union(queue).union(later),
+            earlyWorkStreamTable: core.union(base[earlyWorkStreamTable]!).union(queue).union(["ZUNREADCOUNT"]),
+            messageTable: core.union(base[messageTable]!).union(["ZSERVERTIMESTAMP", "ZSTATUS", "ZSESSION", "ZSEQ", "ZOFFSET"]),
+            customizationTable: core.union(["ZID", "ZCUSTOMNAME", "ZISUSERDELETED", "ZCREATEDAT"]),
+        ]
+    }()
     /// What each version adds, as (table, column): the marker the version is recognised by comes first.
     static let added: [Int: [(String, String)]] = [
         2: [(workStreamTable, "ZISINPRIORITYQUEUE"), (workStreamTable, "ZPRIORITY"), (workStreamTable, "ZPRIORITYORDER"),
@@ -31,76 +61,69 @@ struct CoreDataModel: Sendable, Equatable {
             (messageTable, "ZOFFSET")],
     ]
 
-    /// Recognises the model of `database`, or refuses saying what was found.
+    /// Recognises the model of `database`, or refuses saying what was found. Unknown tables,
+    /// columns and entities are listed in `unknown`; refusing them is the caller's choice.
     static func recognise(_ database: SQLiteDatabase) throws(StoreError) -> CoreDataModel {
         let file = database.name
-        var tables: [String] = []
-        try database.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { row in
-            if let name = row.text(0) { tables.append(name) }
-        }
+        let tables = try CoreDataSchema.tables(database)
         let shown = tables.isEmpty ? "no tables" : "tables " + tables.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
             + (tables.count > 12 ? " and \(tables.count - 12) more" : "")
         guard tables.contains("Z_PRIMARYKEY"), tables.contains("Z_METADATA") else {
             throw StoreError(.invalidDocument, "Can't import '\(file)': it is an SQLite database but not a Core Data store (it has "
                                 + "\(shown); a Core Data store has Z_PRIMARYKEY and Z_METADATA). Give the path of the app's VoiceCode.sqlite.", path: file)
         }
-        let needed = [workStreamTable, messageTable, customizationTable]
-        guard needed.allSatisfy(tables.contains) else {
-            var entities: [String] = []
-            try database.query("SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_NAME") { row in if let name = row.text(0) { entities.append(name) } }
-            throw StoreError(.invalidDocument, "Can't import '\(file)': it is a Core Data store, but not the app's: its entities are "
-                                + "\(entities.isEmpty ? "none" : entities.map { "'\($0)'" }.joined(separator: ", ")) (the app's are "
-                                + "'CDBackendSession', 'CDMessage' and 'CDUserSession'). Give the path of the app's VoiceCode.sqlite.", path: file)
+        let metadata = try CoreDataMetadata.read(database)
+        let entities = metadata.entityNames
+        let build: Build
+        if Set(currentEntities).isSubset(of: entities) {
+            build = .current
+        } else if Set(earlyEntities).isSubset(of: entities), !entities.contains("CDBackendSession") {
+            build = .early
+        } else {
+            throw StoreError(.invalidDocument, "Can't import '\(file)': it is a Core Data store, but not the app's: its model's entities are "
+                                + "\(entities.isEmpty ? "none" : entities.sorted().map { "'\($0)'" }.joined(separator: ", ")) (the app's are "
+                                + "'CDBackendSession', 'CDMessage' and 'CDUserSession', or before 2025-11-15 'CDSession' and 'CDMessage'). "
+                                + "Give the path of the app's VoiceCode.sqlite.", path: file)
         }
-        let workStream = try columns(workStreamTable, database), message = try columns(messageTable, database)
-        let customization = try columns(customizationTable, database)
-        let present = [workStreamTable: workStream, messageTable: message, customizationTable: customization]
+        let names = build == .current ? currentEntities : earlyEntities
+        let entityTables = names.map { "Z" + $0.uppercased() }
+        let absent = zip(names, entityTables).filter { !tables.contains($0.1) }
+        guard absent.isEmpty else {
+            throw StoreError(.invalidDocument, "Can't import '\(file)': its model has the entit\(absent.count == 1 ? "y" : "ies") "
+                                + absent.map { "\($0.0) (table \($0.1))" }.joined(separator: ", ") + " but the file has no table "
+                                + absent.map { "'\($0.1)'" }.joined(separator: ", ") + ": it is damaged or was edited. Nothing was written.", path: file)
+        }
+        var present: [String: Set<String>] = [:]
+        for table in entityTables { present[table] = try CoreDataSchema.columns(table, database) }
+        let workTable = build == .current ? workStreamTable : earlyWorkStreamTable
         var version = 1
-        for v in 2...7 where present[added[v]![0].0]!.contains(added[v]![0].1) { version = v }
-        var missing: [String] = []
-        for (table, base) in [(workStreamTable, baseWorkStream), (messageTable, baseMessage), (customizationTable, baseCustomization)] {
-            missing += base.subtracting(present[table]!).sorted().map { "\(table).\($0)" }
+        var reason: String
+        if build == .current {
+            for v in 2...7 where present[added[v]![0].0]!.contains(added[v]![0].1) { version = v }
+            reason = version == 1 ? "ZCDBACKENDSESSION has none of the columns later versions add (ZISINPRIORITYQUEUE is version 2's)"
+                : "\(added[version]![0].0) has \(added[version]![0].1), added in version \(version)"
+                    + (version < 7 ? ", and not \(added[version + 1]![0].1) (version \(version + 1)'s)" : "")
+            reason = "entities CDBackendSession, CDMessage, CDUserSession; " + reason
+        } else {
+            let queue = present[workTable]!.contains("ZISINQUEUE")
+            reason = "entities CDSession, CDMessage, no CDUserSession: the app's builds before 2025-11-15"
+                + (queue ? "" : ", from before 2025-11-14 (no queue columns: their defaults are taken)")
         }
-        for v in 2...max(2, version) where v <= version {
-            missing += added[v]!.filter { !present[$0.0]!.contains($0.1) }.map { "\($0.0).\($0.1)" }
+        var missing: [String] = []
+        for table in entityTables { missing += base[table]!.subtracting(present[table]!).sorted().map { "\(table).\($0)" } }
+        if build == .current {
+            for v in 2...max(2, version) where v <= version {
+                missing += added[v]!.filter { !present[$0.0]!.contains($0.1) }.map { "\($0.0).\($0.1)" }
+            }
         }
         guard missing.isEmpty else {
             throw StoreError(.invalidDocument, "Can't import '\(file)': it looks like the app's store, model version \(version), but "
                                 + "lacks \(missing.joined(separator: ", ")); this tool reads model versions 1 to 7 only. Nothing was written.", path: file)
         }
-        return CoreDataModel(version: version, workStreamColumns: workStream, messageColumns: message, customizationColumns: customization)
+        let unknown = try CoreDataSchema.unknown(database, tables: tables, entityTables: entityTables, present: present,
+                                                 known: names, metadata: metadata)
+        return CoreDataModel(version: version, build: build, workStreamTable: workTable, workStreamColumns: present[workTable]!,
+                             messageColumns: present[messageTable]!, customizationColumns: present[customizationTable] ?? [],
+                             metadata: metadata, unknown: unknown, explanation: reason)
     }
-
-    private static func columns(_ table: String, _ database: SQLiteDatabase) throws(StoreError) -> Set<String> {
-        var names: Set<String> = []
-        try database.query("PRAGMA table_info(\(table))") { row in if let name = row.text(1) { names.insert(name.uppercased()) } }
-        return names
-    }
-
-    /// `SELECT <columns> FROM <table>`, each column the model lacks replaced by its attribute's
-    /// default (so a NULL read later is a NULL in the data, never an absent column).
-    static func select(_ columns: [(String, String)], from table: String, present: Set<String>, orderBy: String) -> String {
-        let list = columns.map { present.contains($0.0) ? $0.0 : $0.1 }.joined(separator: ", ")
-        return "SELECT \(list) FROM \(table) ORDER BY \(orderBy)"
-    }
-
-    /// Work-stream columns in the order `CoreDataRows.workStream` reads them, with the default of each.
-    static let workStreamSelect: [(String, String)] = [
-        ("Z_PK", "NULL"), ("ZID", "NULL"), ("ZBACKENDNAME", "NULL"), ("ZWORKINGDIRECTORY", "NULL"), ("ZISLOCALLYCREATED", "0"),
-        ("ZLASTMODIFIED", "NULL"), ("ZMESSAGECOUNT", "0"), ("ZPREVIEW", "''"), ("ZUNREADCOUNT", "0"), ("ZISINQUEUE", "0"),
-        ("ZQUEUEPOSITION", "0"), ("ZQUEUEDAT", "NULL"), ("ZISINPRIORITYQUEUE", "0"), ("ZPRIORITY", "10"), ("ZPRIORITYORDER", "0"),
-        ("ZPRIORITYQUEUEDAT", "NULL"), ("ZPROVIDER", "'claude'"), ("ZNEXTSEQ", "0"), ("ZLIVEFROMSEQ", "0"),
-        ("ZLASTOFFSETMERGED", "0"), ("ZLIVEFROMOFFSET", "0"), ("ZLASTFILESIGNATURE", "NULL"),
-    ]
-    static let messageSelect: [(String, String)] = [
-        ("Z_PK", "NULL"), ("ZID", "NULL"), ("ZSESSIONID", "NULL"), ("ZSESSION", "NULL"), ("ZROLE", "NULL"), ("ZTEXT", "NULL"),
-        ("ZTIMESTAMP", "NULL"), ("ZSERVERTIMESTAMP", "NULL"), ("ZSTATUS", "'confirmed'"), ("ZSEQ", "0"), ("ZOFFSET", "0"),
-    ]
-    static let customizationSelect: [(String, String)] = [
-        ("Z_PK", "NULL"), ("ZID", "NULL"), ("ZCUSTOMNAME", "NULL"), ("ZISUSERDELETED", "0"), ("ZCREATEDAT", "NULL"),
-    ]
-
-    var workStreamQuery: String { Self.select(Self.workStreamSelect, from: Self.workStreamTable, present: workStreamColumns, orderBy: "ZID, Z_PK") }
-    var messageQuery: String { Self.select(Self.messageSelect, from: Self.messageTable, present: messageColumns, orderBy: "ZSESSIONID, ZTIMESTAMP, Z_PK") }
-    var customizationQuery: String { Self.select(Self.customizationSelect, from: Self.customizationTable, present: customizationColumns, orderBy: "ZID, Z_PK") }
 }

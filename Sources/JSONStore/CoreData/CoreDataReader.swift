@@ -4,19 +4,24 @@ import Foundation
 /// work stream with its messages, streamed (one work stream's messages in memory at a time).
 ///
 /// Messages belong to the work stream their `sessionId` names (the app fetches them by it, spec
-/// §12). Both queries are ordered by id bytes, so the messages are merged into their work streams
+/// §13). Both queries are ordered by id bytes, so the messages are merged into their work streams
 /// in one pass over each table.
 struct CoreDataReader {
     let source: CoreDataSource
     let model: CoreDataModel
     /// The time of the import: the new store's `created_at`, and what an empty required date becomes.
     let now: Date
+    /// Whether the offsets are derived from the sequence numbers, as the app does once on model 7.
+    let backfill: Bool
     private(set) var findings = CoreDataFindings()
+    /// The early build's customisations, met in its work-stream rows, for `writeCustomizations`.
+    private var earlyCustomizations: [UserSessionV1] = []
     /// Every work stream's `Z_PK` → id, to check each message's relationship against its `sessionId`.
     private var idByPrimaryKey: [Int64: UUID] = [:]
 
-    init(source: CoreDataSource, model: CoreDataModel, now: Date) {
-        self.source = source; self.model = model
+    init(source: CoreDataSource, model: CoreDataModel, backfill: Bool, now: Date) {
+        self.source = source; self.model = model; self.backfill = backfill
+        findings.source = source.path
         // Whole milliseconds: what the store writes, so that the report and the files agree.
         self.now = Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
@@ -26,10 +31,11 @@ struct CoreDataReader {
         var summaries: [SessionQueueSummary] = []
         var previous: UUID?
         var ignored = CoreDataFindings()
-        let now = self.now
+        ignored.source = source.path
+        let now = self.now, table = model.workStreamTable
         var ids: [Int64: UUID] = [:]
-        try source.database.query(model.workStreamQuery) { row in
-            guard let session = CoreDataRows.workStream(CoreDataValues(row: row, now: now), &ignored) else { return }
+        try source.database.query(model.workStreamQuery) { (row: SQLiteRow) throws(StoreError) in
+            guard let session = try CoreDataRows.workStream(CoreDataValues(row: row, now: now), &ignored, table: table, backfill: false) else { return }
             ids[ignored.primaryKey] = session.fields.id
             guard session.fields.id != previous else { return }
             previous = session.fields.id
@@ -46,20 +52,23 @@ struct CoreDataReader {
         let duplicates = try duplicateIDs(CoreDataModel.messageTable)
         let index = QueueIndex(queue)
         let messages = try source.database.prepare(model.messageQuery)
-        var cursor = MessageCursor(statement: messages, duplicates: duplicates, now: now)
+        var cursor = MessageCursor(statement: messages, duplicates: duplicates, now: now, backfill: backfill)
         try cursor.advance(&findings)
         var previous: UUID?
         var counts = (workStreams: 0, messages: 0)
         var f = findings
-        let now = self.now, ids = idByPrimaryKey
+        let now = self.now, ids = idByPrimaryKey, table = model.workStreamTable, backfill = self.backfill, early = model.build == .early
+        var customizations: [UserSessionV1] = []
         try source.database.query(model.workStreamQuery) { (row: SQLiteRow) throws(StoreError) in
-            guard var session = CoreDataRows.workStream(CoreDataValues(row: row, now: now), &f) else { return }
+            let values = CoreDataValues(row: row, now: now)
+            guard var session = try CoreDataRows.workStream(values, &f, table: table, backfill: backfill) else { return }
             let id = session.fields.id
             if id == previous {
                 f.add(.duplicateID, "a second work stream with this id; the first (lowest Z_PK) is imported, this row is left out")
                 return
             }
             previous = id
+            if early, let customization = try CoreDataRows.earlyCustomization(values, &f, of: session) { customizations.append(customization) }
             let (table, pk) = (f.table, f.primaryKey)
             session.fields.messages = try cursor.take(id, ids: ids, &f)
             f.row(table, pk, id)
@@ -74,17 +83,23 @@ struct CoreDataReader {
         }
         try cursor.drain(&f)
         findings = f
+        earlyCustomizations = customizations
         return counts
     }
 
-    /// Every customisation (`CDUserSession`), including those of work streams that do not exist.
+    /// Every customisation (`CDUserSession`), including those of work streams that do not exist;
+    /// in the early build, those its work-stream rows held.
     mutating func writeCustomizations(to output: DocumentOutput) throws(StoreError) -> Int {
+        guard let query = model.customizationQuery else {
+            for customization in earlyCustomizations { try output.add(StoreLayout.customizationPath(customization.id), customization.encoded) }
+            return earlyCustomizations.count
+        }
         var previous: UUID?
         var count = 0
         var f = findings
         let now = self.now
-        try source.database.query(model.customizationQuery) { (row: SQLiteRow) throws(StoreError) in
-            guard let customization = CoreDataRows.customization(CoreDataValues(row: row, now: now), &f) else { return }
+        try source.database.query(query) { (row: SQLiteRow) throws(StoreError) in
+            guard let customization = try CoreDataRows.customization(CoreDataValues(row: row, now: now), &f) else { return }
             if customization.id == previous {
                 f.add(.duplicateID, "a second customisation with this id; the first (lowest Z_PK) is imported, this row is left out")
                 return
@@ -113,12 +128,13 @@ private struct MessageCursor {
     let statement: SQLiteStatement
     let duplicates: Set<[UInt8]>
     let now: Date
+    let backfill: Bool
     private var seenDuplicates: Set<[UInt8]> = []
     /// The message read ahead, with its `sessionId` and relationship; nil at the end.
     private var pending: (message: MessageV1?, sessionID: UUID?, relationship: Int64?, table: String, pk: Int64, id: String?)?
 
-    init(statement: SQLiteStatement, duplicates: Set<[UInt8]>, now: Date) {
-        self.statement = statement; self.duplicates = duplicates; self.now = now
+    init(statement: SQLiteStatement, duplicates: Set<[UInt8]>, now: Date, backfill: Bool) {
+        self.statement = statement; self.duplicates = duplicates; self.now = now; self.backfill = backfill
     }
 
     mutating func advance(_ f: inout CoreDataFindings) throws(StoreError) {
@@ -126,7 +142,7 @@ private struct MessageCursor {
         while try statement.step() {
             let row = statement.row
             let values = CoreDataValues(row: row, now: now)
-            let read = CoreDataRows.message(values, &f)
+            let read = CoreDataRows.message(values, &f, backfill: backfill)
             if read.message != nil, read.sessionID != nil, let raw = row.blob(1), duplicates.contains(raw) {
                 guard seenDuplicates.insert(raw).inserted else {
                     f.add(.duplicateID, "a second message with this id; the first (by sessionId, timestamp, Z_PK) is imported, this row is left out")
@@ -144,9 +160,10 @@ private struct MessageCursor {
         }
     }
 
-    /// The messages that name `id`, in timestamp order; those before it name no work stream.
+    /// The messages that name `id`, in the order the app shows them: `timestamp`, then `offset`
+    /// (after the backfill), then `Z_PK`. Those before it name no work stream.
     mutating func take(_ id: UUID, ids: [Int64: UUID], _ f: inout CoreDataFindings) throws(StoreError) -> [MessageV1] {
-        var taken: [MessageV1] = []
+        var taken: [(message: MessageV1, pk: Int64)] = []
         while let current = pending, let sessionID = current.sessionID {
             let order = compare(sessionID, id)
             if order > 0 { break }
@@ -158,11 +175,12 @@ private struct MessageCursor {
                     let other = ids[pk].map { "work stream \($0.lowercased)" } ?? "no work stream"
                     f.add(.relationshipDisagrees, "its relationship (session Z_PK \(pk)) names \(other), its sessionId \(id.lowercased); kept in \(id.lowercased), as the app shows it")
                 }
-                taken.append(message)
+                taken.append((message, current.pk))
             }
             try advance(&f)
         }
-        return taken
+        taken.sort { ($0.message.timestamp, ($0.message.sync?.offset ?? 0), $0.pk) < ($1.message.timestamp, ($1.message.sync?.offset ?? 0), $1.pk) }
+        return taken.map(\.message)
     }
 
     /// The messages after the last work stream: they name none.

@@ -138,6 +138,13 @@ struct SQLiteRow {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// The text's bytes as stored, not checked as UTF-8.
+    func textBytes(_ column: Int32) -> [UInt8]? {
+        guard !isNull(column), let pointer = library.columnText(handle, column) else { return nil }
+        let count = Int(library.columnBytes(handle, column))
+        return Array(UnsafeBufferPointer(start: pointer, count: count))
+    }
+
     func blob(_ column: Int32) -> [UInt8]? {
         guard !isNull(column) else { return nil }
         let count = Int(library.columnBytes(handle, column))

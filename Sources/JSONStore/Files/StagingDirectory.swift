@@ -97,11 +97,24 @@ final class StagingDirectory {
     static func removeStale(besides target: SiblingPath, purpose: String, keeping: Set<String> = [],
                             system: SystemCalls = .real) -> [String] {
         let prefix = Self.prefix(for: target, purpose: purpose)
+        return removeStale(in: target.parent, system: system) { $0.hasPrefix(prefix) && !keeping.contains($0) }
+    }
+
+    /// Removes the staging folders of every backup `Backup.defaultDestination` names for `store`
+    /// (`.<store>.backup-<time>.staging-*`) that no process holds a lock on: each default backup
+    /// has a new name, so the sweep of one backup's own name never meets an earlier one's.
+    static func removeStaleDefaultBackups(of store: SiblingPath, system: SystemCalls = .real) -> [String] {
+        let prefix = ".\(store.name).backup-"
+        return removeStale(in: store.parent, system: system) { $0.hasPrefix(prefix) && $0.contains(".staging-") }
+    }
+
+    /// Removes each folder of `parent` whose name `matches` and that no process holds a lock on.
+    private static func removeStale(in parent: String, system: SystemCalls, matches: (String) -> Bool) -> [String] {
         let entries: [DirectoryEntry]
-        do { entries = try system.listDirectory(target.parent, context: ErrorContext("list", target.parent)) } catch { return [] }
+        do { entries = try system.listDirectory(parent, context: ErrorContext("list", parent)) } catch { return [] }
         var removed: [String] = []
-        for entry in entries where entry.name.hasPrefix(prefix) && !keeping.contains(entry.name) {
-            let path = target.sibling(entry.name)
+        for entry in entries where matches(entry.name) {
+            let path = joinPath(parent, entry.name)
             // Never a link: O_NOFOLLOW|O_DIRECTORY fail on one, and it is left alone.
             guard let fd = try? FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
                                                system: system, context: ErrorContext("open", path)) else { continue }

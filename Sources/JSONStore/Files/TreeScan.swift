@@ -99,10 +99,12 @@ struct TreeScan: Sendable, Equatable {
     /// The `schema_version` of `root/store.json`, or nil when it does not read. An unreadable or
     /// absent `store.json` is reported by whoever reads it next (backup, export and verification
     /// all decode it); here it only means "not the v4 layout".
+    /// The version whose layout `store.json` implies (`StoreCompatibility.layoutVersion`: for a
+    /// newer store that admits this code, its `min_reader_version`), or nil when it does not read.
     static func schemaVersion(of root: String, system: SystemCalls) -> Int? {
         do {
             let bytes = try FileReader.read(joinPath(root, StoreLayout.manifest), system: system)
-            return try ManifestHeader(json: try DocumentVersion.parse(bytes)).schemaVersion
+            return try ManifestHeader(json: try DocumentVersion.parse(bytes)).compatibility().layoutVersion
         } catch {
             return nil
         }

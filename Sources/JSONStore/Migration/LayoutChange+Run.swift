@@ -41,7 +41,7 @@ extension LayoutChange {
             throw StoreError(.invalidArgument, "Can't move '\(path)' from schema version \(direction.from) to \(direction.to): "
                                 + "its store.json says \(manifest.schemaVersion). Nothing was changed.", path: file(StoreLayout.manifest))
         }
-        if write { try removeLeftovers(storeVersion: manifest.schemaVersion) }
+        try reportLeftovers(storeVersion: manifest.schemaVersion, write: write, report: &report)
         let queue = try queue()
         let index = QueueIndex(queue ?? QueueV2(schemaVersion: direction.from))
         let sourceFolder = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: direction.from))
@@ -159,9 +159,17 @@ extension LayoutChange {
         let small = version >= StoreLayout.renamedFolderVersion ? try smallDocuments(to: version, queue: try queue(), problems: &problems) : []
         if !problems.isEmpty { throw StoreError.unreadable(problems, store: path, action: "migrate") }
         for document in small { report.append(DocumentChanges(file: document.relative, changes: [document.change])) }
+        try reportLeftovers(storeVersion: version, write: write, report: &report)
         guard write else { return }
-        try removeLeftovers(storeVersion: version)
         try commitInBatches(small.map { FileChange(directory: $0.directory, name: $0.name, bytes: $0.bytes) })
+    }
+
+    /// Removes what an interrupted layout change left (with `write`; otherwise only checks it), and
+    /// reports the removal of the other layout's folder.
+    func reportLeftovers(storeVersion: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
+        let other = StoreLayout.otherWorkStreamsFolder(schemaVersion: storeVersion)
+        let count = write ? try removeLeftovers(storeVersion: storeVersion)?.workStreams : try leftoverWorkStreams(storeVersion: storeVersion)
+        if let count { report.append(DocumentChanges(file: other + "/", changes: [.leftoverFolderRemoved(workStreams: count)])) }
     }
 
     /// True when a store at `version` holds a folder an interrupted layout change left: the other
@@ -184,8 +192,13 @@ extension LayoutChange {
     }
 
     /// Removes what an interrupted layout change left: both staging folders, a retired folder,
-    /// and the folder of the version `store.json` does not say (never trusted: see ``LayoutChange``).
-    func removeLeftovers(storeVersion: Int) throws(StoreError) {
+    /// and the folder of the version `store.json` does not say (never trusted: see ``LayoutChange``),
+    /// once ``leftoverWorkStreams(storeVersion:)`` explains it; otherwise throws and changes nothing.
+    ///
+    /// - Returns: The other layout's folder when it was removed, with how many work streams it held.
+    @discardableResult
+    func removeLeftovers(storeVersion: Int) throws(StoreError) -> (folder: String, workStreams: Int)? {
+        let leftover = try leftoverWorkStreams(storeVersion: storeVersion)
         for name in [StoreLayout.Bookkeeping.stagingWorkStreams, StoreLayout.Bookkeeping.stagingSessions] {
             let folder = joinPath(path, name)
             if try system.linkStatus(folder, context: ErrorContext("clean up", folder)) != nil { try NewFiles.removeTree(folder, system: system) }
@@ -193,6 +206,49 @@ extension LayoutChange {
         try retire(StoreLayout.otherWorkStreamsFolder(schemaVersion: storeVersion))
         let retired = joinPath(path, StoreLayout.Bookkeeping.retiredWorkStreams)
         if try system.linkStatus(retired, context: ErrorContext("clean up", retired)) != nil { try NewFiles.removeTree(retired, system: system) }
+        return leftover.map { (StoreLayout.otherWorkStreamsFolder(schemaVersion: storeVersion), $0) }
+    }
+
+    /// The number of work streams in the other layout's folder when it is what an interrupted
+    /// layout change left, nil when there is no such folder; throws when it is not explained.
+    ///
+    /// A layout change stages every work stream of the folder `store.json` names, renames the
+    /// staged folder into place, then changes `store.json`. So what it leaves beside the store's
+    /// folder holds the same work streams, each at the other side's version. Anything else (the
+    /// store's folder missing, other ids, a document at this side's version: a stray copy, or a
+    /// `store.json` edited by hand) is not a leftover, and deleting it could lose the only copy.
+    func leftoverWorkStreams(storeVersion: Int) throws(StoreError) -> Int? {
+        let expected = StoreLayout.workStreamsFolder(schemaVersion: storeVersion)
+        let other = StoreLayout.otherWorkStreamsFolder(schemaVersion: storeVersion)
+        let context = ErrorContext("list", path)
+        guard try system.linkStatus(joinPath(path, other), context: context) != nil else { return nil }
+        let theirs = try DocumentListing.listDocumentFolder(joinPath(path, other), system: system).ids
+        if theirs.isEmpty { return 0 }
+        func refuse(_ detail: String) -> StoreError {
+            Store.layoutContradiction(path, layoutVersion: storeVersion, expected: expected, other: other, detail: detail)
+        }
+        guard try system.linkStatus(joinPath(path, expected), context: context) != nil else {
+            throw refuse("'\(expected)/' is missing and '\(other)/' holds \(theirs.count) work stream file(s)")
+        }
+        let ours = try DocumentListing.listDocumentFolder(joinPath(path, expected), system: system).ids
+        guard Set(theirs.map(\.rawValue)) == Set(ours.map(\.rawValue)) else {
+            throw refuse("'\(other)/' also holds work streams (\(theirs.count), against \(ours.count) in '\(expected)/') that are not "
+                         + "the same ones, so it is not what an interrupted layout change leaves")
+        }
+        let otherSide = storeVersion >= StoreLayout.renamedFolderVersion
+            ? 1...(StoreLayout.renamedFolderVersion - 1) : StoreLayout.renamedFolderVersion...Int.max
+        for id in theirs {
+            let file = joinPath(joinPath(path, other), id.fileName)
+            let bytes = try FileReader.read(file, system: system)
+            let version: Int
+            do { version = try DocumentVersion.peek(try DocumentVersion.parse(bytes)) } catch {
+                throw refuse("'\(file)' can't be read (\(error.reason)), so '\(other)/' is not what an interrupted layout change leaves")
+            }
+            guard otherSide.contains(version) else {
+                throw refuse("'\(file)' is at schema version \(version), so '\(other)/' is not what an interrupted layout change leaves")
+            }
+        }
+        return theirs.count
     }
 
     /// Renames `folder` (if present) to `.retired-work-streams`, durably, then removes it: readers

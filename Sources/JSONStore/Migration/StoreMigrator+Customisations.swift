@@ -24,8 +24,8 @@ import Darwin
 ///    store folder where it is not available).
 /// 5. `renameat2(RENAME_EXCHANGE)` swaps the new folder and `user-sessions/`; the store folder is
 ///    fsynced (rename is durable only once its directory entry is, man 2 fsync).
-/// 6. The old folder, now `.migration-user-sessions`, is removed after the migration is reported
-///    (in the background by the command-line tool, `MigrationCleanup`).
+/// 6. The old folder, now `.migration-user-sessions`, is removed once the migration is committed,
+///    before the call returns (`StoreUpgrade` reports it as `.removingOldFiles`).
 ///
 /// What a reader sees at any instant, even across a power loss: the whole old `user-sessions/`
 /// or the whole new one (readers ignore dot names). A crash before the exchange leaves the new

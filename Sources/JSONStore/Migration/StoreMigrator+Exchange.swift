@@ -145,29 +145,64 @@ extension StoreMigrator {
     /// `user-sessions/`, at `customisationsExchangeFolder` when there is one, on several threads.
     /// Nothing a reader sees depends on them, so a failure is not the migration's: whatever is
     /// left (dot-named, never read) is removed by the next sweep (`TempSweep`), under the lock.
+    /// For a caller that reports the removal, see `removeOldFolders(progress:)`.
     func removeExchangedFolders(sessions: Bool = true) {
-        if sessions { removeFolder(exchangeFolder) }
-        let customisations = customisationsExchangeFolder
-        if (try? store.system.linkStatus(customisations, context: ErrorContext("remove", customisations))) != nil { removeFolder(customisations) }
+        let folders = sessions ? [exchangeFolder, customisationsExchangeFolder] : [customisationsExchangeFolder]
+        for folder in folders { removeFolder(folder) }
+    }
+
+    /// `removeFolder(_:removed:)` where a failure only leaves a dot-named folder that no reader
+    /// looks at and the next sweep removes: a cleanup after an error, or of a staging folder.
+    func removeFolder(_ folder: String) {
+        do { try removeFolder(folder) { _ in } } catch { return }
+    }
+
+    /// The folders a committed migration's exchanges left (the old `sessions/` and
+    /// `user-sessions/`), with the number of entries in each: what `removeOldFolders` removes.
+    func oldFolders() throws(StoreError) -> [(path: String, entries: Int)] {
+        var found: [(String, Int)] = []
+        for folder in [exchangeFolder, customisationsExchangeFolder] {
+            let context = ErrorContext("remove", folder)
+            guard try store.system.linkStatus(folder, context: context)?.type == .directory else { continue }
+            var count = 0
+            try store.system.visitDirectory(folder, context: context, restart: { count = 0 }) { _, _ in count += 1 }
+            found.append((folder, count))
+        }
+        return found
+    }
+
+    /// Removes the folders of `oldFolders()`, calling `progress(done, total)` after each slice of
+    /// files. Throws the first failure; what is left then is dot-named, never read, and removed
+    /// by the next sweep.
+    func removeOldFolders(progress: (Int, Int) -> Void) throws(StoreError) {
+        let folders = try oldFolders()
+        let total = folders.reduce(0) { $0 + $1.entries }
+        var done = 0
+        progress(0, total)
+        for folder in folders {
+            try removeFolder(folder.path) { removed in
+                done += removed
+                progress(min(done, total), total)
+            }
+        }
     }
 
     /// Removes every file in `folder` (on several threads, listed 1,024 at a time so that memory
-    /// does not grow with the store), then the folder; stops quietly at the first failure (the
-    /// folder is dot-named, never read, and swept later).
-    func removeFolder(_ folder: String) {
+    /// does not grow with the store), then the folder, calling `removed` with each slice's count.
+    /// A missing folder is not an error; the first failure is thrown.
+    func removeFolder(_ folder: String, removed: (Int) -> Void) throws(StoreError) {
+        let context = ErrorContext("remove", folder)
+        guard try store.system.linkStatus(folder, context: context) != nil else { return }
         while true {
-            let names: [String]
-            do {
-                names = try store.system.listDirectory(folder, limit: 1024, including: { _ in true },
-                                                       context: ErrorContext("remove", folder)).map(\.name)
-            } catch { return }
+            let names = try store.system.listDirectory(folder, limit: 1024, including: { _ in true }, context: context).map(\.name)
             if names.isEmpty { break }
             let failure = ParallelFileOperations.run(count: names.count, system: store.system) { [store] (index) throws(StoreError) in
                 let path = joinPath(folder, names[index])
                 try store.system.unlink(path, context: ErrorContext("remove", path))
             }
-            if failure != nil { return }
+            if let failure { throw failure.error }
+            removed(names.count)
         }
-        store.system.removeDirectoryLeftover(folder)
+        try store.system.removeDirectory(folder, context: context)
     }
 }

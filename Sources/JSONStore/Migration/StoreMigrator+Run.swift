@@ -100,7 +100,7 @@ extension StoreMigrator {
         // freeing thousands of files first made the writes after it slower (on ext4 without a
         // journal, a new file skips the inodes freed in the last minutes, one by one).
         // With `removingOldFolders` false they are left (dot-named, never read) for the caller to
-        // remove after reporting (`MigrationCleanup`), or for the next sweep.
+        // remove under the same lock (`removeOldFolders(progress:)`), or for the next sweep.
         defer { if write && removingOldFolders { removeExchangedFolders(sessions: exchanged) } }
         try upgradeSmallDocuments(survey, target: target, write: write, report: &report)
         var finishing = context

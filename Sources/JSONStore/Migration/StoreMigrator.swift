@@ -80,9 +80,10 @@ public struct StoreMigrator: Sendable {
     ///   - keepingDocuments: keep every document's changes in the report (the default); false
     ///     keeps totals only, so memory does not grow with the store.
     ///   - leavingOldFolders: leave the old `sessions/` and `user-sessions/` that the folder
-    ///     exchanges replaced (dot-named, never read) for the caller to remove after it reports
-    ///     (`MigrationCleanup`); the next sweep under the lock removes them otherwise. The default
-    ///     (false) removes them before returning.
+    ///     exchanges replaced (dot-named, never read) for the caller to remove with
+    ///     `removeOldFolders(progress:)` under the same lock (`StoreUpgrade` does, reporting it);
+    ///     the next sweep under the lock removes them otherwise. The default (false) removes them
+    ///     before returning.
     ///   - progress: called with (done, total) work streams.
     package func migrate(to target: Int? = nil, toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
                         leavingOldFolders: Bool = false, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {

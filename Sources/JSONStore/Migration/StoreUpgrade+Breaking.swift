@@ -57,13 +57,20 @@ extension StoreUpgrade {
                                 progress: (Event) -> Void, shouldContinue: () -> Bool) throws(StoreError) -> Outcome {
         let direction: LayoutChange.Direction = target >= StoreLayout.renamedFolderVersion ? .forward : .inverse
         let layout = LayoutChange(path: path, system: .real)
+        var removedLeftover = MigrationReport(keepsDocuments: false)
+        // A folder the manifest does not explain is refused before anything is written (no lock file either).
+        _ = try layout.leftoverWorkStreams(storeVersion: try rawSchemaVersion(path))
         if try layout.hasLeftoverFolders(at: from) {
             // What an interrupted layout change left is never trusted (see `LayoutChange`), and a
             // backup would refuse the foreign folder: removed first, under the lock.
             let lock = try StoreLock(store: path, tool: tool, version: version) { progress(.waitingForLock(holder: $0)) }
             defer { lock.release() }
             _ = try TempSweep.sweep(store: path, holding: lock)
-            try layout.removeLeftovers(storeVersion: try rawSchemaVersion(path))
+            if let removed = try layout.removeLeftovers(storeVersion: try rawSchemaVersion(path)) {
+                removedLeftover.append(DocumentChanges(file: removed.folder + "/", changes: [.leftoverFolderRemoved(workStreams: removed.workStreams)]))
+                progress(.warning("Removed '\(removed.folder)/' (\(removed.workStreams) work stream file(s)) from '\(path)': an interrupted "
+                                  + "layout change left it, and the store's own folder holds the same work streams."))
+            }
         }
         var backup = backup
         var takenBackup: String?
@@ -87,6 +94,7 @@ extension StoreUpgrade {
         let context = StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: version, target: target)
         if reachedFrom == target {
             guard try layout.needsFinishing(at: target) else {
+                if !removedLeftover.isNoop { return .upgraded(removedLeftover, from: target, to: target, backup: nil) }
                 return .alreadyCurrent(MigrationReport(), from: target)
             }
             let lock = try StoreLock(store: path, tool: tool, version: version) { progress(.waitingForLock(holder: $0)) }

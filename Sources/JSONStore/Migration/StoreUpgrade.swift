@@ -63,6 +63,9 @@ public enum StoreUpgrade {
         case migrating(done: Int, total: Int)
         /// The migration is committed (`store.json` written).
         case migrationFinished
+        /// `done` of `total` files of the old folders that the migration's folder exchanges
+        /// replaced are removed (after `migrationFinished`, before `run` returns).
+        case removingOldFiles(done: Int, total: Int)
     }
 
     /// How the call ended.
@@ -92,11 +95,6 @@ public enum StoreUpgrade {
     ///     store admits can still read (`MigrationChain.defaultTarget`).
     ///   - backup: Where to back up before the first write. The default is `.defaultFolder`.
     ///   - tool, version: Recorded in the lock file, the backup and the migration record.
-    ///   - leavingOldFolders: Leave the old folders that the migration's folder exchanges replaced
-    ///     (dot-named, never read) for the caller to remove after it reports, with
-    ///     `MigrationCleanup.removeLeftovers` (the command-line tool does it in the background);
-    ///     the next open for writing removes them otherwise. The default (false) removes them
-    ///     before returning.
     ///   - progress: Called on the calling thread with each ``Event``.
     ///   - shouldContinue: Asked at the safe points between phases (see ``Checkpoint``); returning
     ///     false stops the upgrade there with `.cancelled`. Never asked once the migration has
@@ -107,7 +105,7 @@ public enum StoreUpgrade {
     ///   `.cancelled` when `shouldContinue` said no (the message says what was done: nothing, or a
     ///   verified backup and no change to the store).
     public static func run(at path: String, to requested: Int? = nil, backup: BackupPolicy = .defaultFolder, allowBreaking: Bool = false,
-                           tool: String, version: String, leavingOldFolders: Bool = false, progress: (Event) -> Void = { _ in },
+                           tool: String, version: String, progress: (Event) -> Void = { _ in },
                            shouldContinue: () -> Bool = { true }) throws(StoreError) -> Outcome {
         if let requested, requested > MigrationChain.newest || requested < MigrationChain.oldest {
             let fix = "Pass a version from \(MigrationChain.oldest) to \(MigrationChain.newest), or leave the target out, or use the version of the tool that writes schema version \(requested)."
@@ -135,8 +133,9 @@ public enum StoreUpgrade {
         if stored == goal, stored == StoreLayout.renamedFolderVersion - 1,
            try LayoutChange(path: path, system: .real).needsFinishing(at: stored) {
             // An inverse interrupted after its store.json: the v4 folder is left to retire.
-            _ = try runLayoutChange(at: path, from: stored, to: goal, backup: .none, tool: tool, version: version,
-                                    progress: progress, shouldContinue: shouldContinue)
+            let finished = try runLayoutChange(at: path, from: stored, to: goal, backup: .none, tool: tool, version: version,
+                                               progress: progress, shouldContinue: shouldContinue)
+            if case .upgraded = finished { return finished }
         }
         let readOnly = Store.Options(readOnly: true, tool: tool, version: version)
         let reader = try Store.open(at: path, options: readOnly)
@@ -203,7 +202,7 @@ public enum StoreUpgrade {
         var total = 0
         let report = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
             try migrateValidating(StoreMigrator(store: store), to: target, version: version, holding: lock, removingLockFile: !lockFileExisted,
-                                  leavingOldFolders: leavingOldFolders) { done, count in
+                                  leavingOldFolders: true) { done, count in
                 total = count
                 progress(.migrating(done: done, total: count))
             }
@@ -211,7 +210,20 @@ public enum StoreUpgrade {
         // The migrator reports before each work stream; say that the last one is done too.
         if total > 0 { progress(.migrating(done: total, total: total)) }
         progress(.migrationFinished)
+        removeOldFolders(StoreMigrator(store: store), path, progress: progress)
         return .upgraded(report, from: from, to: target, backup: destination)
+    }
+
+    /// Removes the old folders the committed migration's exchanges replaced, still under its
+    /// lock, so that nothing of the upgrade runs after `run` returns. The migration is committed
+    /// by then: a failure is reported as a warning that says what is left, not thrown.
+    static func removeOldFolders(_ migrator: StoreMigrator, _ path: String, progress: (Event) -> Void) {
+        do throws(StoreError) {
+            try migrator.removeOldFolders { done, total in progress(.removingOldFiles(done: done, total: total)) }
+        } catch {
+            progress(.warning("The migration is complete, but the old files it replaced could not all be removed: \(error.message) "
+                              + "They are in dot-named folders of '\(path)' that no reader opens; the next command that writes to the store removes them."))
+        }
     }
 
     /// The safe points at which `run` asks `shouldContinue`, in order. Before each, the store is

@@ -18,4 +18,32 @@ extension Store {
             }
         }
     }
+
+    /// Refuses a store whose `store.json` names a folder of work streams that is missing while
+    /// the other layout's folder holds documents (a hand-edited or mismatched manifest): reading
+    /// it would show no work streams, and finishing a "layout change" would delete them all.
+    /// When both folders exist, the other one is what an interrupted layout change left; it is
+    /// never read, and removed only once `LayoutChange.leftoverWorkStreams` explains it.
+    static func checkWorkStreamFolders(_ path: String, layoutVersion: Int, system: SystemCalls) throws(StoreError) {
+        let expected = StoreLayout.workStreamsFolder(schemaVersion: layoutVersion)
+        let other = StoreLayout.otherWorkStreamsFolder(schemaVersion: layoutVersion)
+        let context = ErrorContext("open", path)
+        guard try system.linkStatus(joinPath(path, expected), context: context) == nil,
+              try system.linkStatus(joinPath(path, other), context: context) != nil else { return }
+        let found = try DocumentListing.listDocumentFolder(joinPath(path, other), system: system).ids.count
+        guard found > 0 else { return }
+        throw layoutContradiction(path, layoutVersion: layoutVersion, expected: expected, other: other,
+                                  detail: "'\(expected)/' is missing and '\(other)/' holds \(found) work stream file(s)")
+    }
+
+    /// The error for a store whose folders `store.json` does not explain (exit 65 in the tool).
+    static func layoutContradiction(_ path: String, layoutVersion: Int, expected: String, other: String, detail: String) -> StoreError {
+        let otherVersion = layoutVersion >= StoreLayout.renamedFolderVersion ? StoreLayout.renamedFolderVersion - 1 : StoreLayout.renamedFolderVersion
+        let fix = "If '\(other)/' holds the store's work streams, put back the store.json that goes with it (schema version "
+            + "\(otherVersion)\(otherVersion < StoreLayout.renamedFolderVersion ? " or below" : "")) from a backup, or restore the whole backup with '"
+            + TextFormat.command("migrate-store", "restore", "BACKUP", path, "--force") + "'; if it does not, move it out of the store."
+        return StoreError(.conflict, "Can't tell which folder holds the work streams of '\(path)': store.json says schema version "
+                          + "\(layoutVersion), whose work streams are in '\(expected)/', but \(detail). Nothing was changed. \(fix)",
+                          path: joinPath(path, other), recovery: fix)
+    }
 }

@@ -55,7 +55,7 @@ extension Store {
     /// interrupted `migrate` left it; readers never read it, backups and exports leave it out.
     package func interruptedLayoutFolder() throws(StoreError) -> String? {
         guard compatibility.storeSchemaVersion >= DocumentVersion.current else { return nil }
-        let name = StoreLayout.otherWorkStreamsFolder(schemaVersion: compatibility.storeSchemaVersion)
+        let name = StoreLayout.otherWorkStreamsFolder(schemaVersion: compatibility.layoutVersion)
         let folder = joinPath(path, name)
         return try system.linkStatus(folder, context: ErrorContext("check", folder)) == nil ? nil : name
     }

@@ -15,6 +15,7 @@ extension Store {
         if let refusal = compatibility.refusal {
             throw StoreError(.unsupportedVersion, "Can't open '\(path)': \(refusal).", path: joinPath(path, StoreLayout.manifest))
         }
+        try checkWorkStreamFolders(path, layoutVersion: compatibility.layoutVersion, system: system)
         var warnings: [String] = recovered.map { [$0] } ?? []
         if !options.readOnly {
             let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)

@@ -124,23 +124,31 @@ extension Store {
     /// exactly the sessions whose mirror values changed, in the crash-safe order of `QueueBuilder.writeOrder`.
     /// In a v4 store (spec §11) the queue lives in `queue.json` only: nothing else is written, and
     /// a missing `queue.json` is an empty queue (there is no mirror to rebuild it from).
-    func mutateQueueHoldingLock(_ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) {
+    func mutateQueueHoldingLock(reconciled: Bool = false, _ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) {
         guard let old = try queueDocument() ?? (hasRenamedLayout ? QueueV2(schemaVersion: writtenVersion) : nil) else {
             try maintenance.reconcile(self)
-            return try mutateQueueHoldingLock(change)
+            return try mutateQueueHoldingLock(reconciled: true, change)
         }
         var new = old
         try change(&new)
         guard new != old else { return }
         new.schemaVersion = writtenVersion
+        let update = QueueMirrorUpdate(from: old, to: new)
+        var documents: [UUID: SessionDocument] = [:]
+        if !hasRenamedLayout {
+            for id in update.candidates {
+                do { documents[id] = try workStream(id) } catch where error.code == .notFound { continue }
+                // An older writer's change to this document's queue keys wins over queue.json (§7):
+                // reconcile first, then start again from the queue it leaves.
+                if !reconciled, try reconcilingOlderWrite(documents[id]!) { return try mutateQueueHoldingLock(reconciled: true, change) }
+            }
+        }
         try write(StoreLayout.queue, new.encoded)
         guard !hasRenamedLayout else { return }
-        let update = QueueMirrorUpdate(from: old, to: new)
         var updates: [UUID: [UInt8]] = [:]
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
         for id in update.candidates {
-            let document: SessionDocument
-            do { document = try workStream(id) } catch where error.code == .notFound { continue }
+            guard let document = documents[id] else { continue }
             var fields = document.fields
             let keys = update.keys(for: id, current: fields.queueKeys)
             guard keys != fields.queueKeys else { continue }

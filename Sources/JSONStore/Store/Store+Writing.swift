@@ -213,15 +213,12 @@ extension Store {
         try requireV3Layout("update work stream '\(id.lowercased)'", use: "updateWorkStreamV4(_:_:)")
         return try groupWriting { (after) throws(StoreError) in
             let relative = workStreamFile(id)
-            let original = try FileReader.read(file(relative), system: system)
-            let read: DecodedSessionDocument
-            do throws(SchemaError) {
-                read = try SessionDocument.decode(original, acceptingNewerVersions: acceptsNewerDocuments,
-                                                  reusing: recentMessages.messages(of: id))
-            } catch {
-                throw StoreError.document(error, path: file(relative))
+            var original = try FileReader.read(file(relative), system: system)
+            var read = try decodeForUpdate(original, id, relative)
+            if try reconcilingOlderWrite(read.document) {
+                original = try FileReader.read(file(relative), system: system)
+                read = try decodeForUpdate(original, id, relative)
             }
-            try checkID(read.document.fields.id, id, relative)
             var session = try upgraded(read.document, relative)
             let before = session
             try body(&session)
@@ -234,6 +231,29 @@ extension Store {
             recentMessages.remember(messages, for: id)
             return session
         }
+    }
+
+    private func decodeForUpdate(_ bytes: [UInt8], _ id: UUID, _ relative: String) throws(StoreError) -> DecodedSessionDocument {
+        let read: DecodedSessionDocument
+        do throws(SchemaError) {
+            read = try SessionDocument.decode(bytes, acceptingNewerVersions: acceptsNewerDocuments, reusing: recentMessages.messages(of: id))
+        } catch {
+            throw StoreError.document(error, path: file(relative))
+        }
+        try checkID(read.document.fields.id, id, relative)
+        return read
+    }
+
+    /// Runs the §7 reconcile, under the lock the caller holds, when `document` is at a schema
+    /// version below the one this code writes, and then returns true: an older writer (or a hand
+    /// edit, by rename or in place) changed it since the last reconcile, and its queue keys must
+    /// win (spec §7) before anything writes this document or the queue. The constant-time open
+    /// (`WriteRecord`) cannot see a write in place; this check, made on the bytes every
+    /// read-modify-write reads anyway, sees every one.
+    func reconcilingOlderWrite(_ document: SessionDocument) throws(StoreError) -> Bool {
+        guard !hasRenamedLayout, document.schemaVersion < writtenVersion else { return false }
+        try maintenance.reconcile(self)
+        return true
     }
 
     /// A work stream as this code writes it: a document an older writer left goes through the

@@ -87,10 +87,10 @@ public final class Store: Sendable {
     }
     /// The folder of this store's work streams, by its schema version (`StoreLayout.workStreamsFolder(schemaVersion:)`):
     /// `sessions` up to v3, `work-streams` from v4 on. The other one is never read as data.
-    var workStreamsFolderName: String { StoreLayout.workStreamsFolder(schemaVersion: compatibility.storeSchemaVersion) }
+    var workStreamsFolderName: String { StoreLayout.workStreamsFolder(schemaVersion: compatibility.layoutVersion) }
     /// True for a store at v4 or later (spec §11): work streams are `SessionV4` documents in
     /// `work-streams/`, with no queue mirror keys (the queue is `queue.json` only).
-    public var hasRenamedLayout: Bool { compatibility.storeSchemaVersion >= StoreLayout.renamedFolderVersion }
+    public var hasRenamedLayout: Bool { compatibility.layoutVersion >= StoreLayout.renamedFolderVersion }
     /// The `schema_version` this code writes into the store's documents: the store's own version
     /// when it is one this code writes (3 or 4), else ``DocumentVersion/current``.
     var writtenVersion: Int {
@@ -103,6 +103,6 @@ public final class Store: Sendable {
     /// `sessions/<id>.json`: the v1–v3 path (the migrator's, which works on stores below v4).
     static func sessionFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id) }
     /// This store's path of a work stream: `sessions/<id>.json` up to v3, `work-streams/<id>.json` from v4.
-    func workStreamFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id, schemaVersion: compatibility.storeSchemaVersion) }
+    func workStreamFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id, schemaVersion: compatibility.layoutVersion) }
     static func userSessionFile(_ id: UUID) -> String { StoreLayout.customizationPath(id) }
 }

@@ -63,6 +63,9 @@ protocol FileSystemCalls: Sendable {
     /// `/proc/self/mountinfo` whose device matches `stat(2)`'s, because Glibc's Swift module
     /// does not export `statfs`.
     func system_fileSystemType(_ path: String) throws(Errno) -> String?
+    /// The file system type of the mount holding the open file `fd`, or nil when it cannot be
+    /// told (Darwin: `fstatfs(2)`; Linux: `fstat(2)`'s device in `/proc/self/mountinfo`).
+    func system_fileSystemType(descriptor fd: Int32) throws(Errno) -> String?
     /// `syncfs(2)`; see `FileSystemCalls+SyncFS.swift` (the default reports `ENOSYS`).
     func system_syncfs(_ fd: Int32) throws(Errno)
     /// Exchanges two paths in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`, Darwin

@@ -146,17 +146,37 @@ struct PosixCalls: FileSystemCalls {
         #if canImport(Darwin)
         var info = statfs()
         guard statfs(path, &info) == 0 else { throw Errno(errno) }
-        return withUnsafeBytes(of: info.f_fstypename) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        return Self.typeName(info)
         #else
         var status = stat()
         guard stat(path, &status) == 0 else { throw Errno(errno) }
-        // A missing or unreadable /proc only means the type cannot be told; that is not an error.
-        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
-        return MountTable.fileSystemType(device: UInt64(truncatingIfNeeded: status.st_dev), mountinfo: table)
+        return Self.mountedType(device: status.st_dev)
         #endif
     }
+
+    func system_fileSystemType(descriptor fd: Int32) throws(Errno) -> String? {
+        #if canImport(Darwin)
+        var info = statfs()
+        guard fstatfs(fd, &info) == 0 else { throw Errno(errno) }
+        return Self.typeName(info)
+        #else
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw Errno(errno) }
+        return Self.mountedType(device: status.st_dev)
+        #endif
+    }
+
+    #if canImport(Darwin)
+    private static func typeName(_ info: statfs) -> String {
+        withUnsafeBytes(of: info.f_fstypename) { bytes in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+    #else
+    private static func mountedType(device: dev_t) -> String? {
+        // A missing or unreadable /proc only means the type cannot be told; that is not an error.
+        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
+        return MountTable.fileSystemType(device: UInt64(truncatingIfNeeded: device), mountinfo: table)
+    }
+    #endif
 }
 
 extension FileStatus {

@@ -35,6 +35,9 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
     case mirrorKeysWritten
     /// §11: a queue key whose value `queue.json` does not imply (rendered), dropped by the rename.
     case staleMirrorKey(String, value: String)
+    /// The other layout's folder, left by an interrupted layout change (the same work streams as
+    /// the store's folder, each at the other side's version), was removed with its files.
+    case leftoverFolderRemoved(workStreams: Int)
 
     /// A stable identifier for scripts (`--json`).
     public var code: String {
@@ -56,6 +59,7 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .mirrorKeysRemoved: "mirror_keys_removed"
         case .mirrorKeysWritten: "mirror_keys_written"
         case .staleMirrorKey: "stale_mirror_key"
+        case .leftoverFolderRemoved: "leftover_folder_removed"
         }
     }
 
@@ -89,6 +93,7 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .mirrorKeysRemoved: "remove the seven queue keys (the queue is in queue.json)"
         case .mirrorKeysWritten: "write the seven queue keys from queue.json"
         case .staleMirrorKey(let k, let v): "drop \(k) = \(v): queue.json does not imply it (a stale leftover)"
+        case .leftoverFolderRemoved(let n): "remove the folder and its \(n) work stream file\(n == 1 ? "" : "s"), left by an interrupted layout change (the store's folder holds the same work streams)"
         }
     }
 }

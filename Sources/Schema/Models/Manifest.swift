@@ -70,6 +70,14 @@ public enum StoreCompatibility: Sendable, Hashable {
         }
     }
 
+    /// The version whose layout holds the work streams (`StoreLayout.workStreamsFolder`): the
+    /// store's own, or for a newer store that admits this code, the oldest reader it admits
+    /// (`min_reader_version`), since a reader of that version must find them where it looks.
+    public var layoutVersion: Int {
+        if case .superseded(_, let minReader) = self { return minReader }
+        return storeSchemaVersion
+    }
+
     /// True for a store older than this code: `migrate` upgrades it; this code opens it read-only.
     public var needsMigration: Bool {
         if case .needsMigration = self { return true }

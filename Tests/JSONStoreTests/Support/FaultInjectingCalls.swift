@@ -123,6 +123,9 @@ final class FaultInjectingCalls: FileSystemCalls, @unchecked Sendable {
     func system_fileSystemType(_ path: String) throws(Errno) -> String? {
         try check("statfs"); return try real.system_fileSystemType(path)
     }
+    func system_fileSystemType(descriptor fd: Int32) throws(Errno) -> String? {
+        try check("fstatfs"); return try real.system_fileSystemType(descriptor: fd)
+    }
 }
 
 extension SystemCalls {

@@ -103,4 +103,5 @@ final class ReadTrackingCalls: FileSystemCalls, @unchecked Sendable {
     func system_exchange(_ a: String, _ b: String) throws(Errno) { try real.system_exchange(a, b) }
     func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry] { try real.system_readdir(path) }
     func system_fileSystemType(_ path: String) throws(Errno) -> String? { try real.system_fileSystemType(path) }
+    func system_fileSystemType(descriptor fd: Int32) throws(Errno) -> String? { try real.system_fileSystemType(descriptor: fd) }
 }

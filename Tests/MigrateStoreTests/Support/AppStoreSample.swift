@@ -117,7 +117,8 @@ enum AppStoreSample {
                     "ZUNREADCOUNT": .integer(0), "ZISLOCALLYCREATED": .integer(0), "ZISINQUEUE": .integer(i % 10 == 0 ? 1 : 0),
                     "ZQUEUEPOSITION": .integer(i % 10 == 0 ? Int64(i / 10 + 1) : 0), "ZISINPRIORITYQUEUE": .integer(i % 7 == 0 ? 1 : 0),
                     "ZPRIORITY": .integer([1, 5, 10][i % 3]), "ZPRIORITYORDER": .real(Double(i % 7 == 0 ? i : 0)), "ZPROVIDER": .text("claude"),
-                    "ZNEXTSEQ": .integer(Int64(messagesEach)), "ZLIVEFROMSEQ": .integer(0), "ZLASTOFFSETMERGED": .integer(0), "ZLIVEFROMOFFSET": .integer(0),
+                    "ZNEXTSEQ": .integer(Int64(messagesEach)), "ZLIVEFROMSEQ": .integer(0),
+                    "ZLASTOFFSETMERGED": .integer(Int64(max(messagesEach - 1, 0) * 100)), "ZLIVEFROMOFFSET": .integer(0),
                 ])
                 for j in 0..<messagesEach {
                     try fixture.insert("ZCDMESSAGE", [

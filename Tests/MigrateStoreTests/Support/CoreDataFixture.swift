@@ -5,7 +5,10 @@ import TestSupport
 /// Writes SQLite files in Core Data's layout for each of the app's model versions (1–7), through
 /// the same run-time-loaded SQLite the import uses: a table per entity (`Z` + upper-cased name),
 /// a column per attribute (`Z` + upper-cased name), `Z_PK`/`Z_ENT`/`Z_OPT`, `Z_PRIMARYKEY`,
-/// `Z_METADATA`, UUIDs as 16-byte blobs, dates as seconds since 2001-01-01, booleans as 0/1.
+/// `Z_METADATA` (one row whose `Z_PLIST` is a binary property list with the entity hashes, as Core
+/// Data writes it), `Z_MODELCACHE`, UUIDs as 16-byte blobs, dates as seconds since 2001-01-01,
+/// booleans as 0/1. `early` writes the app's builds before 2025-11-15 (`CDSession`, no
+/// `CDUserSession`), with or without the queue columns of 2025-11-14.
 ///
 /// Rows are dictionaries of column values, so a test can write any odd value the app (or a
 /// damaged file) may hold; a column the model version lacks is left out.
@@ -17,10 +20,39 @@ final class CoreDataFixture {
     typealias Row = [String: SQLiteValue]
     let path: String
     let version: Int
+    let early: Bool
+    let queueColumns: Bool
     let database: SQLiteDatabase
+    let entities: [(String, String)]
     private var nextPK: [String: Int64] = [:]
 
     static let entities = [("CDBackendSession", "ZCDBACKENDSESSION"), ("CDMessage", "ZCDMESSAGE"), ("CDUserSession", "ZCDUSERSESSION")]
+    static let earlyEntities = [("CDSession", "ZCDSESSION"), ("CDMessage", "ZCDMESSAGE")]
+
+    /// The early build's work-stream columns: the first build's, then what 2025-10-19 and 2025-11-14 added.
+    static func earlyColumns(queue: Bool) -> [(String, String)] {
+        [("ZMARKEDDELETED", "INTEGER"), ("ZMESSAGECOUNT", "INTEGER"), ("ZLASTMODIFIED", "TIMESTAMP"), ("ZBACKENDNAME", "VARCHAR"),
+         ("ZLOCALNAME", "VARCHAR"), ("ZPREVIEW", "VARCHAR"), ("ZWORKINGDIRECTORY", "VARCHAR"), ("ZID", "BLOB")]
+            + (queue ? [("ZISLOCALLYCREATED", "INTEGER"), ("ZUNREADCOUNT", "INTEGER"), ("ZISINQUEUE", "INTEGER"), ("ZQUEUEPOSITION", "INTEGER"),
+                        ("ZQUEUEDAT", "TIMESTAMP")] : [])
+    }
+
+    /// A stand-in for the 32-byte version hash Core Data computes per entity (SHA-256 of its
+    /// description): fixed per entity and model version, so tests can compare it.
+    static func hash(_ entity: String, version: Int, early: Bool) -> Data {
+        let seed = Array("\(entity)/\(version)/\(early)".utf8)
+        return Data((0..<32).map { i in seed[i % seed.count] &+ UInt8(i) })
+    }
+
+    /// `Z_METADATA.Z_PLIST` as Core Data writes it: a binary property list.
+    static func metadataPlist(_ entities: [String: Data], uuid: String) throws -> [UInt8] {
+        let plist: [String: Any] = [
+            "NSStoreModelVersionHashes": entities, "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""],
+            "NSStoreModelVersionChecksumKey": "bMpud663vz0bXQE24C6Rh4MvJ5jVnzsD2sI3njZkKbc=", "NSStoreType": "SQLite",
+            "NSStoreUUID": uuid, "NSPersistenceFrameworkVersion": 1414, "_NSAutoVacuumLevel": "2",
+        ]
+        return Array(try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+    }
 
     /// The columns of each table in model `version`, with their SQLite types.
     static func columns(_ table: String, version: Int) -> [(String, String)] {
@@ -48,22 +80,30 @@ final class CoreDataFixture {
 
     /// Creates the file at `path` in WAL mode, with automatic checkpoints off (so that what is
     /// written after `checkpoint()` stays only in the `-wal` until the file is copied).
-    init(_ path: String, version: Int) throws {
+    init(_ path: String, version: Int, early: Bool = false, queueColumns: Bool = true) throws {
         self.path = path
         self.version = version
+        self.early = early
+        self.queueColumns = queueColumns
+        entities = early ? Self.earlyEntities : Self.entities
         database = try SQLiteDatabase(path, readOnly: false, create: true)
         try database.query("PRAGMA journal_mode=WAL") { _ in }
         try database.execute("PRAGMA wal_autocheckpoint=0")
         try database.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-        for (index, (entity, table)) in Self.entities.enumerated() {
-            let columns = Self.columns(table, version: version).map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        for (index, (entity, table)) in entities.enumerated() {
+            let columns = (table == "ZCDSESSION" ? Self.earlyColumns(queue: queueColumns) : Self.columns(table, version: version)).map { "\($0.0) \($0.1)" }.joined(separator: ", ")
             try database.execute("CREATE TABLE \(table) ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(columns) )")
             try database.query("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, 0)", [.integer(Int64(index + 1)), .text(entity)])
         }
         try database.execute("CREATE INDEX ZCDMESSAGE_ZSESSION_INDEX ON ZCDMESSAGE (ZSESSION)")
         if version >= 4 { try database.execute("CREATE INDEX Z_CDMessage_bySessionAndSeq ON ZCDMESSAGE (ZSESSIONID COLLATE BINARY ASC, ZSEQ COLLATE BINARY DESC)") }
         try database.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-        try database.query("INSERT INTO Z_METADATA VALUES (1, ?, ?)", [.text(UUID().uuidString), .blob(Array("bplist00".utf8))])
+        let uuid = UUID().uuidString
+        let hashes = Dictionary(uniqueKeysWithValues: entities.map { ($0.0, Self.hash($0.0, version: version, early: early)) })
+        try database.query("INSERT INTO Z_METADATA VALUES (1, ?, ?)", [.text(uuid), .blob(try Self.metadataPlist(hashes, uuid: uuid))])
+        // Core Data caches the compiled model here (a compressed blob); its bytes are never read.
+        try database.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+        try database.query("INSERT INTO Z_MODELCACHE VALUES (?)", [.blob(Array(repeating: 0x5a, count: 64))])
     }
 
     /// Seconds since 2001-01-01 00:00 UTC, as Core Data stores a date.
@@ -80,9 +120,9 @@ final class CoreDataFixture {
     func insert(_ table: String, _ row: Row) throws -> Int64 {
         let pk = (nextPK[table] ?? 0) + 1
         nextPK[table] = pk
-        let known = Set(Self.columns(table, version: version).map(\.0))
+        let known = Set((table == "ZCDSESSION" ? Self.earlyColumns(queue: queueColumns) : Self.columns(table, version: version)).map(\.0))
         let kept = row.filter { known.contains($0.key) }.sorted { $0.key < $1.key }
-        let entity = Int64(Self.entities.firstIndex { $0.1 == table }! + 1)
+        let entity = Int64(entities.firstIndex { $0.1 == table }! + 1)
         let names = (["Z_PK", "Z_ENT", "Z_OPT"] + kept.map(\.key)).joined(separator: ", ")
         let marks = Array(repeating: "?", count: kept.count + 3).joined(separator: ", ")
         try database.query("INSERT INTO \(table) (\(names)) VALUES (\(marks))", [.integer(pk), .integer(entity), .integer(1)] + kept.map(\.value))
@@ -112,7 +152,7 @@ final class CoreDataFixture {
     /// `Z_PRIMARYKEY` with each entity's highest `Z_PK`, as Core Data keeps it.
     private func finishPrimaryKeys() throws {
         try database.execute("DELETE FROM Z_PRIMARYKEY")
-        for (index, (entity, table)) in Self.entities.enumerated() {
+        for (index, (entity, table)) in entities.enumerated() {
             try database.query("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, ?)",
                                [.integer(Int64(index + 1)), .text(entity), .integer(nextPK[table] ?? 0)])
         }

@@ -491,7 +491,15 @@ final class ModelFileSystem: FileSystemCalls, @unchecked Sendable {
         }
     }
 
-    func system_fileSystemType(_ path: String) throws(Errno) -> String? { "modelfs" }
+    /// The type the model reports for every path and descriptor; it also decides what `syncfs`
+    /// does (below). "ext4" by default; "fuse.lazyfs" models a FUSE mount.
+    var fileSystemTypeName = "ext4"
+
+    func system_fileSystemType(_ path: String) throws(Errno) -> String? { fileSystemTypeName }
+    func system_fileSystemType(descriptor fd: Int32) throws(Errno) -> String? {
+        try locked { () throws(Errno) in _ = try file(fd) }
+        return fileSystemTypeName
+    }
 
     /// Set false to model a platform or file system that cannot exchange two paths: `ENOSYS`.
     var supportsExchange = true
@@ -523,12 +531,15 @@ final class ModelFileSystem: FileSystemCalls, @unchecked Sendable {
     /// Set false to model a platform without `syncfs` (Darwin): the call reports `ENOSYS`.
     var supportsSyncFS = true
 
-    /// `syncfs(2)`: every file's content and every folder's entries become durable.
+    /// `syncfs(2)`: every file's content and every folder's entries become durable, as on a block
+    /// file system. On a FUSE mount Linux returns 0 and sends nothing to the file system, so
+    /// there it changes nothing.
     func system_syncfs(_ fd: Int32) throws(Errno) {
         try locked { () throws(Errno) in
             count("syncfs")
             guard supportsSyncFS else { throw Errno(ENOSYS) }
             _ = try file(fd)
+            guard !fileSystemTypeName.hasPrefix("fuse") else { return }
             state = state.allDurable
             changed("syncfs")
         }

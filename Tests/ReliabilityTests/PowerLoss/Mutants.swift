@@ -28,6 +28,7 @@ class ForwardingCalls: FileSystemCalls, @unchecked Sendable {
     func system_link(_ from: String, _ to: String) throws(Errno) { try base.system_link(from, to) }
     func system_readdir(_ path: String) throws(Errno) -> [DirectoryEntry] { try base.system_readdir(path) }
     func system_fileSystemType(_ path: String) throws(Errno) -> String? { try base.system_fileSystemType(path) }
+    func system_fileSystemType(descriptor fd: Int32) throws(Errno) -> String? { try base.system_fileSystemType(descriptor: fd) }
     func system_syncfs(_ fd: Int32) throws(Errno) { try base.system_syncfs(fd) }
     func system_exchange(_ a: String, _ b: String) throws(Errno) { try base.system_exchange(a, b) }
 }
@@ -35,6 +36,21 @@ class ForwardingCalls: FileSystemCalls, @unchecked Sendable {
 /// Mutant: `syncfs` reports success without syncing (a batch trusting a flush that never happened).
 final class WithoutSyncFS: ForwardingCalls, @unchecked Sendable {
     override func system_syncfs(_ fd: Int32) throws(Errno) {}
+}
+
+/// Mutant: the store trusts `syncfs` on a FUSE mount. The model is a FUSE file system (its
+/// `syncfs` makes nothing durable, as Linux's), and this seam tells the store it is ext4, as a
+/// barrier policy that ignored the file system type would decide.
+final class SyncFSTrustedOnFUSE: ForwardingCalls, @unchecked Sendable {
+    override init(_ base: ModelFileSystem) {
+        base.fileSystemTypeName = "fuse.lazyfs"
+        super.init(base)
+    }
+    override func system_fileSystemType(_ path: String) throws(Errno) -> String? { "ext4" }
+    override func system_fileSystemType(descriptor fd: Int32) throws(Errno) -> String? {
+        _ = try base.system_fileSystemType(descriptor: fd)
+        return "ext4"
+    }
 }
 
 /// Mutant: `fsync` of a file reports success without syncing (a missing `fsync(fd)` before rename).
@@ -108,6 +124,7 @@ let mutants: [(name: String, seam: @Sendable (ModelFileSystem) -> any FileSystem
     ("without folder fsync", { WithoutDirectorySync($0) }),
     ("in-place write", { InPlaceWrite($0) }),
     ("syncfs without effect", { WithoutSyncFS($0) }),
+    ("syncfs trusted on FUSE", { SyncFSTrustedOnFUSE($0) }),
     ("exchange by renames", { ExchangeByRenames($0) }),
     ("customisations exchange by renames", { ExchangeOfCustomisationsByRenames($0) }),
 ]

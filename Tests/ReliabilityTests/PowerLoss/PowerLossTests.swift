@@ -289,6 +289,40 @@ import Schema
         #expect(outcome.crashPoints > 10)
     }
 
+    /// On a FUSE mount `syncfs` makes nothing durable (the model, like Linux, returns 0 and does
+    /// nothing): every multi-file operation that would use it must make each file durable itself.
+    @Test(arguments: ["migration", "batch of 9 files", "backup", "restore", "export", "import"])
+    func multiFileOperationsOnFUSESurvivePowerLoss(_ operation: String) throws {
+        var harness = PowerLossHarness()
+        harness.seam = { model in model.fileSystemTypeName = "fuse.lazyfs"; return model }
+        harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)
+        let v2Large = try W.v2Store(streams: 9)
+        let outcome: PowerLossHarness.Outcome
+        switch operation {
+        case "migration":
+            outcome = harness.run(initial: try W.v1Store(), operations: Self.migration(), extraCheck: W.migrationResumes)
+        case "batch of 9 files":
+            outcome = harness.run(initial: v2Large, operations: try Self.largeBatchCommit(v2Large), extraCheck: W.storeReads)
+        case "backup":
+            outcome = harness.run(initial: try W.v2Store(streams: 3), operations: Self.backup(hardLinks: false)) { crash in
+                W.storeReads(crash) + W.backupIsWholeOrAbsent(crash)
+            }
+        case "restore":
+            harness.checkFilesBeforeRecovery = false
+            outcome = harness.run(initial: try Self.storeWithOlderBackup(), operations: Self.restore(), extraCheck: W.restoreRecovers)
+        case "export":
+            outcome = harness.run(initial: try W.v2Store(streams: 3), operations: Self.export(), extraCheck: W.storeReads)
+        default:
+            harness.checkFilesBeforeRecovery = false
+            outcome = harness.run(initial: try Self.storeWithExport(), operations: Self.importExport()) { crash in
+                W.importIsWholeOrAbsent(crash, target: Self.imported)
+            }
+        }
+        Self.report("\(operation) on FUSE", outcome, seed: harness.seed)
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+        #expect(outcome.callCounts["syncfs", default: 0] == 0, "syncfs is never called on FUSE")
+    }
+
     // MARK: The harness has teeth
 
     @Test(arguments: mutants.map(\.name))

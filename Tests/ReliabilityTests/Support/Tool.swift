@@ -15,14 +15,8 @@ enum Tool {
         // The repository's samples are read by many tests: only read-only commands may touch them.
         precondition(readOnlyCommands.contains(arguments.first ?? "") || !arguments.contains { $0.hasPrefix(Samples.root) },
                      "Tool.migrate: '\(arguments.joined(separator: " "))' could write to the repository's Samples/")
-        let run = try BuiltTool.runProgram(BuiltTool.executable.path, arguments, launcher: launcher, environment: environment,
-                                           timeLimit: timeLimit)
-        // `migrate` exits once it has reported; a detached process then removes the old folders of
-        // its exchanges. The outcome a test checks is the store once that process is done.
-        if arguments.first == "migrate", let store = arguments.dropFirst().first(where: { !$0.hasPrefix("-") }) {
-            waitForMigrationCleanup(store)
-        }
-        return run
+        return try BuiltTool.runProgram(BuiltTool.executable.path, arguments, launcher: launcher, environment: environment,
+                                 timeLimit: timeLimit)
     }
 
     /// True when `name` is a program on `PATH`.
@@ -37,31 +31,18 @@ enum Tool {
     }
 }
 
-/// Waits (at most `limit` seconds) for the detached process that `migrate` starts after it
-/// reported to remove the old folders of its exchanges (`BackgroundCleanup`). Where that process
-/// could not (an injected fault), the folders stay for the next sweep, as before.
-func waitForMigrationCleanup(_ store: String, limit: Double = 5) {
-    let deadline = Date().addingTimeInterval(limit)
-    // Under a loaded machine the detached process may take longer than `limit` to start and
-    // finish: while one is still running for this store, keep waiting (at most a minute more).
-    let hardDeadline = Date().addingTimeInterval(limit + 60)
-    while MigrationCleanup.hasLeftovers(at: store) && Date() < hardDeadline {
-        if Date() >= deadline && !cleanupProcessRunning(store) { break }
-        usleep(10_000)
-    }
-}
-
-/// True when a `migrate-store --remove-migration-leftovers <store>` process is alive (Linux: its
-/// command line in `/proc`; elsewhere nothing is spawned, see `BackgroundCleanup`).
-private func cleanupProcessRunning(_ store: String) -> Bool {
-    guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }
-    let wanted = ["--remove-migration-leftovers", store]
-    for pid in pids where pid.allSatisfy(\.isNumber) {
+/// The processes, other than this one, whose command line names `path` (Linux: `/proc/<pid>/cmdline`;
+/// elsewhere none can be told, and the list is empty).
+func processesNaming(_ path: String) -> [String] {
+    guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+    let own = String(ProcessInfo.processInfo.processIdentifier)
+    var found: [String] = []
+    for pid in pids where pid.allSatisfy(\.isNumber) && pid != own {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
         let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        if arguments.count >= 3, Array(arguments.suffix(2)) == wanted { return true }
+        if arguments.contains(path) { found.append(pid + ": " + arguments.joined(separator: " ")) }
     }
-    return false
+    return found
 }
 
 /// ``tree(_:dotNames:everyKind:sourceLocation:)`` keyed by "/relative/path" (leading slash), as the

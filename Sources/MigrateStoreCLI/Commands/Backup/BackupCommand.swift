@@ -59,12 +59,16 @@ struct BackupCommand: Subcommand {
         for problem in report.unreadableDocuments {
             out.warning("the store's document \(problem); it was backed up as it is, and verify-backup will report it.")
         }
+        for folder in report.removedStagingFolders {
+            out.info("Removed '\(folder)', the partial copy of an interrupted backup.")
+        }
         out.emitJSON([
             "store": .string(store), "backup": .string(destination), "files": .int(files),
             "bytes": .int(Int(report.totalBytes)), "store_schema_version": .int(report.manifest.storeSchemaVersion),
             "linked_files": .int(report.linkedFiles), "copied_files": .int(report.copiedFiles),
             "cloned_files": .int(report.clonedFiles), "verified": true,
             "unreadable_documents": .array(report.unreadableDocuments.map(\.json)),
+            "removed_staging_folders": .array(report.removedStagingFolders.map(JSONOutputValue.string)),
         ])
         return .success
     }

@@ -92,7 +92,7 @@ struct ShowReport {
 
     static func file(_ id: UUID, in store: Store) -> String {
         let base = store.path.hasSuffix("/") ? store.path : store.path + "/"
-        return base + StoreLayout.workStreamPath(id, schemaVersion: store.compatibility.storeSchemaVersion)
+        return base + StoreLayout.workStreamPath(id, schemaVersion: store.compatibility.layoutVersion)
     }
 
     var path: String { Self.file(id, in: inspected.store) }

@@ -59,13 +59,9 @@ struct MigrateCommand: Subcommand {
             }
         }
         let progress = UpgradeProgress(out, store: path)
-        // The old folders the exchanges replaced are removed after the report (or the error, once
-        // the exchange is durable they are no longer needed either way), in the background
-        // (`BackgroundCleanup`), where this process can start one.
-        let inBackground = BackgroundCleanup.executable != nil
-        defer { if inBackground { BackgroundCleanup.start(store: path) } }
-        let outcome = try StoreUpgrade.run(at: path, to: target, backup: backup, allowBreaking: breakingAllowed, tool: ToolInfo.name, version: ToolInfo.version,
-                                           leavingOldFolders: inBackground) { progress.show($0) }
+        let outcome = try StoreUpgrade.run(at: path, to: target, backup: backup, allowBreaking: breakingAllowed, tool: ToolInfo.name,
+                                           version: ToolInfo.version) { progress.show($0) }
+        progress.finish()
         switch outcome {
         case .newerStore(let version):
             out.print("'\(path)' is at schema version \(version), newer than \(MigrationChain.newest): nothing to migrate.")
@@ -86,8 +82,10 @@ struct MigrateCommand: Subcommand {
             }
             if StoreUpgrade.takesBreakingStep(from: from, to: to) {
                 out.info("From now on only app \(ChainRendering.readers(at: to).replacingOccurrences(of: " only", with: "")) can open the store (older ones are refused); '\(ToolInfo.command("migrate", path, "--to", String(to - 1)))' goes back exactly.")
-            } else {
+            } else if backup != nil {
                 out.info("App \(ChainRendering.readers(at: to)) can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
+            } else {
+                out.info("App \(ChainRendering.readers(at: to)) can read and write the migrated store as it is. No backup was taken.")
             }
             out.emitJSON(ReportRendering.json(report, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(to),
                                                                "steps": ChainRendering.stepsJSON(steps),

@@ -25,6 +25,12 @@ struct PlanCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         let store = try StoreArgument.openReadOnly(storePath)
+        if case .superseded(let version, _) = store.compatibility {
+            // Newer than this tool, which may read it (the reader rule) but has no step to take it anywhere.
+            out.print("'\(store.path)' is at schema version \(version), newer than \(MigrationChain.newest): this tool has nothing to plan for it.")
+            out.emitJSON(["store": .string(store.path), "from": .int(version), "to": .int(version), "noop": .bool(true), "steps": .array([])])
+            return .success
+        }
         let from = try store.manifest().schemaVersion
         let migrator = StoreMigrator(store: store)
         let to = target ?? migrator.defaultTarget
@@ -34,7 +40,10 @@ struct PlanCommand: Subcommand {
         if report.isNoop {
             out.print("'\(store.path)' is already at version \(to): a migration would change nothing.")
         } else {
-            let stepCount = steps.isEmpty ? "no change of version (a reconcile after an older app wrote, spec §7)" : TextFormat.plural(steps.count, "step")
+            let onlyLeftover = Set(report.totals.keys) == ["leftover_folder_removed"]
+            let sameVersion = onlyLeftover ? "no change of version (finishing an interrupted layout change)"
+                : "no change of version (a reconcile after an older app wrote)"
+            let stepCount = steps.isEmpty ? sameVersion : TextFormat.plural(steps.count, "step")
             out.print("Plan for '\(store.path)': schema version \(from) → \(to), \(stepCount). Nothing has been written.")
             for line in ChainRendering.stepLines(steps) { out.print("  " + line) }
             out.print("App versions that can read the store after it: \(ChainRendering.readers(at: to)).\n")
@@ -44,7 +53,9 @@ struct PlanCommand: Subcommand {
             if breaking { out.print("\nBreaking: " + StoreUpgrade.breakingConsequence(from: from, to: to) + ".") }
             let command = target.map { ToolInfo.command("migrate", store.path, "--to", String($0)) + (breaking ? " --allow-breaking" : "") }
                 ?? ToolInfo.command("migrate", store.path)
-            out.print("Run '\(command)' to make exactly these changes (a verified backup is taken first).")
+            out.print("Run '\(command)' to make exactly these changes" + (onlyLeftover
+                ? " (the leftover folder holds copies of the store's own work streams; no backup is taken of it)."
+                : " (a verified backup is taken first)."))
         }
         out.emitJSON(ReportRendering.json(report).merging(["store": .string(store.path), "from": .int(from), "to": .int(to),
                                                            "steps": ChainRendering.stepsJSON(steps)]) { a, _ in a })

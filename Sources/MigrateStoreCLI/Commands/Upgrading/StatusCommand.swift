@@ -27,8 +27,13 @@ struct StatusCommand: Subcommand {
         let ahead = MigrationChain.steps(from: schema, to: MigrationChain.newest)
         out.print("Versions:        \(MigrationChain.oldest) to \(MigrationChain.newest) known to this tool; "
                   + (ahead.isEmpty ? "no step ahead" : "ahead: " + ahead.map { "\($0.from) → \($0.to) (\($0.kind.rawValue))" }.joined(separator: ", ")))
-        out.print("Readers:         app \(ChainRendering.readers(at: schema)) now"
-                  + ahead.map { "; after \($0.from) → \($0.to): \(ChainRendering.readers(at: $0.to))" }.joined())
+        if schema > MigrationChain.newest {
+            // A newer store: its own manifest says who reads it (spec §4, reader rule).
+            out.print("Readers:         app versions \(minReader ?? schema) and newer (its min_reader_version)")
+        } else {
+            out.print("Readers:         app \(ChainRendering.readers(at: schema)) now"
+                      + ahead.map { "; after \($0.from) → \($0.to): \(ChainRendering.readers(at: $0.to))" }.joined())
+        }
         out.print("Work streams:    \(Self.total(status.sessionsByVersion))\(Self.byVersion(status.sessionsByVersion))")
         out.print("Customisations:  \(Self.total(status.customizationsByVersion))\(Self.byVersion(status.customizationsByVersion))")
         out.print("Settings:        " + (status.settingsVersion.map { "schema_version \($0)" } ?? "absent (defaults)"))

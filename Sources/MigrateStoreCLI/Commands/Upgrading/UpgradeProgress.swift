@@ -38,6 +38,9 @@ final class UpgradeProgress {
         case .backupFinished(let report):
             backup.finish()
             out.info("Backed up '\(store)' to '\(backupDestination)': \(report.manifest.files.count) files, \(report.totalBytes) bytes, verified.")
+            for folder in report.removedStagingFolders {
+                out.info("Removed '\(folder)', the partial copy of an interrupted backup.")
+            }
         case .validating(let done, let total):
             if line == nil { line = out.progress("Validating", total: total) }
             line?.update(done, detail: "work streams")
@@ -49,10 +52,15 @@ final class UpgradeProgress {
             line?.update(done, detail: "work streams")
         case .migrationFinished:
             finish()
+        case .removingOldFiles(let done, let total):
+            // "Removing the old files: 12/40 files" (the folders the migration's exchanges replaced).
+            if line == nil { line = out.progress("Removing the old files", total: total) }
+            line?.update(done, detail: "files")
         }
     }
 
-    private func finish() {
+    /// Clears the progress line, if one is drawn.
+    func finish() {
         line?.finish()
         line = nil
     }

@@ -1,0 +1,145 @@
+import Foundation
+@testable import JSONStore
+import Testing
+import TestSupport
+
+/// `import-coredata` on values of the wrong SQLite type, on a `-wal` that is foreign, garbage or
+/// cut, on a source given through a symbolic link, and on preferences it does not carry: each
+/// reported by row and column (or by name) with what was done, or refused naming what is wrong.
+@Suite(.enabled(if: SkippedTests.check(CoreDataFixture.sqliteAvailable, "MigrateStoreTests CoreDataImportValueTests", CoreDataFixture.sqliteMissing)))
+struct CoreDataImportValueTests {
+    typealias S = AppStoreSample
+    typealias F = CoreDataFixture
+
+    @Test func valuesOfTheWrongTypeAreReportedByRowAndColumnNotCoerced() throws {
+        let scratch = TemporaryDirectory()
+        let fixture = try F(scratch("build.sqlite"), version: 7)
+        let id = UUID(), message = UUID()
+        try fixture.insert("ZCDBACKENDSESSION", ["ZID": F.blob(id), "ZBACKENDNAME": .text("x"), "ZWORKINGDIRECTORY": .text("/"),
+                                                 "ZLASTMODIFIED": .text("yesterday"), "ZMESSAGECOUNT": .real(3.7), "ZUNREADCOUNT": .text("12abc"),
+                                                 "ZNEXTSEQ": .real(1e30), "ZQUEUEPOSITION": .real(1), "ZISINQUEUE": .integer(1)])
+        try fixture.insert("ZCDMESSAGE", ["ZID": F.blob(message), "ZSESSIONID": F.blob(id), "ZROLE": .text("user"), "ZTEXT": .text("x"),
+                                          "ZTIMESTAMP": .text("2025-01-01"), "ZSEQ": .text("abc"), "ZOFFSET": .integer(0)])
+        try fixture.database.execute("UPDATE ZCDMESSAGE SET ZTEXT = CAST(X'48C3FF49' AS TEXT)")
+        try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
+        let report = try CoreDataImport.run(source: scratch("VoiceCode.sqlite"), into: scratch("store"), tool: "tests", version: "1")
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch("store/store.json")))) as? [String: Any]
+        let now = try #require(manifest?["created_at"] as? String)
+        let (s, m) = ("ZCDBACKENDSESSION Z_PK 1 (id \(id.lowercased))", "ZCDMESSAGE Z_PK 1 (id \(message.lowercased))")
+        // Columns the rows leave NULL are reported as empty (missing_value); these are the others.
+        #expect(report.findings.filter { $0.kind != .missingValue }.map { "\($0.kind.rawValue) \($0)" } == [
+            "wrong_type \(m): seq is the text 'abc', not an integer; taken as 0",
+            "invalid_text \(m): text holds bytes that are not UTF-8 (4 bytes in all); each invalid sequence taken as U+FFFD, the rest as it is",
+            "wrong_type \(m): timestamp is the text '2025-01-01', not a date; taken as empty, so set to the time of the import, \(now)",
+            "wrong_type \(s): lastModified is the text 'yesterday', not a date; taken as empty, so set to the time of the import, \(now)",
+            "wrong_type \(s): messageCount is the number 3.7, not an integer; taken as 0",
+            "wrong_type \(s): unreadCount is the text '12abc', not an integer; taken as 0",
+            "wrong_type \(s): nextSeq is the number 1e+30, not an integer; taken as 0",
+        ])
+        let stream = try Store.open(at: scratch("store"), options: .init(readOnly: true)).workStream(id).fields
+        #expect(stream.messageCount == 0 && stream.unreadCount == 0 && stream.queuePosition == 1 && stream.isInQueue)
+        #expect(stream.messages.map(\.text) == ["H\u{FFFD}\u{FFFD}I"])
+    }
+
+    @Test func aBooleanStoredAsTextIsRefusedWith65NamingRowAndColumn() throws {
+        let scratch = TemporaryDirectory()
+        let fixture = try F(scratch("build.sqlite"), version: 7)
+        let id = UUID()
+        try fixture.insert("ZCDBACKENDSESSION", ["ZID": F.blob(id), "ZBACKENDNAME": .text("x"), "ZWORKINGDIRECTORY": .text("/"),
+                                                 "ZLASTMODIFIED": .real(1), "ZISINQUEUE": .text("yes")])
+        try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
+        let run = try BuiltTool.run(["import-coredata", scratch("VoiceCode.sqlite"), scratch("store")])
+        #expect(run.code == 65, "\(run)")
+        #expect(run.stderr.hasPrefix("Error: Can't import '\(scratch("VoiceCode.sqlite"))': ZCDBACKENDSESSION Z_PK 1 (id \(id.lowercased)): "
+                                         + "isInQueue is the text 'yes', not 0 or 1 (false or true)."), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch("store")))
+    }
+
+    @Test func aSourceGivenThroughASymbolicLinkIsReadWithTheWALBesideItsTarget() throws {
+        let scratch = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: scratch("real"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: scratch("link"), withIntermediateDirectories: false)
+        let source = try S.write(version: 7, in: scratch("real"))
+        try FileManager.default.createSymbolicLink(atPath: scratch("link/VoiceCode.sqlite"), withDestinationPath: source)
+        let run = try BuiltTool.run(["import-coredata", scratch("link/VoiceCode.sqlite"), scratch("store")])
+        #expect(run.code == 0, "\(run)")
+        #expect(run.stdout.hasPrefix("Imported '\(scratch("link/VoiceCode.sqlite"))' (Core Data model version 7, with its -wal file)"), "\(run.stdout)")
+        #expect(run.stdout.contains("\n  4 work streams, 4 messages, 3 customisations\n"))
+    }
+
+    /// A WAL file of another database, in which a table `notes` replaces the schema.
+    private func foreignWAL(_ scratch: TemporaryDirectory) throws -> [UInt8] {
+        let other = try SQLiteDatabase(scratch("other.sqlite"), readOnly: false, create: true)
+        try other.query("PRAGMA journal_mode=WAL") { _ in }
+        try other.execute("PRAGMA wal_autocheckpoint=0; CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        for i in 0..<50 { try other.query("INSERT INTO notes (body) VALUES (?)", [.text(String(repeating: "n\(i)", count: 80))]) }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: scratch("other.sqlite-wal"))))
+    }
+
+    private func refusedBlamingTheWAL(_ wal: [UInt8], _ message: String, _ scratch: TemporaryDirectory,
+                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let source = try S.write(version: 7, in: scratch.path)
+        try Data(wal).write(to: URL(fileURLWithPath: source + "-wal"))
+        let run = try BuiltTool.run(["import-coredata", source, scratch("store")])
+        #expect(run.code == 65, "\(run)", sourceLocation: sourceLocation)
+        #expect(run.stderr.contains(message), "\(run.stderr)", sourceLocation: sourceLocation)
+        #expect(!run.stderr.contains("not a Core Data store") || run.stderr.contains("-wal file '\(source)-wal'"), sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: scratch("store")), sourceLocation: sourceLocation)
+    }
+
+    @Test func aWALOfAnotherDatabaseIsBlamedOnTheWAL() throws {
+        let scratch = TemporaryDirectory()
+        let source = scratch("VoiceCode.sqlite")
+        try refusedBlamingTheWAL(try foreignWAL(scratch), "Error: Can't import '\(source)': its -wal file '\(source)-wal' belongs to another "
+                                    + "database or is damaged: the main file alone is sound, but with the -wal applied", scratch)
+    }
+
+    @Test func aGarbageOrCutWALHeaderIsBlamedOnTheWAL() throws {
+        let scratch = TemporaryDirectory()
+        let source = scratch("VoiceCode.sqlite")
+        try refusedBlamingTheWAL(Array(repeating: 0x41, count: 5000), "Error: Can't import '\(source)': its -wal file '\(source)-wal' is not an SQLite "
+                                    + "WAL file (its first bytes are not a WAL header).", scratch)
+        let other = TemporaryDirectory()
+        try refusedBlamingTheWAL(Array(try foreignWAL(other).prefix(20)), "Error: Can't import '\(other("VoiceCode.sqlite"))': its -wal file '\(other("VoiceCode.sqlite"))-wal' "
+                                    + "is cut short (20 bytes, shorter than a WAL file's 32-byte header).", other)
+    }
+
+    @Test func aWALCutBeforeItsCommitIsNotCalledApplied() throws {
+        let scratch = TemporaryDirectory()
+        let source = try S.write(version: 7, in: scratch.path)
+        let wal = try Data(contentsOf: URL(fileURLWithPath: source + "-wal"))
+        try wal.prefix(32 + 24 + 4096 + 100).write(to: URL(fileURLWithPath: source + "-wal"))
+        let run = try BuiltTool.run(["import-coredata", source, scratch("store")])
+        #expect(run.code == 0, "\(run)")
+        #expect(run.stdout.hasPrefix("Imported '\(source)' (Core Data model version 7) into"), "\(run.stdout)")
+        #expect(run.stdout.contains("\n  -wal: not applied: it holds no complete commit\n") && run.stdout.contains("\n  3 work streams,"))
+    }
+
+    @Test func bytesAfterTheLastCommitOfTheWALAreReportedIgnored() throws {
+        let scratch = TemporaryDirectory()
+        let source = try S.write(version: 7, in: scratch.path)
+        var wal = try Data(contentsOf: URL(fileURLWithPath: source + "-wal"))
+        wal.append(Data(repeating: 7, count: 100))
+        try wal.write(to: URL(fileURLWithPath: source + "-wal"))
+        let report = try CoreDataImport.run(source: source, into: scratch("store"), tool: "tests", version: "1")
+        #expect(report.walCommits > 0 && report.walIgnoredBytes == 100 && report.workStreams == 4)
+        let run = try BuiltTool.run(["import-coredata", source, scratch("store2")])
+        #expect(run.stdout.contains("\n  -wal: \(report.walCommits) commits applied; the 100 bytes after its last commit are not, as SQLite "
+                                        + "does not apply them (frames of an unfinished or cut transaction, or older ones already in the main file)\n"),
+                "\(run.stdout)")
+    }
+
+    @Test func preferenceKeysNotCarriedAreListedByName() throws {
+        let scratch = TemporaryDirectory()
+        let source = try S.write(version: 7, in: scratch.path)
+        let plist: [String: Any] = ["queueEnabled": true, "sessionDrafts": ["a": "draft"], "commandMRU": ["x"], "serverURL": "host",
+                                    "VoiceCode.v6ToV7BackfillComplete": true]
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: URL(fileURLWithPath: scratch("p.plist")))
+        let run = try BuiltTool.run(["import-coredata", source, scratch("store"), "--preferences", scratch("p.plist")])
+        #expect(run.code == 0, "\(run)")
+        #expect(run.stdout.contains("\n  preferences not carried (3): commandMRU, serverURL, sessionDrafts\n"), "\(run.stdout)")
+        let json = try BuiltTool.run(["import-coredata", source, scratch("store2"), "--preferences", scratch("p.plist"), "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["preference_keys_not_carried"] as? [String] == ["commandMRU", "serverURL", "sessionDrafts"])
+    }
+}
