@@ -166,6 +166,7 @@ import StoreJSON
         #expect(run.stdout == """
             Verifying '\(store)' against the backup '\(backup)':
               integrity: ok
+              the backup taken from v3 to v4 through the chain: ok (8 work streams, 4 customisations, settings.json and queue.json compared)
               round trip of the breaking step v3 → v4 (inverse(step(d)) = d for each work stream d of the backup, apart from 1 reported normalisation): ok (8 checked)
               a v1 reader is refused: ok (\(refusal(1)))
               a v2 reader is refused: ok (\(refusal(2)))
@@ -199,6 +200,7 @@ import StoreJSON
         #expect(run.stdout.hasPrefix("""
             Verifying '\(store)' against the backup '\(backup)':
               integrity: ok
+              the backup taken from v4 to v3 through the chain: ok (8 work streams, 4 customisations, settings.json and queue.json compared)
               round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): ok (8 checked)
               As a v1 reader:
 

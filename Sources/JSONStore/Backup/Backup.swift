@@ -93,7 +93,10 @@ public enum Backup {
     ///     writer holds the store, then `.files(.backingUp, …)` for each file put into the backup
     ///     and `.files(.verifyingBackup, …)` for each file read back, both counting to the number
     ///     of store files. The default does nothing; the backup is the same without it.
-    /// - Throws: `StoreError`: `.invalidArgument` when `lock` is released or another store's;
+    /// - Throws: `StoreError`: `.unsupportedVersion` or `.invalidDocument` for a store this tool
+    ///   can't read as a store (`StoreReadability`: a version it does not know, or work streams
+    ///   outside the folder `store.json` names), before anything is created;
+    ///   `.invalidArgument` when `lock` is released or another store's;
     ///   `.alreadyExists` when `destination` exists; `.locked` when a writer
     ///   holds the store longer than the timeout; `.notAStore`; `.invalidFileName` naming every
     ///   entry of the store that does not belong; `.io` if the written backup does not verify; or
@@ -101,8 +104,14 @@ public enum Backup {
     public static func create(store: String, destination: String, tool: String, version: String,
                               options: Options = Options(), holding lock: StoreLock? = nil,
                               progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> BackupReport {
+        // A backup claims to hold the store: read it as a store first (a version this tool knows,
+        // its work streams where store.json says). A caller holding the lock (migrate) has done so.
+        if lock == nil {
+            try requireStoreFolder(store, system: .real)
+            _ = try StoreReadability.require(store, action: "back up")
+        }
         // Kept only for the duration of this call.
-        try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+        return try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
             try create(store: store, destination: destination, tool: tool, version: version, options: options,
                        holding: lock, system: .real, progress: progress)
         }

@@ -5,16 +5,18 @@ import StoreJSON
 /// the step's exact inverse, against the backup taken before it; and the reader rule of §4 for
 /// every older reader, which must be refused.
 ///
-/// With a v3 backup, each work stream `d` of the backup must satisfy: the store holds exactly
-/// `step(d)`, and `inverse(step(d))` equals `d` except the normalisations the step reports for it
-/// (stale mirror values). Without one (or with a backup older than v3), each v4 document `e`
-/// must satisfy `step(inverse(e)) == e` with nothing to normalise.
+/// With the backup at v3 (one of v1 to v3 taken there by the chain, `BackupChain`), each work
+/// stream `d` of it must satisfy: the store holds exactly `step(d)` (given the backup's queue),
+/// and `inverse(step(d))` equals `d` except the normalisations the step reports for it (stale
+/// mirror values). Without one, each v4 document `e` must satisfy `step(inverse(e)) == e` with
+/// nothing to normalise. `BackupComparison` compares the other documents.
 package struct BreakingStepVerifier: Sendable {
     package let path: String
-    package let backup: Store?
+    /// The backup's documents: at v3 for the step, at v4 for the inverse; nil checks the store alone.
+    package let backup: StoreSnapshot?
     let system: SystemCalls
 
-    package init(path: String, against backup: Store?) {
+    package init(path: String, against backup: StoreSnapshot?) {
         self.path = path; self.backup = backup; self.system = .real
     }
 
@@ -46,12 +48,13 @@ package struct BreakingStepVerifier: Sendable {
             let compatibility = header.compatibility(reader: reader)
             result.readers.append((reader, compatibility.refusal != nil, compatibility.refusal ?? "opens the store"))
         }
-        let queue = QueueIndex(try layout.queue() ?? QueueV2(schemaVersion: manifest.schemaVersion))
+        let backupIsV3 = backup?.manifest.schemaVersion == LayoutChange.Direction.forward.from
+        // The step is taken with the backup's queue: the store's own could hide a changed queue.
+        let queue = QueueIndex((backupIsV3 ? backup?.queue : try layout.queue()) ?? QueueV2(schemaVersion: manifest.schemaVersion))
         let folder = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: manifest.schemaVersion))
         let listing = try DocumentListing.listDocumentFolder(folder, system: system)
         result.unreadable += listing.invalid.map(\.error)
         let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
-        let backupIsV3 = backup?.compatibility.storeSchemaVersion == LayoutChange.Direction.forward.from
         result.comparedWithBackup = backupIsV3
         guard let inverse = MigrationStep.v3ToV4.inverse else { preconditionFailure("v3 → v4 has an inverse") }
         for id in ids {
@@ -96,7 +99,8 @@ package struct BreakingStepVerifier: Sendable {
             }
         }
         if backupIsV3, let backup {
-            for id in try backup.workStreamIDs().items where !ids.contains(id) {
+            let present = Set(ids)
+            for id in backup.sessions.keys.sorted(by: { $0.lowercased < $1.lowercased }) where !present.contains(id) {
                 result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: manifest.schemaVersion)): in the backup but not in the store")
             }
         }
@@ -108,15 +112,15 @@ package struct BreakingStepVerifier: Sendable {
     private func verifyInverse(_ layout: LayoutChange) throws(StoreError) -> Result {
         var result = Result()
         result.inverse = true
-        guard let backup, backup.compatibility.storeSchemaVersion >= StoreLayout.renamedFolderVersion else { return result }
+        guard let backup, backup.manifest.schemaVersion >= StoreLayout.renamedFolderVersion else { return result }
         result.comparedWithBackup = true
-        let queue = QueueIndex(try backup.queueDocument() ?? QueueV2(schemaVersion: StoreLayout.renamedFolderVersion))
+        let queue = QueueIndex(backup.queue ?? QueueV2(schemaVersion: StoreLayout.renamedFolderVersion))
         let context = StepContext(writtenByOlderWriter: false, queue: queue)
         guard let inverse = MigrationStep.v3ToV4.inverse else { preconditionFailure("v3 → v4 has an inverse") }
         let listing = try DocumentListing.listDocumentFolder(joinPath(path, StoreLayout.workStreamsFolder), system: system)
         result.unreadable += listing.invalid.map(\.error)
         let ids = Set(listing.ids.compactMap { UUIDText.parse($0.rawValue) })
-        let backupIDs = try backup.workStreamIDs().items
+        let backupIDs = backup.sessions.keys.sorted { $0.lowercased < $1.lowercased }
         for id in backupIDs {
             let relative = StoreLayout.workStreamPath(id, schemaVersion: LayoutChange.Direction.inverse.to)
             guard ids.contains(id) else {
@@ -155,9 +159,12 @@ package struct BreakingStepVerifier: Sendable {
         return result
     }
 
-    /// The backup's work stream `id`, or why it can't be read (reported as a failed check, never hidden).
-    private static func backupDocument(_ backup: Store, _ id: UUID) -> Swift.Result<SessionDocument, StoreError> {
-        do throws(StoreError) { return .success(try backup.workStream(id)) } catch { return .failure(error) }
+    /// The backup's work stream `id`, or why it is missing (reported as a failed check, never hidden).
+    private static func backupDocument(_ backup: StoreSnapshot, _ id: UUID) -> Swift.Result<SessionDocument, StoreError> {
+        guard let document = backup.sessions[id] else {
+            return .failure(StoreError(.notFound, "the work stream is not in the backup", path: StoreLayout.workStreamPath(id)))
+        }
+        return .success(document)
     }
 
     /// The document's JSON without `keys` (the values the step normalised).

@@ -17,13 +17,18 @@ package struct StoreVerifier: Sendable {
         package var integrity: [String] = []
         /// The older reader versions checked, oldest first (a v3 store: 1 and 2).
         package var readers: [Int] = []
+        /// Older readers the chain says the store must admit but whose `min_reader_version`
+        /// refuses (spec §4 reader rule): each fails the verification, and is not checked further.
+        package var refusedReaders: [(reader: Int, minReaderVersion: Int)] = []
+        /// Work streams in the store's folder (0: the store has none, and the output says so).
+        package var workStreams = 0
         /// Failed rollback checks, each naming its file, check and reader version.
         package var failures: [RollbackCheck.Failure] = []
         /// How many documents each check covered, per reader version.
         package var checked: [RollbackCheck.ReaderCheck: Int] = [:]
         /// True when (b) compared with a real pre-migration backup.
         package var comparedWithBackup = false
-        package var passed: Bool { unreadable.isEmpty && integrity.isEmpty && failures.isEmpty }
+        package var passed: Bool { unreadable.isEmpty && integrity.isEmpty && failures.isEmpty && refusedReaders.isEmpty }
     }
 
     /// Runs every check. `progress` is called on the calling thread with (checked, total) work
@@ -32,9 +37,22 @@ package struct StoreVerifier: Sendable {
         var result = Result()
         result.comparedWithBackup = backup != nil
         let storeVersion = store.compatibility.storeSchemaVersion
-        let readers = RollbackCheck.olderReaders(at: storeVersion).filter { $0 <= 2 }
-        result.readers = readers
+        let minReader: Int?
+        switch try store.manifest() {
+        case .v1: minReader = nil
+        case .v2(let manifest): minReader = manifest.minReaderVersion
+        }
+        let header = ManifestHeader(schemaVersion: storeVersion, minReaderVersion: minReader)
+        for reader in RollbackCheck.olderReaders(at: storeVersion) where reader <= 2 {
+            if header.compatibility(reader: reader).refusal == nil {
+                result.readers.append(reader)
+            } else {
+                result.refusedReaders.append((reader, minReader ?? storeVersion))
+            }
+        }
+        let readers = result.readers
         let ids = try store.workStreamIDs()
+        result.workStreams = ids.items.count
         result.unreadable += ids.problems
         var summaries: [SessionQueueSummary] = []
         var checkedStreams = 0

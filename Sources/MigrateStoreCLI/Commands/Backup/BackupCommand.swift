@@ -18,8 +18,11 @@ struct BackupCommand: Subcommand {
         name: "backup", group: .backupAndRestore,
         abstract: "Copy a store to a new backup and verify the copy.",
         discussion: """
-            Copies every document, leaving out the store's own bookkeeping files (names starting \
-            with a dot), then reads the copy back and compares it with the store. Where the file \
+            Reads the store as a store first: one this tool can't read (a version it does not \
+            know, or work streams outside the folder store.json names) is refused with status \
+            65 and nothing is created. Copies every document, leaving out the store's own \
+            bookkeeping files (names starting with a dot), then reads the copy back and \
+            compares it with the store. Where the file \
             system can (Btrfs, XFS, APFS), a copy is a copy-on-write clone: no blocks are copied, \
             and it stays independent of the store's file.
             """,

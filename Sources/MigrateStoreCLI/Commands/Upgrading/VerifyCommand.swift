@@ -12,8 +12,13 @@ struct VerifyCommand: Subcommand {
             Checks every document as each older app version the store admits (a v3 store: as a \
             v1 reader and as a v2 reader): it decodes the document, sees the values it saw before \
             the migration (apart from the reported corrections), keeps every newer key when it \
-            rewrites the document, and derives the same queue. With --against, the values are \
-            compared with that backup, across the whole chain. Exits with status 69 when a check fails.
+            rewrites the document, and derives the same queue; a reader that store.json refuses \
+            is reported as refused. With --against, every document (work streams, \
+            customisations, settings.json, queue.json) is compared with that backup taken \
+            through the chain to the store's version, whatever version the backup is. Exits \
+            with status 69 when a check fails or a document differs, and 65 for a store or \
+            backup this tool can't read as a store (a version it does not know, or work streams \
+            outside the folder store.json names).
             """,
         arguments: [.store],
         options: [against])
@@ -40,18 +45,22 @@ struct VerifyCommand: Subcommand {
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        if try Store.classify(storePath).storeSchemaVersion >= StoreLayout.renamedFolderVersion { return try verifyBreakingStep(out) }
+        // Only a store this tool reads as a store is verified: a version it knows, its work
+        // streams where store.json says (otherwise nothing would be checked and it would pass).
+        let storeVersion = try StoreReadability.require(storePath, action: "verify")
+        if storeVersion == MigrationChain.oldest {
+            throw CommandError(.dataError, "'\(storePath)' is a schema v1 store: 'verify' checks a migrated store. Run '\(ToolInfo.command("migrate", storePath))' first.")
+        }
+        let against = try backupPath.map { (path) throws in try VerifyAgainst.load(path, store: storePath, storeVersion: storeVersion) }
+        if storeVersion >= StoreLayout.renamedFolderVersion { return try verifyBreakingStep(out, against: against) }
         // Against the v4 backup taken before the inverse: the round trip first, then the older readers on the store alone.
         var inverseChecks: BreakingStepVerifier.Result?
-        if let backupPath, try Store.classify(backupPath).storeSchemaVersion >= StoreLayout.renamedFolderVersion {
-            let v4Backup = try Store.open(at: backupPath, options: StoreArgument.options(readOnly: true))
-            inverseChecks = try BreakingStepVerifier(path: storePath, against: v4Backup).verify()
+        if let against, against.version >= StoreLayout.renamedFolderVersion {
+            inverseChecks = try BreakingStepVerifier(path: storePath, against: against.snapshot).verify()
         }
         let store = try StoreArgument.openReadOnly(storePath)
-        if store.compatibility.isV1 {
-            throw CommandError(.dataError, "'\(store.path)' is a schema v1 store: 'verify' checks a migrated store. Run '\(ToolInfo.command("migrate", store.path))' first.")
-        }
-        let backup = inverseChecks != nil ? nil : try backupPath.map { (path) throws(StoreError) in try Store.open(at: path, options: StoreArgument.options(readOnly: true)) }
+        let backup = inverseChecks != nil ? nil : against?.backup
+        let comparison = try against?.compare(store)
         // On a terminal, after a second: "Verifying: 1200/10000 work streams".
         var line: ProgressLine?
         defer { line?.finish() }
@@ -60,17 +69,24 @@ struct VerifyCommand: Subcommand {
             line?.update(done, detail: "work streams")
         }
         line?.finish()
-        out.print("Verifying '\(store.path)'" + ((backup?.path ?? (inverseChecks != nil ? backupPath : nil)).map { " against the backup '\($0)'" } ?? "") + ":")
+        out.print("Verifying '\(store.path)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty && result.integrity.isEmpty ? "ok" : "\(result.unreadable.count + result.integrity.count) problem(s)"))
         for problem in result.unreadable { out.print("    - \(problem.message)") }
         for problem in result.integrity { out.print("    - \(problem)") }
+        if let comparison { Self.printComparison(comparison, out) }
         if let inverseChecks {
             out.print("  round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): "
                       + (inverseChecks.passed ? "ok (\(inverseChecks.checked) checked)" : "\(inverseChecks.failures.count + inverseChecks.unreadable.count) failed"))
             for failure in inverseChecks.failures.prefix(50) { out.print("    - \(failure)") }
             for problem in inverseChecks.unreadable { out.print("    - \(problem.message)") }
         }
-        let storeVersion = store.compatibility.storeSchemaVersion
+        for refused in result.refusedReaders {
+            out.print("  a v\(refused.reader) reader is refused by store.json (min_reader_version \(refused.minReaderVersion)): FAILED, "
+                      + "a v\(storeVersion) store must admit it (the chain keeps min_reader_version \(MigrationChain.minReaderVersion(at: storeVersion)))")
+        }
+        if result.workStreams == 0 {
+            out.print("  the store holds no work stream ('\(StoreLayout.workStreamsFolder(schemaVersion: storeVersion))/' is empty): checks (a) to (c) had no document to examine")
+        }
         let perReader = result.readers.count > 1
         for reader in result.readers {
             if perReader { out.print("  As a v\(reader) reader:") }
@@ -82,18 +98,20 @@ struct VerifyCommand: Subcommand {
                 for failure in failures.prefix(50) { out.print("\(indent)  - \(failure.file): \(failure.reason)") }
             }
         }
-        if !result.comparedWithBackup && inverseChecks == nil {
+        if against == nil {
             out.print("  Note: without --against, check (b) covers what the v\(storeVersion) store alone shows (the newer keys are present, every message names its work stream); give the pre-migration backup to compare every value.")
         }
         let readers = result.readers.map { "v\($0)" }
         let who = readers.count <= 1 ? "a \(readers.first ?? "v1") program" : readers.dropLast().joined(separator: ", ") + " and \(readers.last!) programs"
-        let passed = result.passed && inverseChecks?.passed != false
+        let passed = result.passed && inverseChecks?.passed != false && comparison?.passed != false
         out.print(passed ? "Verified: \(who) can read and write this store." : "Verification failed.")
         out.emitJSON([
             "store": .string(store.path),
-            "against": backup.map { .string($0.path) } ?? .null,
+            "against": against.map { .string($0.path) } ?? .null,
             "passed": .bool(passed),
-            "compared_with_backup": .bool(result.comparedWithBackup || inverseChecks != nil),
+            "compared_with_backup": .bool(against != nil),
+            "backup_comparison": Self.comparisonJSON(comparison),
+            "readers_refused_by_manifest": .array(result.refusedReaders.map { .object(["reader": .int($0.reader), "min_reader_version": .int($0.minReaderVersion)]) }),
             "unreadable": ReportRendering.errorsJSON(result.unreadable),
             "integrity": .array(result.integrity.map(JSONOutputValue.string)),
             "inverse_round_trip": inverseChecks.map { .object(["checked": .int($0.checked), "failures": .array($0.failures.map(JSONOutputValue.string))]) } ?? .null,
@@ -119,12 +137,15 @@ struct VerifyCommand: Subcommand {
     }
 
     /// A store past the breaking step (spec §9): the round trip per work stream and the older readers refused.
-    func verifyBreakingStep(_ out: Output) throws -> ExitCode {
-        let backup = try backupPath.map { (path) throws(StoreError) in try Store.open(at: path, options: StoreArgument.options(readOnly: true)) }
-        let result = try BreakingStepVerifier(path: storePath, against: backup).verify()
-        out.print("Verifying '\(storePath)'" + (backup.map { " against the backup '\($0.path)'" } ?? "") + ":")
+    func verifyBreakingStep(_ out: Output, against: VerifyAgainst?) throws -> ExitCode {
+        // The round trip compares with the backup at v3: one of v1 to v3 taken there by the chain.
+        let original = try against.flatMap { (a) throws in a.version < StoreLayout.renamedFolderVersion ? try a.at(StoreLayout.renamedFolderVersion - 1) : nil }
+        let result = try BreakingStepVerifier(path: storePath, against: original).verify()
+        let comparison = try against?.compare(try StoreArgument.openReadOnly(storePath))
+        out.print("Verifying '\(storePath)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty ? "ok" : "\(result.unreadable.count) problem(s)"))
         for problem in result.unreadable { out.print("    - \(problem.message)") }
+        if let comparison { Self.printComparison(comparison, out) }
         let roundTrip = result.comparedWithBackup ? "inverse(step(d)) = d for each work stream d of the backup" : "step(inverse(e)) = e for each work stream e"
         let normalised = result.normalisations > 0 ? ", apart from \(TextFormat.plural(result.normalisations, "reported normalisation"))" : ""
         out.print("  round trip of the breaking step v3 → v4 (\(roundTrip)\(normalised)): "
@@ -133,20 +154,25 @@ struct VerifyCommand: Subcommand {
         for reader in result.readers {
             out.print("  a v\(reader.reader) reader is refused: " + (reader.refused ? "ok (\(reader.message))" : "NO: it \(reader.message)"))
         }
-        if !result.comparedWithBackup {
+        if result.checked == 0 && result.unreadable.isEmpty {
+            out.print("  the store holds no work stream ('\(StoreLayout.workStreamsFolderV4)/' is empty): the round trip had no document to examine")
+        }
+        if against == nil {
             out.print("  Note: without --against a v3 backup, the round trip is checked on the store alone; give the backup taken before the breaking step to compare every value.")
         }
-        out.print(result.passed ? "Verified: the breaking step goes back exactly, and older app versions are refused as they must be." : "Verification failed.")
+        let passed = result.passed && comparison?.passed != false
+        out.print(passed ? "Verified: the breaking step goes back exactly, and older app versions are refused as they must be." : "Verification failed.")
         out.emitJSON([
             "store": .string(storePath),
-            "against": backup.map { .string($0.path) } ?? .null,
-            "passed": .bool(result.passed),
-            "compared_with_backup": .bool(result.comparedWithBackup),
+            "against": against.map { .string($0.path) } ?? .null,
+            "passed": .bool(passed),
+            "compared_with_backup": .bool(against != nil),
+            "backup_comparison": Self.comparisonJSON(comparison),
             "unreadable": ReportRendering.errorsJSON(result.unreadable),
             "round_trip": .object(["checked": .int(result.checked), "normalisations": .int(result.normalisations),
                                    "failures": .array(result.failures.map(JSONOutputValue.string))]),
             "readers_refused": .array(result.readers.map { .object(["reader": .int($0.reader), "refused": .bool($0.refused), "message": .string($0.message)]) }),
         ])
-        return result.passed ? .success : .verificationFailed
+        return passed ? .success : .verificationFailed
     }
 }

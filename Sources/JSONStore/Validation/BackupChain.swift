@@ -1,0 +1,102 @@
+import Foundation
+
+/// A backup's documents taken through the version chain (spec §9) to a store's version: what the
+/// store holds if it is exactly the backup, migrated. `verify --against` compares the store with it.
+package enum BackupChain {
+    /// Every document of `backup` (a store or a backup folder, opened as a store), in memory.
+    ///
+    /// - Throws: `StoreError` `.invalidDocument` naming the backup's documents that can't be read
+    ///   (a damaged backup can't say what the store should hold), or the code of a failed read.
+    package static func snapshot(of backup: Store) throws(StoreError) -> StoreSnapshot {
+        var snapshot = StoreSnapshot(manifest: try backup.manifest())
+        let ids = try backup.workStreamIDs()
+        var problems = ids.problems
+        try ParallelBatches.run(ids.items, system: backup.system, work: { (id) -> Result<SessionDocument, StoreError> in
+            do throws(StoreError) { return .success(try backup.workStream(id)) } catch { return .failure(error) }
+        }, consume: { (_, outcome) throws(StoreError) in
+            switch outcome {
+            case .success(let document): snapshot.sessions[document.fields.id] = document
+            case .failure(let error): problems.append(error)
+            }
+        })
+        let customizations = try backup.customizations()
+        problems += customizations.problems
+        for document in customizations.items { snapshot.userSessions[document.id] = document }
+        let newer = backup.acceptsNewerDocuments
+        do throws(StoreError) {
+            snapshot.settings = try backup.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in
+                try SettingsV1(bytes: b, acceptingNewerVersions: newer)
+            }
+        } catch { problems.append(error) }
+        do throws(StoreError) { snapshot.queue = try backup.queueDocument() } catch { problems.append(error) }
+        guard let first = problems.first else { return snapshot }
+        let check = TextFormat.command("migrate-store", "verify-backup", backup.path)
+        throw StoreError(.invalidDocument,
+                         "Can't compare with the backup '\(backup.path)': \(TextFormat.plural(problems.count, "of its documents", "of its documents")) "
+                            + "can't be read (\(first.message)), so it can't say what the store should hold. Run '\(check)' to see every "
+                            + "problem, or give another backup.", path: backup.path, underlying: first)
+    }
+
+    /// `snapshot` (a store at its manifest's version) taken to `target`: forward as `migrate` takes
+    /// a store (the rollback-safe steps in one `StoreMigration` run; before a breaking step, a
+    /// re-upgrade at the store's own version, then the step on every work stream with the store's
+    /// queue and only `schema_version` changed in the other documents, as `LayoutChange` does),
+    /// or back through the inverses of breaking steps.
+    ///
+    /// - Returns: nil when no chain leads to `target` (back through a rollback-safe step, which
+    ///   has no inverse).
+    package static func migrate(_ snapshot: StoreSnapshot, to target: Int) throws(SchemaError) -> StoreSnapshot? {
+        var out = snapshot
+        if out.manifest.schemaVersion > target {
+            let steps = MigrationChain.steps(from: target, to: out.manifest.schemaVersion)
+            guard !steps.isEmpty, steps.allSatisfy({ $0.inverse != nil }) else { return nil }
+            for step in steps.reversed() {
+                guard let inverse = step.inverse else { return nil }
+                out = try apply(out, to: step.from) { (d, c) throws(SchemaError) in try inverse.migrate(d, context: c) }
+            }
+            return out
+        }
+        while out.manifest.schemaVersion < target {
+            let version = out.manifest.schemaVersion
+            let safe = min(target, MigrationChain.defaultTarget(from: version))
+            if safe > version {
+                out = try StoreMigration.migrate(out, context: context(safe)).0
+                continue
+            }
+            guard let step = MigrationChain.steps(from: version, to: version + 1).first else { return nil }
+            out = try StoreMigration.migrate(out, context: context(version)).0
+            out = try apply(out, to: step.to) { (d, c) throws(SchemaError) in try step.migrate(d, context: c) }
+        }
+        return out
+    }
+
+    /// A migration context; its times and tool only go into migration records, which the
+    /// comparison leaves out.
+    private static func context(_ target: Int) -> StoreMigration.Context {
+        StoreMigration.Context(startedAt: Date(timeIntervalSince1970: 0), finishedAt: Date(timeIntervalSince1970: 0),
+                               toolVersion: "", target: target)
+    }
+
+    /// A breaking step (or its inverse) on a whole store: every work stream through `transform`,
+    /// given the store's queue; customisations, settings and `queue.json` at `version`.
+    private static func apply(_ snapshot: StoreSnapshot, to version: Int,
+                              _ transform: (SessionDocument, StepContext) throws(SchemaError) -> (SessionDocument, [Change]))
+        throws(SchemaError) -> StoreSnapshot {
+        let from = snapshot.manifest.schemaVersion
+        guard case .v2(let manifest) = snapshot.manifest else {
+            throw SchemaError(code: .invalidValue, file: StoreLayout.manifest, detail: "a v\(from) store.json has no layout change")
+        }
+        var out = snapshot
+        let step = StepContext(writtenByOlderWriter: false, queue: QueueIndex(snapshot.queue ?? QueueV2(schemaVersion: from)))
+        for (id, document) in snapshot.sessions {
+            do { out.sessions[id] = try transform(document, step).0 } catch {
+                throw error.inFile(StoreLayout.workStreamPath(id, schemaVersion: from))
+            }
+        }
+        for id in snapshot.userSessions.keys { out.userSessions[id]?.schemaVersion = version }
+        out.settings?.schemaVersion = version
+        out.queue?.schemaVersion = version
+        out.manifest = .v2(StoreMigration.layoutChangeManifest(manifest, to: version, counts: [:], context: context(version)))
+        return out
+    }
+}
