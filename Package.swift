@@ -32,11 +32,8 @@ let package = Package(
         .target(name: "StoreGenerator", dependencies: ["Schema", "StoreJSON"]),
         .executableTarget(name: "generate-store", dependencies: ["StoreGenerator"]),
         .executableTarget(name: "store-bench", dependencies: ["JSONStore", "Schema"]),
-        // What an app does with a store, through the async API (README: "Using the library in an app");
-        // run by JSONStoreTests' AppExampleTests; not a product.
-        .executableTarget(name: "app-example", dependencies: ["JSONStore"], path: "Examples/AppExample"),
         .testTarget(name: "SchemaTests", dependencies: ["Schema", "StoreJSON", "StoreGenerator", "TestSupport"]),
-        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "StoreJSON", "store-test-helper", "app-example", "StoreGenerator", "TestSupport"]),
+        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "StoreJSON", "store-test-helper", "StoreGenerator", "TestSupport"]),
         .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema", "StoreJSON", "TestSupport"]),
         .testTarget(name: "MigrateStoreTests", dependencies: ["MigrateStoreCLI", "migrate-store", "JSONStore", "Schema", "StoreJSON", "StoreGenerator", "TestSupport"]),
         // Crash, fault, bad-input, concurrency and hostile-file suites; runs the built migrate-store.

@@ -105,3 +105,18 @@ func update(store path: String, stream: UUID, count: Int) throws {
     }
     say("done")
 }
+
+/// `take-next <store> <fifo|priority>`: an application serving a queue: takes the next work stream
+/// off it (`takeNextFromQueue` / `takeNextFromPriorityQueue`) until it is empty, printing
+/// `took <id>` for each, then `done`. Several at once must never take the same work stream.
+func takeNext(store path: String, queue: String) throws {
+    let store = try Store.open(at: path, options: options(lockTimeout: .seconds(60)))
+    func next() throws(StoreError) -> UUID? {
+        if queue == "priority" { return try store.takeNextFromPriorityQueue()?.workStreamID }
+        return try store.takeNextFromQueue()?.workStreamID
+    }
+    while let id = try next() {
+        say("took \(StoreLayout.idText(id))")
+    }
+    say("done")
+}

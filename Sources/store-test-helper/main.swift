@@ -1,8 +1,8 @@
 // store-test-helper: the child process of the multi-process tests. Not shipped.
 // - JSONStoreTests (WriteLayerCommands.swift): killed with SIGKILL mid-write, contending for the
 //   lock; through JSONStore's internal write layer, so in debug builds only.
-// - ReliabilityTests (StoreAPICommands.swift): concurrent writers through the public Store API,
-//   as an application would.
+// - ReliabilityTests and JSONStoreTests (StoreAPICommands.swift): concurrent writers through the
+//   public Store API, as an application would.
 // - make-v4-store: the v4 test fixture (StoreGenerator's V4Fixture) from a v3 store, for a person
 //   or a script (golden files); tests call V4Fixture directly.
 import Foundation
@@ -39,6 +39,7 @@ func run(_ arguments: [String]) throws {
     case ("hold-lock", 3): try holdLock(store: arguments[1], seconds: UInt32(arguments[2])!)
     case ("update", 4): try update(store: arguments[1], stream: UUID(uuidString: arguments[2])!, count: Int(arguments[3])!)
     case ("make-v4-store", 3): try V4Fixture.make(from: arguments[1], to: arguments[2])
+    case ("take-next", 3) where ["fifo", "priority"].contains(arguments[2]): try takeNext(store: arguments[1], queue: arguments[2])
     default:
         FileHandle.standardError.write(Data("""
             Usage: store-test-helper ack-writes <store> <seed> <first n>
@@ -50,6 +51,7 @@ func run(_ arguments: [String]) throws {
                    store-test-helper hold-lock <store> <seconds>
                    store-test-helper update <store> <stream id> <count>
                    store-test-helper make-v4-store <v3 store> <new folder>
+                   store-test-helper take-next <store> <fifo|priority>
 
             """.utf8))
         exit(2)

@@ -2,14 +2,44 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `Examples/AppExample` (the README's "Using the library in an app"), built and run as an app would be.
-@Suite struct AppExampleTests {
-    static let executable = BuiltTool.products.appendingPathComponent("app-example").path
+/// `Examples/AppExample` (the README's "Using the library in an app"): a package of its own that
+/// depends on this one by path, built as an app would build it (`swift build --package-path`; a
+/// no-op when CI built it just before, a full build of the library otherwise) and run as an app
+/// is. Building it here is what shows that it compiles with the public API alone.
+@Suite(.serialized) struct AppExampleTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let package = root.appendingPathComponent("Examples/AppExample").path
 
-    @Test(.timeLimit(.minutes(1)))
+    /// The example package's products folder, once built (the first test to ask builds it).
+    static let products: Result<String, BuildFailure> = {
+        let swift = BuiltTool.which("swift")
+        do {
+            let build = try BuiltTool.runProgram(swift, ["build", "--package-path", package], timeLimit: 1500)
+            guard build.code == 0, !build.timedOut else { return .failure(BuildFailure(text: "swift build failed: \(build)")) }
+            if build.stdout.contains("warning:") || build.stderr.contains("warning:") {
+                return .failure(BuildFailure(text: "the example builds with warnings: \(build)"))
+            }
+            let bin = try BuiltTool.runProgram(swift, ["build", "--package-path", package, "--show-bin-path"], timeLimit: 300)
+            guard bin.code == 0 else { return .failure(BuildFailure(text: "swift build --show-bin-path failed: \(bin)")) }
+            return .success(bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch {
+            return .failure(BuildFailure(text: "can't run '\(swift)': \(error)"))
+        }
+    }()
+
+    struct BuildFailure: Error, CustomStringConvertible {
+        var text: String
+        var description: String { text }
+    }
+
+    static func executable(_ name: String) throws -> String {
+        try products.get() + "/" + name
+    }
+
+    @Test(.timeLimit(.minutes(30)))
     func appExampleSendsShowsTheQueueAndReactsToAnotherProcesssReply() throws {
         let folder = TemporaryDirectory()
-        let run = try BuiltTool.runProgram(Self.executable, [folder("store")], timeLimit: 50)
+        let run = try BuiltTool.runProgram(try Self.executable("app-example"), [folder("store")], timeLimit: 50)
         #expect(run.code == 0, "\(run)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 4, "\(run)")
@@ -20,12 +50,12 @@ import TestSupport
         #expect(lines[3] == "queue [], 1 hidden", "the helper took the answered work stream off the queue")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(30)))
     func appExampleOpensTheStoreItMadeAtTheNextLaunch() throws {
         let folder = TemporaryDirectory()
-        let first = try BuiltTool.runProgram(Self.executable, [folder("store")], timeLimit: 50)
+        let first = try BuiltTool.runProgram(try Self.executable("app-example"), [folder("store")], timeLimit: 50)
         #expect(first.code == 0, "\(first)")
-        let second = try BuiltTool.runProgram(Self.executable, [folder("store")], timeLimit: 50)
+        let second = try BuiltTool.runProgram(try Self.executable("app-example"), [folder("store")], timeLimit: 50)
         #expect(second.code == 0, "\(second)")
         let lines = second.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(second)")
@@ -33,12 +63,17 @@ import TestSupport
         #expect(lines.last?.hasPrefix("queue [1:") == true, "the first launch's API work stream is queued, no longer locked: \(second)")
     }
 
-    @Test func readmeShowsTheAppExamplesCodeAsItIs() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let example = try String(contentsOf: root.appendingPathComponent("Examples/AppExample/main.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let core = try #require(example.range(of: "// 1. At launch")).lowerBound
-        let body = String(example[core...]).trimmingCharacters(in: .newlines)
-        #expect(readme.contains("```swift\n" + body + "\n```"), "README's 'Using the library in an app' differs from Examples/AppExample/main.swift")
+    /// The README's library example builds as its own executable of the example package (its run
+    /// is `ReadmeExampleTests`', with a temporary folder instead of /tmp/demo-store).
+    @Test(.timeLimit(.minutes(30)))
+    func libraryExampleIsBuilt() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: try Self.executable("library-example")))
+    }
+
+    /// Every README block marked as coming from an example is that file's text (the check CI runs).
+    @Test func readmeShowsTheExamplesCodeAsItIs() throws {
+        let run = try BuiltTool.runProgram(Self.root.appendingPathComponent("Scripts/check-readme-examples.sh").path, [], timeLimit: 60)
+        #expect(run.code == 0, "\(run)")
+        #expect(run.stdout == "README.md: 2 example block(s) match their files\n", "\(run)")
     }
 }

@@ -4,7 +4,8 @@ import Testing
 import StoreJSON
 import TestSupport
 
-/// `Store.Options.messageRetention`: the newest N messages kept on write, `message_count` untouched.
+/// `Store.Options.messageRetention`: the newest N messages kept on write. The prune leaves
+/// `message_count` as it is; an append sets it to the messages held after the prune (spec §5).
 @Suite struct MessageRetentionTests {
     static let t0 = RFC3339.parse("2025-11-20T10:00:00.000Z")!
 
@@ -18,7 +19,9 @@ import TestSupport
         numbers.map { UUID(uuidString: String(format: "20000000-0000-4000-8000-%012d", $0))! }
     }
 
-    @Test func appPresetPrunesToTheNewestFiftyOnceThereAreMoreThanSixtyAndKeepsMessageCount() throws {
+    /// `message_count` is the number held after each append, as the app counts after its prune; it
+    /// used to stay at the backend's count (1234 here) through every append.
+    @Test func appPresetPrunesToTheNewestFiftyOnceThereAreMoreThanSixtyAndCountsWhatIsHeld() throws {
         let folder = TemporaryDirectory()
         _ = try Store.create(at: folder("store"))
         let store = try Store.open(at: folder("store"), options: Store.Options(messageRetention: .app))
@@ -30,13 +33,13 @@ import TestSupport
         let pruned = try store.appendMessages(id, [Self.message(61, of: id)])
         #expect(pruned.fields.messages.map(\.id) == Self.ids(12...61))
         #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(12...61))
-        #expect(try store.workStream(id).fields.messageCount == 1234)
+        #expect(try store.workStream(id).fields.messageCount == 50)
 
         for n in 62...70 { try store.appendMessages(id, [Self.message(n, of: id)]) }
         #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(12...70), "59 messages: below the threshold again")
         try store.appendMessages(id, [Self.message(71, of: id), Self.message(72, of: id)])
         #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(23...72))
-        #expect(try store.summary(id).messageCount == 1234)
+        #expect(try store.summary(id).messageCount == 50)
         #expect(try store.summary(id).storedMessages == 50)
     }
 
@@ -48,7 +51,7 @@ import TestSupport
         #expect(try await store.workStream(id).fields.messages.map(\.id) == Self.ids(8...10))
         try await store.appendMessages(id, [Self.message(11, of: id)])
         #expect(try await store.workStream(id).fields.messages.map(\.id) == Self.ids(9...11))
-        #expect(try await store.workStream(id).fields.messageCount == 0)
+        #expect(try await store.workStream(id).fields.messageCount == 3, "the messages held after the append")
     }
 
     @Test func aWriteOfAnotherKeyPrunesMessagesAnotherWriterLeft() throws {
@@ -62,6 +65,7 @@ import TestSupport
         #expect(try pruning.workStream(id).fields.messages.count == 70, "reading never prunes")
         try pruning.updateWorkStream(id) { $0.fields.unreadCount = 2 }
         #expect(try plain.workStream(id).fields.messages.map(\.id) == Self.ids(21...70))
+        #expect(try plain.workStream(id).fields.messageCount == 70, "an update's prune leaves message_count; the append set it")
     }
 
     @Test func pruneIsAPureRuleOverTheArray() {

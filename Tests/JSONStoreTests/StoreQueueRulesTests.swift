@@ -93,6 +93,23 @@ import StoreJSON
         try Self.expectMirrorAgrees(store)
     }
 
+    // Spec §5: a drag between the neighbours the user saw, with a user-deleted entry between them.
+    // The priority queue shows c, g, e, f (d, deleted, is hidden between c and g); e is dropped
+    // between c and g: their midpoint. It used to be refused with "not neighbours" (`.conflict`).
+    @Test func dropBetweenVisibleNeighboursAcrossAHiddenEntry() throws {
+        let folder = TemporaryDirectory()
+        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
+        try store.addToPriorityQueue(Sample.g, priority: 1, at: StoreFixtures.t0)
+        let shown = try store.visibleQueue().priority.filter(\.isVisible).map(\.workStreamID)
+        #expect(shown == [Sample.c, Sample.g, Sample.e, Sample.f])
+        try store.movePriority(Sample.e, after: Sample.c, before: Sample.g)
+        #expect(try Self.priorityList(store) == ["c:1/1.0", "d:1/2.0", "e:1/2.0", "g:1/3.0", "f:10/2.0"])
+        #expect(try store.visibleQueue().priority.filter(\.isVisible).map(\.workStreamID) == [Sample.c, Sample.e, Sample.g, Sample.f])
+        let fields = try store.workStream(Sample.e).fields
+        #expect(fields.priority == 1 && fields.priorityOrder == 2)
+        try Self.expectMirrorAgrees(store)
+    }
+
     /// Every §5 call that changes no value writes nothing: no file's bytes or modification time
     /// change, not even the lock file's holder record. A real change afterwards does show.
     @Test func queueCallsThatChangeNoValueWriteNothing() throws {
@@ -118,14 +135,17 @@ import StoreJSON
         #expect(snapshot(path, includingRoot: true) != before)
     }
 
-    /// A drop beside a work stream that is not queued is still refused: the caller's list is not the queue.
-    @Test func dropBesideAWorkStreamNotQueuedIsRefusedAndWritesNothing() throws {
+    /// Spec §5: a neighbour that is not queued counts as absent. A drop beside one used to be
+    /// refused (`.conflict`); with no other neighbour it now changes nothing and writes nothing.
+    @Test func dropBesideAWorkStreamNotQueuedCountsItAsAbsent() throws {
         let folder = TemporaryDirectory()
         let path = try folder.copySample("v3-store", as: "store")
         let store = try Store.open(at: path)
         let before = tree(path)
-        let error = #expect(throws: StoreError.self) { try store.movePriority(Sample.c, after: Sample.g, before: nil) }
-        #expect(error?.code == .conflict)
+        try store.movePriority(Sample.c, after: Sample.g, before: nil)
         #expect(tree(path) == before)
+        try store.movePriority(Sample.c, after: Sample.g, before: Sample.f)   // only f counts: just before it
+        #expect(try Self.priorityList(store) == ["d:1/2.0", "c:10/1.0", "e:10/1.5", "f:10/2.0"])
+        try Self.expectMirrorAgrees(store)
     }
 }

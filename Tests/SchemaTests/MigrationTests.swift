@@ -79,15 +79,17 @@ import Testing
             (6, #""is_in_queue": false, "queue_position": 7"#),
         ])
         let (out, report) = try StoreMigration.migrate(store, context: Self.context)
-        #expect(out.queue?.fifo.map(\.workStreamID) == [3, 2, 1, 5, 4].map(Self.id))
-        #expect(out.sessions[Self.id(2)]?.fields.queuePosition == 2)
-        #expect(out.sessions[Self.id(4)]?.fields.queuePosition == 5)
+        // Ascending as the app's queue list sorts: -2, the stale 0, 1, then the two 3s by queued_at.
+        // (Stale and negative positions used to go last: 3, 2, 1, 5, 4.)
+        #expect(out.queue?.fifo.map(\.workStreamID) == [5, 4, 3, 2, 1].map(Self.id))
+        #expect(out.sessions[Self.id(2)]?.fields.queuePosition == 4)
+        #expect(out.sessions[Self.id(4)]?.fields.queuePosition == 2)
         #expect(out.sessions[Self.id(6)]?.fields.queuePosition == 0)
         let changes6 = report.documents.first { $0.file.contains(Self.id(6).lowercased) }?.changes ?? []
         #expect(changes6.contains(.queuePositionCleared(from: 7)))
         let changes1 = report.documents.first { $0.file.contains(Self.id(1).lowercased) }?.changes ?? []
         #expect(changes1.contains(.queuePositionRenumbered(from: 3, to: 3)) == false)
-        #expect(report.totals["queue_position_renumbered"] == 3)
+        #expect(report.totals["queue_position_renumbered"] == 5)
     }
 
     @Test func rule6SortsThePriorityQueue() throws {

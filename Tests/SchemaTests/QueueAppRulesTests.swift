@@ -152,7 +152,7 @@ private enum Q {
     // Restates testReorderBetweenSamePriority and testReorderMaintainsSortedOrder.
     @Test func dropBetweenNeighboursOfOneLevelTakesTheirMidpoint() throws {
         var q = Q.priority([(10, 1), (10, 2), (10, 3), (10, 4)])
-        try q.movePriority(Q.id(4), after: Q.id(1), before: Q.id(2))
+        q.movePriority(Q.id(4), after: Q.id(1), before: Q.id(2))
         #expect(Q.entries(q) == ["1:10/1.0", "4:10/1.5", "2:10/2.0", "3:10/3.0"])
     }
 
@@ -160,7 +160,7 @@ private enum Q {
     // P10 at order 2 (after the P10 neighbour's 1), not just before it.
     @Test func dropBetweenLevelsGoesToTheEndOfTheLowerNeighboursLevel() throws {
         var q = Q.priority([(5, 1), (10, 2), (1, 3)])
-        try q.movePriority(Q.id(3), after: Q.id(1), before: Q.id(2))
+        q.movePriority(Q.id(3), after: Q.id(1), before: Q.id(2))
         #expect(Q.entries(q) == ["1:5/1.0", "2:10/1.0", "3:10/2.0"])
     }
 
@@ -168,25 +168,60 @@ private enum Q {
     // is its max order + 1, below every entry of it.
     @Test func dropBetweenLevelsGoesBelowTheWholeLowerLevel() throws {
         var q = Q.priority([(1, 1), (5, 2), (10, 3), (10, 4)])
-        try q.movePriority(Q.id(1), after: Q.id(2), before: Q.id(3))
+        q.movePriority(Q.id(1), after: Q.id(2), before: Q.id(3))
         #expect(Q.entries(q) == ["2:5/1.0", "3:10/1.0", "4:10/2.0", "1:10/3.0"])
     }
 
     // Restates testReorderToTop, testReorderToBottom and testMultipleReorders.
     @Test func dropAtTheTopOrBottomUsesTheOnlyNeighbour() throws {
         var q = Q.priority([(10, 1), (10, 2), (10, 3), (10, 4)])
-        try q.movePriority(Q.id(4), after: nil, before: Q.id(1))
-        try q.movePriority(Q.id(2), after: Q.id(3), before: nil)
+        q.movePriority(Q.id(4), after: nil, before: Q.id(1))
+        q.movePriority(Q.id(2), after: Q.id(3), before: nil)
         #expect(Q.entries(q) == ["4:10/0.0", "1:10/1.0", "3:10/3.0", "2:10/4.0"])
+    }
+
+    // Spec §5, drag with the neighbours the user saw (the app's reorderPriorityQueue takes them from
+    // the list it shows, which hides deleted work streams): 2 and 3 are hidden between 1 and 4.
+    // Dropping 5 between 1 and 4 takes their midpoint; it used to be refused ("not neighbours").
+    @Test func dropBetweenVisibleNeighboursWithHiddenEntriesBetweenTakesTheirMidpoint() {
+        var q = Q.priority([(10, 1), (10, 2), (10, 3), (10, 4), (10, 5)])
+        let shown = QueueContext(providerSessionIDs: Dictionary(uniqueKeysWithValues: (1...5).map { (Q.id($0), "p\($0)") }),
+                                 deleted: [Q.id(2), Q.id(3)])
+        #expect(q.visiblePriority(shown) == [1, 4, 5].map(Q.id))
+        q.movePriority(Q.id(5), after: Q.id(1), before: Q.id(4))
+        #expect(Q.entries(q) == ["1:10/1.0", "2:10/2.0", "5:10/2.5", "3:10/3.0", "4:10/4.0"])
+        #expect(q.visiblePriority(shown) == [1, 5, 4].map(Q.id))
+    }
+
+    // Spec §5, drag between levels with a hidden level between them: the lower neighbour's level,
+    // at its end (the app's testReorderBetweenDifferentPriorities, with a hidden P5 entry between).
+    @Test func dropBetweenVisibleNeighboursOfTwoLevelsWithAHiddenLevelBetween() {
+        var q = Q.priority([(1, 1), (1, 5), (5, 2), (10, 3), (10, 4)])
+        q.movePriority(Q.id(1), after: Q.id(5), before: Q.id(3))
+        #expect(Q.entries(q) == ["5:1/2.0", "2:5/1.0", "3:10/1.0", "4:10/2.0", "1:10/3.0"])
+    }
+
+    // Spec §5: the midpoint is renumbered only when it equals a neighbour's order; here the two
+    // neighbours the user saw hold the same order (the app's testFetchLimitCausesDuplicateOrders...),
+    // with a hidden entry between: the level is renumbered 1…k, then the midpoint is taken.
+    @Test func dropBetweenNeighboursOfEqualOrderRenumbersTheLevelFirst() {
+        var q = QueueV2(priority: [
+            PriorityEntry(workStreamID: Q.id(1), priority: 10, priorityOrder: 1, priorityQueuedAt: Q.t1),
+            PriorityEntry(workStreamID: Q.id(2), priority: 10, priorityOrder: 1, priorityQueuedAt: Q.t1),
+            PriorityEntry(workStreamID: Q.id(3), priority: 10, priorityOrder: 1, priorityQueuedAt: Q.t1),
+            PriorityEntry(workStreamID: Q.id(4), priority: 10, priorityOrder: 2, priorityQueuedAt: Q.t1),
+        ])
+        q.movePriority(Q.id(4), after: Q.id(1), before: Q.id(3))
+        #expect(Q.entries(q) == ["1:10/1.0", "2:10/2.0", "4:10/2.0", "3:10/3.0"])
     }
 
     // Restates testReorderSingleItem, testReorderEmptyQueueIsNoOp and testReorderSessionNotInQueue.
     @Test func dropWithNoNeighbourOrOfAWorkStreamNotQueuedChangesNothing() throws {
         var q = Q.priority([(5, 1)])
         let before = q
-        try q.movePriority(Q.id(1), after: nil, before: nil)
-        try q.movePriority(Q.id(2), after: nil, before: Q.id(1))
-        try q.movePriority(Q.id(2), after: Q.id(1), before: nil)
+        q.movePriority(Q.id(1), after: nil, before: nil)
+        q.movePriority(Q.id(2), after: nil, before: Q.id(1))
+        q.movePriority(Q.id(2), after: Q.id(1), before: nil)
         #expect(q == before)
     }
 }

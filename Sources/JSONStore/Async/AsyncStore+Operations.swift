@@ -130,7 +130,7 @@ extension AsyncStore {
         try await write { (s) throws(StoreError) in try s.removeFromQueue(id) }
     }
 
-    /// `Store.addToPriorityQueue(_:priority:at:)`.
+    /// `Store.addToPriorityQueue(_:priority:at:)`. A lower `priority` is more urgent (1 before 10).
     public func addToPriorityQueue(_ id: UUID, priority: Int32? = nil, at date: Date = Date()) async throws(StoreError) {
         try await write { (s) throws(StoreError) in try s.addToPriorityQueue(id, priority: priority, at: date) }
     }
@@ -143,6 +143,20 @@ extension AsyncStore {
     /// `Store.changePriority(_:to:)`.
     public func changePriority(_ id: UUID, to priority: Int32) async throws(StoreError) {
         try await write { (s) throws(StoreError) in try s.changePriority(id, to: priority) }
+    }
+
+    /// `Store.takeNextFromQueue(lockedProviderSessions:)`: the head of the FIFO queue, chosen and
+    /// removed under one hold of the lock (no other process can take the same work stream).
+    @discardableResult
+    public func takeNextFromQueue(lockedProviderSessions: Set<String> = []) async throws(StoreError) -> FIFOEntry? {
+        try await write { (s) throws(StoreError) in try s.takeNextFromQueue(lockedProviderSessions: lockedProviderSessions) }
+    }
+
+    /// `Store.takeNextFromPriorityQueue(lockedProviderSessions:)`: the most urgent work stream (the
+    /// lowest `priority` number: 1 before 10), chosen and removed under one hold of the lock.
+    @discardableResult
+    public func takeNextFromPriorityQueue(lockedProviderSessions: Set<String> = []) async throws(StoreError) -> PriorityEntry? {
+        try await write { (s) throws(StoreError) in try s.takeNextFromPriorityQueue(lockedProviderSessions: lockedProviderSessions) }
     }
 
     /// `Store.movePriority(_:after:before:)`.

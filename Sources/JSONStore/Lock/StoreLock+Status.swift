@@ -33,6 +33,27 @@ extension StoreLock {
         return LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
     }
 
+    /// `currentHolder(store:)` checked against the system (`SeenLockHolder`): the record is named
+    /// only when its process runs and, where the system can tell, holds the lock.
+    package static func currentSeenHolder(store: String) throws(StoreError) -> SeenLockHolder? {
+        try currentSeenHolder(store: store, system: .real)
+    }
+
+    static func currentSeenHolder(store: String, system: SystemCalls) throws(StoreError) -> SeenLockHolder? {
+        let context = ErrorContext("check the lock of", store)
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor(
+                opening: joinPath(store, fileName), flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, system: system, context: context)
+        } catch where error.code == .notFound {
+            return nil
+        }
+        if try fd.tryLock(LOCK_SH, context: context) { return nil }
+        let record = LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
+        let file = try fd.status(context: context)
+        return SeenLockHolder.check(record, lockFile: (file.device, file.inode))
+    }
+
     /// A sentence to show the user when `store` is on a network or FUSE file system, where
     /// flock between processes or computers is unreliable; nil on a local disk or when the
     /// type cannot be told. Writes nothing and prints nothing.

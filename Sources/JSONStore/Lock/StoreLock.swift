@@ -84,7 +84,7 @@ public final class StoreLock {
             }
             try Self.waitForLock(fd, store: store, timeout: timeout, action: action, context: context, system: system) { holder in
                 // Once, even when the lock file is replaced under this wait and locked again below.
-                if !announced { onWait(holder.summary) }
+                if !announced { onWait(holder().summary) }
                 announced = true
             }
             // While this process waited, `restore --force` may have moved the store aside (with
@@ -159,23 +159,25 @@ public final class StoreLock {
         return try body(lock)
     }
 
-    /// Polls `flock(LOCK_EX|LOCK_NB)` until it succeeds or `timeout` passes; `onWait` is told
-    /// the holder's record after the first attempt that fails, before the first pause.
+    /// Polls `flock(LOCK_EX|LOCK_NB)` until it succeeds or `timeout` passes; `onWait` is given,
+    /// after the first attempt that fails and before the first pause, a way to tell the holder
+    /// (`seenHolder`, called only by a caller that says it waits).
     private static func waitForLock(
         _ fd: borrowing FileDescriptor, store: String, timeout: Duration, action: String, context: ErrorContext,
-        system: SystemCalls, onWait: (LockHolder) -> Void
+        system: SystemCalls, onWait: (() -> SeenLockHolder) -> Void
     ) throws(StoreError) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         var first = true
         while true {
             if try fd.tryLock(LOCK_EX, context: context) { return }
-            if first { onWait(recordedHolder(store: store, system: system)) }
+            if first { onWait { seenHolder(store: store, system: system) } }
             first = false
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero {
-                let holder = LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
-                throw lockedError(store: store, holder: holder, action: action)
+                let record = LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
+                let file = try fd.status(context: context)
+                throw lockedError(store: store, holder: SeenLockHolder.check(record, lockFile: (file.device, file.inode)), action: action)
             }
             // Poll every 20 ms at most: short enough to follow a released lock quickly.
             let (seconds, attoseconds) = min(remaining, .milliseconds(20)).components
@@ -183,27 +185,33 @@ public final class StoreLock {
         }
     }
 
-    /// The record of the lock's holder, read through a descriptor of its own (reading through the
-    /// waiting one would move its offset, and the `.locked` error reads the record from offset 0).
-    /// The holder writes its record right after it locks: a record that is not there or does not
-    /// parse yet reads as unknown ("another process …"), which is still true, and is no reason to
-    /// stop waiting.
-    static func recordedHolder(store: String, system: SystemCalls) -> LockHolder {
+    /// Who can be seen holding the lock (`SeenLockHolder`): its record, read through a descriptor
+    /// of its own (reading through the waiting one would move its offset, and the `.locked` error
+    /// reads the record from offset 0), checked against the system. The holder writes its record
+    /// right after it locks: a record that is not there or does not parse yet reads as unknown
+    /// ("another process …"), which is still true, and is no reason to stop waiting.
+    static func seenHolder(store: String, system: SystemCalls) -> SeenLockHolder {
         let path = joinPath(store, fileName)
         let context = ErrorContext("read the lock record of", store)
         do {
             let reader = try FileDescriptor(opening: path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
-            return LockHolder(decoding: try reader.readAll(limit: 4096, context: context))
+            let record = LockHolder(decoding: try reader.readAll(limit: 4096, context: context))
+            let file = try reader.status(context: context)
+            return SeenLockHolder.check(record, lockFile: (file.device, file.inode))
         } catch {
-            return LockHolder()
+            // The record is only there to name the holder in a message: an unreadable one names nobody.
+            return SeenLockHolder(holder: nil, recordIsOutOfDate: false)
         }
     }
 
-    /// "Can't write '/data/store': it is locked by process 4242 (migrate-store 0.3.0) since ...".
-    static func lockedError(store: String, holder: LockHolder, action: String = "write") -> StoreError {
-        let advice = holder.isUnknown
-            ? "Wait for it to finish, or find it with 'lsof \(joinPath(store, fileName))'."
-            : "Wait for it to finish, or stop that process."
-        return StoreError(.locked, "Can't \(action) '\(store)': it is locked by \(holder.summary). \(advice)", path: store)
+    /// "Can't write '/data/store': it is locked by process 4242 (migrate-store 0.3.0) since ...";
+    /// "… it is locked by a process this tool can't name. The lock file's record of its holder is
+    /// out of date: that process no longer holds it. Wait for it to finish, or find it with 'lsof …'."
+    static func lockedError(store: String, holder: SeenLockHolder, action: String = "write") -> StoreError {
+        let advice = holder.isNamed
+            ? "Wait for it to finish, or stop that process."
+            : "Wait for it to finish, or find it with 'lsof \(joinPath(store, fileName))'."
+        let note = holder.outOfDateNote.map { " " + $0 } ?? ""
+        return StoreError(.locked, "Can't \(action) '\(store)': it is locked by \(holder.summary).\(note) \(advice)", path: store)
     }
 }

@@ -5,9 +5,11 @@ import Foundation
 /// holding more than `threshold` messages, it keeps only the newest `keep`.
 ///
 /// "Newest" is the end of the `messages` array: a work stream's messages are the locally kept tail
-/// of the conversation, oldest first, and `appendMessages` adds at the end. `message_count` (the
-/// backend's count, spec §3) is never changed, nor is any other key. A work stream no write of this
-/// store touches keeps all its messages, and a store opened without a rule (the default) never prunes.
+/// of the conversation, oldest first, and `appendMessages` adds at the end. The prune changes no
+/// other key; `appendMessages` then sets `message_count` to the number of messages held (spec §5,
+/// as the app counts after its own prune), and `updateWorkStream` leaves it as it is. A work stream
+/// no write of this store touches keeps all its messages, and a store opened without a rule (the
+/// default) never prunes.
 ///
 /// ```swift
 /// let store = try Store.open(at: path, options: Store.Options(messageRetention: .app))

@@ -41,7 +41,8 @@ extension Store {
     /// ```
     ///
     /// - Parameters:
-    ///   - priority: The level (lower is more urgent; the app shows 1, 5, 10). The default is nil.
+    ///   - priority: The level. A **lower number is more urgent**: level 1 comes before level 10
+    ///     (the app offers 1 "High", 5 "Medium" and 10 "Low"). The default is nil.
     ///   - date: The `priority_queued_at` of a first add. The default is now.
     /// - Throws: `.notFound` when there is no such work stream.
     public func addToPriorityQueue(_ id: UUID, priority: Int32? = nil, at date: Date = Date()) throws(StoreError) {
@@ -59,23 +60,25 @@ extension Store {
         try queueOperation(nil) { q in q.removeFromPriority(id) }
     }
 
-    /// Moves a queued work stream to the end of another priority level. Setting the level it
-    /// already has, or changing a work stream that is not queued, writes nothing.
+    /// Moves a queued work stream to the end of another priority level (a lower number is more
+    /// urgent: 1 comes before 10). Setting the level it already has, or changing a work stream
+    /// that is not queued, writes nothing.
     public func changePriority(_ id: UUID, to priority: Int32) throws(StoreError) {
         try queueOperation(nil) { q in q.changePriority(id, to: priority) }
     }
 
-    /// Drag-to-reorder in the priority queue, given the neighbours above and below the drop
-    /// (see `QueueV2.movePriority` for the rules). With no neighbour, or for a work stream that
-    /// is not queued, it writes nothing and is not an error.
+    /// Drag-to-reorder in the priority queue, given the neighbours the user saw above and below
+    /// the drop (see `QueueV2.movePriority` for the rules). Entries hidden between them (deleted by
+    /// the user, missing, locked) are accepted, as the app accepts them; a neighbour that is not
+    /// queued counts as absent. With no neighbour, or for a work stream that is not queued, it
+    /// writes nothing and is not an error.
     ///
-    /// - Throws: `.conflict` when a neighbour is not queued, is `id`, or the two are not adjacent.
+    /// ```swift
+    /// let shown = try store.visibleQueue().priority.filter(\.isVisible).map(\.workStreamID)
+    /// try store.movePriority(shown[3], after: shown[0], before: shown[1])   // dropped second
+    /// ```
     public func movePriority(_ id: UUID, after upper: UUID?, before lower: UUID?) throws(StoreError) {
-        try queueOperation(nil) { (q) throws(StoreError) in
-            do throws(SchemaError) { try q.movePriority(id, after: upper, before: lower) } catch {
-                throw StoreError(.conflict, "Can't move '\(id.lowercased)' in the priority queue of '\(path)': \(error.detail ?? error.reason).", path: file(StoreLayout.queue), underlying: error)
-            }
-        }
+        try queueOperation(nil) { q in q.movePriority(id, after: upper, before: lower) }
     }
 
     /// The queues as a client shows them, given the provider sessions that are locked now.
@@ -116,7 +119,8 @@ extension Store {
         return changed == queue
     }
 
-    private func exists(_ id: UUID) throws(StoreError) -> Bool {
+    /// True when the work stream's file exists (one `lstat`).
+    func exists(_ id: UUID) throws(StoreError) -> Bool {
         try system.linkStatus(file(workStreamFile(id)), context: ErrorContext("queue", path)) != nil
     }
 
@@ -124,14 +128,20 @@ extension Store {
     /// exactly the sessions whose mirror values changed, in the crash-safe order of `QueueBuilder.writeOrder`.
     /// In a v4 store (spec §11) the queue lives in `queue.json` only: nothing else is written, and
     /// a missing `queue.json` is an empty queue (there is no mirror to rebuild it from).
-    func mutateQueueHoldingLock(reconciled: Bool = false, _ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) {
+    ///
+    /// - Parameter skipped: A work stream whose mirror the caller writes itself, after this
+    ///   returns, in the same hold of the lock (`appendMessages` writes it with its messages).
+    /// - Returns: The queue as it is now (changed or not).
+    @discardableResult
+    func mutateQueueHoldingLock(skippingMirrorOf skipped: UUID? = nil, reconciled: Bool = false,
+                                _ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) -> QueueV2 {
         guard let old = try queueDocument() ?? (hasRenamedLayout ? QueueV2(schemaVersion: writtenVersion) : nil) else {
             try maintenance.reconcile(self)
-            return try mutateQueueHoldingLock(reconciled: true, change)
+            return try mutateQueueHoldingLock(skippingMirrorOf: skipped, reconciled: true, change)
         }
         var new = old
         try change(&new)
-        guard new != old else { return }
+        guard new != old else { return old }
         new.schemaVersion = writtenVersion
         let update = QueueMirrorUpdate(from: old, to: new)
         var documents: [UUID: SessionDocument] = [:]
@@ -140,14 +150,16 @@ extension Store {
                 do { documents[id] = try workStream(id) } catch where error.code == .notFound { continue }
                 // An older writer's change to this document's queue keys wins over queue.json (§7):
                 // reconcile first, then start again from the queue it leaves.
-                if !reconciled, try reconcilingOlderWrite(documents[id]!) { return try mutateQueueHoldingLock(reconciled: true, change) }
+                if !reconciled, try reconcilingOlderWrite(documents[id]!) {
+                    return try mutateQueueHoldingLock(skippingMirrorOf: skipped, reconciled: true, change)
+                }
             }
         }
         try write(StoreLayout.queue, new.encoded)
-        guard !hasRenamedLayout else { return }
+        guard !hasRenamedLayout else { return new }
         var updates: [UUID: [UInt8]] = [:]
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
-        for id in update.candidates {
+        for id in update.candidates where id != skipped {
             guard let document = documents[id] else { continue }
             var fields = document.fields
             let keys = update.keys(for: id, current: fields.queueKeys)
@@ -163,5 +175,6 @@ extension Store {
         }
         try BatchCommit.commit(changes, system: system)
         for change in changes { OwnWrites.shared.recordWrite(store: path, document: joinPath(change.directory, change.name), system: system) }
+        return new
     }
 }

@@ -51,7 +51,7 @@ extension Store {
     /// queue keys to protect: the queue is changed with the queue methods, in `queue.json` only.
     ///
     /// With `Options.messageRetention` set, the messages are then pruned to the newest ones by its
-    /// rule (never `message_count`).
+    /// rule (the prune leaves `message_count` as it is; `appendMessagesV4` sets it).
     ///
     /// - Throws: `StoreError`: `.invalidArgument` when `body` changed the id (nothing is written);
     ///   `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4; a
@@ -59,38 +59,28 @@ extension Store {
     @discardableResult
     public func updateWorkStreamV4(_ id: UUID, _ body: (inout SessionV4) throws(StoreError) -> Void) throws(StoreError) -> SessionV4 {
         try requireRenamedLayout("update work stream '\(id.lowercased)'", use: "updateWorkStream(_:_:)")
-        return try writing { () throws(StoreError) in
-            let relative = workStreamFile(id)
-            let original = try FileReader.read(file(relative), system: system)
-            guard case .v4(var session) = try decodeWorkStream(id, bytes: original) else {
-                preconditionFailure("Store.decodeWorkStream: a store at v4 or later decoded a work stream below v4")
-            }
-            try body(&session)
-            if session.id != id {
-                let fix = "Leave 'id' as it is; to use another id, create a new work stream with createWorkStreamV4(id:workingDirectory:)."
-                throw StoreError(.invalidArgument, "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "
-                                    + "to '\(session.id.lowercased)', but a work stream's id is its file name. \(fix) Nothing was written.",
-                                 path: file(relative), recovery: fix)
-            }
-            options.messageRetention?.prune(&session.messages)
-            session.schemaVersion = max(session.schemaVersion, writtenVersion)
-            let bytes = session.encoded
-            if !sameBytes(bytes, original) { try write(relative, bytes) }
-            return session
-        }
+        return try writing { () throws(StoreError) in try updateV4HoldingLock(id, body) }
     }
 
-    /// Appends messages to a work stream of a v4 store: their `session_id` is set to the work
-    /// stream, and `last_modified` moves forward to the newest message if it is later.
-    @discardableResult
-    public func appendMessagesV4(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> SessionV4 {
-        try updateWorkStreamV4(id) { session in
-            for var message in messages {
-                message.sessionID = id
-                session.messages.append(message)
-                if message.timestamp > session.lastModified { session.lastModified = message.timestamp }
-            }
+    /// `updateWorkStreamV4`'s work, for a caller that holds the lock.
+    func updateV4HoldingLock(_ id: UUID, _ body: (inout SessionV4) throws(StoreError) -> Void) throws(StoreError) -> SessionV4 {
+        let relative = workStreamFile(id)
+        let original = try FileReader.read(file(relative), system: system)
+        guard case .v4(var session) = try decodeWorkStream(id, bytes: original) else {
+            preconditionFailure("Store.decodeWorkStream: a store at v4 or later decoded a work stream below v4")
         }
+        try body(&session)
+        if session.id != id {
+            let fix = "Leave 'id' as it is; to use another id, create a new work stream with createWorkStreamV4(id:workingDirectory:)."
+            throw StoreError(.invalidArgument, "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "
+                                + "to '\(session.id.lowercased)', but a work stream's id is its file name. \(fix) Nothing was written.",
+                             path: file(relative), recovery: fix)
+        }
+        options.messageRetention?.prune(&session.messages)
+        session.schemaVersion = max(session.schemaVersion, writtenVersion)
+        let bytes = session.encoded
+        if !sameBytes(bytes, original) { try write(relative, bytes) }
+        return session
     }
 
     /// Refuses a v4-typed call on a store below v4: `api` names the v3 call to use instead.

@@ -23,7 +23,8 @@ package struct StoreStatus: Sendable {
     package var settingsVersion: Int?
     package var queue: QueueV2?
     package var state: MigrationState = .notNeeded
-    package var lockHolder: LockHolder?
+    /// Who can be seen holding the lock (its record checked against the system), nil when it is free.
+    package var lockHolder: SeenLockHolder?
     package var unreadable: [StoreError] = []
     /// The work-stream folder an interrupted v3 ↔ v4 layout change left (`Store.interruptedLayoutFolder`).
     package var interruptedLayoutFolder: String?
@@ -39,7 +40,7 @@ package struct StoreStatus: Sendable {
         for c in customizations.items { status.customizationsByVersion[c.schemaVersion, default: 0] += 1 }
         do { status.settingsVersion = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) }?.schemaVersion } catch { status.unreadable.append(error) }
         do { status.queue = try store.queueDocument() } catch { status.unreadable.append(error) }
-        status.lockHolder = try StoreLock.currentHolder(store: store.path)
+        status.lockHolder = try StoreLock.currentSeenHolder(store: store.path)
         status.interruptedLayoutFolder = try store.interruptedLayoutFolder()
         status.state = status.migrationState()
         return status

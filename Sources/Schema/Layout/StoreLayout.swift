@@ -52,6 +52,15 @@ public enum StoreLayout {
     /// temp-file sweep and the symbolic-link check of open visit, whatever the store's version.
     public static let everyDocumentFolderName = [workStreamsFolder, workStreamsFolderV4, customizationsFolder]
 
+    /// The store's spelling of an id (spec §1): lowercase `8-4-4-4-12` hex digits, as in the file
+    /// names, every id-valued key and `migrate-store`'s output. For an app that shows an id, passes
+    /// it to another program or compares it with the store's text (`uuidString` is upper case).
+    ///
+    /// ```swift
+    /// StoreLayout.idText(stream.id)   // "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b"
+    /// ```
+    public static func idText(_ id: UUID) -> String { id.lowercased }
+
     /// `<lowercase uuid>.json`.
     public static func documentFileName(_ id: UUID) -> String { id.lowercased + documentExtension }
     /// `sessions/<lowercase uuid>.json`.

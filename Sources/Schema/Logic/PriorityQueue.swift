@@ -21,7 +21,9 @@ extension QueueV2 {
     /// ```
     ///
     /// - Parameters:
-    ///   - level: The level to add at. The default is nil (keep the current or stored level).
+    ///   - level: The level to add at: a **lower number is more urgent** (level 1 comes before
+    ///     level 10; the app offers 1 "High", 5 "Medium", 10 "Low"). The default is nil (keep the
+    ///     current or stored level).
     ///   - storedPriority: The document's `priority` key, used when `level` is nil and the work
     ///     stream is not queued. The default is `defaultPriority` (10).
     ///   - date: The `priority_queued_at` of a first add.
@@ -62,32 +64,37 @@ extension QueueV2 {
         return true
     }
 
-    /// Drag-to-reorder: puts `id` between two neighbours of the list as shown (without `id`).
+    /// Drag-to-reorder: puts `id` between the neighbours the user saw above and below the drop.
     ///
-    /// - Both neighbours in one level: that level, the midpoint of their orders. When no `Double`
-    ///   lies strictly between the two orders any more, that level is renumbered 1…k first.
+    /// The neighbours come from the list the user saw, which hides entries (spec §5): entries
+    /// hidden between them, and neighbours that are not adjacent in the whole queue, are
+    /// accepted, as the shipped app accepts them. A neighbour that is not queued counts as
+    /// absent, and so does `id` itself (the app leaves the moving row out of its neighbours).
+    ///
+    /// - Both neighbours in one level: that level, the midpoint of their orders. Where the
+    ///   midpoint equals a neighbour's order (no `Double` lies between them any more), that level
+    ///   is renumbered 1…k in its current order first.
     /// - Neighbours in different levels: the lower neighbour's level (the one below), at the end
     ///   of that level (max order, `id` excluded, + 1), as the shipped app does.
     /// - Only an upper neighbour (dropped last): its level, its order + 1.
     /// - Only a lower neighbour (dropped first): its level, its order − 1.
-    /// - No neighbour, or `id` not queued: nothing changes, and it is not an error.
+    /// - No neighbour, or `id` not queued: nothing changes.
     ///
-    /// - Throws: `.invalidValue` when a neighbour is not queued, is `id` itself, or the two are
-    ///   not adjacent (the caller's list is not the queue).
-    public mutating func movePriority(_ id: UUID, after upper: UUID?, before lower: UUID?) throws(SchemaError) {
-        guard var entry = priorityEntry(of: id), upper != nil || lower != nil else { return }
+    /// ```swift
+    /// // The user sees c, e (d is hidden between them: the user deleted it) and drops a between them.
+    /// queue.movePriority(a, after: c, before: e)
+    /// ```
+    public mutating func movePriority(_ id: UUID, after upper: UUID?, before lower: UUID?) {
+        guard var entry = priorityEntry(of: id) else { return }
         var others = priority.filter { $0.workStreamID != id }
-        let upperIndex = try QueueV2.index(of: upper, in: others, moving: id)
-        let lowerIndex = try QueueV2.index(of: lower, in: others, moving: id)
-        if let u = upperIndex, let l = lowerIndex, l != u + 1 {
-            throw SchemaError(code: .invalidValue, detail: "'\(upper!.lowercased)' and '\(lower!.lowercased)' are not neighbours in the priority queue")
-        }
+        let upperIndex = upper.flatMap { u in others.firstIndex { $0.workStreamID == u } }
+        let lowerIndex = lower.flatMap { l in others.firstIndex { $0.workStreamID == l } }
         switch (upperIndex, lowerIndex) {
         case let (u?, l?) where others[u].priority == others[l].priority:
-            var mid = (others[u].priorityOrder + others[l].priorityOrder) / 2
-            if !(mid > others[u].priorityOrder && mid < others[l].priorityOrder) {
+            var mid = QueueV2.midpoint(others[u].priorityOrder, others[l].priorityOrder)
+            if u != l && !QueueV2.liesBetween(mid, others[u].priorityOrder, others[l].priorityOrder) {
                 others = QueueV2.renumbered(level: others[u].priority, in: others)
-                mid = (others[u].priorityOrder + others[l].priorityOrder) / 2
+                mid = QueueV2.midpoint(others[u].priorityOrder, others[l].priorityOrder)
             }
             entry.priority = others[u].priority
             entry.priorityOrder = mid
@@ -107,17 +114,15 @@ extension QueueV2 {
         setPriority(others)
     }
 
-    static func endOrder(of level: Int32, in entries: [PriorityEntry]) -> Double {
-        (entries.filter { $0.priority == level }.map(\.priorityOrder).max() ?? 0) + 1
+    private static func midpoint(_ a: Double, _ b: Double) -> Double { (a + b) / 2 }
+
+    /// False when `mid` equals either order (the doubles have run out of precision) or is not finite.
+    private static func liesBetween(_ mid: Double, _ a: Double, _ b: Double) -> Bool {
+        mid.isFinite && mid != a && mid != b
     }
 
-    private static func index(of neighbour: UUID?, in entries: [PriorityEntry], moving id: UUID) throws(SchemaError) -> Int? {
-        guard let neighbour else { return nil }
-        guard neighbour != id else {
-            throw SchemaError(code: .invalidValue, detail: "a work stream cannot be its own neighbour")
-        }
-        guard let index = entries.firstIndex(where: { $0.workStreamID == neighbour }) else { throw notQueued(neighbour) }
-        return index
+    static func endOrder(of level: Int32, in entries: [PriorityEntry]) -> Double {
+        (entries.filter { $0.priority == level }.map(\.priorityOrder).max() ?? 0) + 1
     }
 
     private static func renumbered(level: Int32, in entries: [PriorityEntry]) -> [PriorityEntry] {
@@ -129,9 +134,5 @@ extension QueueV2 {
             copy.priorityOrder = next
             return copy
         }
-    }
-
-    private static func notQueued(_ id: UUID) -> SchemaError {
-        SchemaError(code: .invalidValue, detail: "work stream '\(id.lowercased)' is not in the priority queue")
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// Builds `queue.json` from the per-session queue keys (spec §6 rules 5–6, and the §7 rebuild).
 public enum QueueBuilder {
-    /// FIFO: sessions with `is_in_queue`, ordered by `queue_position` (0 or negative last), then
-    /// `queued_at` (null last), then id. Priority: sessions with `is_in_priority_queue`, sorted
+    /// FIFO: sessions with `is_in_queue`, ordered by `queue_position` ascending as the shipped
+    /// app's queue list sorts them (a stale 0, or a negative position, first), then `queued_at`
+    /// (null last), then id. Priority: sessions with `is_in_priority_queue`, sorted
     /// by (priority, order, id). Also what a v1 reader derives from the mirror (check (d)).
     public static func build(from sessions: some Collection<SessionQueueSummary>) -> QueueV2 {
         let fifo = sessions.filter(\.keys.isInQueue).sorted(by: fifoOrder)
@@ -26,8 +27,9 @@ public enum QueueBuilder {
         }
     }
 
-    /// 0 or negative sorts last.
-    private static func effectivePosition(_ p: Int32) -> Int64 { p > 0 ? Int64(p) : Int64.max }
+    /// The position as the app sorts it: the stored value, so a stale 0 or a negative one sorts
+    /// before 1. Not queued counts as after every position (`writeOrder`).
+    private static func effectivePosition(_ p: Int32) -> Int64 { Int64(p) }
 
     /// The order in which to write sessions whose mirror changes, so that a v1 reader derives the
     /// same FIFO order from the files after every prefix of the writes (a crash between two

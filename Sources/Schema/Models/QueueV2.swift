@@ -92,7 +92,10 @@ public struct FIFOEntry: Sendable, Hashable {
 /// One priority queue entry.
 public struct PriorityEntry: Sendable, Hashable {
     public var workStreamID: UUID
+    /// The level: a **lower number is more urgent** (1 before 10; the app offers 1 "High",
+    /// 5 "Medium" and 10 "Low", spec §3). 10 by default.
     public var priority: Int32
+    /// The place inside the level: lower comes first.
     public var priorityOrder: Double
     public var priorityQueuedAt: Date?
     public var unknown: JSONObject

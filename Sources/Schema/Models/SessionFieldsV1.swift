@@ -55,8 +55,8 @@ public struct SessionFieldsV1: Sendable, Hashable {
 
     /// Reads the v1 keys from `r`, applying the defaults of the spec's table for absent keys.
     ///
-    /// `queue_position` accepts any int32: the table says ≥ 0, but §6 orders "0 or negative"
-    /// positions last, so negative values exist in the wild and migration normalises them.
+    /// `queue_position` accepts any int32: the table says ≥ 0, but negative values exist in the
+    /// wild; §6 orders them as the app does (ascending, before 1) and migration renumbers them.
     /// With `messageSync` (a v3 reader), each message's `seq` and `offset` are read into its `sync`.
     init(reading r: inout ObjectReader, messageSync: Bool = false) throws(SchemaError) {
         id = try r.uuid("id")

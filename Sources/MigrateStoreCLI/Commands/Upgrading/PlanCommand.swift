@@ -42,7 +42,7 @@ struct PlanCommand: Subcommand {
         } else {
             let onlyLeftover = Set(report.totals.keys) == ["leftover_folder_removed"]
             let sameVersion = onlyLeftover ? "no change of version (finishing an interrupted layout change)"
-                : "no change of version (a reconcile after an older app wrote)"
+                : "no change of version (a reconcile after an older app wrote, spec §7)"
             let stepCount = steps.isEmpty ? sameVersion : TextFormat.plural(steps.count, "step")
             out.print("Plan for '\(store.path)': schema version \(from) → \(to), \(stepCount). Nothing has been written.")
             for line in ChainRendering.stepLines(steps) { out.print("  " + line) }

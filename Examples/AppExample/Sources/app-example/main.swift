@@ -1,5 +1,6 @@
 // app-example: what the app does with a store, through the async API (README: "Using the library
-// in an app"). Built by `swift build`; run by AppExampleTests.
+// in an app"). Its own package, built as an app would build it (`swift build --package-path
+// Examples/AppExample`, by CI and by AppExampleTests, which runs it).
 //
 //     app-example <store folder>                     the app
 //     app-example reply <store folder> <stream id>   the other process: a backend helper that
@@ -57,7 +58,7 @@ try await send("Add rate limiting", to: api.id)
 let locked: Set<String> = [api.providerSessionID]
 func showQueue() async throws(StoreError) {
     let queue = try await store.visibleQueue(lockedProviderSessions: locked)
-    let visible = queue.fifo.filter(\.isVisible).map { "\($0.position):\($0.workStreamID.lowercased)" }
+    let visible = queue.fifo.filter(\.isVisible).map { "\($0.position):\(StoreLayout.idText($0.workStreamID))" }
     print("queue [\(visible.joined(separator: ", "))], \(queue.fifo.count - visible.count) hidden")
 }
 try await showQueue()
@@ -65,13 +66,13 @@ try await showQueue()
 // 5. React to a write by another process: start the backend helper, and re-read on its change.
 let helper = Process()
 helper.executableURL = Bundle.main.executableURL
-helper.arguments = ["reply", store.path, login.id.lowercased]
+helper.arguments = ["reply", store.path, StoreLayout.idText(login.id)]
 try helper.run()
 var shownReply: UUID?
 for await change in changes {
     if case .documents(let documents) = change, !documents.contains(where: { $0.document == .workStream(login.id) }) { continue }
     if let last = try await store.workStream(login.id).fields.messages.last, last.role == "assistant", last.id != shownReply {
-        print("reply in \(login.id.lowercased): \(last.text)")
+        print("reply in \(StoreLayout.idText(login.id)): \(last.text)")
         shownReply = last.id
     }
     let queued = try await store.queue().fifo.contains { $0.workStreamID == login.id }
