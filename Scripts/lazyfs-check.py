@@ -52,7 +52,7 @@ class LazyFS:
         self.process = subprocess.Popen(
             [self.binary, self.mnt, "--config-path", self.config, "-o", "allow_other", "-o", "modules=subdir",
              "-o", "subdir=" + self.backing, "-f"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 10
+        deadline = time.time() + 30
         while not os.path.ismount(self.mnt):
             if self.process.poll() is not None or time.time() > deadline:
                 raise Inconclusive("LazyFS did not mount")
@@ -164,7 +164,7 @@ def migrated_reference(arguments_after_store, prepare):
     prepare(folder)
     subprocess.run([TOOL, "migrate", os.path.join(folder, "store")] + arguments_after_store, check=True, capture_output=True)
     reference = documents(os.path.join(folder, "store"))
-    shutil.rmtree(folder)
+    shutil.rmtree(folder, ignore_errors=True)
     return reference
 
 
@@ -341,9 +341,21 @@ def library_queue_batches_operation():
         return [HELPER, "mix", store, "0", "60", "5", ids]
 
     def check(mnt, finished, output):
-        validate = run([TOOL, "validate", os.path.join(mnt, "store")])
+        # Every document must be whole. queue.json is written before the mirror keys of a move,
+        # so a cut between them leaves the two disagreeing (validate's §7 check (d)) until the
+        # next writer reconciles; nothing else may be wrong, and after that open nothing at all.
+        store = os.path.join(mnt, "store")
+        validate = run([TOOL, "validate", store])
         found = [line for line in validate.stdout.splitlines() if line and "allowed" not in line]
-        return [] if validate.returncode == 0 else [f"validate: exit {validate.returncode}: {found[:3]}"]
+        if validate.returncode == 0:
+            return []
+        if not (validate.returncode == 65 and " 1 problem " in validate.stdout and "disagrees with the session keys" in validate.stdout):
+            return [f"validate: exit {validate.returncode}: {found[:3]}"]
+        reconcile = run([TOOL, "migrate", store, "--no-backup"])
+        again = run([TOOL, "validate", store])
+        if reconcile.returncode != 0 or again.returncode != 0:
+            return [f"after the reconcile: migrate exit {reconcile.returncode}, validate exit {again.returncode}: {again.stdout[-300:]}"]
+        return []
 
     return Operation("library queue batches", prepare, command, check)
 

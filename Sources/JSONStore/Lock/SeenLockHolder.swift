@@ -17,6 +17,9 @@ package struct SeenLockHolder: Sendable, Equatable {
     package var holder: LockHolder?
     /// True when the lock file's record names a process that does not hold the lock.
     package var recordIsOutOfDate: Bool
+    /// True when the system shows nobody holding the lock any more: its holder released it after
+    /// this process's try failed, and the record names the last holder that wrote one.
+    package var releasedSince = false
 
     /// "process 4242 (migrate-store 0.3.0) since 2026-11-21T12:01:00Z"; "process 6920 (flock)"
     /// (named by the system, the record being out of date); "a process this tool can't name";
@@ -26,8 +29,10 @@ package struct SeenLockHolder: Sendable, Equatable {
         return recordIsOutOfDate ? "a process this tool can't name" : LockHolder().summary
     }
 
-    /// The sentence after the summary when the record is out of date, else nil.
+    /// The sentence after the summary when the record is out of date or the lock was released
+    /// since, else nil.
     package var outOfDateNote: String? {
+        if releasedSince { return "It has released the lock since this try: the lock is free now." }
         guard recordIsOutOfDate else { return nil }
         return holder == nil
             ? "The lock file's record of its holder is out of date: that process no longer holds it."
@@ -45,7 +50,12 @@ package struct SeenLockHolder: Sendable, Equatable {
     package static func check(_ record: LockHolder, lockFile: (device: UInt64, inode: UInt64)?,
                               probe: LockHolderProbe = .real) -> SeenLockHolder {
         let local = record.host == nil || record.host == LockHolder.hostOfThisProcess
-        if let lockFile, let holders = probe.flockHolders(lockFile.device, lockFile.inode), !holders.isEmpty {
+        if let lockFile, let holders = probe.flockHolders(lockFile.device, lockFile.inode) {
+            if holders.isEmpty {
+                // Released between this process's failed try and this look: the record names the
+                // holder that released it, unless that was a program that writes none.
+                return SeenLockHolder(holder: record.isUnknown ? nil : record, recordIsOutOfDate: false, releasedSince: true)
+            }
             if local, let pid = record.pid, holders.contains(pid) { return SeenLockHolder(holder: record, recordIsOutOfDate: false) }
             let named = holders.first(where: probe.isRunning).map { LockHolder(pid: $0, tool: probe.commandName($0)) }
             return SeenLockHolder(holder: named, recordIsOutOfDate: !record.isUnknown)

@@ -101,7 +101,9 @@ extension StoreMigrator {
         // journal, a new file skips the inodes freed in the last minutes, one by one).
         // With `removingOldFolders` false they are left (dot-named, never read) for the caller to
         // remove under the same lock (`removeOldFolders(progress:)`), or for the next sweep.
-        defer { if write && removingOldFolders { removeExchangedFolders(sessions: exchanged) } }
+        // Also after an error, whatever `removingOldFolders` says: nothing reports them then.
+        var committed = false
+        defer { if write && (removingOldFolders || !committed) { removeExchangedFolders(sessions: exchanged) } }
         try upgradeSmallDocuments(survey, target: target, write: write, report: &report)
         var finishing = context
         finishing.finishedAt = Date()
@@ -113,6 +115,7 @@ extension StoreMigrator {
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))
             if write { try store.write(StoreLayout.manifest, manifest.encoded) }
         }
+        committed = true
         return report
     }
 
