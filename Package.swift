@@ -15,7 +15,7 @@ let package = Package(
         // this package's targets; only the value types of the document API (JSONValue...) are public.
         .target(name: "StoreJSON"),
         .target(name: "Schema", dependencies: ["StoreJSON"]),
-        // SHA-256 rounds on the processor's SHA instructions (x86-64 SHA-NI), our own C (issue 19);
+        // SHA-256 rounds on the processor's SHA instructions (x86-64 SHA-NI), our own C;
         // elsewhere it reports "not available" and JSONStore hashes in Swift.
         .target(name: "CSHA256"),
         .target(name: "JSONStore", dependencies: ["Schema", "StoreJSON", "CSHA256"]),

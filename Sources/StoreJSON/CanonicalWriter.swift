@@ -19,8 +19,8 @@
 /// The bytes are written through a pointer: into the returned array's own memory when the size
 /// estimate holds, else into memory this writer allocates and frees (it is `~Copyable`, so
 /// exactly one owner frees it). Appending through a pointer after one capacity check, and copying
-/// strings a word at a time while scanning them for escapes, cost far fewer instructions
-/// (callgrind) than `Array.append(contentsOf:)` for the short runs between the escapes of
+/// strings a word at a time while scanning them for escapes, cost far fewer instructions than
+/// `Array.append(contentsOf:)` for the short runs between the escapes of
 /// message texts, and writing into the returned array saves copying each document once.
 package struct CanonicalWriter: ~Copyable {
     /// The written bytes are `start[0..<count]`; `start` has room for `capacity` bytes.

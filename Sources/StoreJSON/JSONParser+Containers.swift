@@ -130,7 +130,7 @@ extension JSONByteParser {
     /// An empty dictionary with room for `capacity` members. A small one is a copy of an empty
     /// template made once per document: `JSONObject(minimumCapacity:)` runs unspecialized in
     /// the standard library and looks up the storage's generic metadata on every call (about
-    /// 330 instructions more per object, callgrind). The copy, made on the first insert, has
+    /// 330 instructions more per object). The copy, made on the first insert, has
     /// the template's size and hash seed; sharing a seed is harmless for objects this small.
     /// Templates start with the ninth object: a small document (or a member value parsed on its
     /// own by `JSONSkimmer`) would pay for a template it does not reuse.

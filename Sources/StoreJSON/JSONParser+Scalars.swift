@@ -129,7 +129,7 @@ extension JSONByteParser {
     /// as it copies and replaces each invalid sequence with U+FFFD, so its bytes equal the
     /// input exactly when the input is valid UTF-8; comparing them (`memcmp`) costs less than
     /// `String(validating:)`, which is generic, runs unspecialized (about 750 instructions more
-    /// per call, callgrind) and needs macOS 15.
+    /// per call) and needs macOS 15.
     @inline(__always)
     static func exactString(_ utf8: UnsafeBufferPointer<UInt8>, highBits: UInt8) -> String? {
         if highBits < 0x80 { return String(decoding: utf8, as: UTF8.self) }

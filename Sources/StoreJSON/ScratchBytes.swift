@@ -1,10 +1,10 @@
 /// A growable byte buffer on a raw allocation, reused by the parser for every string that
 /// contains escapes (the decoded text is built here, then copied once into a `String`).
 ///
-/// `[UInt8]` did the same job, but its `append` checks uniqueness and capacity through
-/// generic code: about 90 instructions per escape, and a message text has dozens of `\n`
-/// (callgrind, `store-bench codec`). Here an append is a capacity check and a copy. The
-/// allocation is made by the first append: a parse without escapes makes none.
+/// Not a `[UInt8]`: its `append` checks uniqueness and capacity through generic code, about
+/// 90 instructions per escape, and a message text has dozens of `\n`. Here an append is a
+/// capacity check and a copy. The allocation is made by the first append: a parse without
+/// escapes makes none.
 final class ScratchBytes {
     /// The allocation (a valid pointer to nothing while `capacity` is 0): `capacity` bytes,
     /// of which the first `count` are initialized.

@@ -3,8 +3,8 @@
 ///
 /// Every way to make a `String` from bytes validates them; ASCII-only bytes are checked eight
 /// at a time, but once a buffer holds one non-ASCII byte the check goes byte by byte (about
-/// 9 instructions a byte, callgrind). Message texts are long and mostly ASCII, with an
-/// occasional `→` or emoji, and that check was a fifth of the parser's instructions. Here the
+/// 9 instructions a byte). Message texts are long and mostly ASCII, with an occasional `→` or
+/// emoji, so that check would be a fifth of the parser's instructions. Here the
 /// few non-ASCII sequences are checked (RFC 3629) and decoded by hand; the ASCII runs between
 /// them are taken from a copy of the text with an ASCII placeholder in their place (which
 /// gets the fast check), and the text is assembled by appending, in place, runs and decoded

@@ -1,6 +1,6 @@
 // Decoding the 32 hex digits of a UUID eight at a time (SWAR: one 64-bit word holds eight
-// ASCII digits). A byte-by-byte loop was about 500 instructions per UUID, and a message has
-// two (callgrind, `store-bench codec`).
+// ASCII digits). A byte-by-byte loop is about 500 instructions per UUID, and a message has
+// two.
 
 import Foundation
 

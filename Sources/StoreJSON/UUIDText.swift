@@ -1,7 +1,7 @@
 import Foundation
 
 /// Parsing UUID text without Foundation's `UUID(uuidString:)`, which goes through `sscanf` and
-/// was a fifth of all instructions when decoding a store (callgrind, `migrate-store plan`).
+/// would be a fifth of all instructions when decoding a store.
 package enum UUIDText {
     /// The UUID spelled `8-4-4-4-12` hex digits, either case; nil for anything else (like
     /// `UUID(uuidString:)`, which accepts exactly this form).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Group commit of folder `fsync`s (issue 19): writers of one process whose renames landed in the
+/// Group commit of folder `fsync`s: writers of one process whose renames landed in the
 /// same folder share one `fsync` of it, and each still returns only once its own rename is durable.
 ///
 /// A rename is durable once an `fsync` of its folder that *started after the rename* has completed

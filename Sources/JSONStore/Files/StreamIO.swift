@@ -23,7 +23,7 @@ final class LineWriter {
     /// - Parameter writebackEvery: For a file that is fsynced at the end: every this many bytes,
     ///   ask the kernel to start writing what was written so far (`SystemCalls.startWriteback`),
     ///   so that the disk works while the export computes and the final `fsync` has only the
-    ///   tail to wait for (issue 19: that `fsync` was most of the wait of a 340 MB export). The
+    ///   tail to wait for (otherwise that `fsync` is most of the wait of a large export). The
     ///   default is nil: never (standard output, a pipe).
     init(fd: Int32, context: ErrorContext, system: SystemCalls, writebackEvery: Int64? = nil) {
         self.fd = fd

@@ -11,7 +11,7 @@ extension SHA256 {
     ///
     /// Why: a backup hashes every byte of the store once and an export twice (each file's
     /// SHA-256 and the trailer's of every line); at ~47 instructions per byte the portable
-    /// Swift rounds were half of an export's instructions (callgrind, issue 19). The SHA-NI
+    /// Swift rounds are half of an export's instructions. The SHA-NI
     /// rounds compute the same FIPS 180-4 §6.2.2 function (tests compare both on random input).
     enum Accelerated {
         /// True when the processor has SHA-NI and SSE4.1 (CPUID, read once). Always false on

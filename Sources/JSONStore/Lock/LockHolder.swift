@@ -54,8 +54,8 @@ package struct LockHolder: Sendable, Equatable, Codable {
 
     /// `current(tool:version:)` and its `encoded` bytes. The last one made is kept and given again
     /// within the same second for the same process, tool and version (a writer takes the lock
-    /// for every update, and making the record, the time as text and the JSON, cost ~2 % of
-    /// one, issue 19). The bytes are those `encoded` gives.
+    /// for every update, and making the record, the time as text and the JSON anew each time is
+    /// a measurable part of one). The bytes are those `encoded` gives.
     static func currentEncoded(tool: String, version: String) -> (holder: LockHolder, bytes: [UInt8]) {
         let pid = getpid(), now = time(nil)
         if let kept = lastMade.withLock({ $0 }), kept.pid == pid, kept.second == now, kept.holder.tool == tool,

@@ -104,8 +104,8 @@ public final class StoreLock {
         // Write first, then cut off any longer old record: the file is never empty in between.
         // `lockedSize` was taken under the lock, and every writer of the record holds it: when the
         // file was no longer than the new record, the write alone leaves exactly the record, and
-        // the `ftruncate` is skipped (ext4 runs it as a truncate even at the same size: ~5 µs
-        // of each update, issue 19).
+        // the `ftruncate` is skipped (ext4 runs it as a truncate even at the same size: a few
+        // microseconds of each update).
         try fd.writeAll(bytes, at: 0, context: context)
         if lockedSize > Int64(bytes.count) {
             try fd.truncate(to: Int64(bytes.count), context: context)

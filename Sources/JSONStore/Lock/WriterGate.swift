@@ -1,10 +1,10 @@
 import Foundation
 
-/// Where the threads of one process that write one store take turns before `flock` (issue 19).
+/// Where the threads of one process that write one store take turns before `flock`.
 ///
 /// `StoreLock` is a `flock` on a descriptor of its own, so a second thread of the same process
 /// waits for it like another process would: by polling `LOCK_NB` every 20 ms. Between threads that
-/// is a waste (eight writers spent most of their time asleep with the lock free); here they queue
+/// is a waste (several writers spend most of their time asleep with the lock free); here they queue
 /// on a condition variable instead, and the one that enters takes the `flock` (which it then gets at
 /// once unless another process holds it). The gate never replaces the `flock`: other processes
 /// still see and respect only the file lock.
@@ -79,8 +79,8 @@ final class WriterGate: @unchecked Sendable {
 
     /// The record this process stored last through this gate (nil if the last attempt failed).
     ///
-    /// What `Store.writing` checks the folders against before it reads `.writes` (issue 19: the
-    /// read is an `open`, two `read`s, a `close`, a SHA-256 and a parse per write). When the
+    /// What `Store.writing` checks the folders against before it reads `.writes` (reading
+    /// it is an `open`, two `read`s, a `close`, a SHA-256 and a parse per write). When the
     /// tracked entries equal it, nobody changed them since this process's write that it
     /// describes, which left the store reconciled (that write's own check before it matched), so
     /// the store is still as this library left it, whatever `.writes` holds now (a record another

@@ -9,8 +9,7 @@ import Darwin
 ///
 /// An upgrade changes every customisation (its `schema_version`). Renaming a temp file over each
 /// frees the old file inside the `rename(2)`; committed in batches of 256 with a `syncfs` each,
-/// that was 20 % of a 10,000-work-stream migration (3,177 customisations, 12 `syncfs` calls;
-/// issue 19). Instead:
+/// that is a fifth of a 10,000-work-stream migration's time. Instead:
 /// 1. Every entry of `user-sessions/` is checked: only regular files (documents, or a dot-named
 ///    file a user or tool put there) can be linked; anything else (a folder, a link) and nothing
 ///    visible has changed: the caller commits file by file (`BatchCommit`).
@@ -18,8 +17,8 @@ import Darwin
 /// 3. Each changed document is written into it under its own name (mode kept), encoded just
 ///    before it is written, on several threads (`ParallelFileOperations`): nothing is kept but
 ///    the list of changed documents (goal 5 of `Benchmarks/`: holding every customisation's
-///    encoded bytes until the exchange was 13 MB of a 10,000-work-stream migration's 16 MB heap
-///    peak, massif). Every other entry is hard-linked in.
+///    encoded bytes until the exchange would be most of a migration's peak heap). Every other
+///    entry is hard-linked in.
 /// 4. One durability barrier: `syncfs` (or an fsync of each new file, the new folder and the
 ///    store folder where it is not available).
 /// 5. `renameat2(RENAME_EXCHANGE)` swaps the new folder and `user-sessions/`; the store folder is

@@ -2,11 +2,12 @@ import Foundation
 
 extension StoreMigrator {
     /// The staged work streams of a migration, packed: the only per-work-stream list a migration
-    /// keeps from staging to the commit, so its size is what grows with the store (issue 19: peak
-    /// RSS at 50,000 work streams ≤ 1.3 × at 1,000).
+    /// keeps from staging to the commit, so its size is what grows with the store (the scale goal
+    /// of `Benchmarks/`: peak RSS at 50,000 work streams ≤ 1.3 × at 1,000).
     ///
-    /// Each work stream is an `Entry` of 32 bytes (a `StagedSession` in an array took 104: massif,
-    /// 5.2 MB of the 8.9 MB heap peak at 50,000). What most work streams share is not stored in it:
+    /// Each work stream is an `Entry` of 32 bytes (a `StagedSession` in an array takes 104: at
+    /// 50,000 that is over half the migration's heap peak). What most work streams share is not
+    /// stored in it:
     /// - queue keys at their defaults (spec §3; not queued, about 80 % of a store) are a flag; other
     ///   keys are in `otherKeys`, which the entry indexes;
     /// - the changes are kept only for the work streams whose changes were not added to the report's

@@ -31,7 +31,7 @@ extension StoreMigrator {
         var counted = false
         /// The token of this work stream's temp file, `.tmp-<token>-<id>.json` in `sessions/`
         /// (`temporaryPath`), when it has one: 8 bytes instead of a path (~128 bytes a work stream
-        /// at the commit, massif; goal 5 of `Benchmarks/`). 0 for a file staged in the exchange folder.
+        /// at the commit; goal 5 of `Benchmarks/`). 0 for a file staged in the exchange folder.
         var temporary: UInt64?
     }
 
@@ -287,13 +287,13 @@ extension StoreMigrator {
 
     /// Applies the resolved queue's mirror keys: every work stream whose keys change is read,
     /// migrated and encoded again with them, and its temp file rewritten (or written). At 10,000
-    /// work streams about a ninth of them change here (issue 19); they are worked on on every core
+    /// work streams about a ninth of them can change here; they are worked on on every core
     /// (`ParallelBatches`), the results taken in list order, so the report and `ordered` are what
     /// a sequential loop gives. Every result is taken before the first error is thrown, so each
     /// temp file written is in `sessions` for the caller's clean-up.
     ///
     /// The work is listed `mirrorChunk` work streams of the staged list at a time, not for the whole
-    /// list at once (~88 B a changed work stream: 1.1 MB of the 6.3 MB heap peak at 50,000, massif).
+    /// list at once (~88 B a changed work stream: at 50,000 a sixth of the migration's heap peak).
     private func applyMirror(_ sessions: inout StagedList, storeVersion: Int, target: Int, index: QueueIndex,
                              ordered: inout Set<UUID>, report: inout MigrationReport) throws(StoreError) {
         var firstError: StoreError?
@@ -363,7 +363,7 @@ extension StoreMigrator {
     }
 
     /// Each work stream's queue keys before and after the mirror (`QueueBuilder.writeOrder`'s input),
-    /// built only where the write order is needed (1.4 MB at 10,000 work streams, massif).
+    /// built only where the write order is needed (1.4 MB at 10,000 work streams).
     private static func moves(_ sessions: StagedList, index: QueueIndex) -> [(id: UUID, old: QueueKeys, new: QueueKeys)] {
         var moves: [(id: UUID, old: QueueKeys, new: QueueKeys)] = []
         moves.reserveCapacity(sessions.count)
@@ -378,7 +378,7 @@ extension StoreMigrator {
     /// when the mirror was applied), in write order. Returns the indices into `sessions` in that order.
     private func reportInWriteOrder(_ sessions: StagedList, order: [UUID], report: inout MigrationReport) -> [Int] {
         // Indices into `sessions`, in write order (not a reordered copy: at 10,000 work streams
-        // that copy was 1.7 MB of the migration's peak heap, massif).
+        // that copy would be 1.7 MB of the migration's peak heap).
         let queue = Self.indices(of: sessions, in: order)
         for index in queue {
             let changes = sessions.changes(index)
@@ -438,7 +438,7 @@ extension StoreMigrator {
             }
         }
         // The others may be renamed in any order (no v1-visible order depends on them). Their
-        // paths are made as each is renamed, not listed up front (~1.5 MB at 10,000, massif).
+        // paths are made as each is renamed, not listed up front (~1.5 MB at 10,000).
         let rest = queue[split...].filter { sessions.temporary($0) != nil }
         try ParallelRename.run(count: rest.count, system: store.system) { [self] i in
             (temporaryPath(sessions, rest[i])!, store.file(Store.sessionFile(sessions.id(rest[i]))))

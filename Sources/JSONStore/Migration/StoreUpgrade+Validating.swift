@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 extension StoreUpgrade {
-    /// The migration of step 4, which also validates when no backup is taken (issue 19: one parse
+    /// The migration of step 4, which also validates when no backup is taken (one parse
     /// per document instead of a read-only pass first). Staging decodes every document and writes
     /// only temp files (dot-named, never read); if any document is unreadable, the migrator removes
     /// them and throws before its first visible write, and the store's write record is untouched

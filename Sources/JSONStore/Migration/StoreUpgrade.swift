@@ -12,9 +12,9 @@ import Foundation
 ///    of an interrupted run are swept by an open for writing).
 /// 3. Validate every document of a store below the target before the first write: bad input
 ///    changes nothing, not even the lock file. With a backup, in a read-only pass before the lock
-///    (no backup is taken of bad input); without one, while migrating (one parse per document,
-///    issue 19): staging writes only temp files, and on bad input they and the lock file, when
-///    this call created it, are removed (`migrateValidating`).
+///    (no backup is taken of bad input); without one, while migrating (one parse per document):
+///    staging writes only temp files, and on bad input they and the lock file, when this call
+///    created it, are removed (`migrateValidating`).
 /// 4. Take the store's lock and hold it for the rest: the backup, verified, and the migration
 ///    (which writes `store.json`, with its migration record, last) see the same store, with no
 ///    writer in between.

@@ -1,4 +1,4 @@
-/// What a write of `Store.groupWriting` leaves for after the store's lock (issue 19, group commit):
+/// What a write of `Store.groupWriting` leaves for after the store's lock (group commit):
 /// the `fsync` of the folder its rename went into, shared with other threads through
 /// `FolderSyncGroup`, then the `WriteRecord` captured under the lock.
 ///

@@ -8,7 +8,7 @@ extension Store {
     /// - Throws: `StoreError` `.invalidArgument` naming the work stream, the keys and the methods
     ///   to use instead; nothing was written.
     func checkUpdate(_ id: UUID, before: SessionV3, after: SessionV3) throws(StoreError) {
-        // The path only for the errors: built on every update, it cost ~1 % of one (issue 19).
+        // The path only for the errors: building it on every update costs measurable time.
         var target: String { file(workStreamFile(id)) }
         if after.fields.id != id {
             let fix = "Leave 'id' as it is; to use another id, create a new work stream with createWorkStream(id:workingDirectory:)."

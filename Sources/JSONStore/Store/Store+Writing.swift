@@ -46,7 +46,7 @@ extension Store {
     }
 
     /// `writing` for a write of one document whose folder `fsync` is shared with other threads
-    /// (issue 19, group commit): `body` writes through `write(_:_:after:)` with the `AfterLock`
+    /// (group commit): `body` writes through `write(_:_:after:)` with the `AfterLock`
     /// it is given, which renames the document into place under the lock; the lock is then
     /// released, and this returns once `FolderSyncGroup` has fsynced the folder after that rename
     /// (the write is durable), then writes the `WriteRecord` taken under the lock.

@@ -38,7 +38,7 @@ import Foundation
 /// the write matched (see `Store.writing`), so it never vouches for a change it did not make.
 ///
 /// It is written in place (`write(store:system:)`: one `pwrite` at offset 0, and an `ftruncate`
-/// when the file was longer; issue 19), not by temp file and rename: a rename frees the old file's inode on every write,
+/// when the file was longer), not by temp file and rename: a rename frees the old file's inode on every write,
 /// which ext4 truncates (and discards) synchronously. An in-place write can be torn: by a crash,
 /// or by two processes storing their records at once (a group-commit writer stores its record
 /// after it released the lock, `AfterLock`; `WriterGate` orders the records of one process only).
@@ -131,8 +131,8 @@ struct WriteRecord: Equatable, Sendable {
     /// `<name> <device> <inode> <size> <mtime ns> <ctime ns>` or `<name> absent`, then
     /// `sha256 <64 hex digits>`: the SHA-256 of every byte before that line.
     ///
-    /// Built on the bytes (every update stores a record: as joined `String`s it cost ~3 % of an
-    /// update's CPU, issue 19).
+    /// Built on the bytes (every update stores a record: built from joined `String`s it would be a
+    /// measurable part of an update's CPU).
     var encoded: [UInt8] {
         let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n")
         var out: [UInt8] = []
@@ -185,7 +185,7 @@ struct WriteRecord: Equatable, Sendable {
     /// by a crash or spliced from two concurrent in-place writes), or the header is another version's.
     ///
     /// Parsed on the UTF-8 bytes (every write reads the record under the lock: splitting it as
-    /// `String`s cost more CPU than decoding the document, issue 19).
+    /// `String`s would cost more CPU than decoding the document).
     init?(bytes: [UInt8]) {
         let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
         guard bytes.count > Self.checksumLineLength else { return nil }

@@ -6,7 +6,7 @@ import Glibc
 ///
 /// A migration decodes and encodes one ~30 KB document after another while keeping a small
 /// record per work stream; glibc's allocator keeps the freed document buffers in its arenas, so
-/// the resident size grew with the store even though the live heap did not (massif: a 2 MB live
+/// the resident size would grow with the store even though the live heap does not (a 2 MB live
 /// peak for 1,000 work streams). `malloc_trim` returns those pages. Elsewhere it does nothing.
 enum MemoryRelease {
     static func trim() {

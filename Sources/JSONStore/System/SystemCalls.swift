@@ -118,7 +118,7 @@ struct SystemCalls: Sendable {
     func linkStatus(_ path: String, context: ErrorContext) throws(StoreError) -> FileStatus? {
         // ENOENT is an answer here, caught as the `Errno` before a `StoreError` and its message are
         // built: a store below v4 has no `work-streams/`, and every write's `WriteRecord` captures
-        // `lstat` it twice (issue 19: building the message cost more than the call).
+        // `lstat` it twice (building the message costs more than the call).
         try retrying("lstat", context) { () throws(Errno) -> FileStatus? in
             do throws(Errno) {
                 return try calls.system_lstat(path)

@@ -2,7 +2,7 @@ import Foundation
 import StoreJSON
 
 /// The `messages` of a v1 or v2 work stream upgraded to v3 (or of a v1 one checked for v2) on their bytes, when those bytes are
-/// exactly what this code writes: the migration's fast path (issue 19).
+/// exactly what this code writes: the migration's fast path.
 ///
 /// v2 → v3 adds `"offset": 0` and `"seq": 0` to each message and changes nothing else in it
 /// (spec §10). A message written in the canonical form (§2) can therefore be upgraded by copying

@@ -7,7 +7,7 @@ import StoreJSON
 ///
 /// Built once per type (a `static let`); `Field` names the member for the type's `switch`. The
 /// member lines live in one byte array and the members are plain values, so writing an object
-/// copies no reference (no atomic retain and release per member, which a profile showed).
+/// copies no reference (no atomic retain and release per member).
 struct KeyLayout<Field: Sendable>: Sendable {
     struct Member: Sendable {
         let field: Field

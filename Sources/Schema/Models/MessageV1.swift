@@ -40,7 +40,7 @@ public struct MessageV1: Sendable, Hashable {
     init(json: JSONValue, path: String, index: Int? = nil, readingSync: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: path, index: index, keys: readingSync ? MessageV1.readerKeysV3 : MessageV1.readerKeys)
         // Read into locals, then one initializer call: assigning each property of `self` in
-        // turn made the compiler copy the whole message once more (callgrind).
+        // turn makes the compiler copy the whole message once more.
         let id = try r.uuid("id")
         let sessionID = try r.uuid("session_id")
         let role = try r.string("role")

@@ -14,7 +14,7 @@ import StoreJSON
 /// the object. Either way the values, the errors and the unknown keys are the same.
 ///
 /// Non-copyable so that it can own its slots as a raw allocation, freed in `deinit`: as an
-/// array, making and freeing the slots cost about 1,500 instructions per object (callgrind).
+/// array, making and freeing the slots costs about 1,500 instructions per object.
 struct ObjectReader: ~Copyable {
     private let object: JSONObject
     /// The object's key path or, when `index` is set, the path of the array holding it;
@@ -161,7 +161,7 @@ struct ObjectReader: ~Copyable {
 // MARK: - Typed fields
 
 // The checks are written out in each accessor, not in a shared non-mutating helper: calling
-// one from a mutating method copied the whole reader on every call (callgrind).
+// one from a mutating method copies the whole reader on every call.
 
 extension ObjectReader {
     mutating func string(_ key: String) throws(SchemaError) -> String {

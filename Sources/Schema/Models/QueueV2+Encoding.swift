@@ -3,7 +3,7 @@ import StoreJSON
 
 // The canonical bytes of `queue.json`, written directly (see CanonicalWriter) instead of through
 // `json` and `JSONWriter`: at 50,000 work streams the `JSONValue` tree of 8,036 queue entries and
-// the growing byte buffer were ~8 MB of migrate's peak heap (issue 19, massif).
+// the growing byte buffer would be ~8 MB of migrate's peak heap.
 
 /// The key layouts of `queue.json`: the document, a FIFO entry and a priority entry.
 enum QueueEncoding {
