@@ -121,20 +121,20 @@ import StoreJSON
         let names3 = try FileManager.default.contentsOfDirectory(atPath: store).filter { !$0.hasPrefix(".") }.sorted()
         #expect(names3 == ["queue.json", "sessions", "settings.json", "store.json", "user-sessions"])
         let again = try BuiltTool.run(["migrate", store, "--to", "3"])
-        #expect(again == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no file was changed.\n", stderr: "", code: 0))
+        #expect(again == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no document was changed.\n", stderr: "", code: 0))
     }
 
     @Test func plainMigrateNeverTakesTheBreakingStepAndNeverMovesAV4StoreDown() throws {
         let temporary = TemporaryDirectory("breaking-default")
         let store = try temporary.copySample("v3-store", as: "store")
         let before = snapshot(temporary.path)
-        #expect(try BuiltTool.run(["migrate", store]) == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no file was changed.\n",
+        #expect(try BuiltTool.run(["migrate", store]) == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no document was changed.\n",
                                                                   stderr: "", code: 0))
         #expect(snapshot(temporary.path) == before)
         #expect(try BuiltTool.run(["migrate", store, "--to", "4", "--allow-breaking", "--backup-dir", temporary.path + "/backup"]).code == 0)
         let at4 = snapshot(store)
         let plain = try BuiltTool.run(["migrate", store])
-        #expect(plain == ToolRun(stdout: "'\(store)' is already at version 4: nothing to do, no file was changed.\n", stderr: "", code: 0), "\(plain)")
+        #expect(plain == ToolRun(stdout: "'\(store)' is already at version 4: nothing to do, no document was changed.\n", stderr: "", code: 0), "\(plain)")
         #expect(snapshot(store) == at4)
         let tooFar = try BuiltTool.run(["migrate", store, "--to", "2"])
         #expect(tooFar.code == 64, "\(tooFar)")

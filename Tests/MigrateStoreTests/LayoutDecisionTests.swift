@@ -83,6 +83,21 @@ import Testing
         #expect(plan.stdout == "'\(store)' is at schema version 9, newer than 4: this tool has nothing to plan for it.\n")
     }
 
+    /// What an interrupted migration left (its old folder, dot-named) is removed by the next
+    /// `migrate` of the store, which says so. Failed before: removed under "nothing to do, no
+    /// file was changed".
+    @Test func theNextMigrateSaysItRemovedWhatAnInterruptedRunLeft() throws {
+        let scratch = TemporaryDirectory("migrate-leftovers")
+        let store = try scratch.copySample("v3-store", as: "store")
+        try FileManager.default.createDirectory(atPath: store + "/.migration-sessions", withIntermediateDirectories: false)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: store + "/.migration-sessions/old.json"))
+        let run = try BuiltTool.run(["migrate", store])
+        #expect(run.code == 0, "\(run)")
+        #expect(run.stdout == "'\(store)' is already at version 3: nothing to do, no document was changed.\n")
+        #expect(run.stderr.contains("Removed 2 file(s) and folder(s) that an interrupted run left in '\(store)'"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store + "/.migration-sessions"))
+    }
+
     /// A default backup that was interrupted leaves `.<store>.backup-<time>.staging-*`; the next
     /// backup of the store removes it and says so. Failed before: the next backup has another
     /// name, and nothing removed the old staging folder.

@@ -60,7 +60,7 @@ import StoreGenerator
         #expect(try BuiltTool.run(["migrate", dir + "/store", "--no-backup"]).code == 0)
         let before = snapshot(dir + "/store")
         let again = try BuiltTool.run(["migrate", dir + "/store", "--no-backup"])
-        #expect(again == ToolRun(stdout: "'\(dir)/store' is already at version 3: nothing to do, no file was changed.\n", stderr: "", code: 0))
+        #expect(again == ToolRun(stdout: "'\(dir)/store' is already at version 3: nothing to do, no document was changed.\n", stderr: "", code: 0))
         #expect(snapshot(dir + "/store") == before)
     }
 

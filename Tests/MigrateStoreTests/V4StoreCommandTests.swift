@@ -116,7 +116,7 @@ import StoreGenerator
         let scratch = TemporaryDirectory()
         let store = try Self.fixture(scratch)
         let before = snapshot(scratch.path, includingRoot: true)
-        #expect(try BuiltTool.run(["migrate", store]) == ToolRun(stdout: "'\(store)' is already at version 4: nothing to do, no file was changed.\n",
+        #expect(try BuiltTool.run(["migrate", store]) == ToolRun(stdout: "'\(store)' is already at version 4: nothing to do, no document was changed.\n",
                                                                   stderr: "", code: 0))
         #expect(try BuiltTool.run(["plan", store]) == ToolRun(stdout: "'\(store)' is already at version 4: a migration would change nothing.\n",
                                                                stderr: "", code: 0))

@@ -34,7 +34,7 @@ import StoreJSON
         let store = try temporary.copySample("v3-store", as: "store")
         let before = snapshot(temporary.path)
         let run = try BuiltTool.run(["migrate", store])
-        #expect(run == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no file was changed.\n", stderr: "", code: 0))
+        #expect(run == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no document was changed.\n", stderr: "", code: 0))
         #expect(snapshot(temporary.path) == before, "no byte, no lock file, no backup folder")
     }
 

@@ -162,8 +162,15 @@ public enum StoreUpgrade {
         let upgrading = from < target
         if !upgrading, case let plan = try migrator.plan(to: target, toolVersion: version), plan.isNoop {
             if try migrator.hasLeftoverTemporaryFiles() {
-                // An earlier run was interrupted after its last rename: opening for writing sweeps its temp files.
-                _ = try Store.open(at: path, options: Store.Options(readOnly: false, tool: tool, version: version))
+                // An earlier run was interrupted after its last rename: its temp files and old
+                // folders are swept under the lock, and the caller is told what went.
+                let lock = try StoreLock(store: path, tool: tool, version: version) { progress(.waitingForLock(holder: $0)) }
+                defer { lock.release() }
+                let removed = try TempSweep.sweep(store: path, holding: lock)
+                if !removed.isEmpty {
+                    progress(.warning("Removed \(removed.count) file(s) and folder(s) that an interrupted run left in '\(path)' "
+                                      + "(temp files and old folders, dot-named: no reader opens them)."))
+                }
             }
             return .alreadyCurrent(plan, from: from)
         }

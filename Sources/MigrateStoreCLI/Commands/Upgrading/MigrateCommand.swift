@@ -67,10 +67,10 @@ struct MigrateCommand: Subcommand {
             out.print("'\(path)' is at schema version \(version), newer than \(MigrationChain.newest): nothing to migrate.")
             out.emitJSON(["store": .string(path), "from": .int(version), "to": .int(version), "noop": .bool(true), "backup": .null, "files_changed": .int(0)])
         case .alreadyCurrent(let plan, let from):
-            out.print("'\(path)' is already at version \(from): nothing to do, no file was changed.")
+            out.print("'\(path)' is already at version \(from): nothing to do, no document was changed.")
             out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(from), "backup": .null]) { a, _ in a })
         case .doneByAnotherProcess(let plan, let from, let to):
-            out.print("'\(path)' was migrated to version \(to) by another process while this one waited for the lock: nothing to do, no file was changed, no backup was taken.")
+            out.print("'\(path)' was migrated to version \(to) by another process while this one waited for the lock: nothing to do, no document was changed, no backup was taken.")
             out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(to), "backup": .null,
                                                                                "done_by_another_process": .bool(true)]) { a, _ in a })
         case .upgraded(let report, let from, let to, let backup):
