@@ -26,7 +26,7 @@ import Testing
         let store = try Self.editedManifest(scratch, schema: schema, minReader: minReader)
         let before = snapshot(scratch.path)
         for arguments in [["validate", store], ["migrate", store], ["migrate", store, "--no-backup"], ["migrate", store, "--to", "3"],
-                          ["ls", store]] {
+                          ["ls", store], ["backup", store, scratch("backup")], ["verify", store]] {
             let run = try BuiltTool.run(arguments)
             #expect(run.code == 65, "\(arguments): \(run)")
             #expect(run.stderr.contains("Can't tell which folder holds the work streams of '\(store)': store.json says schema version 4, "
