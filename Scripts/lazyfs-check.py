@@ -15,6 +15,8 @@ every byte not yet made durable when told to. Each trial:
 A trial in which LazyFS itself crashes or times out is "inconclusive" and never a pass.
 
 Usage: Scripts/lazyfs-check.py LAZYFS_BINARY TRIALS [operation ...]
+Environment: LAZYFS_SEED (default 1), LAZYFS_CUT=after (cut only once the operation returned),
+STORE_BIN (the folder of the binaries; default .build/debug).
 Needs root, /dev/fuse, fusermount3, and a debug build (swift build) for migrate-store,
 generate-store and store-test-helper. Prints one line per operation: trials, passes, failures,
 inconclusive, and how many trials cut the operation before it finished.
@@ -26,6 +28,11 @@ BIN = os.environ.get("STORE_BIN", os.path.join(ROOT, ".build", "debug"))
 TOOL = os.path.join(BIN, "migrate-store")
 HELPER = os.path.join(BIN, "store-test-helper")
 GENERATE = os.path.join(BIN, "generate-store")
+
+
+# LAZYFS_CUT=after: every cut comes once the operation has returned (what it acknowledged must
+# all be there); the default cuts at a random instant.
+CUT_AFTER = os.environ.get("LAZYFS_CUT") == "after"
 
 
 class Inconclusive(Exception):
@@ -154,7 +161,8 @@ def generated(version, streams=200, messages=3, seed=7):
             if version == 3:
                 subprocess.run([TOOL, "migrate", store, "--no-backup"], check=True, capture_output=True)
             cache[key] = store
-        shutil.copytree(cache[key], os.path.join(backing, "store"), symlinks=True)
+        # An older build removes its old folders in a detached process: never copy them.
+        shutil.copytree(cache[key], os.path.join(backing, "store"), symlinks=True, ignore=shutil.ignore_patterns(".migration-*"))
     return prepare
 
 
@@ -383,7 +391,7 @@ def trial(fs, operation, delay):
         out = tempfile.TemporaryFile()
         process = subprocess.Popen(arguments, stdout=out, stderr=subprocess.STDOUT)
         started = time.time()
-        while time.time() - started < delay and process.poll() is None:
+        while (time.time() - started < delay or CUT_AFTER) and process.poll() is None:
             time.sleep(0.001)
         finished = process.poll() is not None
         if not finished:
