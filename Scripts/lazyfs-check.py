@@ -198,7 +198,7 @@ def migrate_operation(name, extra, target):
         if validate.returncode != 0 and not interrupted:
             found = [line for line in validate.stdout.splitlines() if line and "allowed" not in line]
             problems.append(f"validate after the cut: exit {validate.returncode}: {found[:2]} {validate.stderr[-300:]}")
-        again = run([TOOL, "migrate", store] + [a for a in extra if a != "--backup-dir"] + ["--no-backup"] * ("--allow-breaking" not in extra))
+        again = run([TOOL, "migrate", store] + extra)   # the same arguments: --no-backup, or the breaking step's own backup
         if again.returncode != 0:
             problems.append(f"the migration run again: exit {again.returncode}: {again.stderr[-300:]}")
         elif documents(store) != reference:
@@ -333,7 +333,6 @@ def library_writes_operation():
         if validate.returncode != 0:
             found = [line for line in validate.stdout.splitlines() if line and "allowed" not in line]
             problems.append(f"validate: exit {validate.returncode}: {found[:3]}")
-        state["acks"] = state.get("acks", 0) + acknowledged
         return problems
 
     return Operation("library writes", prepare, command, check)

@@ -48,14 +48,15 @@ import Darwin
     }
 
     /// The lock released between the failed try and the look at /proc/locks (a writer racing
-    /// `migrate`): the record names the holder that released it, and the advice is to run again.
+    /// `migrate`): the error says the lock is free now, names the record only as the last holder
+    /// it records, and advises to run again.
     /// Failed before: "a process this tool can't name ... no longer holds it", for a process
     /// that had held it a moment before.
     @Test func aLockReleasedSinceTheTryNamesItsLastRecordedHolder() {
         let seen = SeenLockHolder.check(Self.record, lockFile: Self.file, probe: Self.probe(running: [], holders: []))
         #expect(seen == SeenLockHolder(holder: Self.record, recordIsOutOfDate: false, releasedSince: true))
-        #expect(Self.message(seen) == "Can't write '/s': it is locked by process 4242 (migrate-store 0.3.0) since 2026-11-21T12:01:00Z. "
-                + "It has released the lock since this try: the lock is free now. Run the command again.")
+        #expect(Self.message(seen) == "Can't write '/s': it was locked when this tried, and is free now (the lock file names process 4242 "
+                + "(migrate-store 0.3.0) since 2026-11-21T12:01:00Z as its last holder). Run the command again.")
     }
 
     @Test func aRecordOfAnotherHostCantBeCheckedAndIsNamed() {

@@ -6,13 +6,12 @@ import Testing
 /// documents of `sessions/`, is refused with 65, nothing is created and no backup is claimed.
 @Suite struct BackupUnreadableStoreTests {
     /// The stores refused, and what the refusal says: a version this tool does not know; a v4
-    /// `store.json` over `sessions/` with `work-streams/` missing (the store's open refuses it)
-    /// or empty (`StoreReadability` does).
+    /// `store.json` over `sessions/` with `work-streams/` missing or empty (the store's open
+    /// refuses both).
     static let unreadable: [(schemaVersion: Int, minReader: Int, emptyFolder: Bool, why: String)] = [
         (9, 1, false, ": its store.json says schema_version 9, and this tool knows versions 1 to 4 only"),
         (4, 4, false, "'work-streams/' is missing and 'sessions/' holds 8 work stream file(s)"),
-        (4, 4, true, ": its store.json says schema_version 4, whose work streams are in 'work-streams/', but 'work-streams/' holds none "
-            + "and 'sessions/' holds 8 documents"),
+        (4, 4, true, "'work-streams/' holds no work stream and 'sessions/' holds 8 work stream file(s)"),
     ]
 
     @Test(arguments: unreadable) func aStoreThisToolCantReadIsNotBackedUp(_ fixture: (schemaVersion: Int, minReader: Int, emptyFolder: Bool, why: String)) throws {

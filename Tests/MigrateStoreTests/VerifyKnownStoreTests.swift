@@ -37,15 +37,14 @@ import Testing
     }
 
     /// A v4 `store.json` over the v3 documents in `sessions/`, with `work-streams/` missing (the
-    /// store's open refuses it) or empty (`StoreReadability` does): nothing would be checked, so
-    /// the layout is refused instead.
+    /// store's open refuses both): nothing would be checked, so the layout is refused instead.
     @Test(arguments: [false, true]) func aV4ManifestOverSessionsIsRefusedWith65NamingBothFolders(emptyFolder: Bool) throws {
         let scratch = TemporaryDirectory()
         let store = try Self.store(scratch, schemaVersion: 4, minReaderVersion: 4)
         if emptyFolder { try FileManager.default.createDirectory(atPath: store + "/work-streams", withIntermediateDirectories: false) }
         let run = try BuiltTool.run(["verify", store])
         #expect(run.code == 65, "\(run)")
-        #expect(run.stderr.contains(emptyFolder ? "'work-streams/' holds none and 'sessions/' holds 8 documents"
+        #expect(run.stderr.contains(emptyFolder ? "'work-streams/' holds no work stream and 'sessions/' holds 8 work stream file(s)"
                                                 : "'work-streams/' is missing and 'sessions/' holds 8 work stream file(s)"), "\(run)")
         #expect(!run.stdout.contains("Verified"), "\(run)")
     }

@@ -29,10 +29,8 @@ package struct SeenLockHolder: Sendable, Equatable {
         return recordIsOutOfDate ? "a process this tool can't name" : LockHolder().summary
     }
 
-    /// The sentence after the summary when the record is out of date or the lock was released
-    /// since, else nil.
+    /// The sentence after the summary when the record is out of date, else nil.
     package var outOfDateNote: String? {
-        if releasedSince { return "It has released the lock since this try: the lock is free now." }
         guard recordIsOutOfDate else { return nil }
         return holder == nil
             ? "The lock file's record of its holder is out of date: that process no longer holds it."

@@ -20,6 +20,23 @@ extension StoreLock {
     }
 
     static func currentHolder(store: String, system: SystemCalls) throws(StoreError) -> LockHolder? {
+        try probeHeldLock(store: store, system: system)?.record
+    }
+
+    /// `currentHolder(store:)` checked against the system (`SeenLockHolder`): the record is named
+    /// only when its process runs and, where the system can tell, holds the lock.
+    package static func currentSeenHolder(store: String) throws(StoreError) -> SeenLockHolder? {
+        try currentSeenHolder(store: store, system: .real)
+    }
+
+    static func currentSeenHolder(store: String, system: SystemCalls) throws(StoreError) -> SeenLockHolder? {
+        guard let (record, file) = try probeHeldLock(store: store, system: system) else { return nil }
+        return SeenLockHolder.check(record, lockFile: (file.device, file.inode))
+    }
+
+    /// The lock file's record and status when someone holds the lock, nil when nobody does (or
+    /// there is no lock file): what `currentHolder` and `currentSeenHolder` are built on.
+    private static func probeHeldLock(store: String, system: SystemCalls) throws(StoreError) -> (record: LockHolder, file: FileStatus)? {
         let context = ErrorContext("check the lock of", store)
         let fd: FileDescriptor
         do {
@@ -30,28 +47,8 @@ extension StoreLock {
         }
         // Closing also drops the probe's shared lock, if it got one.
         if try fd.tryLock(LOCK_SH, context: context) { return nil }
-        return LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
-    }
-
-    /// `currentHolder(store:)` checked against the system (`SeenLockHolder`): the record is named
-    /// only when its process runs and, where the system can tell, holds the lock.
-    package static func currentSeenHolder(store: String) throws(StoreError) -> SeenLockHolder? {
-        try currentSeenHolder(store: store, system: .real)
-    }
-
-    static func currentSeenHolder(store: String, system: SystemCalls) throws(StoreError) -> SeenLockHolder? {
-        let context = ErrorContext("check the lock of", store)
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor(
-                opening: joinPath(store, fileName), flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, system: system, context: context)
-        } catch where error.code == .notFound {
-            return nil
-        }
-        if try fd.tryLock(LOCK_SH, context: context) { return nil }
         let record = LockHolder(decoding: try fd.readAll(limit: 4096, context: context))
-        let file = try fd.status(context: context)
-        return SeenLockHolder.check(record, lockFile: (file.device, file.inode))
+        return (record, try fd.status(context: context))
     }
 
     /// A sentence to show the user when `store` is on a network or FUSE file system, where

@@ -208,8 +208,15 @@ public final class StoreLock {
     /// "… it is locked by a process this tool can't name. The lock file's record of its holder is
     /// out of date: that process no longer holds it. Wait for it to finish, or find it with 'lsof …'."
     static func lockedError(store: String, holder: SeenLockHolder, action: String = "write") -> StoreError {
-        let advice = holder.releasedSince ? "Run the command again."
-            : holder.isNamed ? "Wait for it to finish, or stop that process."
+        if holder.releasedSince {
+            // Nobody holds it any more: say so, and name the record only as what it is (a program
+            // that writes no record, flock(1), may have held it instead).
+            let last = holder.holder.map { " (the lock file names \($0.summary) as its last holder)" } ?? ""
+            return StoreError(.locked, "Can't \(action) '\(store)': it was locked when this tried, and is free now\(last). "
+                              + "Run the command again.", path: store)
+        }
+        let advice = holder.isNamed
+            ? "Wait for it to finish, or stop that process."
             : "Wait for it to finish, or find it with 'lsof \(joinPath(store, fileName))'."
         let note = holder.outOfDateNote.map { " " + $0 } ?? ""
         return StoreError(.locked, "Can't \(action) '\(store)': it is locked by \(holder.summary).\(note) \(advice)", path: store)

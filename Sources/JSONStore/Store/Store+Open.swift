@@ -11,11 +11,11 @@ extension Store {
             recovered = try maintenance.finishInterruptedRestore(path, options, system)
         }
         let compatibility = try classify(path, system: system)
-        try checkDocumentFolders(path, system: system)
+        let folders = try checkDocumentFolders(path, system: system)
         if let refusal = compatibility.refusal {
             throw StoreError(.unsupportedVersion, "Can't open '\(path)': \(refusal).", path: joinPath(path, StoreLayout.manifest))
         }
-        try checkWorkStreamFolders(path, layoutVersion: compatibility.layoutVersion, system: system)
+        try checkWorkStreamFolders(path, layoutVersion: compatibility.layoutVersion, present: folders, system: system)
         var warnings: [String] = recovered.map { [$0] } ?? []
         if !options.readOnly {
             let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Whether this tool can read a store as a store before it claims anything about it (spec §4,
-/// §11): `store.json` through the library's open (the reader rule), a version this tool knows,
-/// and the work streams in the folder that version names.
+/// §11): `store.json` through the library's open (the reader rule and the folder decision of
+/// `Store.checkWorkStreamFolders`), and a version this tool knows.
 ///
 /// `verify` and `backup` ask this first: a store they can't read would otherwise be reported as
 /// verified with nothing checked, or backed up without its documents.
@@ -11,9 +11,9 @@ package enum StoreReadability {
     ///
     /// - Parameter action: what the caller was about to do, for the message ("verify", "back up").
     /// - Throws: `StoreError` `.unsupportedVersion` for a version past ``MigrationChain/newest``
-    ///   (or one whose `min_reader_version` refuses this tool); `.invalidDocument` when the folder
-    ///   `store.json` names holds no work stream while the other side's folder holds some; the
-    ///   open's own errors (no `store.json`, a folder that is a link).
+    ///   (or one whose `min_reader_version` refuses this tool); the open's own errors (no
+    ///   `store.json`, a folder that is a link, `.conflict` for work streams outside the folder
+    ///   `store.json` names).
     package static func require(_ path: String, action: String) throws(StoreError) -> Int {
         try require(path, action: action, system: .real)
     }
@@ -28,26 +28,6 @@ package enum StoreReadability {
                                 + "they are meant. Use a newer version of the tool. Nothing was checked or written.",
                              path: joinPath(path, StoreLayout.manifest))
         }
-        if let misplaced = try misplacedWorkStreams(path, schemaVersion: version, action: action, system: system) { throw misplaced }
         return version
-    }
-
-    /// The refusal for a store whose work-stream folder (the one `store.json`'s version names)
-    /// holds no document while the other side's folder holds some, or nil. Such a layout is no
-    /// state a layout change leaves (it fills the new folder before `store.json` names it), so
-    /// nobody can say which folder is the store's.
-    static func misplacedWorkStreams(_ path: String, schemaVersion: Int, action: String,
-                                     system: SystemCalls) throws(StoreError) -> StoreError? {
-        let named = StoreLayout.workStreamsFolder(schemaVersion: schemaVersion)
-        let other = StoreLayout.otherWorkStreamsFolder(schemaVersion: schemaVersion)
-        guard try DocumentListing.listDocumentFolder(joinPath(path, named), system: system).ids.isEmpty else { return nil }
-        let found = try DocumentListing.listDocumentFolder(joinPath(path, other), system: system).ids.count
-        guard found > 0 else { return nil }
-        return StoreError(.invalidDocument,
-                          "Can't \(action) '\(path)': its store.json says schema_version \(schemaVersion), whose work streams are in "
-                            + "'\(named)/', but '\(named)/' holds none and '\(other)/' holds \(TextFormat.plural(found, "document")). "
-                            + "The tool can't tell which folder is the store's. Put back the store.json that matches '\(other)/' "
-                            + "(or restore the store from a backup), then try again. Nothing was checked or written.",
-                          path: joinPath(path, other))
     }
 }

@@ -54,7 +54,7 @@ struct PlanCommand: Subcommand {
             let command = target.map { ToolInfo.command("migrate", store.path, "--to", String($0)) + (breaking ? " --allow-breaking" : "") }
                 ?? ToolInfo.command("migrate", store.path)
             out.print("Run '\(command)' to make exactly these changes" + (onlyLeftover
-                ? " (the leftover folder holds copies of the store's own work streams; no backup is taken of it)."
+                ? " (the leftover folder holds the store's own work streams at the other layout's version; no backup is taken of it)."
                 : " (a verified backup is taken first)."))
         }
         out.emitJSON(ReportRendering.json(report).merging(["store": .string(store.path), "from": .int(from), "to": .int(to),
