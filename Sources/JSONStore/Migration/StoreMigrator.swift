@@ -102,6 +102,21 @@ public struct StoreMigrator: Sendable {
                        keepingDocuments: keepingDocuments, removingOldFolders: !leavingOldFolders, progress: progress)
     }
 
+    /// Migrates to ``defaultTarget`` a store folder that is nobody's store yet: the staging folder
+    /// of a restore (`StagedStore`), which its owner holds locked (`StagingDirectory`) and swaps in
+    /// only once it is sealed. No `StoreLock` is taken, as no other process opens that folder as a
+    /// store, and its lock file would go into the restored store; nothing is swept, as the folder
+    /// holds only what its owner wrote. The old folders the exchanges replaced are removed before
+    /// it returns, and a failure to remove them is thrown, so that nothing of the migration is
+    /// left in the folder.
+    func migrateUnpublished(toolVersion: String) throws(StoreError) -> MigrationReport {
+        let report = try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
+                                                                          target: defaultTarget),
+                             removingOldFolders: false, progress: nil)
+        try removeOldFolders { _, _ in }
+        return report
+    }
+
     /// True when the §7 reconcile would change something: a work stream written by a v1 writer,
     /// a queue entry for a missing work stream, or a mirror that disagrees with `queue.json`.
     /// Reads only the top level of each work stream (`WorkStreamSummary`), so opening a large

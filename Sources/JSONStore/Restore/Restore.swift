@@ -177,22 +177,19 @@ public enum Restore {
         try staged.setFolderModes(manifest.folderModes.mapValues { mode_t($0) })
     }
 
-    /// What `--migrate` would change, computed in memory from the backup, for a dry run.
+    /// What `--migrate` would change, for a dry run: the store engine's plan (`StoreMigrator.plan`,
+    /// which writes nothing and reads one document at a time) over the backup folder, which holds
+    /// the store's files at their paths in the store, besides its own `backup.json` and
+    /// `SHA256SUMS` (opened read-only, as `verify --against` opens a backup).
     private static func plannedMigration(_ backup: String, _ manifest: BackupManifest, toolVersion: String,
                                          system: SystemCalls) throws(StoreError) -> MigrationReport? {
         guard manifest.storeSchemaVersion < MigrationChain.defaultTarget(from: manifest.storeSchemaVersion) else { return nil }
-        var files: [String: [UInt8]] = [:]
-        for entry in manifest.files {
-            guard let path = StoreFilePath(entry.path) else { preconditionFailure("Restore: a verified backup lists '\(entry.path)'") }
-            files[entry.path] = try FileReader.read(path.absolute(in: backup), system: system)
-        }
-        do throws(SchemaError) {
-            let version = manifest.storeSchemaVersion
-            let context = StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
-                                                 target: MigrationChain.defaultTarget(from: version))
-            return try StoreMigration.migrate(try StoreSnapshot(files: files), context: context).1
+        let store = try Store.open(at: backup, options: .readOnly, system: system)
+        do {
+            return try StoreMigrator(store: store).plan(toolVersion: toolVersion)
         } catch {
-            throw StoreError(.invalidDocument, "Can't plan the migration of the restored store: \(error)", path: backup, underlying: error)
+            guard let problem = error.documentProblem(in: backup) else { throw error }
+            throw StoreError(.invalidDocument, "Can't plan the migration of the restored store: \(problem)", path: backup, underlying: problem)
         }
     }
 }

@@ -70,42 +70,52 @@ final class StagedStore {
     }
 
     /// Migrates the staged store to the newest schema when it is older (STORE-FORMAT §6), in the
-    /// staging folder: the target is untouched until the swap, so a crash here loses nothing.
-    /// Only the files the migration changes are rewritten.
+    /// staging folder, with the store engine (`StoreMigrator.migrateUnpublished`: one document at
+    /// a time, the work streams committed by a folder exchange): the target is untouched until the
+    /// swap, so a crash here loses nothing. Each file the migration writes is then read back into
+    /// `expected`, and keeps the mode the archive recorded for it; every other file must still be
+    /// exactly what `add` wrote, which `seal` checks.
     ///
     /// - Returns: The migration's report, or nil when the store is not older.
     func migrate(toolVersion: String) throws(StoreError) -> MigrationReport? {
-        var files: [String: [UInt8]] = [:]
-        for path in expected.keys { files[path.rawValue] = try FileReader.read(path.absolute(in: directory.path), system: system) }
-        let now = Date()
-        let migrated: StoreSnapshot
+        let compatibility = try Store.classify(directory.path, system: system)
+        let store = Store(path: directory.path, options: Store.Options(version: toolVersion), compatibility: compatibility,
+                          warnings: [], system: system)
+        let migrator = StoreMigrator(store: store)
+        guard compatibility.storeSchemaVersion < migrator.defaultTarget else { return nil }
         let report: MigrationReport
-        do throws(SchemaError) {
-            let snapshot = try StoreSnapshot(files: files)
-            guard snapshot.manifest.schemaVersion < MigrationChain.defaultTarget(from: snapshot.manifest.schemaVersion) else { return nil }
-            let context = StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion,
-                                                 target: MigrationChain.defaultTarget(from: snapshot.manifest.schemaVersion))
-            (migrated, report) = try StoreMigration.migrate(snapshot, context: context)
+        do {
+            report = try migrator.migrateUnpublished(toolVersion: toolVersion)
         } catch {
+            guard let problem = error.documentProblem(in: directory.path) else { throw error }
             let fix = "Restore without --migrate, then run 'migrate' to see the full report."
-            throw StoreError(.invalidDocument, "Can't migrate the restored store: \(error) \(fix)", path: target.path,
-                             underlying: error, recovery: fix)
+            throw StoreError(.invalidDocument, "Can't migrate the restored store: \(problem) \(fix)", path: target.path,
+                             underlying: problem, recovery: fix)
         }
-        let newFiles = migrated.files
         for document in report.documents where document.rewritesFile {
-            guard let path = StoreFilePath(document.file), let bytes = newFiles[document.file] else {
-                preconditionFailure("StagedStore: the migration reported '\(document.file)', which it did not produce")
+            guard let path = StoreFilePath(document.file) else {
+                preconditionFailure("StagedStore: the migration reported '\(document.file)', which is not a store path")
             }
-            // The staging folder is nobody's store yet: rewriting a file in place is safe here, and a
-            // crash only leaves a partial staging folder, which the next run removes.
-            let file = path.absolute(in: directory.path)
-            if expected[path] != nil { try system.unlink(file, context: ErrorContext("migrate", file)) }
-            let mode = modes[path] ?? RecordedMode.unrecorded
-            try NewFiles.write(file, bytes, sync: false, mode: mode, system: system)  // durable in seal()
-            expected[path] = (Int64(bytes.count), SHA256.hex(of: bytes))
-            modes[path] = mode
+            try takeMigrated(path)
         }
         return report
+    }
+
+    /// A file the migration wrote: its size and SHA-256 as read back become what `seal` expects,
+    /// and it gets the mode the archive recorded (`RecordedMode.unrecorded` for a file the
+    /// migration created). The engine keeps an existing file's mode and gives a new one `0o600`,
+    /// so the mode is set only where that rule and the archive's disagree.
+    private func takeMigrated(_ path: StoreFilePath) throws(StoreError) {
+        let file = path.absolute(in: directory.path)
+        let mode = modes[path] ?? RecordedMode.unrecorded
+        let (bytes, permissions) = try FileReader.readWithPermissions(file, system: system)
+        if permissions != mode {
+            let context = ErrorContext("migrate", file)
+            let fd = try FileDescriptor(opening: file, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, system: system, context: context)
+            try fd.setPermissions(mode, context: context)  // durable in seal(), which flushes every expected file
+        }
+        expected[path] = (Int64(bytes.count), SHA256.hex(of: bytes))
+        modes[path] = mode
     }
 
     /// Makes every file durable (`StagingDirectory.makeDurable`), fsyncs the folders and the
@@ -144,4 +154,17 @@ final class StagedStore {
 
     /// The number of files and their total size.
     var totals: (files: Int, bytes: Int64) { (expected.count, expected.values.reduce(0) { $0 + $1.size }) }
+}
+
+extension StoreError {
+    /// The document problem behind a failed migration or plan of the store folder `root`: the
+    /// schema error of the document (of the first one, when several can't be read), its file
+    /// named relative to `root`; nil for any other failure (a failed write, a full disk).
+    func documentProblem(in root: String) -> SchemaError? {
+        let error = (underlying as? StoreProblems)?.problems.first ?? self
+        guard let problem = error.schemaError else { return nil }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard let path = error.path, path.hasPrefix(prefix) else { return problem }
+        return problem.inFile(String(path.dropFirst(prefix.count)))
+    }
 }
