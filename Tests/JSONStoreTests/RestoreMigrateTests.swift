@@ -46,6 +46,40 @@ import StoreJSON
         #expect(text(restoredFiles["store.json"]) == text(migratedFiles["store.json"]))
     }
 
+    /// With enough customisations the engine commits them by exchanging `user-sessions/` too:
+    /// the restored store has both folders with their recorded modes, every customisation
+    /// migrated with its recorded mode, and neither exchange folder.
+    @Test func bothFolderExchangesLeaveNothingBehindAndKeepTheModes() throws {
+        let scratch = TemporaryDirectory()
+        let store = try Self.v1StoreWithModes(scratch)
+        let model = try String(contentsOfFile: store + "/user-sessions/e3ec053b-0661-4e09-b86f-1dad7839b6fd.json", encoding: .utf8)
+        var added: [String] = []
+        for _ in 0 ..< StoreMigrator.customisationsExchangeMinimum + 8 {
+            let id = UUID().uuidString.lowercased()
+            let path = "user-sessions/\(id).json"
+            try model.replacingOccurrences(of: "e3ec053b-0661-4e09-b86f-1dad7839b6fd", with: id)
+                .write(toFile: store + "/" + path, atomically: false, encoding: .utf8)
+            #expect(chmod(store + "/" + path, 0o640) == 0)
+            added.append(path)
+        }
+        let backup = scratch.path + "/b", target = scratch.path + "/r"
+        _ = try Backup.create(store: store, destination: backup, tool: "t", version: "0")
+        let calls = FaultInjectingCalls()
+        let report = try Restore.run(backup: backup, target: target, tool: "t", version: "0", options: .init(migrate: true),
+                                     system: SystemCalls(calls: calls))
+        #expect(calls.count("exchange") == 2 && calls.succeeded("exchange"))
+        #expect(report.migration?.filesChanged == 15 + added.count)
+        let restored = try Self.modes(target)
+        for path in added {
+            #expect(restored[path] == 0o640, "\(path)")
+            #expect(String(decoding: tree(target)[path] ?? [], as: UTF8.self).contains("\"schema_version\": 3"), "\(path)")
+        }
+        #expect(Self.folderModes(target) == Self.folderModes)
+        let everything = tree(target, dotNames: true, everyKind: true)
+        #expect(everything.keys.filter { $0.split(separator: "/").contains { $0.hasPrefix(".") } }.isEmpty, "\(everything.keys.sorted())")
+        #expect(folderNames(scratch.path) == ["b", "r", "store"])
+    }
+
     /// The staged store is migrated by the store engine, which commits the work streams of an
     /// upgrade by exchanging `sessions/` with the folder it staged them in; the in-memory
     /// `StoreMigration` over a snapshot of every file never exchanges a folder. A restore without
