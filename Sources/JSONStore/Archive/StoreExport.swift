@@ -38,7 +38,7 @@ public enum StoreExport {
     /// ```
     ///
     /// - Parameter progress: Called on the calling thread: `.waitingForLock` when a writer holds
-    ///   the store, then `.files(.exporting, …)` once the store is listed and after each file
+    ///   the store, then `.phase(.exporting, …)` once the store is listed and after each file
     ///   written, counting to the number of store files. The default does nothing.
     /// - Throws: `StoreError`: `.alreadyExists` when the file exists; `.invalidFileName` naming
     ///   every entry of the store that does not belong; `.notAStore`; `.invalidDocument` for a
@@ -119,7 +119,8 @@ public enum StoreExport {
         // The work-stream folder of the other schema side (spec §11) is left out, with its mode.
         let folders = StoreLayout.documentFolderNames(schemaVersion: schemaVersion)
         let folderModes = try RecordedMode.folderModes(of: store, system: system).filter { $0.key == "." || folders.contains($0.key) }
-        try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), folderModes: folderModes))
+        try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), files: scan.files.count,
+                                     folderModes: folderModes))
         var total: Int64 = 0
         var counter = PhaseCounter(.exporting, total: scan.files.count, report: progress)
         try line(try fileLine(manifest, manifestBytes, manifestMode, store: store))

@@ -90,8 +90,8 @@ public enum Backup {
     ///     locks of two descriptors conflict even in one process). The default is nil: the
     ///     backup takes the lock itself.
     ///   - progress: Called on the calling thread as the backup goes: `.waitingForLock` when a
-    ///     writer holds the store, then `.files(.backingUp, …)` for each file put into the backup
-    ///     and `.files(.verifyingBackup, …)` for each file read back, both counting to the number
+    ///     writer holds the store, then `.phase(.backingUp, …)` for each file put into the backup
+    ///     and `.phase(.verifyingBackup, …)` for each file read back, both counting to the number
     ///     of store files. The default does nothing; the backup is the same without it.
     /// - Throws: `StoreError`: `.unsupportedVersion` or `.invalidDocument` for a store this tool
     ///   can't read as a store (`StoreReadability`: a version it does not know, or work streams

@@ -47,7 +47,7 @@ public enum BackupVerification {
     /// if report.status != .ok { report.problems.forEach { print($0) } }
     /// ```
     ///
-    /// - Parameter progress: Called on the calling thread with `.files(.verifyingBackup, …)` once
+    /// - Parameter progress: Called on the calling thread with `.phase(.verifyingBackup, …)` once
     ///   `backup.json` is read and after each file it lists is checked, counting to the number of
     ///   valid entries. Not called when `backup.json` does not read. The default does nothing.
     /// - Returns: The report; problems with the backup's content are in it, not thrown.

@@ -73,9 +73,9 @@ public enum Restore {
     ///   `otherStore`; `.locked`; `.conflict` from recovery; or the code of a
     ///   failed call. After an error the target is the old store, unless the message says the
     ///   restore completed or must be finished by running it again.
-    /// - Parameter progress: Called on the calling thread: `.files(.verifyingBackup, …)` as the
-    ///   backup is verified, then (not in a dry run) `.files(.restoring, …)` as its files are
-    ///   copied and `.files(.verifyingCopy, …)` as the copies are read back, each counting to the
+    /// - Parameter progress: Called on the calling thread: `.phase(.verifyingBackup, …)` as the
+    ///   backup is verified, then (not in a dry run) `.phase(.restoring, …)` as its files are
+    ///   copied and `.phase(.verifyingCopy, …)` as the copies are read back, each counting to the
     ///   number of files; `.waitingForLock` when another restore into the target or a writer of
     ///   the store it replaces holds a lock. The default does nothing.
     /// - Warning: With `force`, the target is replaced. Its content is kept in the aside folder.

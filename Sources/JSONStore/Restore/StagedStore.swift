@@ -122,7 +122,7 @@ final class StagedStore {
     /// parent, then reads every file back and checks the folder holds exactly the expected files
     /// with the expected sizes and hashes.
     ///
-    /// - Parameter progress: Told `.files(.verifyingCopy, …)` before the first file is read back and after each.
+    /// - Parameter progress: Told `.phase(.verifyingCopy, …)` before the first file is read back and after each.
     /// - Throws: `StoreError` `.io` naming the first difference, or the code of a failed call.
     func seal(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) {
         try directory.makeDurable(expected.keys.map { $0.absolute(in: directory.path) })

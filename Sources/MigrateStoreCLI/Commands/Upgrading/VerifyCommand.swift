@@ -55,20 +55,17 @@ struct VerifyCommand: Subcommand {
         if storeVersion >= StoreLayout.renamedFolderVersion { return try verifyBreakingStep(out, against: against) }
         // Against the v4 backup taken before the inverse: the round trip first, then the older readers on the store alone.
         var inverseChecks: BreakingStepVerifier.Result?
+        // On a terminal, after a second: "Verifying: 1200/10000 work streams".
+        let progress = OperationProgress(out)
         if let against, against.version >= StoreLayout.renamedFolderVersion {
-            inverseChecks = try BreakingStepVerifier(path: storePath, against: against.snapshot).verify()
+            inverseChecks = try BreakingStepVerifier(path: storePath, against: against.snapshot).verify { progress.show($0) }
+            progress.finish()
         }
         let store = try StoreArgument.openReadOnly(storePath)
         let backup = inverseChecks != nil ? nil : against?.backup
         let comparison = try against?.compare(store)
-        // On a terminal, after a second: "Verifying: 1200/10000 work streams".
-        var line: ProgressLine?
-        defer { line?.finish() }
-        let result = try StoreVerifier(store: store, against: backup).verify { done, total in
-            if line == nil { line = out.progress("Verifying", total: total) }
-            line?.update(done, detail: "work streams")
-        }
-        line?.finish()
+        let result = try StoreVerifier(store: store, against: backup).verify { progress.show($0) }
+        progress.finish()
         out.print("Verifying '\(store.path)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty && result.integrity.isEmpty ? "ok" : "\(result.unreadable.count + result.integrity.count) problem(s)"))
         for problem in result.unreadable { out.print("    - \(problem.message)") }
@@ -140,7 +137,10 @@ struct VerifyCommand: Subcommand {
     func verifyBreakingStep(_ out: Output, against: VerifyAgainst?) throws -> ExitCode {
         // The round trip compares with the backup at v3: one of v1 to v3 taken there by the chain.
         let original = try against.flatMap { (a) throws in a.version < StoreLayout.renamedFolderVersion ? try a.at(StoreLayout.renamedFolderVersion - 1) : nil }
-        let result = try BreakingStepVerifier(path: storePath, against: original).verify()
+        // On a terminal, after a second: "Verifying: 1200/10000 work streams".
+        let progress = OperationProgress(out)
+        let result = try BreakingStepVerifier(path: storePath, against: original).verify { progress.show($0) }
+        progress.finish()
         let comparison = try against?.compare(try StoreArgument.openReadOnly(storePath))
         out.print("Verifying '\(storePath)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty ? "ok" : "\(result.unreadable.count) problem(s)"))
