@@ -110,11 +110,11 @@ public struct StoreMigrator: Sendable {
     /// holds only what its owner wrote. The old folders the exchanges replaced are removed before
     /// it returns, and a failure to remove them is thrown, so that nothing of the migration is
     /// left in the folder.
-    func migrateUnpublished(toolVersion: String) throws(StoreError) -> MigrationReport {
+    func migrateUnpublished(toolVersion: String, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> MigrationReport {
         let report = try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
                                                                           target: defaultTarget),
-                             removingOldFolders: false, progress: nil)
-        try removeOldFolders { _, _ in }
+                             removingOldFolders: false, progress: progress)
+        try removeOldFolders(progress: progress)
         return report
     }
 

@@ -135,7 +135,7 @@ public enum Restore {
         let staged = try StagedStore(besides: target, schemaVersion: manifest.storeSchemaVersion, system: system)
         do {
             try copy(manifest, from: backup, into: staged, system: system, progress: progress)
-            if options.migrate { report.migration = try staged.migrate(toolVersion: version) }
+            if options.migrate { report.migration = try staged.migrate(toolVersion: version, progress: progress) }
             try staged.seal(progress: progress)
         } catch {
             staged.directory.discard()

@@ -77,7 +77,8 @@ final class StagedStore {
     /// exactly what `add` wrote, which `seal` checks.
     ///
     /// - Returns: The migration's report, or nil when the store is not older.
-    func migrate(toolVersion: String) throws(StoreError) -> MigrationReport? {
+    /// - Parameter progress: Told the migration's phases (`.migrating`, `.removingOldFiles`).
+    func migrate(toolVersion: String, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> MigrationReport? {
         let compatibility = try Store.classify(directory.path, system: system)
         let store = Store(path: directory.path, options: Store.Options(version: toolVersion), compatibility: compatibility,
                           warnings: [], system: system)
@@ -85,7 +86,7 @@ final class StagedStore {
         guard compatibility.storeSchemaVersion < migrator.defaultTarget else { return nil }
         let report: MigrationReport
         do {
-            report = try migrator.migrateUnpublished(toolVersion: toolVersion)
+            report = try migrator.migrateUnpublished(toolVersion: toolVersion, progress: progress)
         } catch {
             guard let problem = error.documentProblem(in: directory.path) else { throw error }
             let fix = "Restore without --migrate, then run 'migrate' to see the full report."
