@@ -113,8 +113,8 @@ public struct StoreMigrator: Sendable {
     func migrateUnpublished(toolVersion: String) throws(StoreError) -> MigrationReport {
         let report = try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
                                                                           target: defaultTarget),
-                             removingOldFolders: false, progress: nil)
-        try removeOldFolders { _, _ in }
+                             removingOldFolders: false, progress: { _ in })
+        try removeOldFolders { _ in }
         return report
     }
 
