@@ -4,7 +4,8 @@
 # with swift-symbolgraph-extract (Schema's, which `import JSONStore` re-exports, included), and
 # `docc convert` turns the catalog and the symbol graph into a documentation archive.
 # Every DocC warning is an error (a broken ``symbol link``, a missing article, a doc comment
-# documenting a parameter that does not exist): exit 1 with the diagnostics. Then every code
+# documenting a parameter that does not exist): exit 1 with the diagnostics. `--analyze` also
+# prints DocC's notes (today there are none); they do not fail the build. Then every code
 # sample of the articles is checked against the code (Scripts/check-docc-snippets.py).
 #
 #     Scripts/build-docs.sh [output folder]      default: .build/docs/JSONStore.doccarchive
@@ -42,7 +43,7 @@ mkdir -p "$(dirname "$output")"
 status=0
 docc convert "$catalog" --additional-symbol-graph-dir "$graphs" --output-path "$output" \
   --fallback-display-name JSONStore --fallback-bundle-identifier dev.910labs.JSONStore \
-  --warnings-as-errors 2>&1 | tee "$log" || status=$?
+  --analyze --warnings-as-errors 2>&1 | tee "$log" || status=$?
 
 warnings=$(grep -c -E '(^|: )(warning|error):' "$log" || true)
 if ((status != 0 || warnings != 0)); then
