@@ -46,6 +46,10 @@ public enum StoreImport {
     /// ```
     ///
     /// - Parameters:
+    ///   - source: The export: a file, or standard input.
+    ///   - target: The folder that becomes the store: new or empty, unless `force`.
+    ///   - tool: Recorded in the locks the import takes.
+    ///   - version: Recorded in the locks the import takes.
     ///   - force: Replace a target that holds files, keeping it as `<name>.replaced-<time>` like
     ///     `restore --force`. The default is `false`.
     ///   - progress: Called on the calling thread: `.phase(.importing, …)` once the header is read

@@ -92,8 +92,17 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
 
     /// Creates an error. Prefer the factory functions (`systemCall(...)`) where they fit.
     ///
-    /// - Parameter recovery: What the user can do, when it is not the message's last sentences
-    ///   (see `recoverySuggestion`). The default is nil.
+    /// - Parameters:
+    ///   - code: ``code``.
+    ///   - message: ``message``.
+    ///   - path: ``path``. The default is nil.
+    ///   - syscall: ``syscall``, for a failed system call. The default is nil.
+    ///   - errno: ``errno``, for a failed system call. The default is nil.
+    ///   - underlying: ``underlying``. The default is nil.
+    ///   - recovery: What the user can do, when it is not the message's last sentences
+    ///     (see `recoverySuggestion`). The default is nil.
+    ///   - file: ``file``. The default is the caller's `#fileID`.
+    ///   - line: ``line``. The default is the caller's `#line`.
     public init(
         _ code: Code, _ message: String, path: String? = nil, syscall: String? = nil,
         errno: Int32? = nil, underlying: (any Error & Sendable)? = nil, recovery: String? = nil,

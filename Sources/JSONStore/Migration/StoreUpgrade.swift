@@ -87,11 +87,15 @@ public enum StoreUpgrade {
     /// Upgrades the store at `path` to `target`, through every step of the chain in one run (spec §9).
     ///
     /// - Parameters:
-    ///   - target: The schema version to reach, from the store's own version up to
+    ///   - path: The store folder.
+    ///   - requested: The schema version to reach (`to:`), from the store's own version up to
     ///     `MigrationChain.newest`. The default (nil) is the newest version every reader the
     ///     store admits can still read (`MigrationChain.defaultTarget`).
     ///   - backup: Where to back up before the first write. The default is `.defaultFolder`.
-    ///   - tool, version: Recorded in the lock file, the backup and the migration record.
+    ///   - allowBreaking: Take a breaking step (or its inverse) on the way to the target. The
+    ///     default is `false`: such a target is refused with `.invalidArgument`, nothing changed.
+    ///   - tool: Recorded in the lock file, the backup and the migration record.
+    ///   - version: Recorded in the lock file, the backup and the migration record.
     ///   - progress: Called on the calling thread with each ``Event``.
     ///   - shouldContinue: Asked at the safe points between phases (see ``Checkpoint``); returning
     ///     false stops the upgrade there with `.cancelled`. Never asked once the migration has

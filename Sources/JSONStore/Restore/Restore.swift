@@ -73,11 +73,18 @@ public enum Restore {
     ///   `otherStore`; `.locked`; `.conflict` from recovery; or the code of a
     ///   failed call. After an error the target is the old store, unless the message says the
     ///   restore completed or must be finished by running it again.
-    /// - Parameter progress: Called on the calling thread: `.phase(.verifyingBackup, …)` as the
-    ///   backup is verified, then (not in a dry run) `.phase(.restoring, …)` as its files are
-    ///   copied and `.phase(.verifyingCopy, …)` as the copies are read back, each counting to the
-    ///   number of files; `.waitingForLock` when another restore into the target or a writer of
-    ///   the store it replaces holds a lock. The default does nothing.
+    /// - Parameters:
+    ///   - backup: The backup folder.
+    ///   - target: The folder to restore into: new or empty, unless `options.force`.
+    ///   - tool: Recorded in the locks the restore takes.
+    ///   - version: Recorded in the locks the restore takes, and in the migration record of
+    ///     `options.migrate`.
+    ///   - options: Force, migrate, dry run, another store's backup. The default is `Options()`.
+    ///   - progress: Called on the calling thread: `.phase(.verifyingBackup, …)` as the
+    ///     backup is verified, then (not in a dry run) `.phase(.restoring, …)` as its files are
+    ///     copied and `.phase(.verifyingCopy, …)` as the copies are read back, each counting to the
+    ///     number of files; `.waitingForLock` when another restore into the target or a writer of
+    ///     the store it replaces holds a lock. The default does nothing.
     /// - Warning: With `force`, the target is replaced. Its content is kept in the aside folder.
     public static func run(backup: String, target: String, tool: String, version: String,
                            options: Options = Options(), progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreReport {

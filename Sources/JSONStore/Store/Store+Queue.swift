@@ -41,6 +41,7 @@ extension Store {
     /// ```
     ///
     /// - Parameters:
+    ///   - id: The work stream.
     ///   - priority: The level. A **lower number is more urgent**: level 1 comes before level 10
     ///     (the app offers 1 "High", 5 "Medium" and 10 "Low"). The default is nil.
     ///   - date: The `priority_queued_at` of a first add. The default is now.
