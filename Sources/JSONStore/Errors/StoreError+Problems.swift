@@ -6,11 +6,13 @@ public struct StoreProblems: Error, Sendable {
 extension StoreError {
     /// One error for several unreadable documents, listing each.
     static func unreadable(_ problems: [StoreError], store: String, action: String) -> StoreError {
-        let list = problems.prefix(20).map { "  - \($0.message)" }.joined(separator: "\n")
+        var list = Text("")
+        for (index, problem) in problems.prefix(20).enumerated() { list.append("\(index == 0 ? "" : "\n")  - \(problem.text)") }
         let more = problems.count > 20 ? "\n  … and \(problems.count - 20) more" : ""
         let code = problems.first?.code ?? .invalidDocument
-        let fix = "Fix them (see 'migrate-store validate') and run again."
-        return StoreError(code, "Can't \(action) '\(store)': \(problems.count) document\(problems.count == 1 ? "" : "s") can't be read; nothing was changed.\n\(list)\(more)\n\(fix)",
+        let fix = Recovery.runCommand(.validate(store: nil), advice: "Fix them (validating the store lists every problem) and run again.",
+                                      before: "Fix them (see ", after: ") and run again.")
+        return StoreError(code, text: "Can't \(action) '\(store)': \(problems.count) document\(problems.count == 1 ? "" : "s") can't be read; nothing was changed.\n\(list)\(more)\n\(fix)",
                           path: store, underlying: StoreProblems(problems: problems), recovery: fix)
     }
 }

@@ -89,7 +89,7 @@ final class StagedStore {
         } catch {
             let fix = "Restore without --migrate, then run 'migrate' to see the full report."
             throw StoreError(.invalidDocument, "Can't migrate the restored store: \(error) \(fix)", path: target.path,
-                             underlying: error, recovery: fix)
+                             underlying: error, recovery: .advice(fix))
         }
         let newFiles = migrated.files
         for document in report.documents where document.rewritesFile {
