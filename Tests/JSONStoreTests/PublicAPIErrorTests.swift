@@ -136,7 +136,7 @@ import Testing
     }
 
     /// The library names no tool: a way out that is one of the store's operations is a value,
-    /// read in plain words by `message` and with a tool's command line by `message(commandLine:)`,
+    /// read in plain words by `message` and with a tool's command line by `messageText(commandLine:)`,
     /// in nested messages too.
     @Test func aWayOutThatIsAnOperationIsAValueEachReaderWords() {
         let schema = SchemaError(code: .syntax, file: "sessions/x.json", detail: "unexpected end")
@@ -148,10 +148,10 @@ import Testing
         #expect(operation == .validate(store: nil))
         #expect(!document.message.contains("migrate-store"))
         let line: (StoreError.Operation) -> String = { _ in "tool validate" }
-        #expect(document.message(commandLine: line).hasSuffix("or fix it by hand ('tool validate' lists every problem)."))
+        #expect(document.messageText(commandLine: line).hasSuffix("or fix it by hand ('tool validate' lists every problem)."))
         let aggregate = StoreError.unreadable([document], store: "/s", action: "migrate")
         #expect(!aggregate.description.contains("migrate-store"))
-        #expect(aggregate.message(commandLine: line).components(separatedBy: "'tool validate'").count == 3)
-        #expect(aggregate.message(commandLine: line).hasSuffix("\nFix them (see 'tool validate') and run again."))
+        #expect(aggregate.messageText(commandLine: line).components(separatedBy: "'tool validate'").count == 3)
+        #expect(aggregate.messageText(commandLine: line).hasSuffix("\nFix them (see 'tool validate') and run again."))
     }
 }

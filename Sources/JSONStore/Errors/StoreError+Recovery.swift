@@ -62,10 +62,13 @@ extension StoreError {
         }
     }
 
-    /// A message with its ways out kept as values until it is read, built by interpolation:
-    /// `"Can't … \(fix) Nothing was changed."` with `fix` a `Recovery`. `description` reads every
-    /// way out in plain words; `text(commandLine:)` lets a tool put its command lines in.
-    struct Text: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// A message with its ways out kept as values until it is read:
+    /// `Text("Can't … ", fix, " Nothing was changed.")` with `fix` a `Recovery`. `description`
+    /// reads every way out in plain words; `text(commandLine:)` lets a tool put its command lines in.
+    ///
+    /// Built by calls rather than by string interpolation: a string-literal type here would make
+    /// every literal expression of the package's tests slower to type-check.
+    struct Text: Sendable, CustomStringConvertible {
         enum Part: Sendable {
             case text(String)
             case recovery(Recovery)
@@ -74,8 +77,11 @@ extension StoreError {
         private(set) var parts: [Part]
 
         init(_ text: String) { parts = [.text(text)] }
-        init(stringLiteral value: String) { self.init(value) }
-        init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
+
+        /// `leading`, the way out, then `trailing`.
+        init(_ leading: String, _ recovery: Recovery, _ trailing: String = "") {
+            parts = [.text(leading), .recovery(recovery), .text(trailing)]
+        }
 
         var description: String { text { _ in nil } }
 
@@ -84,15 +90,14 @@ extension StoreError {
             text { recovery in recovery.text(commandLine: commandLine) }
         }
 
-        /// Adds `other` at the end, its ways out kept.
+        /// Adds `text` at the end.
+        mutating func append(_ text: String) { parts.append(.text(text)) }
+
+        /// Adds `other` at the end, its ways out kept (another error's message in this one).
         mutating func append(_ other: Text) { parts += other.parts }
 
-        /// `lhs` then `rhs`, the ways out of both kept (a message written over several lines).
-        static func + (lhs: Text, rhs: Text) -> Text {
-            var result = lhs
-            result.append(rhs)
-            return result
-        }
+        /// Adds a way out at the end.
+        mutating func append(_ recovery: Recovery) { parts.append(.recovery(recovery)) }
 
         /// This text with `text` before it.
         func prepending(_ text: String) -> Text {
@@ -119,18 +124,6 @@ extension StoreError {
                 case .recovery(let recovery): render(recovery) ?? recovery.description
                 }
             }.joined()
-        }
-
-        struct StringInterpolation: StringInterpolationProtocol {
-            var parts: [Part] = []
-
-            init(literalCapacity: Int, interpolationCount: Int) {}
-
-            mutating func appendLiteral(_ literal: String) { parts.append(.text(literal)) }
-            mutating func appendInterpolation(_ recovery: Recovery) { parts.append(.recovery(recovery)) }
-            /// Another error's message, its ways out kept.
-            mutating func appendInterpolation(_ text: Text) { parts += text.parts }
-            mutating func appendInterpolation<Value>(_ value: Value) { parts.append(.text(String(describing: value))) }
         }
     }
 }

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// A way out that is one of the store's operations (validating, migrating, restoring) stays a
 /// value (`Recovery`): `message` says it in plain words, and a tool that offers the operation as a
-/// command puts its command line in with `message(commandLine:)`.
+/// command puts its command line in with `messageText(commandLine:)`.
 public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of failure this is. A struct wrapping a private enum, so codes can be added
     /// later without breaking anyone's `switch` (compare with `==` instead).
@@ -78,7 +78,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
     /// What kind of failure this is.
     public var code: Code
     /// One or two sentences: what failed, on which path, and what the user can do, every way out
-    /// in plain words (`message(commandLine:)` puts a tool's command lines in). Setting it
+    /// in plain words (`messageText(commandLine:)` puts a tool's command lines in). Setting it
     /// replaces the whole text.
     public var message: String {
         get { text.description }
@@ -114,7 +114,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
                   recovery: recovery, file: file, line: line)
     }
 
-    /// Creates an error whose message names ways out as values: `"… \(fix) Nothing was changed."`.
+    /// Creates an error whose message names ways out as values: `Text("Can't … ", fix)`.
     init(
         _ code: Code, text: Text, path: String? = nil, syscall: String? = nil,
         errno: Int32? = nil, underlying: (any Error & Sendable)? = nil, recovery: Recovery? = nil,
@@ -150,13 +150,13 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
 
     /// The message with `commandLine` for each operation a way out in it names (where `message`
     /// says it in plain words): how a tool that offers those operations as commands prints it.
-    public func message(commandLine: (Operation) -> String) -> String {
+    public func messageText(commandLine: (Operation) -> String) -> String {
         text.text(commandLine: commandLine)
     }
 
-    /// `description` with `commandLine` for each operation a way out names (see `message(commandLine:)`).
-    public func description(commandLine: (Operation) -> String) -> String {
-        described(message(commandLine: commandLine))
+    /// `description` with `commandLine` for each operation a way out names (see `messageText(commandLine:)`).
+    public func descriptionText(commandLine: (Operation) -> String) -> String {
+        described(messageText(commandLine: commandLine))
     }
 
     /// This error with `sentence` and a space before its message (what else happened first).

@@ -125,9 +125,9 @@ public enum StoreUpgrade {
                 let fix = StoreError.Recovery.runCommand(
                     .rollback(store: path, backup: nil), advice: inverse + "or roll the store back to the backup taken before the upgrade.",
                     before: inverse + "or restore the backup taken before the upgrade: ", after: ".")
-                throw StoreError(.invalidArgument, text: "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
-                                    + "has an inverse, and it goes to version \(StoreLayout.renamedFolderVersion - 1). \(fix) Nothing was changed.",
-                                 path: path, recovery: fix)
+                let problem = "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
+                    + "has an inverse, and it goes to version \(StoreLayout.renamedFolderVersion - 1)."
+                throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
             }
             return try runLayoutChange(at: path, from: stored, to: goal, backup: backup, tool: tool, version: version,
                                        progress: progress, shouldContinue: shouldContinue)
@@ -158,8 +158,9 @@ public enum StoreUpgrade {
             let fix = StoreError.Recovery.runCommand(
                 .rollback(store: path, backup: nil), advice: "To go back to an older version, roll the store back to the backup taken before the upgrade.",
                 before: "To go back to an older version, restore the backup taken before the upgrade: ", after: ".")
-            throw StoreError(.invalidArgument, text: "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
-                                + "already, and a migration never goes back. \(fix) Nothing was changed.", path: path, recovery: fix)
+            let problem = "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
+                + "already, and a migration never goes back."
+            throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
         }
         // A change of version (as opposed to a reconcile at the same version after an older writer, §7).
         let upgrading = from < target

@@ -57,8 +57,8 @@ extension Store {
         let otherwise = "; if it does not, move it out of the store."
         let fix = StoreError.Recovery.runCommand(.restore(backup: nil, over: path), advice: putBack + " over the store" + otherwise,
                                                  before: putBack + " with ", after: otherwise)
-        return StoreError(.conflict, text: "Can't tell which folder holds the work streams of '\(path)': store.json says schema version "
-                          + "\(layoutVersion), whose work streams are in '\(expected)/', but \(detail). Nothing was changed. \(fix)",
-                          path: joinPath(path, other), recovery: fix)
+        let problem = "Can't tell which folder holds the work streams of '\(path)': store.json says schema version "
+            + "\(layoutVersion), whose work streams are in '\(expected)/', but \(detail)."
+        return StoreError(.conflict, text: .init(problem + " Nothing was changed. ", fix), path: joinPath(path, other), recovery: fix)
     }
 }

@@ -91,7 +91,7 @@ extension Store {
             .migrate(store: path, to: StoreLayout.renamedFolderVersion, allowBreaking: true),
             advice: "Use \(api), or move the store to v4 first (a migration that takes the breaking step).",
             before: "Use \(api), or move the store to v4 first with ", after: ".")
-        throw StoreError(.unsupportedVersion, text: "Can't \(call) in '\(path)' as a v4 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are in \(workStreamsFolderName)/. \(ways)",
+        throw StoreError(.unsupportedVersion, text: .init("Can't \(call) in '\(path)' as a v4 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are in \(workStreamsFolderName)/. ", ways),
                          path: path, recovery: .advice("Use \(api)."))
     }
 }

@@ -23,7 +23,7 @@ extension StoreError {
             code = .invalidDocument
             fix = listing("Fix the value by hand or restore the file from a backup")
         }
-        return StoreError(code, text: "Can't read '\(path)': \(error.reason). \(fix)", path: path, underlying: error, recovery: fix)
+        return StoreError(code, text: Text("Can't read '\(path)': \(error.reason). ", fix), path: path, underlying: error, recovery: fix)
     }
 
     /// The schema error behind a document error, if any.

@@ -32,9 +32,12 @@ package enum BackupChain {
         guard let first = problems.first else { return snapshot }
         let check = StoreError.Recovery.runCommand(.verifyBackup(backup.path), advice: "Verify the backup to see every problem, or give another backup.",
                                                    before: "Run ", after: " to see every problem, or give another backup.")
-        throw StoreError(.invalidDocument,
-                         text: "Can't compare with the backup '\(backup.path)': \(TextFormat.plural(problems.count, "of its documents", "of its documents")) "
-                            + "can't be read (\(first.text)), so it can't say what the store should hold. \(check)", path: backup.path, underlying: first)
+        let unreadable = "Can't compare with the backup '\(backup.path)': \(TextFormat.plural(problems.count, "of its documents", "of its documents")) can't be read"
+        var text = StoreError.Text(unreadable + " (")
+        text.append(first.text)
+        text.append("), so it can't say what the store should hold. ")
+        text.append(check)
+        throw StoreError(.invalidDocument, text: text, path: backup.path, underlying: first)
     }
 
     /// `snapshot` (a store at its manifest's version) taken to `target`: forward as `migrate` takes

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// `code` is stable for scripts; `message` and `fix` are sentences for people and may be reworded.
 /// A fix that is one of the store's operations stays a value (`recovery`): `fix` and `line` say it
-/// in plain words, `line(commandLine:)` with a tool's command line.
+/// in plain words, `lineText(commandLine:)` with a tool's command line.
 public struct StoreProblem: Sendable, Hashable {
     /// The file, relative to the store (`sessions/<id>.json`, `queue.json`, `sessions`).
     public var file: String
@@ -37,7 +37,7 @@ public struct StoreProblem: Sendable, Hashable {
     public var line: String { line(fix: fix) }
 
     /// `line` with `commandLine` for the operation the fix names, if any.
-    public func line(commandLine: (StoreError.Operation) -> String) -> String {
+    public func lineText(commandLine: (StoreError.Operation) -> String) -> String {
         line(fix: recovery.text(commandLine: commandLine))
     }
 

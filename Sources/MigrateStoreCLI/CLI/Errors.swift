@@ -7,7 +7,7 @@
 /// ```swift
 /// extension StoreError: ExitCodeError {
 ///     var exitCode: ExitCode { isLocked ? .locked : .ioError }
-///     var printedMessage: String { message(commandLine: \.commandLine) }
+///     var printedMessage: String { messageText(commandLine: \.commandLine) }
 /// }
 /// ```
 ///

@@ -23,10 +23,10 @@ extension StoreError.Operation {
 
 extension StoreError {
     /// The message as this tool prints it: a way out that is an operation as its command line.
-    var printedMessage: String { message(commandLine: \.commandLine) }
+    var printedMessage: String { messageText(commandLine: \.commandLine) }
 
     /// `description` as this tool prints it (see `printedMessage`).
-    var printedDescription: String { description(commandLine: \.commandLine) }
+    var printedDescription: String { descriptionText(commandLine: \.commandLine) }
 }
 
 extension StoreProblem {
@@ -34,5 +34,5 @@ extension StoreProblem {
     var printedFix: String { recovery.text(commandLine: \.commandLine) }
 
     /// `line` as this tool prints it (see `printedFix`).
-    var printedLine: String { line(commandLine: \.commandLine) }
+    var printedLine: String { lineText(commandLine: \.commandLine) }
 }
