@@ -7,8 +7,9 @@ extension StoreError {
     /// One error for several unreadable documents, listing each.
     static func unreadable(_ problems: [StoreError], store: String, action: String) -> StoreError {
         var text = Text("Can't \(action) '\(store)': \(problems.count) document\(problems.count == 1 ? "" : "s") can't be read; nothing was changed.")
-        for problem in problems.prefix(20) {
-            text.append("\n  - ")
+        text.append("\n")
+        for (index, problem) in problems.prefix(20).enumerated() {
+            text.append(index == 0 ? "  - " : "\n  - ")
             text.append(problem.text)
         }
         if problems.count > 20 { text.append("\n  … and \(problems.count - 20) more") }

@@ -165,7 +165,7 @@ extension Store {
         } else {
             try replaced.directory.sync(context: replaced.context)
         }
-        OwnWrites.shared.recordWrite(store: path, document: full, system: system)
+        ownWrites.recordWrite(document: full, system: system)
     }
 
     /// Creates a work stream as current code does (spec §4 dual write, §10): `backend_name` `""`,
@@ -203,7 +203,7 @@ extension Store {
             // fsync the folder: the unlink is durable only once its directory entry is (man 2 fsync).
             let fd = try AtomicFile.openDirectory(sessionsDirectory, system: system, context: context)
             try fd.sync(context: context)
-            OwnWrites.shared.recordDeletion(store: path, document: full)
+            ownWrites.recordDeletion(document: full)
         }
     }
 

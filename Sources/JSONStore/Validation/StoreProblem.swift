@@ -84,7 +84,8 @@ extension StoreProblem {
             // The store's own checks (an id that is not the file name): its sentence, with the path made relative.
             let message = error.message.replacingOccurrences(of: error.path ?? "\u{0}", with: file)
             self.init(file: file, code: "invalid_document", message: StoreProblem.sentence(message),
-                      recovery: .run(.validate(store: nil), plainly: "Validate the store", " for the exact problem and its fix."))
+                      recovery: .runCommand(.validate(store: nil), advice: "Validate the store for the exact problem and its fix.",
+                                            before: "Run ", after: " on the store for the exact problem and its fix."))
         default:
             self.init(file: file, code: "unreadable_file", message: StoreProblem.sentence(error.description),
                       fix: "Check the file's permissions and the disk, then run the command again.")
