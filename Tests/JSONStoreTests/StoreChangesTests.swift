@@ -180,9 +180,9 @@ import Darwin
         let (store, _) = try Self.store(folder)
         let again = try Store.open(at: store.path)
         #expect(again.ownWrites === store.ownWrites)
-        let watcher = try store.changes(includingOwnWrites: false).watcher
+        let changes = try store.changes(includingOwnWrites: false)
         #expect(again.ownWrites.observers == 1)
-        watcher.stop()
+        changes.watcher.stop()
         #expect(again.ownWrites.observers == 0)
     }
 
