@@ -162,7 +162,7 @@ public enum Backup {
         let why = lock.isHeld ? "the lock passed in is the lock of '\(lock.storePath)'" : "the lock passed in was released"
         let fix = "Pass the held StoreLock of '\(store)' (the same path), or nil to let the backup take the lock itself."
         throw StoreError(.invalidArgument, "Can't back up '\(store)' into '\(destination)': \(why). \(fix) Nothing was created.",
-                         path: store, recovery: fix)
+                         path: store, recovery: .advice(fix))
     }
 
     private static func refuseExisting(_ target: SiblingPath, system: SystemCalls) throws(StoreError) {

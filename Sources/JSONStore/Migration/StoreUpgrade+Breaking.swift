@@ -42,12 +42,12 @@ extension StoreUpgrade {
             let fix = "See every change first with StoreMigrator.plan(to: \(target)); to proceed, pass allowBreaking: true "
                 + "(it takes a verified backup first, and the migration to version \(target - 1) goes back exactly)."
             return StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target) without an explicit confirmation: \(what). \(fix) Nothing was changed.",
-                              path: path, recovery: fix)
+                              path: path, recovery: .advice(fix))
         }
         if backup == .none {
             let fix = "Run it with a backup: a breaking step runs only after a verified backup."
             return StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target) without a backup: \(what). \(fix) Nothing was changed.",
-                              path: path, recovery: fix)
+                              path: path, recovery: .advice(fix))
         }
         return nil
     }

@@ -111,7 +111,7 @@ public enum StoreUpgrade {
         if let requested, requested > MigrationChain.newest || requested < MigrationChain.oldest {
             let fix = "Pass a version from \(MigrationChain.oldest) to \(MigrationChain.newest), or leave the target out, or use the version of the tool that writes schema version \(requested)."
             throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(requested): this code knows schema "
-                                + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: fix)
+                                + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: .advice(fix))
         }
         // The breaking step and its inverse (spec §9, §11): `StoreUpgrade+Breaking.swift`.
         let stored = try rawSchemaVersion(path)
@@ -122,11 +122,13 @@ public enum StoreUpgrade {
                 throw refusal
             }
             if goal < StoreLayout.renamedFolderVersion - 1 {
-                let fix = "Migrate to version \(StoreLayout.renamedFolderVersion - 1) (the exact inverse of the breaking step), "
-                    + "or restore the backup taken before the upgrade: '\(TextFormat.command("migrate-store", "rollback", path, "--from-backup", "BACKUP"))'."
-                throw StoreError(.invalidArgument, "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
-                                    + "has an inverse, and it goes to version \(StoreLayout.renamedFolderVersion - 1). \(fix) Nothing was changed.",
-                                 path: path, recovery: fix)
+                let inverse = "Migrate to version \(StoreLayout.renamedFolderVersion - 1) (the exact inverse of the breaking step), "
+                let fix = StoreError.Recovery.runCommand(
+                    .rollback(store: path, backup: nil), advice: inverse + "or roll the store back to the backup taken before the upgrade.",
+                    before: inverse + "or restore the backup taken before the upgrade: ", after: ".")
+                let problem = "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
+                    + "has an inverse, and it goes to version \(StoreLayout.renamedFolderVersion - 1)."
+                throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
             }
             return try runLayoutChange(at: path, from: stored, to: goal, backup: backup, tool: tool, version: version,
                                        progress: progress, shouldContinue: shouldContinue)
@@ -154,10 +156,12 @@ public enum StoreUpgrade {
         let from = try reader.manifest().schemaVersion
         let target = requested ?? migrator.defaultTarget
         if target < from {
-            let fix = "To go back to an older version, restore the backup taken before the upgrade: "
-                + "'\(TextFormat.command("migrate-store", "rollback", path, "--from-backup", "BACKUP"))'."
-            throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
-                                + "already, and a migration never goes back. \(fix) Nothing was changed.", path: path, recovery: fix)
+            let fix = StoreError.Recovery.runCommand(
+                .rollback(store: path, backup: nil), advice: "To go back to an older version, roll the store back to the backup taken before the upgrade.",
+                before: "To go back to an older version, restore the backup taken before the upgrade: ", after: ".")
+            let problem = "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
+                + "already, and a migration never goes back."
+            throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
         }
         // A change of version (as opposed to a reconcile at the same version after an older writer, §7).
         let upgrading = from < target

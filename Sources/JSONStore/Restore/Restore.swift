@@ -134,10 +134,9 @@ public enum Restore {
             if options.migrate { report.migration = try plannedMigration(backup, manifest, toolVersion: version, system: system) }
             return report
         }
-        if var refusal {
+        if let refusal {
             // The interrupted restore was finished all the same: say so, or the refusal hides it.
-            if let recovered { refusal.message = recovered.summary + " " + refusal.message }
-            throw refusal
+            throw recovered.map { refusal.prefixed($0.summary) } ?? refusal
         }
         let staged = try StagedStore(besides: target, schemaVersion: manifest.storeSchemaVersion, system: system)
         do {

@@ -91,7 +91,7 @@ final class StagedStore {
             guard let problem = error.documentProblem(in: directory.path) else { throw error }
             let fix = "Restore without --migrate, then run 'migrate' to see the full report."
             throw StoreError(.invalidDocument, "Can't migrate the restored store: \(problem) \(fix)", path: target.path,
-                             underlying: problem, recovery: fix)
+                             underlying: problem, recovery: .advice(fix))
         }
         for document in report.documents where document.rewritesFile {
             guard let path = StoreFilePath(document.file) else {

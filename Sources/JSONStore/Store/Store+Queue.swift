@@ -175,7 +175,7 @@ extension Store {
             FileChange(directory: sessionsDirectory, name: Store.documentName($0), bytes: updates[$0]!)
         }
         try BatchCommit.commit(changes, system: system)
-        for change in changes { OwnWrites.shared.recordWrite(store: path, document: joinPath(change.directory, change.name), system: system) }
+        for change in changes { ownWrites.recordWrite(document: joinPath(change.directory, change.name), system: system) }
         return new
     }
 }

@@ -107,7 +107,7 @@ struct CommandLineTool {
     private func report(_ error: any Error, output: Output) -> ExitCode {
         let (code, message): (ExitCode, String)
         if let known = error as? any ExitCodeError {
-            (code, message) = (known.exitCode, known.message)
+            (code, message) = (known.exitCode, known.printedMessage)
         } else {
             (code, message) = (.internalError, "Internal error: \(String(describing: error))")
         }

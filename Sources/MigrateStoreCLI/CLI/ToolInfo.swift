@@ -32,6 +32,11 @@ extension ToolInfo {
     /// (`TextFormat.shellWord`), so that pasting it runs it whatever the path holds:
     /// `ToolInfo.command("migrate", "/tmp/it's")` is `migrate-store migrate '/tmp/it'\''s'`.
     static func command(_ words: String...) -> String {
+        command(words: words)
+    }
+
+    /// `command(_:)` for words built at run time.
+    static func command(words: [String]) -> String {
         ([name] + words).map(TextFormat.shellWord).joined(separator: " ")
     }
 }

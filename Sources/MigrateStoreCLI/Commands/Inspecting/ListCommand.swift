@@ -162,7 +162,7 @@ struct ListCommand: Subcommand {
     /// of them failed to read (``ProblemExit``), else 65.
     static func finish(_ problems: [StoreProblem], store: String, _ out: Output) throws -> ExitCode {
         guard !problems.isEmpty else { return .success }
-        for problem in problems { out.warning(problem.line) }
+        for problem in problems { out.warning(problem.printedLine) }
         throw CommandError(ProblemExit.code(problems), "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem.")
     }
 }

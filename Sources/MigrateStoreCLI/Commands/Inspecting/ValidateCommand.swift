@@ -27,9 +27,9 @@ struct ValidateCommand: Subcommand {
     func run(_ out: Output) throws -> ExitCode {
         let inspected = try InspectedStore(path: storePath)
         let scan = try inspected.call { () throws(StoreError) in try StoreValidator(inspected.store) }
-        for problem in scan.problems { out.print(problem.line) }
+        for problem in scan.problems { out.print(problem.printedLine) }
         if !scan.problems.isEmpty { out.print("") }
-        for note in scan.notes { out.print("Note: " + note.line) }
+        for note in scan.notes { out.print("Note: " + note.printedLine) }
         if !scan.notes.isEmpty { out.print("") }
         out.print(Self.summary(scan))
         out.emitJSON([

@@ -68,14 +68,14 @@ struct VerifyCommand: Subcommand {
         progress.finish()
         out.print("Verifying '\(store.path)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty && result.integrity.isEmpty ? "ok" : "\(result.unreadable.count + result.integrity.count) problem(s)"))
-        for problem in result.unreadable { out.print("    - \(problem.message)") }
+        for problem in result.unreadable { out.print("    - \(problem.printedMessage)") }
         for problem in result.integrity { out.print("    - \(problem)") }
         if let comparison { Self.printComparison(comparison, out) }
         if let inverseChecks {
             out.print("  round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): "
                       + (inverseChecks.passed ? "ok (\(inverseChecks.checked) checked)" : "\(inverseChecks.failures.count + inverseChecks.unreadable.count) failed"))
             for failure in inverseChecks.failures.prefix(50) { out.print("    - \(failure)") }
-            for problem in inverseChecks.unreadable { out.print("    - \(problem.message)") }
+            for problem in inverseChecks.unreadable { out.print("    - \(problem.printedMessage)") }
         }
         for refused in result.refusedReaders {
             out.print("  a v\(refused.reader) reader is refused by store.json (min_reader_version \(refused.minReaderVersion)): FAILED, "
@@ -144,7 +144,7 @@ struct VerifyCommand: Subcommand {
         let comparison = try against?.compare(try StoreArgument.openReadOnly(storePath))
         out.print("Verifying '\(storePath)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty ? "ok" : "\(result.unreadable.count) problem(s)"))
-        for problem in result.unreadable { out.print("    - \(problem.message)") }
+        for problem in result.unreadable { out.print("    - \(problem.printedMessage)") }
         if let comparison { Self.printComparison(comparison, out) }
         let roundTrip = result.comparedWithBackup ? "inverse(step(d)) = d for each work stream d of the backup" : "step(inverse(e)) = e for each work stream e"
         let normalised = result.normalisations > 0 ? ", apart from \(TextFormat.plural(result.normalisations, "reported normalisation"))" : ""
