@@ -8,6 +8,7 @@
 /// migrate-store help [<command> | exit-codes]
 /// migrate-store <command> --help | -h
 /// migrate-store --version | --help | -h
+/// migrate-store help --markdown | --man     (hidden: the reference files, see CommandReference)
 /// ```
 ///
 /// Errors are printed as `Error: <message>`; usage errors add `Usage: ...` and
