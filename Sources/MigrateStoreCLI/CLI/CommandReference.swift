@@ -63,7 +63,7 @@ enum CommandReference {
     ]
 
     /// One piece of a synopsis line.
-    indirect enum Word: Sendable {
+    enum Word: Sendable {
         /// Typed as shown: a command or option name.
         case literal(String)
         /// Replaced by the user: `<store>`.
@@ -119,11 +119,11 @@ enum CommandReference {
     /// `--a and --b can't be used together.` for each of the spec's exclusive groups; the same
     /// rule the parser applies (``ArgumentParser``).
     static func exclusions(of spec: CommandSpec) -> [String] {
-        spec.mutuallyExclusive.map { group in
+        spec.mutuallyExclusive.compactMap { group in
             let names = group.map { "--\($0)" }
-            guard let last = names.last, names.count > 1 else { return "" }
+            guard let last = names.last, names.count > 1 else { return nil }
             return names.dropLast().joined(separator: ", ") + " and \(last) can't be used together."
-        }.filter { !$0.isEmpty }
+        }
     }
 
     /// The paragraphs of a help text, each on one line: the words the help wraps, unwrapped.
