@@ -22,7 +22,8 @@ struct ListCommand: Subcommand {
             One line per work stream: its id, display name, provider and provider session, message \
             count, last change, FIFO position, priority and flags (local, deleted, hidden). Work \
             streams the user deleted are hidden, as the app hides them, unless --deleted is given. \
-            Documents that can't be read are listed as warnings after the table (exit status 65).
+            Documents that can't be read are listed as warnings after the table (exit status 65, \
+            or 74 when the operating system failed to read one).
             """,
         arguments: [.store],
         options: [sortOrder, deleted, queued])

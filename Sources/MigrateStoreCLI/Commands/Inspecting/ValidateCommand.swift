@@ -16,7 +16,8 @@ struct ValidateCommand: Subcommand {
             Reads every document and reports every problem, not only the first, one per line: \
             '<file>: <key path>: <what is wrong>. Fix: <suggestion>'. Notes (an orphan \
             customisation, what migration will fix) follow and are not problems. Changes nothing. \
-            Exits with status 0 when there is no problem, 65 when there is any.
+            Exits with status 0 when there is no problem, 65 when there is any, and 74 when the \
+            operating system failed to read a file.
             """,
         arguments: [.store])
 
