@@ -47,8 +47,10 @@ extension LayoutChange {
         let sourceFolder = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: direction.from))
         let listing = try DocumentListing.listDocumentFolder(sourceFolder, system: system)
         var problems = listing.invalid.map(\.error)
-        let staging = joinPath(path, direction.stagingFolder)
-        if write { try makeStagingFolder(staging, like: sourceFolder) }
+        let folderCommit = FolderCommit(in: path, staging: direction.stagingFolder, system: system)
+        let staging = folderCommit.staging
+        var stagingFD: FileDescriptor?
+        if write { stagingFD = try makeStagingFolder(folderCommit, like: sourceFolder) }
         let failed = FailureFlag(!problems.isEmpty)
         var done = 0
         var writeFailure: StoreError?
@@ -92,8 +94,8 @@ extension LayoutChange {
             finishing.finishedAt = Date()
             let newManifest = StoreMigration.layoutChangeManifest(manifest, to: direction.to, counts: counts, context: write ? finishing : context)
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: [.manifestUpgraded(from: direction.from, to: direction.to), .migrationRecorded]))
-            guard write else { return report }
-            try commit(direction, staging: staging, ids: ids, small: small, manifest: newManifest)
+            guard write, let stagingFD = stagingFD.take() else { return report }
+            try commit(direction, staging: folderCommit, stagingFD: stagingFD, ids: ids, small: small, manifest: newManifest)
         } catch {
             if write { NewFiles.removeTreeLeftover(staging, system: system) }
             throw error
@@ -101,32 +103,22 @@ extension LayoutChange {
         return report
     }
 
-    /// The staging folder, with the permissions of the folder it replaces.
-    private func makeStagingFolder(_ staging: String, like source: String) throws(StoreError) {
-        let context = ErrorContext("write", staging)
+    /// The staging folder, with the permissions of the folder it replaces, open (for the barrier).
+    private func makeStagingFolder(_ commit: FolderCommit, like source: String) throws(StoreError) -> FileDescriptor {
+        let context = ErrorContext("write", commit.staging)
         let mode = try system.linkStatus(source, context: context).map(\.permissions) ?? 0o700
-        try system.makeDirectory(staging, mode: 0o700, context: context)
-        let fd = try FileDescriptor(opening: staging, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
-        try fd.setPermissions(mode, context: context)
+        return try commit.createStaging(permissions: mode, context: context)
     }
 
     /// Steps 1–5 of the commit order (see ``LayoutChange``), once everything is staged and read.
-    private func commit(_ direction: Direction, staging: String, ids: [UUID], small: [SmallDocument], manifest: ManifestV2) throws(StoreError) {
-        let context = ErrorContext("write", staging)
-        // 1. The staged documents, durable: one syncfs where the platform has it, else an fsync each.
-        let stagingFD = try FileDescriptor(opening: staging, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
-        if try !stagingFD.syncFileSystem(context: context) {
-            for id in ids {
-                let staged = joinPath(staging, StoreLayout.documentFileName(id))
-                let fileContext = ErrorContext("flush", staged)
-                try FileDescriptor(opening: staged, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC, system: system, context: fileContext).sync(context: fileContext)
-            }
-        }
-        try stagingFD.sync(context: context)
+    private func commit(_ direction: Direction, staging: FolderCommit, stagingFD: borrowing FileDescriptor, ids: [UUID], small: [SmallDocument],
+                        manifest: ManifestV2) throws(StoreError) {
+        // 1. The staged documents, durable: one barrier (`FolderCommit.makeDurable`).
+        try staging.makeDurable(newFiles: ids.lazy.map { joinPath(staging.staging, StoreLayout.documentFileName($0)) }, through: stagingFD,
+                                fileVerb: "flush", context: ErrorContext("write", staging.staging))
         // 2. Into place; the store folder fsynced, so the new folder survives a power loss.
         let target = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: direction.to))
-        try system.rename(staging, to: target, context: ErrorContext("write", target))
-        try NewFiles.syncDirectory(path, system: system)
+        try staging.rename(to: target, context: ErrorContext("write", target))
         // 3–4. Forward: store.json first (a v3 reader would refuse version-4 small documents in a
         // v3 store), then the small documents. Inverse: the small documents first, for the same reason.
         let changes = small.map { FileChange(directory: $0.directory, name: $0.name, bytes: $0.bytes) }
@@ -255,16 +247,12 @@ extension LayoutChange {
     /// stop seeing it at the rename, before its thousands of files are removed.
     func retire(_ folder: String) throws(StoreError) {
         let source = joinPath(path, folder)
-        let retired = joinPath(path, StoreLayout.Bookkeeping.retiredWorkStreams)
         let context = ErrorContext("clean up", source)
         guard let status = try system.linkStatus(source, context: context) else { return }
         guard status.type == .directory else {
             throw StoreError(.notARegularFile, "Can't finish the layout change of '\(path)': '\(source)' is not a folder. Move it out of the store.", path: source)
         }
-        if try system.linkStatus(retired, context: context) != nil { try NewFiles.removeTree(retired, system: system) }
-        try system.rename(source, to: retired, context: context)
-        try NewFiles.syncDirectory(path, system: system)
-        try NewFiles.removeTree(retired, system: system)
+        try FolderCommit.retire(folder, as: StoreLayout.Bookkeeping.retiredWorkStreams, in: path, system: system, context: context)
     }
 
     /// Customisations, settings and `queue.json` whose `schema_version` is not `version`, with their
