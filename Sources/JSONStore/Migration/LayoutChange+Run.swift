@@ -44,7 +44,7 @@ extension LayoutChange {
         try reportLeftovers(storeVersion: manifest.schemaVersion, write: write, report: &report)
         let queue = try queue()
         let index = QueueIndex(queue ?? QueueV2(schemaVersion: direction.from))
-        let sourceFolder = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: direction.from))
+        let sourceFolder = joinPath(path, direction.sourceFolder)
         let listing = try DocumentListing.listDocumentFolder(sourceFolder, system: system)
         var problems = listing.invalid.map(\.error)
         let folderCommit = FolderCommit(in: path, staging: direction.stagingFolder, system: system)
@@ -117,7 +117,7 @@ extension LayoutChange {
         try staging.makeDurable(newFiles: ids.lazy.map { joinPath(staging.staging, StoreLayout.documentFileName($0)) }, through: stagingFD,
                                 fileVerb: "flush", context: ErrorContext("write", staging.staging))
         // 2. Into place; the store folder fsynced, so the new folder survives a power loss.
-        let target = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: direction.to))
+        let target = joinPath(path, direction.targetFolder)
         try staging.rename(to: target, context: ErrorContext("write", target))
         // 3–4. Forward: store.json first (a v3 reader would refuse version-4 small documents in a
         // v3 store), then the small documents. Inverse: the small documents first, for the same reason.
@@ -131,7 +131,7 @@ extension LayoutChange {
             try AtomicFile.durableReplace(directory: path, name: StoreLayout.manifest, bytes: manifest.encoded, system: system)
         }
         // 5. The old folder: out of sight at once, then removed.
-        try retire(StoreLayout.workStreamsFolder(schemaVersion: direction.from))
+        try retire(direction.sourceFolder)
     }
 
     private func commitInBatches(_ changes: [FileChange]) throws(StoreError) {
@@ -148,7 +148,7 @@ extension LayoutChange {
     /// them before `store.json`), the other version's folder, staging leftovers.
     func finish(at version: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
         var problems: [StoreError] = []
-        let small = version >= StoreLayout.renamedFolderVersion ? try smallDocuments(to: version, queue: try queue(), problems: &problems) : []
+        let small = version >= Direction.forward.to ? try smallDocuments(to: version, queue: try queue(), problems: &problems) : []
         if !problems.isEmpty { throw StoreError.unreadable(problems, store: path, action: "migrate") }
         for document in small { report.append(DocumentChanges(file: document.relative, changes: [document.change])) }
         try reportLeftovers(storeVersion: version, write: write, report: &report)
@@ -167,8 +167,8 @@ extension LayoutChange {
     /// True when a store at `version` holds a folder an interrupted layout change left: the other
     /// version's folder of work streams, a staging or a retired folder (``removeLeftovers``).
     func hasLeftoverFolders(at version: Int) throws(StoreError) -> Bool {
-        for name in [StoreLayout.otherWorkStreamsFolder(schemaVersion: version), StoreLayout.Bookkeeping.stagingWorkStreams,
-                     StoreLayout.Bookkeeping.stagingSessions, StoreLayout.Bookkeeping.retiredWorkStreams] {
+        for name in [StoreLayout.otherWorkStreamsFolder(schemaVersion: version), Direction.forward.stagingFolder,
+                     Direction.inverse.stagingFolder, StoreLayout.Bookkeeping.retiredWorkStreams] {
             if try system.linkStatus(joinPath(path, name), context: ErrorContext("list", path)) != nil { return true }
         }
         return false
@@ -177,7 +177,7 @@ extension LayoutChange {
     /// True when ``finish`` has something to do on a store at `version` (3 or 4).
     func needsFinishing(at version: Int) throws(StoreError) -> Bool {
         if try hasLeftoverFolders(at: version) { return true }
-        guard version >= StoreLayout.renamedFolderVersion else { return false }
+        guard version >= Direction.forward.to else { return false }
         var problems: [StoreError] = []
         let small = try smallDocuments(to: version, queue: try queue(), problems: &problems)
         return !small.isEmpty || !problems.isEmpty
@@ -191,7 +191,7 @@ extension LayoutChange {
     @discardableResult
     func removeLeftovers(storeVersion: Int) throws(StoreError) -> (folder: String, workStreams: Int)? {
         let leftover = try leftoverWorkStreams(storeVersion: storeVersion)
-        for name in [StoreLayout.Bookkeeping.stagingWorkStreams, StoreLayout.Bookkeeping.stagingSessions] {
+        for name in [Direction.forward.stagingFolder, Direction.inverse.stagingFolder] {
             let folder = joinPath(path, name)
             if try system.linkStatus(folder, context: ErrorContext("clean up", folder)) != nil { try NewFiles.removeTree(folder, system: system) }
         }
@@ -227,8 +227,7 @@ extension LayoutChange {
             throw refuse("'\(other)/' also holds work streams (\(theirs.count), against \(ours.count) in '\(expected)/') that are not "
                          + "the same ones, so it is not what an interrupted layout change leaves")
         }
-        let otherSide = storeVersion >= StoreLayout.renamedFolderVersion
-            ? 1...(StoreLayout.renamedFolderVersion - 1) : StoreLayout.renamedFolderVersion...Int.max
+        let otherSide = storeVersion >= Direction.forward.to ? MigrationChain.oldest...Direction.forward.from : Direction.forward.to...Int.max
         for id in theirs {
             let file = joinPath(joinPath(path, other), id.fileName)
             let bytes = try FileReader.read(file, system: system)
