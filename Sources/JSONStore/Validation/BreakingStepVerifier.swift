@@ -154,7 +154,7 @@ package struct BreakingStepVerifier: Sendable {
             }
         }
         for id in ids.subtracting(backupIDs).sorted(by: { $0.lowercased < $1.lowercased }) {
-            result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: 3)): in the store but not in the backup")
+            result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: LayoutChange.Direction.inverse.to)): in the store but not in the backup")
         }
         return result
     }
