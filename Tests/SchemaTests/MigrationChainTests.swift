@@ -28,6 +28,15 @@ import Testing
                 "only the breaking step ships an inverse, back to where it came from")
     }
 
+    @Test func theFolderLayoutFollowsTheStepsLayoutEffects() {
+        #expect(MigrationChain.steps.map(\.layout) == [.none, .none, .renamesWorkStreamsFolder(from: "sessions", to: "work-streams")])
+        #expect(MigrationChain.folderRenamingStep.from == 3 && MigrationChain.folderRenamingStep.kind == .breaking)
+        #expect(StoreLayout.renamedFolderVersion == MigrationChain.folderRenamingStep.to)
+        #expect((1...5).map { StoreLayout.workStreamsFolder(schemaVersion: $0) } == ["sessions", "sessions", "sessions", "work-streams", "work-streams"])
+        #expect((1...5).map { StoreLayout.otherSideOfFolderRename(schemaVersion: $0) } == [4, 4, 4, 3, 3])
+        #expect(StoreLayout.Bookkeeping.staging(for: "work-streams") == StoreLayout.Bookkeeping.stagingWorkStreams)
+    }
+
     @Test func v2ToV3AddsEveryCursorWithItsDefaultAndSeqAndOffsetToEachMessage() throws {
         let v2 = try Self.v2(messages: Fixtures.message())
         let (document, changes) = try MigrationStep.v2ToV3.migrate(.v2(v2), context: Self.noOlderWriter)

@@ -46,11 +46,13 @@ extension LayoutChange {
         try reportLeftovers(storeVersion: manifest.schemaVersion, write: write, report: &report)
         let queue = try queue()
         let index = QueueIndex(queue ?? QueueV2(schemaVersion: direction.from))
-        let sourceFolder = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: direction.from))
+        let sourceFolder = joinPath(path, direction.sourceFolder)
         let listing = try DocumentListing.listDocumentFolder(sourceFolder, system: system)
         var problems = listing.invalid.map(\.error)
-        let staging = joinPath(path, direction.stagingFolder)
-        if write { try makeStagingFolder(staging, like: sourceFolder) }
+        let folderCommit = FolderCommit(in: path, staging: direction.stagingFolder, system: system)
+        let staging = folderCommit.staging
+        var stagingFD: FileDescriptor?
+        if write { stagingFD = try makeStagingFolder(folderCommit, like: sourceFolder) }
         let failed = FailureFlag(!problems.isEmpty)
         var writeFailure: StoreError?
         let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
@@ -94,8 +96,8 @@ extension LayoutChange {
             finishing.finishedAt = Date()
             let newManifest = StoreMigration.layoutChangeManifest(manifest, to: direction.to, counts: counts, context: write ? finishing : context)
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: [.manifestUpgraded(from: direction.from, to: direction.to), .migrationRecorded]))
-            guard write else { return report }
-            try commit(direction, staging: staging, ids: ids, small: small, manifest: newManifest)
+            guard write, let stagingFD = stagingFD.take() else { return report }
+            try commit(direction, staging: folderCommit, stagingFD: stagingFD, ids: ids, small: small, manifest: newManifest)
         } catch {
             if write { NewFiles.removeTreeLeftover(staging, system: system) }
             throw error
@@ -103,32 +105,22 @@ extension LayoutChange {
         return report
     }
 
-    /// The staging folder, with the permissions of the folder it replaces.
-    private func makeStagingFolder(_ staging: String, like source: String) throws(StoreError) {
-        let context = ErrorContext("write", staging)
+    /// The staging folder, with the permissions of the folder it replaces, open (for the barrier).
+    private func makeStagingFolder(_ commit: FolderCommit, like source: String) throws(StoreError) -> FileDescriptor {
+        let context = ErrorContext("write", commit.staging)
         let mode = try system.linkStatus(source, context: context).map(\.permissions) ?? 0o700
-        try system.makeDirectory(staging, mode: 0o700, context: context)
-        let fd = try FileDescriptor(opening: staging, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
-        try fd.setPermissions(mode, context: context)
+        return try commit.createStaging(permissions: mode, context: context)
     }
 
     /// Steps 1–5 of the commit order (see ``LayoutChange``), once everything is staged and read.
-    private func commit(_ direction: Direction, staging: String, ids: [UUID], small: [SmallDocument], manifest: ManifestV2) throws(StoreError) {
-        let context = ErrorContext("write", staging)
-        // 1. The staged documents, durable: one syncfs where the platform has it, else an fsync each.
-        let stagingFD = try FileDescriptor(opening: staging, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
-        if try !stagingFD.syncFileSystem(context: context) {
-            for id in ids {
-                let staged = joinPath(staging, StoreLayout.documentFileName(id))
-                let fileContext = ErrorContext("flush", staged)
-                try FileDescriptor(opening: staged, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC, system: system, context: fileContext).sync(context: fileContext)
-            }
-        }
-        try stagingFD.sync(context: context)
+    private func commit(_ direction: Direction, staging: FolderCommit, stagingFD: borrowing FileDescriptor, ids: [UUID], small: [SmallDocument],
+                        manifest: ManifestV2) throws(StoreError) {
+        // 1. The staged documents, durable: one barrier (`FolderCommit.makeDurable`).
+        try staging.makeDurable(newFiles: ids.lazy.map { joinPath(staging.staging, StoreLayout.documentFileName($0)) }, through: stagingFD,
+                                fileVerb: "flush", context: ErrorContext("write", staging.staging))
         // 2. Into place; the store folder fsynced, so the new folder survives a power loss.
-        let target = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: direction.to))
-        try system.rename(staging, to: target, context: ErrorContext("write", target))
-        try NewFiles.syncDirectory(path, system: system)
+        let target = joinPath(path, direction.targetFolder)
+        try staging.rename(to: target, context: ErrorContext("write", target))
         // 3–4. Forward: store.json first (a v3 reader would refuse version-4 small documents in a
         // v3 store), then the small documents. Inverse: the small documents first, for the same reason.
         let changes = small.map { FileChange(directory: $0.directory, name: $0.name, bytes: $0.bytes) }
@@ -141,7 +133,7 @@ extension LayoutChange {
             try AtomicFile.durableReplace(directory: path, name: StoreLayout.manifest, bytes: manifest.encoded, system: system)
         }
         // 5. The old folder: out of sight at once, then removed.
-        try retire(StoreLayout.workStreamsFolder(schemaVersion: direction.from))
+        try retire(direction.sourceFolder)
     }
 
     private func commitInBatches(_ changes: [FileChange]) throws(StoreError) {
@@ -158,7 +150,7 @@ extension LayoutChange {
     /// them before `store.json`), the other version's folder, staging leftovers.
     func finish(at version: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
         var problems: [StoreError] = []
-        let small = version >= StoreLayout.renamedFolderVersion ? try smallDocuments(to: version, queue: try queue(), problems: &problems) : []
+        let small = version >= Direction.forward.to ? try smallDocuments(to: version, queue: try queue(), problems: &problems) : []
         if !problems.isEmpty { throw StoreError.unreadable(problems, store: path, action: "migrate") }
         for document in small { report.append(DocumentChanges(file: document.relative, changes: [document.change])) }
         try reportLeftovers(storeVersion: version, write: write, report: &report)
@@ -177,8 +169,8 @@ extension LayoutChange {
     /// True when a store at `version` holds a folder an interrupted layout change left: the other
     /// version's folder of work streams, a staging or a retired folder (``removeLeftovers``).
     func hasLeftoverFolders(at version: Int) throws(StoreError) -> Bool {
-        for name in [StoreLayout.otherWorkStreamsFolder(schemaVersion: version), StoreLayout.Bookkeeping.stagingWorkStreams,
-                     StoreLayout.Bookkeeping.stagingSessions, StoreLayout.Bookkeeping.retiredWorkStreams] {
+        for name in [StoreLayout.otherWorkStreamsFolder(schemaVersion: version), Direction.forward.stagingFolder,
+                     Direction.inverse.stagingFolder, StoreLayout.Bookkeeping.retiredWorkStreams] {
             if try system.linkStatus(joinPath(path, name), context: ErrorContext("list", path)) != nil { return true }
         }
         return false
@@ -187,7 +179,7 @@ extension LayoutChange {
     /// True when ``finish`` has something to do on a store at `version` (3 or 4).
     func needsFinishing(at version: Int) throws(StoreError) -> Bool {
         if try hasLeftoverFolders(at: version) { return true }
-        guard version >= StoreLayout.renamedFolderVersion else { return false }
+        guard version >= Direction.forward.to else { return false }
         var problems: [StoreError] = []
         let small = try smallDocuments(to: version, queue: try queue(), problems: &problems)
         return !small.isEmpty || !problems.isEmpty
@@ -201,7 +193,7 @@ extension LayoutChange {
     @discardableResult
     func removeLeftovers(storeVersion: Int) throws(StoreError) -> (folder: String, workStreams: Int)? {
         let leftover = try leftoverWorkStreams(storeVersion: storeVersion)
-        for name in [StoreLayout.Bookkeeping.stagingWorkStreams, StoreLayout.Bookkeeping.stagingSessions] {
+        for name in [Direction.forward.stagingFolder, Direction.inverse.stagingFolder] {
             let folder = joinPath(path, name)
             if try system.linkStatus(folder, context: ErrorContext("clean up", folder)) != nil { try NewFiles.removeTree(folder, system: system) }
         }
@@ -237,8 +229,7 @@ extension LayoutChange {
             throw refuse("'\(other)/' also holds work streams (\(theirs.count), against \(ours.count) in '\(expected)/') that are not "
                          + "the same ones, so it is not what an interrupted layout change leaves")
         }
-        let otherSide = storeVersion >= StoreLayout.renamedFolderVersion
-            ? 1...(StoreLayout.renamedFolderVersion - 1) : StoreLayout.renamedFolderVersion...Int.max
+        let otherSide = storeVersion >= Direction.forward.to ? MigrationChain.oldest...Direction.forward.from : Direction.forward.to...Int.max
         for id in theirs {
             let file = joinPath(joinPath(path, other), id.fileName)
             let bytes = try FileReader.read(file, system: system)
@@ -257,16 +248,12 @@ extension LayoutChange {
     /// stop seeing it at the rename, before its thousands of files are removed.
     func retire(_ folder: String) throws(StoreError) {
         let source = joinPath(path, folder)
-        let retired = joinPath(path, StoreLayout.Bookkeeping.retiredWorkStreams)
         let context = ErrorContext("clean up", source)
         guard let status = try system.linkStatus(source, context: context) else { return }
         guard status.type == .directory else {
             throw StoreError(.notARegularFile, "Can't finish the layout change of '\(path)': '\(source)' is not a folder. Move it out of the store.", path: source)
         }
-        if try system.linkStatus(retired, context: context) != nil { try NewFiles.removeTree(retired, system: system) }
-        try system.rename(source, to: retired, context: context)
-        try NewFiles.syncDirectory(path, system: system)
-        try NewFiles.removeTree(retired, system: system)
+        try FolderCommit.retire(folder, as: StoreLayout.Bookkeeping.retiredWorkStreams, in: path, system: system, context: context)
     }
 
     /// Customisations, settings and `queue.json` whose `schema_version` is not `version`, with their

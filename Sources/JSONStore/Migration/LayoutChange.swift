@@ -6,11 +6,14 @@ import Darwin
 import Foundation
 import StoreJSON
 
-/// The breaking step v3 → v4 (spec §11) and its exact inverse v4 → v3, on disk: the work streams
-/// move between `sessions/` and `work-streams/`, and `store.json` says which folder is the store's.
+/// The chain's breaking step that renames the work streams' folder (its `LayoutEffect`; today
+/// v3 → v4, spec §11) and its exact inverse, on disk: the work streams move between the step's two
+/// folders (`sessions/` and `work-streams/`), and `store.json` says which folder is the store's.
+/// The versions, folders and transforms are the step's (``Direction``); the folder is committed
+/// by `FolderCommit`.
 ///
-/// The commit order makes every instant readable by a v3 reader or a v4 reader (never neither),
-/// and lets the next run finish (`LayoutChange+Commit.swift`):
+/// The commit order makes every instant readable by a reader of one side or of the other (never
+/// neither), and lets the next run finish (`LayoutChange+Run.swift`); with today's chain:
 ///
 /// | forward (3 → 4)                                   | a crash here leaves                         |
 /// |---------------------------------------------------|---------------------------------------------|
@@ -30,15 +33,31 @@ import StoreJSON
 /// every run first retires it and stages again from the folder `store.json` names. Staging
 /// folders are dot-named leftovers, removed first too. All of this runs under the store's lock.
 struct LayoutChange {
-    /// 3 → 4 or 4 → 3.
+    /// One way across the chain's step that renames the work streams' folder
+    /// (`MigrationChain.folderRenamingStep`): the step itself, or its inverse.
     enum Direction: Sendable {
         case forward, inverse
 
-        var from: Int { self == .forward ? 3 : 4 }
-        var to: Int { self == .forward ? 4 : 3 }
+        /// The step of the chain this runs (its versions, transforms and folders).
+        static var step: MigrationStep { MigrationChain.folderRenamingStep }
+
+        var from: Int { self == .forward ? Self.step.from : Self.step.to }
+        var to: Int { self == .forward ? Self.step.to : Self.step.from }
+        /// The folder the work streams are read from.
+        var sourceFolder: String { StoreLayout.workStreamsFolder(schemaVersion: from) }
+        /// The folder the work streams are committed to.
+        var targetFolder: String { StoreLayout.workStreamsFolder(schemaVersion: to) }
         /// The bookkeeping folder the documents are staged in.
-        var stagingFolder: String {
-            self == .forward ? StoreLayout.Bookkeeping.stagingWorkStreams : StoreLayout.Bookkeeping.stagingSessions
+        var stagingFolder: String { StoreLayout.Bookkeeping.staging(for: targetFolder) }
+
+        /// The step's work-stream transform this way: the step forward, its inverse back.
+        func migrate(_ document: SessionDocument, context: StepContext) throws(SchemaError) -> (SessionDocument, [Change]) {
+            switch self {
+            case .forward: return try Self.step.migrate(document, context: context)
+            case .inverse:
+                guard let inverse = Self.step.inverse else { preconditionFailure("LayoutChange: the folder-renaming step is breaking and has an inverse") }
+                return try inverse.migrate(document, context: context)
+            }
         }
     }
 
@@ -88,17 +107,8 @@ struct LayoutChange {
         let bytes = try FileReader.read(source, system: system)
         do throws(SchemaError) {
             let context = StepContext(writtenByOlderWriter: false, queue: queue)
-            let document: SessionDocument
-            let (moved, changes): (SessionDocument, [Change])
-            switch direction {
-            case .forward:
-                document = .v3(try SessionV3(bytes: bytes))
-                (moved, changes) = try MigrationStep.v3ToV4.migrate(document, context: context)
-            case .inverse:
-                document = .v4(try SessionV4(bytes: bytes))
-                guard let inverse = MigrationStep.v3ToV4.inverse else { preconditionFailure("v3 → v4 is breaking and has an inverse") }
-                (moved, changes) = try inverse.migrate(document, context: context)
-            }
+            let document = try SessionDocument(bytes: bytes, frozenVersion: direction.from)
+            let (moved, changes) = try direction.migrate(document, context: context)
             guard document.fields.id == id else {
                 throw SchemaError(code: .invalidValue, keyPath: "id", expected: id.lowercased, found: document.fields.id.lowercased,
                                   detail: "the id inside must equal the file name; rename the file or fix the id by hand")

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Committing the customisations (`user-sessions/`) of a migration the way the work streams are
-/// committed: by exchanging folders (`StoreMigrator+Exchange.swift`), not by a rename per file.
+/// committed: by exchanging folders (`FolderCommit`), not by a rename per file.
 ///
 /// An upgrade changes every customisation (its `schema_version`). Renaming a temp file over each
 /// frees the old file inside the `rename(2)`; committed in batches of 256 with a `syncfs` each,
@@ -46,7 +46,7 @@ extension StoreMigrator {
     ///   `user-sessions/` is unchanged.
     func exchangeCustomisations(_ changed: [UserSessionV1]) throws(StoreError) -> Bool {
         let directory = store.userSessionsDirectory
-        let folder = customisationsExchangeFolder
+        let commit = FolderCommit(in: store.path, staging: Self.customisationsExchangeFolderName, system: store.system)
         let context = ErrorContext("write", directory)
         guard let folderStatus = try store.system.linkStatus(directory, context: context), folderStatus.type == .directory else { return false }
         // 1. Only regular files can be linked. Temp files are not carried over: the sweep at the
@@ -68,46 +68,37 @@ extension StoreMigrator {
         var created = false
         do throws(StoreError) {
             // 2. The new folder.
-            let fd = try makeExchangeFolder(folder, permissions: folderStatus.permissions, context: context)
+            let fd = try commit.createStaging(permissions: folderStatus.permissions, context: context)
             created = true
             // 3. The changed documents, not yet durable, each encoded only as it is written; then
             // a link for every other entry.
             if let failure = ParallelFileOperations.run(count: changed.count, system: store.system, operation: { [self] (index) throws(StoreError) in
-                try writeCustomisation(changed[index], into: folder)
+                try writeCustomisation(changed[index], into: commit.staging)
             }) {
                 throw failure.error
             }
             for (index, name) in entries.enumerated() where !replaced[index] {
-                guard try link(joinPath(directory, name), to: joinPath(folder, name)) else {
-                    removeFolder(folder)
+                guard try commit.link(joinPath(directory, name), as: name) else {
+                    removeFolder(commit.staging)
                     return false
                 }
             }
             entries = []
             replaced = []
             // 4. One barrier for the new files, their links and the new folder.
-            if !(try fd.syncFileSystem(context: context)) {
-                for document in changed {
-                    let path = joinPath(folder, Store.documentName(document.id))
-                    let fileContext = ErrorContext("write", path)
-                    try FileDescriptor(opening: path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, system: store.system, context: fileContext)
-                        .sync(context: fileContext)
-                }
-                try fd.sync(context: context)
-                try AtomicFile.openDirectory(store.path, system: store.system, context: context).sync(context: context)
-            }
+            try commit.makeDurable(newFiles: changed.lazy.map { joinPath(commit.staging, Store.documentName($0.id)) }, through: fd, context: context)
             // 5. The exchange.
-            guard try store.system.exchange(folder, directory, context: context) else {
-                removeFolder(folder)
+            guard try commit.exchange(with: directory, context: context) else {
+                removeFolder(commit.staging)
                 return false
             }
         } catch {
-            if created { removeFolder(folder) }
+            if created { removeFolder(commit.staging) }
             throw error
         }
         // `user-sessions/` is the new folder now; if this fsync fails, the exchange may not be on
         // disk: the old folder stays for the sweep, which fsyncs the store folder first.
-        try AtomicFile.openDirectory(store.path, system: store.system, context: context).sync(context: context)
+        try commit.syncParent(context: context)
         return true
     }
 

@@ -13,7 +13,7 @@ import Darwin
 /// (`StoreMigrator+Staging.swift`); every other entry (an unchanged document, a changed one's
 /// temp file when staging wrote beside the documents, any other dot-named file a user or tool put
 /// there) is hard-linked in. The folder is made durable and exchanged with `sessions/` in one
-/// atomic step (`SystemCalls.exchange`). The old folder, now named `.migration-sessions`, is then
+/// atomic step (`FolderCommit`). The old folder, now named `.migration-sessions`, is then
 /// removed. No data is copied.
 ///
 /// What a reader sees at any instant, even across a power loss: the whole old `sessions/` or the
@@ -46,21 +46,25 @@ extension StoreMigrator {
 
     var exchangeFolder: String { joinPath(store.path, Self.exchangeFolderName) }
 
+    /// The folder commit of `sessions/`: staged in `exchangeFolder`, exchanged with `sessions/`.
+    var sessionsCommit: FolderCommit { FolderCommit(in: store.path, staging: Self.exchangeFolderName, system: store.system) }
+
     /// Completes the new folder, makes it durable with the staged files, and exchanges it with
     /// `sessions/`; the caller then makes the exchange durable (`syncStoreFolderAfterExchange`).
     /// On an error, or where unsupported, a new folder this call created is removed; the caller
     /// removes the staged files (with the folder, when staging wrote there).
     func exchangeSessions(_ sessions: StagedList) throws(StoreError) -> ExchangeOutcome {
-        let folder = exchangeFolder
+        let commit = sessionsCommit
+        let folder = commit.staging
         let context = ErrorContext("write", store.sessionsDirectory)
         var created = false
         do throws(StoreError) {
-            guard try linkEverySession(sessions, into: folder, created: &created) else {
+            guard try linkEverySession(sessions, into: commit, created: &created) else {
                 if created { removeFolder(folder) }
                 return .unsupported
             }
-            try makeDurable(sessions, alsoFolders: [folder, store.path])
-            guard try store.system.exchange(folder, store.sessionsDirectory, context: context) else {
+            try commit.makeDurable(newFiles: sessions.indices.lazy.compactMap { temporaryPath(sessions, $0) }, context: context)
+            guard try commit.exchange(with: store.sessionsDirectory, context: context) else {
                 if created { removeFolder(folder) }  // not when staging wrote there: its files are renamed out of it
                 return .unsupported
             }
@@ -76,9 +80,7 @@ extension StoreMigrator {
     /// fsync fails, the exchange may not be on disk: the old folder must stay (a power loss could
     /// bring it back as `sessions/`), for the sweep, which fsyncs first.
     func syncStoreFolderAfterExchange() throws(StoreError) {
-        let context = ErrorContext("write", store.sessionsDirectory)
-        let storeFD = try AtomicFile.openDirectory(store.path, system: store.system, context: context)
-        try storeFD.sync(context: context)
+        try sessionsCommit.syncParent(context: ErrorContext("write", store.sessionsDirectory))
     }
 
     /// Completes `folder`: creates it with the mode of `sessions/` unless staging did, and links into
@@ -86,9 +88,9 @@ extension StoreMigrator {
     /// name, an unchanged document as it is) and every other entry of `sessions/` except temp
     /// files. Returns false where links or the entries do not allow it. Paths are made one at a
     /// time, not listed (at 10,000 work streams such lists were megabytes of the peak memory).
-    private func linkEverySession(_ sessions: StagedList, into folder: String, created: inout Bool) throws(StoreError) -> Bool {
+    private func linkEverySession(_ sessions: StagedList, into commit: FolderCommit, created: inout Bool) throws(StoreError) -> Bool {
         let sessionsDirectory = store.sessionsDirectory
-        let context = ErrorContext("write", folder)
+        let context = ErrorContext("write", commit.staging)
         guard let folderStatus = try store.system.linkStatus(sessionsDirectory, context: context), folderStatus.type == .directory else { return false }
         // Besides the work streams, only dot-named entries can be there (any other name makes the
         // staging fail). Temp files are ours: the sweep at the start, under the lock, removed any other.
@@ -96,7 +98,7 @@ extension StoreMigrator {
             sessionsDirectory, including: { $0.utf8.first == UInt8(ascii: ".") && !TempSweep.isTemporaryName($0) },
             context: ErrorContext("list", sessionsDirectory))
         if !sessions.stagesInExchangeFolder {
-            _ = try makeExchangeFolder(folder, permissions: folderStatus.permissions, context: context)
+            _ = try commit.createStaging(permissions: folderStatus.permissions, context: context)
             created = true
         }
         for entry in others {
@@ -105,40 +107,15 @@ extension StoreMigrator {
             if type == nil { type = try store.system.linkStatus(source, context: context)?.type }
             // A folder or link inside sessions/ is not ours to move: rename file by file instead.
             guard type == .regular else { return false }
-            guard try link(source, to: joinPath(folder, entry.name)) else { return false }
+            guard try commit.link(source, as: entry.name) else { return false }
         }
         for position in sessions.indices {
             let staged = temporaryPath(sessions, position)
             if staged != nil && sessions.stagesInExchangeFolder { continue }  // already there
             let name = Store.documentName(sessions.id(position))
-            guard try link(staged ?? joinPath(sessionsDirectory, name), to: joinPath(folder, name)) else { return false }
+            guard try commit.link(staged ?? joinPath(sessionsDirectory, name), as: name) else { return false }
         }
         return true
-    }
-
-    /// Creates `folder`, a new folder to be exchanged with the one whose `permissions` it takes
-    /// (0700 while it is being set), and returns it open. A folder this created is removed again
-    /// when its mode can't be set: on a throw nothing is left behind.
-    func makeExchangeFolder(_ folder: String, permissions: mode_t, context: ErrorContext) throws(StoreError) -> FileDescriptor {
-        try store.system.makeDirectory(folder, mode: 0o700, context: context)
-        do throws(StoreError) {
-            let fd = try FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: store.system, context: context)
-            try fd.setPermissions(permissions, context: context)
-            return fd
-        } catch {
-            store.system.removeDirectoryLeftover(folder)
-            throw error
-        }
-    }
-
-    /// A hard link; false on a file system without them (or at a limit), where the caller renames instead.
-    func link(_ source: String, to target: String) throws(StoreError) -> Bool {
-        do {
-            try store.system.hardLink(source, to: target, context: ErrorContext("write", target))
-            return true
-        } catch where [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP, ENOSYS].contains(error.errno ?? 0) {
-            return false
-        }
     }
 
     /// Removes the old `sessions/`, now at `exchangeFolder` (when `sessions`), and the old
@@ -182,22 +159,9 @@ extension StoreMigrator {
         }
     }
 
-    /// Removes every file in `folder` (on several threads, listed 1,024 at a time so that memory
-    /// does not grow with the store), then the folder, calling `removed` with each slice's count.
-    /// A missing folder is not an error; the first failure is thrown.
+    /// Removes every file in `folder`, then the folder (`FolderCommit.removeFlatFolder`), calling
+    /// `removed` with each slice's count. A missing folder is not an error; the first failure is thrown.
     func removeFolder(_ folder: String, removed: (Int) -> Void) throws(StoreError) {
-        let context = ErrorContext("remove", folder)
-        guard try store.system.linkStatus(folder, context: context) != nil else { return }
-        while true {
-            let names = try store.system.listDirectory(folder, limit: 1024, including: { _ in true }, context: context).map(\.name)
-            if names.isEmpty { break }
-            let failure = ParallelFileOperations.run(count: names.count, system: store.system) { [store] (index) throws(StoreError) in
-                let path = joinPath(folder, names[index])
-                try store.system.unlink(path, context: ErrorContext("remove", path))
-            }
-            if let failure { throw failure.error }
-            removed(names.count)
-        }
-        try store.system.removeDirectory(folder, context: context)
+        try FolderCommit.removeFlatFolder(folder, system: store.system, removed: removed)
     }
 }

@@ -54,10 +54,10 @@ extension StoreMigrator {
     /// the documents). The sweep at the start of the migration, under the lock, removed any leftover folder.
     private func prepareExchangeFolder(target: Int, workStreams: Int, problems: Int) throws(StoreError) -> Bool {
         guard workStreams > 0, problems == 0, !store.hasRenamedLayout, target > store.compatibility.storeSchemaVersion else { return false }
-        let folder = exchangeFolder
-        let context = ErrorContext("write", folder)
+        let commit = sessionsCommit
+        let context = ErrorContext("write", commit.staging)
         guard let status = try store.system.linkStatus(store.sessionsDirectory, context: context), status.type == .directory else { return false }
-        _ = try makeExchangeFolder(folder, permissions: status.permissions, context: context)
+        _ = try commit.createStaging(permissions: status.permissions, context: context)
         return true
     }
 
@@ -395,8 +395,8 @@ extension StoreMigrator {
     }
 
     /// One `syncfs` for all temp files (and everything else written), or an fsync of each temp
-    /// file and of each of `alsoFolders` where it is not available.
-    func makeDurable(_ sessions: StagedList, alsoFolders: [String] = []) throws(StoreError) {
+    /// file where it is not available (their renames are made durable one by one after).
+    func makeDurable(_ sessions: StagedList) throws(StoreError) {
         let context = ErrorContext("write", store.sessionsDirectory)
         let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
         if try fd.syncFileSystem(context: context) { return }
@@ -405,11 +405,6 @@ extension StoreMigrator {
             let fileContext = ErrorContext("write", path)
             let file = try FileDescriptor(opening: path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, system: store.system, context: fileContext)
             try file.sync(context: fileContext)
-        }
-        for folder in alsoFolders {
-            let folderContext = ErrorContext("write", folder)
-            let folderFD = try AtomicFile.openDirectory(folder, system: store.system, context: folderContext)
-            try folderFD.sync(context: folderContext)
         }
     }
 

@@ -35,9 +35,10 @@ public struct StoreMigrator: Sendable {
     /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
     public func plan(to target: Int? = nil, now: Date = Date(), toolVersion: String = Store.libraryVersion) throws(StoreError) -> MigrationReport {
         let version = store.compatibility.storeSchemaVersion, goal = target ?? defaultTarget
-        // A store at v3 or v4 whose target crosses the layout change (spec §11): what `LayoutChange` would do.
-        // A v4 store at its version: what an interrupted layout change left to finish (no §7 reconcile: no mirror).
-        let finishing: LayoutChange.Direction? = version >= StoreLayout.renamedFolderVersion && goal == version ? .forward : nil
+        // A store on either side of the chain's folder rename whose target crosses it (spec §11): what
+        // `LayoutChange` would do. A store past the rename at its version: what an interrupted layout
+        // change left to finish (no §7 reconcile: no mirror).
+        let finishing: LayoutChange.Direction? = version >= LayoutChange.Direction.forward.to && goal == version ? .forward : nil
         if let direction = LayoutChange.direction(from: version, to: goal) ?? finishing {
             return try LayoutChange(path: store.path, system: store.system).run(
                 direction, write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion, target: goal))

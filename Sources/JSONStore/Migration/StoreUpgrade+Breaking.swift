@@ -55,7 +55,7 @@ extension StoreUpgrade {
     /// The part of `run` for stores at v3 or v4 whose target involves the layout change.
     static func runLayoutChange(at path: String, from: Int, to target: Int, backup: BackupPolicy, tool: String, version: String,
                                 progress: (Event) -> Void, shouldContinue: () -> Bool) throws(StoreError) -> Outcome {
-        let direction: LayoutChange.Direction = target >= StoreLayout.renamedFolderVersion ? .forward : .inverse
+        let direction: LayoutChange.Direction = target >= LayoutChange.Direction.forward.to ? .forward : .inverse
         let layout = LayoutChange(path: path, system: .real)
         var removedLeftover = MigrationReport(keepsDocuments: false)
         // A folder the manifest does not explain is refused before anything is written (no lock file either).
@@ -77,7 +77,9 @@ extension StoreUpgrade {
         var earlier: MigrationReport?
         var reachedFrom = from
         var needsRollbackSafePart = direction == .forward && from < direction.from
-        if direction == .forward && from == direction.from { needsRollbackSafePart = try rollbackSafePartChanges(path, tool: tool, version: version) }
+        if direction == .forward && from == direction.from {
+            needsRollbackSafePart = try rollbackSafePartChanges(path, at: direction.from, tool: tool, version: version)
+        }
         if needsRollbackSafePart {
             // The rollback-safe steps first (and the §7 reconcile after an older writer), after the backup.
             switch try run(at: path, to: direction.from, backup: backup, tool: tool, version: version, progress: progress,
@@ -129,10 +131,11 @@ extension StoreUpgrade {
         return .upgraded(whole, from: from, to: target, backup: destination)
     }
 
-    /// True when a v3 store needs the rollback-safe part before the layout change: a document an
-    /// older writer rewrote, or a queue its mirror disagrees with (§7).
-    private static func rollbackSafePartChanges(_ path: String, tool: String, version: String) throws(StoreError) -> Bool {
+    /// True when a store at `schemaVersion`, the layout change's starting version, needs the
+    /// rollback-safe part before the layout change: a document an older writer rewrote, or a
+    /// queue its mirror disagrees with (§7).
+    private static func rollbackSafePartChanges(_ path: String, at schemaVersion: Int, tool: String, version: String) throws(StoreError) -> Bool {
         let reader = try Store.open(at: path, options: Store.Options(readOnly: true, tool: tool, version: version))
-        return try !StoreMigrator(store: reader).plan(to: 3, toolVersion: version).isNoop
+        return try !StoreMigrator(store: reader).plan(to: schemaVersion, toolVersion: version).isNoop
     }
 }

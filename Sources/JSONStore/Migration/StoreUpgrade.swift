@@ -116,24 +116,25 @@ public enum StoreUpgrade {
         // The breaking step and its inverse (spec §9, §11): `StoreUpgrade+Breaking.swift`.
         let stored = try rawSchemaVersion(path)
         let goal = requested ?? max(stored, MigrationChain.defaultTarget(from: stored))
-        if stored <= MigrationChain.newest, goal >= StoreLayout.renamedFolderVersion || stored >= StoreLayout.renamedFolderVersion {
+        let rename = LayoutChange.Direction.forward
+        if stored <= MigrationChain.newest, goal >= rename.to || stored >= rename.to {
             if takesBreakingStep(from: stored, to: goal),
                let refusal = breakingRefusal(path, from: stored, to: goal, allowBreaking: allowBreaking, backup: backup) {
                 throw refusal
             }
-            if goal < StoreLayout.renamedFolderVersion - 1 {
-                let inverse = "Migrate to version \(StoreLayout.renamedFolderVersion - 1) (the exact inverse of the breaking step), "
+            if goal < rename.from {
+                let inverse = "Migrate to version \(rename.from) (the exact inverse of the breaking step), "
                 let fix = StoreError.Recovery.runCommand(
                     .rollback(store: path, backup: nil), advice: inverse + "or roll the store back to the backup taken before the upgrade.",
                     before: inverse + "or restore the backup taken before the upgrade: ", after: ".")
                 let problem = "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
-                    + "has an inverse, and it goes to version \(StoreLayout.renamedFolderVersion - 1)."
+                    + "has an inverse, and it goes to version \(rename.from)."
                 throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
             }
             return try runLayoutChange(at: path, from: stored, to: goal, backup: backup, tool: tool, version: version,
                                        progress: progress, shouldContinue: shouldContinue)
         }
-        if stored == goal, stored == StoreLayout.renamedFolderVersion - 1,
+        if stored == goal, stored == rename.from,
            try LayoutChange(path: path, system: .real).needsFinishing(at: stored) {
             // An inverse interrupted after its store.json: the v4 folder is left to retire.
             let finished = try runLayoutChange(at: path, from: stored, to: goal, backup: .none, tool: tool, version: version,

@@ -51,9 +51,9 @@ extension Store {
 
     /// The error for a store whose folders `store.json` does not explain (exit 65 in the tool).
     static func layoutContradiction(_ path: String, layoutVersion: Int, expected: String, other: String, detail: String) -> StoreError {
-        let otherVersion = layoutVersion >= StoreLayout.renamedFolderVersion ? StoreLayout.renamedFolderVersion - 1 : StoreLayout.renamedFolderVersion
+        let otherVersion = StoreLayout.otherSideOfFolderRename(schemaVersion: layoutVersion)
         let putBack = "If '\(other)/' holds the store's work streams, put back the store.json that goes with it (schema version "
-            + "\(otherVersion)\(otherVersion < StoreLayout.renamedFolderVersion ? " or below" : "")) from a backup, or restore the whole backup"
+            + "\(otherVersion)\(otherVersion < layoutVersion ? " or below" : "")) from a backup, or restore the whole backup"
         let otherwise = "; if it does not, move it out of the store."
         let fix = StoreError.Recovery.runCommand(.restore(backup: nil, over: path), advice: putBack + " over the store" + otherwise,
                                                  before: putBack + " with ", after: otherwise)

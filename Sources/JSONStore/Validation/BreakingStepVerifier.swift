@@ -48,7 +48,7 @@ package struct BreakingStepVerifier: Sendable {
     private func verify(reporting progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
         let layout = LayoutChange(path: path, system: system)
         let manifest = try layout.manifest()
-        if manifest.schemaVersion < StoreLayout.renamedFolderVersion { return try verifyInverse(layout, progress: progress) }
+        if manifest.schemaVersion < LayoutChange.Direction.forward.to { return try verifyInverse(layout, progress: progress) }
         var result = Result()
         let header = ManifestHeader(schemaVersion: manifest.schemaVersion, minReaderVersion: manifest.minReaderVersion)
         for reader in MigrationChain.oldest ..< MigrationChain.minReaderVersion(at: manifest.schemaVersion) {
@@ -63,7 +63,7 @@ package struct BreakingStepVerifier: Sendable {
         result.unreadable += listing.invalid.map(\.error)
         let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
         result.comparedWithBackup = backupIsV3
-        guard let inverse = MigrationStep.v3ToV4.inverse else { preconditionFailure("v3 → v4 has an inverse") }
+        guard let inverse = LayoutChange.Direction.step.inverse else { preconditionFailure("the folder-renaming step is breaking and has an inverse") }
         var counter = PhaseCounter(.verifyingStore, total: ids.count, report: progress)
         for id in ids {
             defer { counter.step() }
@@ -88,7 +88,7 @@ package struct BreakingStepVerifier: Sendable {
                     case .success: result.failures.append("\(relative): not in the backup as a v3 work stream"); continue
                     case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
                     }
-                    let (forward, changes) = try MigrationStep.v3ToV4.migrate(.v3(original), context: context)
+                    let (forward, changes) = try LayoutChange.Direction.step.migrate(.v3(original), context: context)
                     if forward.encoded != stored.encoded { result.failures.append("\(relative): is not the step applied to the backup's document") }
                     let (back, _) = try inverse.migrate(.v4(stored), context: context)
                     let stale = changes.compactMap { if case .staleMirrorKey(let key, _) = $0 { key } else { nil } }
@@ -98,7 +98,7 @@ package struct BreakingStepVerifier: Sendable {
                     }
                 } else {
                     let (back, _) = try inverse.migrate(.v4(stored), context: context)
-                    let (again, changes) = try MigrationStep.v3ToV4.migrate(back, context: context)
+                    let (again, changes) = try LayoutChange.Direction.step.migrate(back, context: context)
                     if again.encoded != stored.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {
                         result.failures.append("\(relative): step(inverse(d)) differs from d")
                     }
@@ -121,11 +121,11 @@ package struct BreakingStepVerifier: Sendable {
     private func verifyInverse(_ layout: LayoutChange, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
         var result = Result()
         result.inverse = true
-        guard let backup, backup.manifest.schemaVersion >= StoreLayout.renamedFolderVersion else { return result }
+        guard let backup, backup.manifest.schemaVersion >= LayoutChange.Direction.forward.to else { return result }
         result.comparedWithBackup = true
-        let queue = QueueIndex(backup.queue ?? QueueV2(schemaVersion: StoreLayout.renamedFolderVersion))
+        let queue = QueueIndex(backup.queue ?? QueueV2(schemaVersion: LayoutChange.Direction.forward.to))
         let context = StepContext(writtenByOlderWriter: false, queue: queue)
-        guard let inverse = MigrationStep.v3ToV4.inverse else { preconditionFailure("v3 → v4 has an inverse") }
+        guard let inverse = LayoutChange.Direction.step.inverse else { preconditionFailure("the folder-renaming step is breaking and has an inverse") }
         let listing = try DocumentListing.listDocumentFolder(joinPath(path, StoreLayout.workStreamsFolder), system: system)
         result.unreadable += listing.invalid.map(\.error)
         let ids = Set(listing.ids.compactMap { UUIDText.parse($0.rawValue) })
@@ -156,7 +156,7 @@ package struct BreakingStepVerifier: Sendable {
                 }
                 let (back, _) = try inverse.migrate(.v4(original), context: context)
                 if back.encoded != stored.encoded { result.failures.append("\(relative): is not the inverse applied to the backup's document") }
-                let (again, changes) = try MigrationStep.v3ToV4.migrate(.v3(stored), context: context)
+                let (again, changes) = try LayoutChange.Direction.step.migrate(.v3(stored), context: context)
                 if again.encoded != original.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {
                     result.failures.append("\(relative): the step does not give back the backup's document")
                 }
@@ -165,7 +165,7 @@ package struct BreakingStepVerifier: Sendable {
             }
         }
         for id in ids.subtracting(backupIDs).sorted(by: { $0.lowercased < $1.lowercased }) {
-            result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: 3)): in the store but not in the backup")
+            result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: LayoutChange.Direction.inverse.to)): in the store but not in the backup")
         }
         return result
     }

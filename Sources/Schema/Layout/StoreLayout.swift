@@ -24,8 +24,9 @@ public enum StoreLayout {
     public static let workStreamsFolder = "sessions"
     /// The folder of work streams from schema v4 on (spec §11): `work-streams` replaces `sessions`.
     public static let workStreamsFolderV4 = "work-streams"
-    /// The first schema version whose work streams live in ``workStreamsFolderV4``.
-    public static let renamedFolderVersion = 4
+    /// The first schema version whose work streams live in ``workStreamsFolderV4``: the `to` of
+    /// the chain's step that renames the folder (`MigrationChain.folderRenamingStep`).
+    public static var renamedFolderVersion: Int { MigrationChain.folderRenamingStep.to }
     /// The folder of user customisations: `user-sessions`.
     public static let customizationsFolder = "user-sessions"
     /// How every document's file name ends.
@@ -65,15 +66,24 @@ public enum StoreLayout {
     public static func documentFileName(_ id: UUID) -> String { id.lowercased + documentExtension }
     /// `sessions/<lowercase uuid>.json`.
     public static func workStreamPath(_ id: UUID) -> String { workStreamsFolder + "/" + documentFileName(id) }
-    /// The folder of work streams of a store whose `store.json` says `schemaVersion`:
-    /// `sessions` up to v3, `work-streams` from v4 on.
+    /// The folder of work streams of a store whose `store.json` says `schemaVersion`, from the
+    /// chain's layout effects: the rename step's `from` folder below its `to` version, its `to`
+    /// folder from that version on (`sessions` up to v3, `work-streams` from v4 on).
     public static func workStreamsFolder(schemaVersion: Int) -> String {
-        schemaVersion >= renamedFolderVersion ? workStreamsFolderV4 : workStreamsFolder
+        let rename = MigrationChain.folderRenamingStep
+        guard let folders = rename.renamedWorkStreamsFolder else { preconditionFailure("StoreLayout: the folder-renaming step renames no folder") }
+        return schemaVersion >= rename.to ? folders.to : folders.from
     }
-    /// The work-stream folder of the other side of the breaking v3 ↔ v4 step: in a store at
-    /// `schemaVersion`, that folder is the leftover of an interrupted layout change (never read).
+    /// The work-stream folder of the other side of the chain's folder-renaming step: in a store
+    /// at `schemaVersion`, that folder is the leftover of an interrupted layout change (never read).
     public static func otherWorkStreamsFolder(schemaVersion: Int) -> String {
-        schemaVersion >= renamedFolderVersion ? workStreamsFolder : workStreamsFolderV4
+        workStreamsFolder(schemaVersion: otherSideOfFolderRename(schemaVersion: schemaVersion))
+    }
+    /// The newest schema version on the other side of the folder-renaming step from `schemaVersion`:
+    /// the step's `from` for a store at or past its `to`, the step's `to` otherwise.
+    public static func otherSideOfFolderRename(schemaVersion: Int) -> Int {
+        let rename = MigrationChain.folderRenamingStep
+        return schemaVersion >= rename.to ? rename.from : rename.to
     }
     /// `<folder for schemaVersion>/<lowercase uuid>.json`.
     public static func workStreamPath(_ id: UUID, schemaVersion: Int) -> String {
@@ -105,10 +115,12 @@ public enum StoreLayout {
         /// What this library last left in the folders the §7 reconcile reads: lets an open for
         /// writing tell in constant time that nobody else wrote since (JSONStore's `WriteRecord`).
         public static let writeRecord = ".writes"
-        /// The folder the breaking v3 → v4 step fills before renaming it `work-streams`.
-        public static let stagingWorkStreams = ".staging-work-streams"
-        /// The folder the inverse v4 → v3 fills before renaming it `sessions`.
-        public static let stagingSessions = ".staging-sessions"
+        /// The folder a layout change fills before renaming it `folder`.
+        public static func staging(for folder: String) -> String { ".staging-" + folder }
+        /// The folder the layout change to `work-streams` fills before renaming it.
+        public static let stagingWorkStreams = staging(for: StoreLayout.workStreamsFolderV4)
+        /// The folder the layout change back to `sessions` fills before renaming it.
+        public static let stagingSessions = staging(for: StoreLayout.workStreamsFolder)
         /// Where the folder of the other side of the layout change goes before it is removed.
         public static let retiredWorkStreams = ".retired-work-streams"
     }

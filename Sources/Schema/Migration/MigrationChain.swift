@@ -14,6 +14,14 @@ public enum MigrationChain {
     /// The oldest version.
     public static var oldest: Int { steps.first!.from }
 
+    /// The step that renames the work streams' folder (its ``LayoutEffect``, spec §11): the
+    /// breaking step the store engine runs as a layout change. The chain has exactly one.
+    public static let folderRenamingStep: MigrationStep = {
+        let renaming = steps.filter { $0.renamedWorkStreamsFolder != nil }
+        precondition(renaming.count == 1, "MigrationChain: exactly one step renames the work streams' folder")
+        return renaming[0]
+    }()
+
     /// The steps from version `from` up to `to`, in order (empty when `to` ≤ `from`).
     public static func steps(from: Int, to: Int) -> [MigrationStep] {
         steps.filter { $0.from >= from && $0.to <= to }

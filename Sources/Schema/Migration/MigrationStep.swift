@@ -11,6 +11,17 @@ public enum StepKind: String, Sendable, Hashable {
     case breaking
 }
 
+/// What a step does to the store's folders besides its documents (spec §11). The store engine
+/// reads it from the chain to move the folders; the per-document transforms never see it.
+public enum LayoutEffect: Sendable, Hashable {
+    /// The documents stay in their folders.
+    case none
+    /// The work streams' folder is renamed: `from` in a store below the step's `to` version,
+    /// `to` from that version on. Only a breaking step can rename a folder (a reader of the
+    /// older version would not find its documents).
+    case renamesWorkStreamsFolder(from: String, to: String)
+}
+
 /// What a step's transform knows besides the document.
 public struct StepContext: Sendable {
     /// The document's `schema_version` is lower than the store's: an older writer rewrote it after
@@ -50,14 +61,24 @@ public struct MigrationStep: Sendable {
     public let normalisations: Set<String>
     /// For a breaking step, its exact inverse (§9); nil for a rollback-safe step.
     public let inverse: InverseStep?
+    /// What the step does to the store's folders (its inverse undoes it).
+    public let layout: LayoutEffect
 
     public init(from: Int, to: Int, kind: StepKind, summary: String, addedWorkStreamKeys: [String], addedMessageKeys: [String],
-                normalisations: Set<String>, inverse: InverseStep? = nil, workStream: @escaping WorkStreamTransform) {
+                normalisations: Set<String>, inverse: InverseStep? = nil, layout: LayoutEffect = .none,
+                workStream: @escaping WorkStreamTransform) {
         precondition(to == from + 1, "MigrationStep: a step goes from one version to the next")
         precondition((kind == .breaking) == (inverse != nil), "MigrationStep: a breaking step, and only one, ships with its inverse")
+        precondition(layout == .none || kind == .breaking, "MigrationStep: only a breaking step changes the store's folders")
         self.from = from; self.to = to; self.kind = kind; self.summary = summary
         self.addedWorkStreamKeys = addedWorkStreamKeys; self.addedMessageKeys = addedMessageKeys
-        self.normalisations = normalisations; self.inverse = inverse; self.workStream = workStream
+        self.normalisations = normalisations; self.inverse = inverse; self.layout = layout; self.workStream = workStream
+    }
+
+    /// The work streams' folder before and after the step, when it renames it (``LayoutEffect``).
+    public var renamedWorkStreamsFolder: (from: String, to: String)? {
+        guard case .renamesWorkStreamsFolder(let from, let to) = layout else { return nil }
+        return (from, to)
     }
 
     /// Applies the work-stream transform.

@@ -94,6 +94,20 @@ public enum SessionDocument: Sendable, Hashable {
                       renamedFolder: renamedFolder)
     }
 
+    /// Decodes `bytes` as the frozen type of `version` itself (whose reader refuses what it does
+    /// not read): what the engine of a step reads on one side of it, whatever the folder.
+    package init(bytes: [UInt8], frozenVersion version: Int) throws(SchemaError) {
+        switch version {
+        case 1: self = .v1(try SessionV1(bytes: bytes))
+        case SessionV2.version: self = .v2(try SessionV2(bytes: bytes))
+        case SessionV3.version: self = .v3(try SessionV3(bytes: bytes))
+        case SessionV4.version: self = .v4(try SessionV4(bytes: bytes))
+        default:
+            throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
+                              detail: "this code has no work-stream type of schema version \(version)")
+        }
+    }
+
     public var schemaVersion: Int {
         switch self {
         case .v1(let s): s.schemaVersion

@@ -11,8 +11,9 @@ import StoreJSON
 /// `backend_name`, the mirror keys are written from `queue.json`, `schema_version` becomes 3.
 /// So for every document, inverse(forward(d)) equals d except the reported normalisations.
 ///
-/// The step also moves the work streams from `sessions/` to `work-streams/`: that is the store
-/// engine's part (JSONStore's `LayoutChange`), which calls these transforms with the store's queue.
+/// The step also moves the work streams from `sessions/` to `work-streams/` (its layout effect):
+/// the store engine (JSONStore's `LayoutChange`) reads that from the chain, moves the folder, and
+/// calls these transforms with the store's queue.
 extension MigrationStep {
     public static let v3ToV4 = MigrationStep(
         from: 3, to: 4, kind: .breaking,
@@ -22,7 +23,8 @@ extension MigrationStep {
             guard case .v4(let v4) = document else { return (document, []) }
             let (v3, changes) = try RenameStep.inverse(v4, queue: context.queue)
             return (.v3(v3), changes)
-        }
+        },
+        layout: .renamesWorkStreamsFolder(from: StoreLayout.workStreamsFolder, to: StoreLayout.workStreamsFolderV4)
     ) { (document, context) throws(SchemaError) in
         guard case .v3(let v3) = document else { return (document, []) }
         let (v4, changes) = try RenameStep.forward(v3, queue: context.queue)
