@@ -151,20 +151,9 @@ extension Backup {
                 continue
             }
             guard type == .directory else { continue }
-            let (summary, problem, files) = readManifest(path, system: system)
-            let origin = Self.origin(of: summary, store: identity)
+            let listed = describe(path, name: entry.name, of: target, identity: identity, system: system)
             // Another name only when its backup.json shows it is a backup of this very store.
-            guard namedLikeBackup || origin == .thisStore else { continue }
-            var listed = ListedBackup(path: path, name: entry.name, isDefaultNamed: isDefaultName(entry.name, of: target),
-                                      summary: summary, manifestProblem: problem, origin: origin,
-                                      bytesOnDisk: 0, mismatchedFiles: 0, measureProblem: nil)
-            do {
-                let usage = try DiskUsage.measure(path, system: system)
-                listed.bytesOnDisk = usage.bytes
-                listed.mismatchedFiles = files.filter { usage.regularFileSizes[$0.path] != $0.size }.count
-            } catch {
-                listed.measureProblem = error.message
-            }
+            guard namedLikeBackup || listed.origin == .thisStore else { continue }
             backups.append(listed)
         }
         backups.sort { a, b in
@@ -176,6 +165,36 @@ extension Backup {
             }
         }
         return BackupListing(store: store, storeIdentity: identity, backups: backups, interruptedRemovals: interrupted)
+    }
+
+    /// One backup folder, wherever it is: what `list(besides:)` says of each (`migrate` describes
+    /// the backup it took with it, also one made with `--backup-dir`).
+    ///
+    /// - Parameters:
+    ///   - backup: The backup folder.
+    ///   - store: The store it should be of: its `store.json` gives the identity to compare with.
+    /// - Throws: `StoreError` `.invalidFileName` for a path without a last component (`/`).
+    public static func describe(backup: String, of store: String) throws(StoreError) -> ListedBackup {
+        let target = try SiblingPath(store)
+        let folder = try SiblingPath(backup)
+        return describe(backup, name: folder.name, of: target, identity: storeIdentity(of: target.path, system: .real), system: .real)
+    }
+
+    /// Reads `backup.json` and measures the folder; a problem with either is recorded in the entry.
+    private static func describe(_ path: String, name: String, of target: SiblingPath, identity: StoreIdentity?,
+                              system: SystemCalls) -> ListedBackup {
+        let (summary, problem, files) = readManifest(path, system: system)
+        var listed = ListedBackup(path: path, name: name, isDefaultNamed: isDefaultName(name, of: target),
+                                  summary: summary, manifestProblem: problem, origin: origin(of: summary, store: identity),
+                                  bytesOnDisk: 0, mismatchedFiles: 0, measureProblem: nil)
+        do {
+            let usage = try DiskUsage.measure(path, system: system)
+            listed.bytesOnDisk = usage.bytes
+            listed.mismatchedFiles = files.filter { usage.regularFileSizes[$0.path] != $0.size }.count
+        } catch {
+            listed.measureProblem = error.message
+        }
+        return listed
     }
 
     /// The mark in the name of a backup folder `Backup.prune` is removing: `.<backup>.removing-<16 hex>`.

@@ -118,6 +118,8 @@ extension StagingDirectory {
     /// - Returns: The paths removed. One that can't be removed stays, and `Backup.list` reports it.
     static func removeInterruptedRemovals(besides store: SiblingPath, system: SystemCalls = .real) -> [String] {
         let prefix = ".\(store.name).backup-"
+        // Named as `Backup.list` names them: `store.sibling(name)`, not `./name` for a bare store name.
         return removeStale(in: store.parent, system: system) { $0.hasPrefix(prefix) && $0.contains(Backup.removingMarker) }
+            .map { store.sibling(String($0.split(separator: "/").last ?? "")) }
     }
 }
