@@ -98,7 +98,8 @@ public struct ListedBackup: Sendable, Equatable {
         case .otherStore(let identity): return "its backup.json names another store (\(identity.phrase))"
         case .unknown: return "the store's store.json does not read, so the backup can't be shown to be of this store"
         }
-        if mismatchedFiles > 0 { return "it is incomplete: \(mismatchedFiles) of its files are missing or have another size" }
+        if mismatchedFiles == 1 { return "it is incomplete: 1 of its files is missing or has another size" }
+        if mismatchedFiles > 1 { return "it is incomplete: \(mismatchedFiles) of its files are missing or have another size" }
         return nil
     }
 }

@@ -16,7 +16,7 @@ struct ListBackupsCommand: Subcommand {
 
     static let spec = CommandSpec(
         name: "list-backups", group: .backupAndRestore,
-        abstract: "List the backups beside a store, oldest first, with their sizes.",
+        abstract: "List the backups beside a store and their sizes.",
         discussion: """
             Looks in the store's parent folder for the folders 'migrate' makes \
             (<store>.backup-<time>), and for any other folder whose backup.json records this \
@@ -62,7 +62,7 @@ struct PruneBackupsCommand: Subcommand {
 
     static let spec = CommandSpec(
         name: "prune-backups", group: .backupAndRestore,
-        abstract: "Remove the oldest backups beside a store, keeping the newest ones.",
+        abstract: "Remove old backups beside a store; keep the newest.",
         discussion: """
             Removes only folders named as 'migrate' names its backups (<store>.backup-<time>, \
             beside the store) that are complete backups of this store: backup.json reads, \
@@ -229,7 +229,7 @@ extension BackupListRendering {
             return fields
         }
         fields["backups_beside_store"] = ["count": .int(listing.backups.count), "bytes_on_disk": .int(Int(listing.totalBytesOnDisk))]
-        out.info("\(counted(listing.backups.count, "backup")) beside '\(store)' take \(ByteCount.text(listing.totalBytesOnDisk)) on disk: '"
+        out.info("\(counted(listing.backups.count, "backup")) beside '\(store)' \(listing.backups.count == 1 ? "takes" : "take") \(ByteCount.text(listing.totalBytesOnDisk)) on disk: '"
                  + ToolInfo.command("list-backups", store) + "' lists them, '" + ToolInfo.command("prune-backups", store, "--keep", "1")
                  + "' removes all but the newest.")
         return fields
