@@ -9,29 +9,30 @@ let usage = "Usage: generate-store <dir> --work-streams N --messages M --seed S 
 
 /// `--help`: what the tool makes, every option, an example.
 let help = """
-    OVERVIEW: Write a realistic, deterministic schema-v1 store, for benchmarks and tests.
+    OVERVIEW: Write a deterministic, realistic v1 store for benchmarks and tests.
 
     The same seed and sizes give the same bytes on every platform. The store has
-    store.json, N work streams of M messages each with their queue positions, and their
-    customisations, with the v1 edge cases of Samples/v1-store at low rates (empty and UUID
-    backend names, duplicate and stale queue positions, messages naming another work
-    stream, unknown keys, orphan customisations). Files are written without fsync: run
-    'sync' before a measurement. 'migrate-store migrate <dir>' makes a newer version of it.
+    store.json, settings.json, N work streams of M messages each with their queue
+    positions, and customisations, with the v1 edge cases of Samples/v1-store at
+    low rates (empty and UUID backend names, duplicate and stale queue positions,
+    messages naming another work stream, unknown keys, orphan customisations). Files
+    are written without fsync: run 'sync' before a measurement. For a newer schema
+    version, migrate it: 'migrate-store migrate <dir>'.
 
-    \(usage)
+    USAGE: generate-store <dir> --work-streams N --messages M --seed S [--version 1]
 
     ARGUMENTS:
       <dir>                   The store folder: a new or empty folder.
 
     OPTIONS:
       --work-streams N        How many work streams (N ≥ 0). Required.
-      --messages M            How many messages each work stream keeps (M ≥ 0). Required.
-      --seed S                The seed of the generator (an unsigned 64-bit integer). Required.
-      --version 1             The schema version to write; only 1 is generated. The default is 1.
+      --messages M            Messages per work stream (M ≥ 0). Required.
+      --seed S                The seed (an unsigned 64-bit integer). Required.
+      --version 1             The schema version; only 1 is generated (the default).
       -h, --help              Show this help.
 
-    Prints one line: what it generated. Exit status: 0 on success, 64 for a wrong command line,
-    73 when the store can't be written.
+    Prints one line: what it generated. Exit status: 0 on success, 64 for a wrong
+    command line, 73 when the store can't be written.
 
     EXAMPLE:
       generate-store /tmp/bench-store --work-streams 2000 --messages 50 --seed 1

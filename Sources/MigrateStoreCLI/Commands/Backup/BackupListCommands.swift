@@ -11,9 +11,6 @@ import JSONStore
 /// Total: 2 backups, 172032 bytes on disk (168.0 KiB).
 /// ```
 struct ListBackupsCommand: Subcommand {
-    /// `<store>` without a role: the backups of a store that is gone are still listed.
-    static let storeArgument = ArgumentSpec(name: "store", help: "The store directory (it need not exist any more).")
-
     static let spec = CommandSpec(
         name: "list-backups", group: .backupAndRestore,
         abstract: "List the backups beside a store and their sizes.",
@@ -26,11 +23,11 @@ struct ListBackupsCommand: Subcommand {
             the store it is of when that is not this one. Backups made elsewhere (--backup-dir, \
             'backup <store> <dest>') are not found. Reads only.
             """,
-        arguments: [storeArgument])
+        arguments: [.store])
 
     let store: String
 
-    init(_ arguments: ParsedArguments) { store = arguments.value(Self.storeArgument) }
+    init(_ arguments: ParsedArguments) { store = arguments.value(.store) }
 
     func run(_ out: Output) throws -> ExitCode {
         let listing = try Backup.list(besides: store)
