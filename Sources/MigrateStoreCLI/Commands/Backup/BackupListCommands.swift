@@ -213,8 +213,15 @@ enum ByteCount {
 extension BackupListRendering {
     /// What `migrate` says of the backup it took: its size, and how many backups are beside the
     /// store, with the commands that list and prune them. Returns the fields it adds to `--json`.
-    static func describeAfterMigrate(backup: String, store: String, _ out: Output) throws -> [String: JSONOutputValue] {
-        let taken = try Backup.describe(backup: backup, of: store)
+    /// The migration is done by then: a failure here is a warning, never the command's status.
+    static func describeAfterMigrate(backup: String, store: String, _ out: Output) -> [String: JSONOutputValue] {
+        let taken: ListedBackup
+        do {
+            taken = try Backup.describe(backup: backup, of: store)
+        } catch {
+            out.warning("can't measure the backup '\(backup)': \(error.message)")
+            return [:]
+        }
         let size = taken.summary.map { "\(counted($0.files, "file")), \($0.bytes) bytes; " } ?? ""
         out.print("Backup: '\(backup)' (\(size)\(ByteCount.text(taken.bytesOnDisk)) on disk).")
         var fields: [String: JSONOutputValue] = ["backup_bytes_on_disk": .int(Int(taken.bytesOnDisk))]

@@ -80,7 +80,7 @@ struct MigrateCommand: Subcommand {
             var backupJSON: [String: JSONOutputValue] = [:]
             if let backup {
                 out.print("Check it against the backup with: " + ToolInfo.command("verify", path, "--against", backup))
-                backupJSON = try BackupListRendering.describeAfterMigrate(backup: backup, store: path, out)
+                backupJSON = BackupListRendering.describeAfterMigrate(backup: backup, store: path, out)
             }
             if StoreUpgrade.takesBreakingStep(from: from, to: to) {
                 out.info("From now on only app \(ChainRendering.readers(at: to).replacingOccurrences(of: " only", with: "")) can open the store (older ones are refused); '\(ToolInfo.command("migrate", path, "--to", String(to - 1)))' goes back exactly.")
