@@ -183,6 +183,23 @@ import TestSupport
         #expect(holder.readLine() == "released")
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func asyncUpgradeForwardsTheSameProgressAsTheSynchronousOne() async throws {
+        let folder = TemporaryDirectory()
+        let seen = LockedState<[StoreProgress]>([])
+        _ = try await AsyncStore.upgrade(at: try folder.copySample("v1-store", as: "async"), backup: .folder(folder("async-backup")),
+                                         tool: "t", version: "1") { event in
+            if case .progress(let progress) = event { seen.withLock { $0.append(progress) } }
+        }
+        var expected: [StoreProgress] = []
+        _ = try StoreUpgrade.run(at: try folder.copySample("v1-store", as: "sync"), backup: .folder(folder("sync-backup")),
+                                 tool: "t", version: "1") { event in
+            if case .progress(let progress) = event { expected.append(progress) }
+        }
+        #expect(seen.withLock { $0 } == expected)
+        #expect(expected.first == .phase(.validating, done: 0, total: 8))
+    }
+
     @Test func asyncOpenOfAMissingStoreThrowsTheSynchronousError() async throws {
         let folder = TemporaryDirectory()
         do {

@@ -130,8 +130,28 @@ import Testing
         let schema = SchemaError(code: .syntax, file: "sessions/x.json", detail: "unexpected end. Of input")
         let document = StoreError.document(schema, path: "/s/sessions/x.json")
         #expect(document.recoverySuggestion == "The file is not valid JSON: restore it from a backup, or fix it by hand "
-                + "('migrate-store validate' lists every problem).")
+                + "(validating the store lists every problem).")
         let aggregate = StoreError.unreadable([document], store: "/s", action: "migrate")
-        #expect(aggregate.recoverySuggestion == "Fix them (see 'migrate-store validate') and run again.")
+        #expect(aggregate.recoverySuggestion == "Fix them (validating the store lists every problem) and run again.")
+    }
+
+    /// The library names no tool: a way out that is one of the store's operations is a value,
+    /// read in plain words by `message` and with a tool's command line by `messageText(commandLine:)`,
+    /// in nested messages too.
+    @Test func aWayOutThatIsAnOperationIsAValueEachReaderWords() {
+        let schema = SchemaError(code: .syntax, file: "sessions/x.json", detail: "unexpected end")
+        let document = StoreError.document(schema, path: "/s/sessions/x.json")
+        guard case .runCommand(let operation, _, _, _)? = document.recovery else {
+            Issue.record("the fix of an invalid document names no operation: \(String(describing: document.recovery))")
+            return
+        }
+        #expect(operation == .validate(store: nil))
+        #expect(!document.message.contains("migrate-store"))
+        let line: (StoreError.Operation) -> String = { _ in "tool validate" }
+        #expect(document.messageText(commandLine: line).hasSuffix("or fix it by hand ('tool validate' lists every problem)."))
+        let aggregate = StoreError.unreadable([document], store: "/s", action: "migrate")
+        #expect(!aggregate.description.contains("migrate-store"))
+        #expect(aggregate.messageText(commandLine: line).components(separatedBy: "'tool validate'").count == 3)
+        #expect(aggregate.messageText(commandLine: line).hasSuffix("\nFix them (see 'tool validate') and run again."))
     }
 }

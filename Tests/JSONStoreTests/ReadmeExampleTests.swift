@@ -36,7 +36,7 @@ import JSONStore
         var printed: [String] = []
         func print(_ text: String) { printed.append(text) }
         let outcome = try StoreUpgrade.run(at: path, backup: .defaultFolder, tool: "MyApp", version: "3.1") { event in
-            if case .migrating(let done, let total) = event { print("\(done)/\(total)") }
+            if case .progress(.phase(.migrating, let done, let total?)) = event { print("\(done)/\(total)") }
         }
         switch outcome {
         case .upgraded(let report, let from, let to, let backup): print("v\(from) → v\(to), \(report.filesChanged) files; backup at \(backup ?? "-")")

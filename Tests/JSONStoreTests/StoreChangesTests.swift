@@ -171,7 +171,19 @@ import Darwin
         }
         for _ in 0..<100 where watcher != nil { try await Task.sleep(for: .milliseconds(20)) }
         #expect(watcher == nil, "the watch still runs")
-        #expect(OwnWrites.shared.observers(of: store.path) == 0)
+        #expect(store.ownWrites.observers == 0)
+    }
+
+    /// "Own" is this process through any store value of the path: they share one record.
+    @Test func storesOfOnePathShareTheRecordOfOwnWrites() throws {
+        let folder = TemporaryDirectory()
+        let (store, _) = try Self.store(folder)
+        let again = try Store.open(at: store.path)
+        #expect(again.ownWrites === store.ownWrites)
+        let changes = try store.changes(includingOwnWrites: false)
+        #expect(again.ownWrites.observers == 1)
+        changes.watcher.stop()
+        #expect(again.ownWrites.observers == 0)
     }
 
     @Test func documentNamesMapToDocumentsAndNothingElseDoes() {

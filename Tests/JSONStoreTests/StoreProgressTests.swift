@@ -3,14 +3,15 @@ import Testing
 import JSONStore
 
 /// The `progress` closures of `Backup.create`, `BackupVerification.verify`, `StoreExport.write`,
-/// `StoreImport.read` and `Restore.run`: exact sequences on the 15 files of the v2 sample.
+/// `StoreImport.read`, `Restore.run` and `StoreUpgrade.run`: exact sequences on the 15 files of
+/// the v2 sample (the 8 work streams of the v1 sample for an upgrade).
 @Suite struct StoreProgressTests {
     /// The v2 sample's store files (store.json, settings.json, queue.json and the documents).
     private static let files = 15
 
-    /// `.files(phase, 0…total)`.
+    /// `.phase(phase, 0…total)`.
     private static func counting(_ phase: StoreProgress.Phase, to total: Int) -> [StoreProgress] {
-        (0...total).map { .files(phase, done: $0, total: total) }
+        (0...total).map { .phase(phase, done: $0, total: total) }
     }
 
     @Test func backupReportsEveryFileBackedUpThenEveryFileReadBack() throws {
@@ -41,7 +42,7 @@ import JSONStore
         #expect(seen == Self.counting(.exporting, to: Self.files))
     }
 
-    @Test func importCountsFilesWithoutATotalThenReadsEachBack() throws {
+    @Test func importCountsFilesAgainstTheHeadersTotalThenReadsEachBack() throws {
         let folder = TemporaryDirectory()
         let store = try folder.copySample("v2-store", as: "store")
         _ = try StoreExport.write(store: store, to: .file(folder("e.jsonl")), tool: "t", version: "1")
@@ -50,8 +51,7 @@ import JSONStore
             seen.append($0)
         }
         #expect(report.files == Self.files)
-        let importing = (0...Self.files).map { StoreProgress.files(.importing, done: $0, total: nil) }
-        #expect(seen == importing + Self.counting(.verifyingCopy, to: Self.files))
+        #expect(seen == Self.counting(.importing, to: Self.files) + Self.counting(.verifyingCopy, to: Self.files))
     }
 
     @Test func restoreReportsTheVerificationTheCopyAndTheReadBack() throws {
@@ -69,16 +69,37 @@ import JSONStore
         #expect(dryRun == Self.counting(.verifyingBackup, to: Self.files), "a dry run only verifies")
     }
 
-    @Test func upgradePassesOnItsBackupsProgress() throws {
+    @Test func upgradeReportsEachPhaseFromZeroToItsTotal() throws {
         let folder = TemporaryDirectory()
         let store = try folder.copySample("v1-store", as: "store")
         var seen: [StoreProgress] = []
         _ = try StoreUpgrade.run(at: store, backup: .folder(folder("backup")), tool: "t", version: "1") { event in
-            if case .backingUp(let progress) = event { seen.append(progress) }
+            if case .progress(let progress) = event { seen.append(progress) }
         }
         let files = try BackupVerification.verify(backup: folder("backup")).fileCount
         #expect(files > 0)
-        #expect(seen == Self.counting(.backingUp, to: files) + Self.counting(.verifyingBackup, to: files))
+        // The old folders the exchanges replaced, counted once and removed a slice at a time.
+        let removed = seen.filter { if case .phase(.removingOldFiles, _, _) = $0 { true } else { false } }
+        guard case .phase(_, 0, let total?)? = removed.first else {
+            Issue.record("no removal of the old files counted from 0: \(removed)")
+            return
+        }
+        #expect(total >= 8, "the old sessions/ holds the sample's eight work streams")
+        #expect(removed.last == .phase(.removingOldFiles, done: total, total: total))
+        #expect(Array(seen.prefix(seen.count - removed.count)) == Self.counting(.validating, to: 8) + Self.counting(.backingUp, to: files)
+            + Self.counting(.verifyingBackup, to: files) + Self.counting(.migrating, to: 8))
+    }
+
+    @Test func breakingUpgradeReportsTheLayoutChangesValidationAndMigration() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v3-store", as: "store")
+        var seen: [StoreProgress] = []
+        _ = try StoreUpgrade.run(at: store, to: 4, backup: .folder(folder("backup")), allowBreaking: true, tool: "t", version: "1") { event in
+            if case .progress(let progress) = event { seen.append(progress) }
+        }
+        let files = try BackupVerification.verify(backup: folder("backup")).fileCount
+        #expect(seen == Self.counting(.validating, to: 8) + Self.counting(.backingUp, to: files)
+            + Self.counting(.verifyingBackup, to: files) + Self.counting(.migrating, to: 8))
     }
 
     @Test func backupSaysItWaitsForTheLockHolderThenBacksUp() throws {

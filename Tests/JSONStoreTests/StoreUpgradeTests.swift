@@ -4,20 +4,18 @@ import JSONStore
 
 /// `StoreUpgrade.run`, the library's whole upgrade procedure (what `migrate-store migrate` calls).
 @Suite struct StoreUpgradeTests {
-    /// The kind of each event, for comparing sequences.
+    /// The kind of each event, for comparing sequences: a progress value by its phase.
     private static func kind(_ event: StoreUpgrade.Event) -> String {
         switch event {
         case .warning: "warning"
         case .waitingForLock: "waitingForLock"
-        case .validating: "validating"
         case .backupSkipped: "backupSkipped"
         case .backupStarted: "backupStarted"
-        case .backingUp: "backingUp"
         case .backupFinished: "backupFinished"
         case .migrationStarted: "migrationStarted"
-        case .migrating: "migrating"
         case .migrationFinished: "migrationFinished"
-        case .removingOldFiles: "removingOldFiles"
+        case .progress(.phase(let phase, _, _)): phase.rawValue
+        case .progress(.waitingForLock): "progress.waitingForLock"
         }
     }
 
@@ -41,7 +39,8 @@ import JSONStore
         #expect(from == 1 && to == 3)
         #expect(backup == folder("backup"))
         #expect(!report.isNoop && report.filesChanged > 0)
-        #expect(events == ["validating", "backupStarted", "backingUp", "backupFinished", "migrationStarted", "migrating", "migrationFinished", "removingOldFiles"])
+        #expect(events == ["validating", "backupStarted", "backingUp", "verifyingBackup", "backupFinished", "migrationStarted", "migrating",
+                           "migrationFinished", "removingOldFiles"])
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
         #expect(try BackupVerification.verify(backup: folder("backup")).status == .ok)
         let backedUp = tree(folder("backup")).filter { StoreFilePath($0.key) != nil }
@@ -158,7 +157,8 @@ import JSONStore
             return
         }
         #expect(plan.isNoop && from == 1)
-        #expect(events == Array(repeating: "validating", count: 8) + ["waitingForLock"])
+        // 0 of 8, then each of the sample's eight work streams.
+        #expect(events == Array(repeating: "validating", count: 9) + ["waitingForLock"])
         #expect(!FileManager.default.fileExists(atPath: folder("backup")), "no backup of the already-migrated store")
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
     }

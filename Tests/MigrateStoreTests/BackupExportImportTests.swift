@@ -41,6 +41,7 @@ import Testing
         _ = try BuiltTool.run(["export", store, scratch("e.jsonl")])
         let lines = try String(contentsOfFile: scratch("e.jsonl"), encoding: .utf8).split(separator: "\n")
         #expect(lines[0].hasPrefix("{\"created_at\":\""))
+        #expect(lines[0].contains(#"","files":15,"folder_modes":"#), "the header announces the file count")
         #expect(lines[0].contains(#","folder_modes":{".":"0"#))
         #expect(lines[0].hasSuffix("\"},\"format\":\"work-stream-store-export\",\"format_version\":1,\"store_schema_version\":2,"
             + "\"tool_version\":\"0.1.0\",\"type\":\"header\"}"))

@@ -131,6 +131,7 @@ import Testing
         ("document that does not decode", session),
         ("no trailer", "line 16"),
         ("trailer count mismatch", "line 17"),
+        ("header count mismatch", "line 17"),
         ("trailer checksum mismatch", "line 17"),
         ("last line cut off", "line 17"),
         ("data after the trailer", "line 18"),
@@ -163,6 +164,7 @@ import Testing
                 + sha256Hex(Array(content.utf8)) + "\",\"size\":\(content.utf8.count),\"type\":\"file\"}"
         case "no trailer": lines.removeLast()
         case "trailer count mismatch": lines[16] = lines[16].replacingOccurrences(of: "\"files\":15", with: "\"files\":14")
+        case "header count mismatch": lines[0] = lines[0].replacingOccurrences(of: "\"files\":15", with: "\"files\":16")
         case "trailer checksum mismatch":
             let digit = try #require(lines[16].range(of: "\"sha256\":\"")).upperBound
             let flipped = lines[16][digit] == "0" ? "1" : "0"

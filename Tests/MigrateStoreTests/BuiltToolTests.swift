@@ -13,8 +13,10 @@ import Testing
 
             A store is a directory of JSON documents holding a voice-coding client's work
             streams, user customisations, settings and (from schema version 2) its queues.
-            Commands that change a store take a verified backup first and never leave a
-            store that an older reader can't open.
+            'migrate' takes a verified backup before its first write unless --no-backup is
+            given, and takes a step that older app versions can't read only with
+            --allow-breaking. 'restore' and 'rollback' verify the backup first and keep the
+            store they replace next to it.
 
             USAGE: migrate-store <command> [options]
 
@@ -60,14 +62,15 @@ import Testing
         #expect(try BuiltTool.run(["help", "migrate"]) == ToolRun(stdout: """
             OVERVIEW: Upgrade a store to a newer schema version.
 
-            Takes a backup and verifies it before the first write, migrates every document,
-            and writes store.json last. Without --to it goes to the newest version that
-            every app version the store admits can still read (along the rollback-safe
-            steps, which only add keys). If a migration was interrupted, running 'migrate'
-            again finishes it. Migrating a store that is already at the target version
-            changes nothing. A breaking step (v3 → v4: older app versions are refused
-            afterwards) runs only with --to 4 --allow-breaking, after a verified backup;
-            'migrate --to 3' on a v4 store runs its exact inverse.
+            Takes a backup and verifies it before the first write (unless --no-backup is
+            given), migrates every document, and writes store.json last. Without --to it
+            goes to the newest version that every app version the store admits can still
+            read (along the rollback-safe steps, which only add keys). If a migration was
+            interrupted, running 'migrate' again finishes it. On a store already at the
+            target version it only brings up to date what an older app version wrote since
+            (the reconcile 'plan' shows), if anything. A breaking step (v3 → v4: older app
+            versions are refused afterwards) runs only with --to 4 --allow-breaking, after a
+            verified backup; 'migrate --to 3' on a v4 store runs its exact inverse.
 
             USAGE: migrate-store migrate <store> [options]
 
@@ -75,7 +78,7 @@ import Testing
               <store>                 The store directory.
 
             OPTIONS:
-              --to <version>          The schema version to upgrade to (1 to 4). The default
+              --to <version>          The schema version to migrate to (1 to 4). The default
                                       is the newest version that every app version the store
                                       admits can still read.
               --allow-breaking        Take a breaking step (--to 4): older app versions are

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import JSONStore
 @testable import MigrateStoreCLI
 
-/// The progress lines of `backup`, `verify-backup`, `export`, `import`, `restore` and `rollback`:
+/// The progress lines of `backup`, `verify-backup`, `export`, `import`, `restore`, `rollback`,
+/// `migrate` and `verify`:
 /// drawn on standard error only when it is a terminal, nothing else changed. The commands run in
 /// process with the `OutputStreams` seam saying whether standard error is a terminal, and with
 /// no delay and no redraw limit, so every update is drawn and the bytes are exact.
@@ -21,8 +23,8 @@ import Testing
     }
 
     /// `Label: 0/15 files` … `Label: 15/15 files` (`Label: 0 files` … without a total).
-    private static func counts(_ label: String, total: Int?, upTo last: Int = files) -> [String] {
-        (0...last).map { done in "\(label): \(done)" + (total.map { "/\($0)" } ?? "") + " files" }
+    private static func counts(_ label: String, total: Int?, upTo last: Int = files, unit: String = "files") -> [String] {
+        (0...last).map { done in "\(label): \(done)" + (total.map { "/\($0)" } ?? "") + " " + unit }
     }
 
     /// What a progress line that draws every update writes for `texts`: each redrawn over the one
@@ -96,8 +98,8 @@ import Testing
 
         let imported = Self.run(["import", folder("e.jsonl"), folder("imported")], terminal: true)
         #expect(imported.code == 0, "\(imported)")
-        // The import's count comes at the export's end, so its line has no total.
-        #expect(imported.stderr == Self.drawn(Self.counts("Importing", total: nil))
+        // The export's header gives the import its total.
+        #expect(imported.stderr == Self.drawn(Self.counts("Importing", total: Self.files))
             + Self.drawn(Self.counts("Verifying copy", total: Self.files)))
         let plain = Self.run(["import", folder("e.jsonl"), folder("plain")], terminal: false)
         #expect(plain.code == 0 && plain.stderr == "")
@@ -116,6 +118,46 @@ import Testing
         let rollback = Self.run(["rollback", store, "--from-backup", backup], terminal: true)
         #expect(rollback.code == 0, "\(rollback)")
         #expect(rollback.stderr == phases)
+    }
+
+    @Test func importOfAnExportWithoutAFileCountInItsHeaderDrawsNoTotal() throws {
+        let folder = TemporaryDirectory()
+        // Written by the build before issue 19, whose header has no file count: 15 files of the v3 sample.
+        let oldExport = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Golden/export-v3-store-before-issue-19.jsonl").path
+        let imported = Self.run(["import", oldExport, folder("imported")], terminal: true)
+        #expect(imported.code == 0, "\(imported)")
+        #expect(imported.stderr == Self.drawn(Self.counts("Importing", total: nil))
+            + Self.drawn(Self.counts("Verifying copy", total: Self.files)))
+    }
+
+    @Test func migrateDrawsEachPhaseOfTheUpgradeOnATerminalOnly() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v1-store", as: "store")
+        let plainStore = try folder.copySample("v1-store", as: "plain")
+        let run = Self.run(["migrate", store, "--backup-dir", folder("backup")], terminal: true)
+        #expect(run.code == 0, "\(run)")
+        let files = try BackupVerification.verify(backup: folder("backup")).fileCount
+        // The old sessions/ the folder exchange replaced: the sample's eight work streams, removed in one slice.
+        #expect(run.stderr == Self.drawn(Self.counts("Validating", total: 8, upTo: 8, unit: "work streams"))
+            + Self.drawn(Self.counts("Backing up", total: files, upTo: files))
+            + Self.drawn(Self.counts("Verifying backup", total: files, upTo: files))
+            + Self.drawn(Self.counts("Migrating", total: 8, upTo: 8, unit: "work streams"))
+            + Self.drawn(["Removing the old files: 0/8 files", "Removing the old files: 8/8 files"]))
+        let plain = Self.run(["migrate", plainStore, "--backup-dir", folder("plain-backup")], terminal: false)
+        #expect(plain.code == 0 && plain.stderr == "", "\(plain)")
+    }
+
+    @Test func verifyDrawsItsWorkStreamsOnATerminalForAV3AndAV4Store() throws {
+        let folder = TemporaryDirectory()
+        for sample in ["v3-store", "v4-store"] {
+            let store = try folder.copySample(sample, as: sample)
+            let drawn = Self.run(["verify", store], terminal: true)
+            let plain = Self.run(["verify", store], terminal: false)
+            #expect(drawn.code == 0 && plain.code == 0, "\(drawn)")
+            #expect(drawn.stderr == Self.drawn(Self.counts("Verifying", total: 8, upTo: 8, unit: "work streams")), "\(sample)")
+            #expect(plain.stderr == "" && drawn.stdout == plain.stdout)
+        }
     }
 
     @Test func quietDrawsNoProgressEvenOnATerminal() throws {

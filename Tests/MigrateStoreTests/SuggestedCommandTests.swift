@@ -19,6 +19,26 @@ import JSONStore
         #expect(ToolInfo.command("migrate", "/tmp/it's") == "migrate-store migrate '/tmp/it'\\''s'")
     }
 
+    /// The library's ways out name operations; the tool prints each as its own command line,
+    /// every word quoted, `BACKUP` for a backup the user picks.
+    @Test func operationsTheLibrarySuggestsPrintAsThisToolsCommands() {
+        let store = "/tmp/it's"
+        let quoted = TextFormat.shellWord(store)
+        #expect(StoreError.Operation.validate(store: nil).commandLine == "migrate-store validate")
+        #expect(StoreError.Operation.validate(store: store).commandLine == "migrate-store validate \(quoted)")
+        #expect(StoreError.Operation.migrate(store: nil).commandLine == "migrate-store migrate")
+        #expect(StoreError.Operation.migrate(store: store).commandLine == "migrate-store migrate \(quoted)")
+        #expect(StoreError.Operation.migrate(store: store, to: 4, allowBreaking: true).commandLine
+                == "migrate-store migrate --to 4 --allow-breaking \(quoted)")
+        #expect(StoreError.Operation.rollback(store: store, backup: nil).commandLine == "migrate-store rollback \(quoted) --from-backup BACKUP")
+        #expect(StoreError.Operation.restore(backup: nil, over: store).commandLine == "migrate-store restore BACKUP \(quoted) --force")
+        #expect(StoreError.Operation.verifyBackup(store).commandLine == "migrate-store verify-backup \(quoted)")
+        let fix = StoreError.Recovery.runCommand(.validate(store: nil), advice: "Validate the store.", before: "Run ", after: ".")
+        let error = StoreError(.invalidDocument, "Can't read '/s/x.json': it is broken.", recovery: fix)
+        #expect(error.recoverySuggestion == "Validate the store.")
+        #expect(fix.text(commandLine: \.commandLine) == "Run 'migrate-store validate'.")
+    }
+
     /// A folder whose name would break an unquoted or naively quoted suggestion three ways.
     static let awkwardName = "it's a $HOME store"
 

@@ -5,7 +5,7 @@ import StoreJSON
 /// keys sorted, each line ending with `\n`), so it can be streamed in both directions.
 ///
 /// ```
-/// {"created_at":"…","folder_modes":{".":"0700","sessions":"0700","user-sessions":"0700"},"format":"work-stream-store-export","format_version":1,"store_schema_version":2,"tool_version":"0.1.0","type":"header"}
+/// {"created_at":"…","files":15,"folder_modes":{".":"0700","sessions":"0700","user-sessions":"0700"},"format":"work-stream-store-export","format_version":1,"store_schema_version":2,"tool_version":"0.1.0","type":"header"}
 /// {"content":"{\n  \"created_at\": …}\n","mode":"0600","path":"store.json","sha256":"…","size":482,"type":"file"}
 /// {"content":"…","mode":"0644","path":"sessions/<id>.json","sha256":"…","size":1057,"type":"file"}
 /// {"bytes":20278,"files":15,"sha256":"…","type":"trailer"}
@@ -13,7 +13,10 @@ import StoreJSON
 ///
 /// - The header comes first; `format_version` above 1 is refused as incompatible.
 ///   `folder_modes` (optional, like `mode` below) records the modes of the store folder (`.`)
-///   and of its document folders; an import gives them those modes, else `0700`.
+///   and of its document folders; an import gives them those modes, else `0700`. `files`
+///   (optional too) is the number of file lines that follow, so that an import can show its
+///   progress against a total; it must equal the trailer's. Exports written before it was
+///   recorded have none, and older readers ignore it, so adding it did not change `format_version`.
 /// - One `file` line per store file: `store.json` first, then the others by path. `content` is
 ///   the file's exact text (documents are UTF-8), so an import writes byte-identical files;
 ///   `size` and `sha256` are of those bytes. `mode` is the file's permission bits in the store,
@@ -35,11 +38,14 @@ enum ExportFormat {
         case strings([(String, String)])
     }
 
-    /// - Parameter folderModes: The permission bits of the store folder (`"."`) and of its
-    ///   document folders, by name (`RecordedMode.folderModes`).
-    static func header(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, folderModes: [String: mode_t]) -> [UInt8] {
+    /// - Parameters:
+    ///   - files: The number of file lines the export holds.
+    ///   - folderModes: The permission bits of the store folder (`"."`) and of its document
+    ///     folders, by name (`RecordedMode.folderModes`).
+    static func header(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, files: Int, folderModes: [String: mode_t]) -> [UInt8] {
         let folders = folderModes.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, RecordedMode.text($0.value)) }
-        return encode([("created_at", .string(RFC3339.format(createdAt))), ("folder_modes", .strings(folders)), ("format", .string(format)),
+        return encode([("created_at", .string(RFC3339.format(createdAt))), ("files", .int(Int64(files))),
+                       ("folder_modes", .strings(folders)), ("format", .string(format)),
                 ("format_version", .int(Int64(formatVersion))), ("store_schema_version", .int(Int64(storeSchemaVersion))),
                 ("tool_version", .string(toolVersion)), ("type", .string("header"))])
     }

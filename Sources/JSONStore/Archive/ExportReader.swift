@@ -19,6 +19,8 @@ struct ExportReader {
         /// The recorded modes of the store folder (`"."`) and its document folders; empty in an
         /// export written before they were recorded.
         var folderModes: [String: mode_t] = [:]
+        /// The number of file lines the header announces; nil in an export written before it was recorded.
+        var files: Int?
     }
 
     let reader: LineReader
@@ -33,18 +35,23 @@ struct ExportReader {
 
     /// Reads the whole input.
     ///
-    /// - Parameter onFile: Called for each verified file, in input order, with its bytes and its
-    ///   recorded permission bits (nil in an export written before modes were recorded), and the
-    ///   header's store schema version (every file was checked against it); the header has been read.
+    /// - Parameters:
+    ///   - onHeader: Called once the header is read and checked, before the first file.
+    ///   - onFile: Called for each verified file, in input order, with its bytes and its recorded
+    ///     permission bits (nil in an export written before modes were recorded), and the header's
+    ///     store schema version (every file was checked against it).
     /// - Throws: `ArchiveProblem` for the input's first problem; `StoreError` from reading or from `onFile`.
-    mutating func read(onFile: (StoreFilePath, [UInt8], mode_t?, Int) throws(StoreError) -> Void) throws(ExportReadError) {
+    mutating func read(onHeader: (Header) -> Void = { _ in },
+                       onFile: (StoreFilePath, [UInt8], mode_t?, Int) throws(StoreError) -> Void) throws(ExportReadError) {
         while let line = try next() {
             guard line.terminated else { throw problem("the last line is cut off (no newline): the export is truncated") }
             let object = try parse(line.bytes)
             guard case .string(let type)? = object["type"] else { throw problem("has no string 'type'") }
             switch (type, header) {
             case ("header", nil):
-                header = try readHeader(object)
+                let read = try readHeader(object)
+                header = read
+                onHeader(read)
             case ("file", .some(let header)):
                 let (path, bytes, mode) = try readFile(object, storeSchemaVersion: header.storeSchemaVersion)
                 do { try onFile(path, bytes, mode, header.storeSchemaVersion) } catch { throw .store(error) }
@@ -94,6 +101,7 @@ struct ExportReader {
         }
         guard version >= 1, case .string(let tool)? = object["tool_version"] else { throw problem("is not a valid export header") }
         var header = Header(storeSchemaVersion: Int(try integer(object, "store_schema_version")), toolVersion: tool)
+        if object["files"] != nil { header.files = Int(try integer(object, "files")) }
         if let recorded = object["folder_modes"] {
             guard case .object(let modes) = recorded else { throw problem("has a 'folder_modes' that is not an object") }
             for (key, value) in modes {
@@ -147,6 +155,9 @@ struct ExportReader {
         guard case .string(let hash)? = object["sha256"], isSHA256Hex(hash) else { throw problem("has no valid 'sha256'") }
         guard files == Int64(seen.count) else {
             throw problem("says \(files) files, but the export holds \(seen.count): files were lost or added")
+        }
+        if let announced = header?.files, announced != seen.count {
+            throw problem("ends an export whose header (line 1) says \(announced) files, but it holds \(seen.count): the export was changed or damaged")
         }
         guard bytes == totalBytes else { throw problem("says \(bytes) bytes, but the files hold \(totalBytes)") }
         let actual = hasher.finalize().hexString

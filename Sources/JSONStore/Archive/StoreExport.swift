@@ -37,9 +37,15 @@ public enum StoreExport {
     ///                                    tool: "migrate-store", version: "0.1.0")
     /// ```
     ///
-    /// - Parameter progress: Called on the calling thread: `.waitingForLock` when a writer holds
-    ///   the store, then `.files(.exporting, …)` once the store is listed and after each file
-    ///   written, counting to the number of store files. The default does nothing.
+    /// - Parameters:
+    ///   - store: The store folder.
+    ///   - destination: A new file, or standard output.
+    ///   - tool: Recorded in the store's lock while the export holds it.
+    ///   - version: Recorded in the store's lock and in the export's header.
+    ///   - lockTimeout: How long to wait for a writer's lock. The default is 10 seconds.
+    ///   - progress: Called on the calling thread: `.waitingForLock` when a writer holds
+    ///     the store, then `.phase(.exporting, …)` once the store is listed and after each file
+    ///     written, counting to the number of store files. The default does nothing.
     /// - Throws: `StoreError`: `.alreadyExists` when the file exists; `.invalidFileName` naming
     ///   every entry of the store that does not belong; `.notAStore`; `.invalidDocument` for a
     ///   file that is not UTF-8 text; `.locked`; or the code of a failed call. A failed export
@@ -119,7 +125,8 @@ public enum StoreExport {
         // The work-stream folder of the other schema side (spec §11) is left out, with its mode.
         let folders = StoreLayout.documentFolderNames(schemaVersion: schemaVersion)
         let folderModes = try RecordedMode.folderModes(of: store, system: system).filter { $0.key == "." || folders.contains($0.key) }
-        try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), folderModes: folderModes))
+        try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), files: scan.files.count,
+                                     folderModes: folderModes))
         var total: Int64 = 0
         var counter = PhaseCounter(.exporting, total: scan.files.count, report: progress)
         try line(try fileLine(manifest, manifestBytes, manifestMode, store: store))

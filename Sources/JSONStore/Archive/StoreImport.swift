@@ -46,11 +46,16 @@ public enum StoreImport {
     /// ```
     ///
     /// - Parameters:
+    ///   - source: The export: a file, or standard input.
+    ///   - target: The folder that becomes the store: new or empty, unless `force`.
+    ///   - tool: Recorded in the locks the import takes.
+    ///   - version: Recorded in the locks the import takes.
     ///   - force: Replace a target that holds files, keeping it as `<name>.replaced-<time>` like
     ///     `restore --force`. The default is `false`.
-    ///   - progress: Called on the calling thread: `.files(.importing, …)` with a nil total (the
-    ///     count is at the export's end) before the first file and after each file checked and
-    ///     staged, `.files(.verifyingCopy, …)` as the staged files are read back, and
+    ///   - progress: Called on the calling thread: `.phase(.importing, …)` once the header is read
+    ///     (its total is the file count the header announces; nil for an export written before
+    ///     headers recorded it) and after each file checked and staged,
+    ///     `.phase(.verifyingCopy, …)` as the staged files are read back, and
     ///     `.waitingForLock` when another restore into the target or a writer of the store it
     ///     replaces holds a lock. The default does nothing.
     /// - Throws: `StoreError`: with an `ArchiveRejection` as `underlying` (`.corruptDocument` or
@@ -92,13 +97,15 @@ public enum StoreImport {
         let context = ErrorContext("read", source.name)
         var reader = ExportReader(reader: LineReader(fd: fd, limit: FileReader.defaultLimit + 1024 * 1024, context: context, system: system))
         var staged: StagedStore?
-        var counter = PhaseCounter(.importing, total: nil, report: progress)
+        // Counted from the header, which gives the total (nil in an export written before it did).
+        var counter: PhaseCounter?
         do {
-            try reader.read { (path, bytes, mode, schemaVersion) throws(StoreError) in
+            try reader.read(onHeader: { header in counter = PhaseCounter(.importing, total: header.files, report: progress) }) {
+                (path, bytes, mode, schemaVersion) throws(StoreError) in
                 // The header's version (every file was checked against it) gives the document folders.
                 if staged == nil { staged = try StagedStore(besides: target, schemaVersion: schemaVersion, system: system) }
                 try staged?.add(path, bytes, mode: mode)
-                counter.step()
+                counter?.step()
             }
         } catch {
             staged?.directory.discard()

@@ -18,7 +18,8 @@ extension AsyncStore {
     /// ```
     ///
     /// - Parameters: as `StoreUpgrade.run(at:to:backup:tool:version:progress:shouldContinue:)`;
-    ///   `progress` is called on the upgrade's queue.
+    ///   `progress` is called on the upgrade's queue, with the same events (their `.progress`
+    ///   values are the `StoreProgress` of every phase).
     /// - Throws: what `StoreUpgrade.run` throws; `.cancelled` when the task was cancelled before
     ///   the migration started (at once when it already was before the call).
     public static func upgrade(at path: String, to target: Int? = nil, backup: StoreUpgrade.BackupPolicy = .defaultFolder,

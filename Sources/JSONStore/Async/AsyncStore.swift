@@ -145,6 +145,7 @@ extension Store.Options {
 extension Store {
     /// This store with other options (the same path, classification and seams).
     func with(options: Options) -> Store {
-        Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system, maintenance: maintenance)
+        Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system, maintenance: maintenance,
+              ownWrites: ownWrites)
     }
 }

@@ -14,7 +14,7 @@ struct ArchiveContents {
     /// - Parameters:
     ///   - present: The valid store paths found on disk as regular files (`TreeScan.files`).
     ///   - storeSchemaVersion: What the manifest says `store.json` holds; a mismatch is a problem.
-    ///   - progress: Told `.files(.verifyingBackup, …)` before the first listed file and after each.
+    ///   - progress: Told `.phase(.verifyingBackup, …)` before the first listed file and after each.
     /// - Returns: The entries whose file matched in size and hash and whose document decodes.
     /// - Throws: `StoreError` for a failure to read that says nothing about the backup itself
     ///   (`.permissionDenied`, `.io`); a missing file or a file that is not regular is a problem.

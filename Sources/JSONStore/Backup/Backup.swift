@@ -90,8 +90,8 @@ public enum Backup {
     ///     locks of two descriptors conflict even in one process). The default is nil: the
     ///     backup takes the lock itself.
     ///   - progress: Called on the calling thread as the backup goes: `.waitingForLock` when a
-    ///     writer holds the store, then `.files(.backingUp, …)` for each file put into the backup
-    ///     and `.files(.verifyingBackup, …)` for each file read back, both counting to the number
+    ///     writer holds the store, then `.phase(.backingUp, …)` for each file put into the backup
+    ///     and `.phase(.verifyingBackup, …)` for each file read back, both counting to the number
     ///     of store files. The default does nothing; the backup is the same without it.
     /// - Throws: `StoreError`: `.unsupportedVersion` or `.invalidDocument` for a store this tool
     ///   can't read as a store (`StoreReadability`: a version it does not know, or work streams
@@ -162,7 +162,7 @@ public enum Backup {
         let why = lock.isHeld ? "the lock passed in is the lock of '\(lock.storePath)'" : "the lock passed in was released"
         let fix = "Pass the held StoreLock of '\(store)' (the same path), or nil to let the backup take the lock itself."
         throw StoreError(.invalidArgument, "Can't back up '\(store)' into '\(destination)': \(why). \(fix) Nothing was created.",
-                         path: store, recovery: fix)
+                         path: store, recovery: .advice(fix))
     }
 
     private static func refuseExisting(_ target: SiblingPath, system: SystemCalls) throws(StoreError) {

@@ -47,7 +47,7 @@ struct BackupCapture {
 
     /// Puts every store file into `staging`; call it while holding the store's lock.
     ///
-    /// - Parameter progress: Told `.files(.backingUp, …)` once the store is listed and after each file.
+    /// - Parameter progress: Told `.phase(.backingUp, …)` once the store is listed and after each file.
     /// - Returns: The files, sorted, and the dot names skipped.
     /// - Throws: `StoreError`: `.notAStore` without `store.json`; `.invalidFileName` naming every
     ///   entry that does not belong in a store (it is reported, never copied silently); the code

@@ -47,9 +47,11 @@ public enum BackupVerification {
     /// if report.status != .ok { report.problems.forEach { print($0) } }
     /// ```
     ///
-    /// - Parameter progress: Called on the calling thread with `.files(.verifyingBackup, …)` once
-    ///   `backup.json` is read and after each file it lists is checked, counting to the number of
-    ///   valid entries. Not called when `backup.json` does not read. The default does nothing.
+    /// - Parameters:
+    ///   - backup: The backup folder.
+    ///   - progress: Called on the calling thread with `.phase(.verifyingBackup, …)` once
+    ///     `backup.json` is read and after each file it lists is checked, counting to the number of
+    ///     valid entries. Not called when `backup.json` does not read. The default does nothing.
     /// - Returns: The report; problems with the backup's content are in it, not thrown.
     /// - Throws: `StoreError` when the backup cannot be examined at all: `.notFound` if the folder
     ///   does not exist, `.notARegularFile` if it is not a folder, `.permissionDenied`, `.io`.

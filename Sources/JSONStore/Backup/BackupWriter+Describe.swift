@@ -78,10 +78,9 @@ struct StagedFileReader: Sendable {
     /// that file, and a copy is named as the copy of it in the backup. The staging folder is
     /// removed when the backup fails, so its name would point at nothing.
     private func naming(_ error: StoreError, _ file: BackupCapture.File, staged: String) -> StoreError {
-        var named = error
         let original = file.path.absolute(in: store)
         let name = file.linked ? "'\(original)'" : "the copy of '\(original)' in the backup '\(destination)'"
-        named.message = error.message.replacingOccurrences(of: "'\(staged)'", with: name)
+        var named = error.replacingInMessage("'\(staged)'", with: name)
         named.path = original
         return named
     }

@@ -20,11 +20,15 @@ public enum CoreDataImport {
     /// Imports `source` into the new or empty folder `target`.
     ///
     /// - Parameters:
+    ///   - source: The app's `VoiceCode.sqlite` (its `-wal` is read from beside it).
+    ///   - target: The new or empty folder that becomes the store.
     ///   - preferences: The app's preferences file (binary or XML property list) for
     ///     `settings.json`. The default is nil: the settings' defaults hold.
     ///   - allowUnknown: Import a file with tables, columns or entities none of the app's models
     ///     has, leaving them out and reporting each. The default is `false`: such a file is refused.
     ///   - dryRun: Read and report everything, write nothing. The default is `false`.
+    ///   - tool: Recorded in the locks the import takes.
+    ///   - version: Recorded in the locks the import takes and in the store's migration record.
     /// - Throws: `StoreError`: `.alreadyExists` for a target that is not empty; `.corruptDocument`
     ///   for a file that is not SQLite or is damaged; `.invalidDocument` for SQLite that is not
     ///   the app's Core Data store (the message says what was found), or that has tables, columns or

@@ -41,7 +41,7 @@ extension StoreError {
         var text = "Can't \(context.verb) '\(context.path)': \(meaning.reason) (\(ErrnoDescription.name(errno)))."
         let tail = [meaning.remedy, context.note].compactMap { $0 }.joined(separator: "; ")
         if !tail.isEmpty { text += " " + tail.prefix(1).uppercased() + tail.dropFirst() + "." }
-        let recovery = meaning.remedy.map { $0.prefix(1).uppercased() + $0.dropFirst() + "." }
+        let recovery = meaning.remedy.map { StoreError.Recovery.advice($0.prefix(1).uppercased() + $0.dropFirst() + ".") }
         return StoreError(
             meaning.code, text, path: context.path, syscall: syscall, errno: errno, recovery: recovery,
             file: context.file, line: context.line)

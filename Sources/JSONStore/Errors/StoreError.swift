@@ -11,6 +11,10 @@ import Foundation
 ///
 /// As a `LocalizedError` (for `NSError` bridging and SwiftUI alerts), `errorDescription` is the
 /// message and `recoverySuggestion` the way out (see `recoverySuggestion` for how it is found).
+///
+/// A way out that is one of the store's operations (validating, migrating, restoring) stays a
+/// value (`Recovery`): `message` says it in plain words, and a tool that offers the operation as a
+/// command puts its command line in with `messageText(commandLine:)`.
 public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of failure this is. A struct wrapping a private enum, so codes can be added
     /// later without breaking anyone's `switch` (compare with `==` instead).
@@ -73,8 +77,15 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
 
     /// What kind of failure this is.
     public var code: Code
-    /// One or two sentences: what failed, on which path, and what the user can do.
-    public var message: String
+    /// One or two sentences: what failed, on which path, and what the user can do, every way out
+    /// in plain words (`messageText(commandLine:)` puts a tool's command lines in). Setting it
+    /// replaces the whole text.
+    public var message: String {
+        get { text.description }
+        set { text = Text(newValue) }
+    }
+    /// The message with its ways out as values.
+    private(set) var text: Text
     /// The file or folder the failure is about, as the user knows it (the target, not a temp file).
     public var path: String?
     /// The C function that failed (`"fsync"`), when a system call failed.
@@ -88,19 +99,38 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
     /// The line that threw.
     public var line: Int
     /// The way out when the thrower named it apart from the message (see `recoverySuggestion`).
-    public var recovery: String?
+    public var recovery: Recovery?
 
     /// Creates an error. Prefer the factory functions (`systemCall(...)`) where they fit.
     ///
-    /// - Parameter recovery: What the user can do, when it is not the message's last sentences
-    ///   (see `recoverySuggestion`). The default is nil.
+    /// - Parameters:
+    ///   - code: ``code``.
+    ///   - message: ``message``.
+    ///   - path: ``path``. The default is nil.
+    ///   - syscall: ``syscall``, for a failed system call. The default is nil.
+    ///   - errno: ``errno``, for a failed system call. The default is nil.
+    ///   - underlying: ``underlying``. The default is nil.
+    ///   - recovery: What the user can do, when it is not the message's last sentences
+    ///     (see `recoverySuggestion`). The default is nil.
+    ///   - file: ``file``. The default is the caller's `#fileID`.
+    ///   - line: ``line``. The default is the caller's `#line`.
     public init(
         _ code: Code, _ message: String, path: String? = nil, syscall: String? = nil,
-        errno: Int32? = nil, underlying: (any Error & Sendable)? = nil, recovery: String? = nil,
+        errno: Int32? = nil, underlying: (any Error & Sendable)? = nil, recovery: Recovery? = nil,
+        file: String = #fileID, line: Int = #line
+    ) {
+        self.init(code, text: Text(message), path: path, syscall: syscall, errno: errno, underlying: underlying,
+                  recovery: recovery, file: file, line: line)
+    }
+
+    /// Creates an error whose message names ways out as values: `Text("Can't … ", fix)`.
+    init(
+        _ code: Code, text: Text, path: String? = nil, syscall: String? = nil,
+        errno: Int32? = nil, underlying: (any Error & Sendable)? = nil, recovery: Recovery? = nil,
         file: String = #fileID, line: Int = #line
     ) {
         self.code = code
-        self.message = message
+        self.text = text
         self.path = path
         self.syscall = syscall
         self.errno = errno
@@ -121,11 +151,39 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
     /// <why>. <What to do>." (HOUSE-STYLE §9): the sentences after the first; for a message of one
     /// sentence, the clause after its last "; " ("...; use a newer version of the tool"), with a
     /// capital letter and a full stop. Quoted values (`'...'`) never split a sentence.
-    public var recoverySuggestion: String? { recovery ?? StoreErrorText.recovery(in: message) }
+    public var recoverySuggestion: String? { recovery?.description ?? StoreErrorText.recovery(in: message) }
 
     /// The message, then the failed call and errno name when there is one:
     /// "... is unchanged. (fsync: ENOSPC)".
-    public var description: String {
+    public var description: String { described(message) }
+
+    /// The message with `commandLine` for each operation a way out in it names (where `message`
+    /// says it in plain words): how a tool that offers those operations as commands prints it.
+    public func messageText(commandLine: (Operation) -> String) -> String {
+        text.text(commandLine: commandLine)
+    }
+
+    /// `description` with `commandLine` for each operation a way out names (see `messageText(commandLine:)`).
+    public func descriptionText(commandLine: (Operation) -> String) -> String {
+        described(messageText(commandLine: commandLine))
+    }
+
+    /// This error with `sentence` and a space before its message (what else happened first).
+    func prefixed(_ sentence: String) -> StoreError {
+        var error = self
+        error.text = text.prepending(sentence + " ")
+        return error
+    }
+
+    /// This error with `target` replaced by `replacement` wherever the message itself (not a way
+    /// out in it) says it.
+    func replacingInMessage(_ target: String, with replacement: String) -> StoreError {
+        var error = self
+        error.text = text.replacing(target, with: replacement)
+        return error
+    }
+
+    private func described(_ message: String) -> String {
         guard let syscall else { return message }
         guard let errno else { return "\(message) (\(syscall))" }
         return "\(message) (\(syscall): \(ErrnoDescription.name(errno)))"

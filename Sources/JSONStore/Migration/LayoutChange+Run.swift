@@ -27,10 +27,12 @@ extension LayoutChange {
     /// false, only reads and reports what it would do (`plan`). A store already at
     /// `direction.to` gets only what an interrupted run left to do (``finish``).
     ///
+    /// - Parameter progress: Told `.phase(.migrating, …)` (`.validating` when not `write`) once
+    ///   the work streams are listed and after each.
     /// - Throws: an error listing every unreadable document (`StoreProblems`): nothing visible
     ///   was changed (the staging folder is removed).
     func run(_ direction: Direction, write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true,
-             progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
+             progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> MigrationReport {
         let manifest = try manifest()
         var report = MigrationReport(keepsDocuments: keepingDocuments)
         if manifest.schemaVersion == direction.to {
@@ -50,9 +52,10 @@ extension LayoutChange {
         let staging = joinPath(path, direction.stagingFolder)
         if write { try makeStagingFolder(staging, like: sourceFolder) }
         let failed = FailureFlag(!problems.isEmpty)
-        var done = 0
         var writeFailure: StoreError?
         let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
+        // A run that writes migrates; one that does not (the upgrade's read-only pass, a plan) validates.
+        var counter = PhaseCounter(write ? .migrating : .validating, total: ids.count, report: progress)
         do throws(StoreError) {
             try ParallelBatches.run(ids, system: system, work: { (id) -> Result<Staged, StoreError> in
                 do throws(StoreError) {
@@ -71,8 +74,7 @@ extension LayoutChange {
                     return .failure(error)
                 }
             }, consume: { (id, result) throws(StoreError) in
-                done += 1
-                progress?(done, ids.count)
+                counter.step()
                 switch result {
                 case .success(.staged(let changes)):
                     report.append(DocumentChanges(file: StoreLayout.workStreamPath(id, schemaVersion: direction.to), changes: changes))

@@ -171,19 +171,14 @@ extension StoreMigrator {
         return found
     }
 
-    /// Removes the folders of `oldFolders()`, calling `progress(done, total)` after each slice of
-    /// files. Throws the first failure; what is left then is dot-named, never read, and removed
-    /// by the next sweep.
-    func removeOldFolders(progress: (Int, Int) -> Void) throws(StoreError) {
+    /// Removes the folders of `oldFolders()`, telling `progress` `.phase(.removingOldFiles, …)`
+    /// once they are counted and after each slice of files. Throws the first failure; what is
+    /// left then is dot-named, never read, and removed by the next sweep.
+    func removeOldFolders(progress: @escaping (StoreProgress) -> Void) throws(StoreError) {
         let folders = try oldFolders()
-        let total = folders.reduce(0) { $0 + $1.entries }
-        var done = 0
-        progress(0, total)
+        var counter = PhaseCounter(.removingOldFiles, total: folders.reduce(0) { $0 + $1.entries }, report: progress)
         for folder in folders {
-            try removeFolder(folder.path) { removed in
-                done += removed
-                progress(min(done, total), total)
-            }
+            try removeFolder(folder.path) { removed in counter.step(removed) }
         }
     }
 

@@ -12,19 +12,19 @@ extension StoreMigrator {
     }
 
     /// Pass A of the dry run: every work stream decoded and validated (on every core), its queue keys kept.
-    /// `progress` gets (read, total) work streams on the calling thread.
-    func survey(progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) -> Survey {
+    /// `progress` is told `.phase(.validating, …)` on the calling thread, once the work streams
+    /// are listed and after each.
+    func survey(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> Survey {
         var problems: [StoreError] = []
         var summaries: [SessionQueueSummary] = []
         let ids = try store.workStreamIDs()
         problems += ids.problems
         summaries.reserveCapacity(ids.items.count)
-        var read = 0
+        var counter = PhaseCounter(.validating, total: ids.items.count, report: progress)
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<SessionQueueSummary, StoreError> in
             do throws(StoreError) { return .success(SessionQueueSummary(try store.workStream(id))) } catch { return .failure(error) }
         }, consume: { (_, result) throws(StoreError) in
-            read += 1
-            progress(read, ids.items.count)
+            counter.step()
             switch result {
             case .success(let summary): summaries.append(summary)
             case .failure(let error): problems.append(error)
@@ -51,7 +51,7 @@ extension StoreMigrator {
     }
 
     func run(write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true, removingOldFolders: Bool = true,
-             progress: ((Int, Int) -> Void)?) throws(StoreError) -> MigrationReport {
+             progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> MigrationReport {
         if let refusal = store.compatibility.refusal {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(refusal).", path: store.path)
         }

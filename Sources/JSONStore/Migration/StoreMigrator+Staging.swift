@@ -63,7 +63,8 @@ extension StoreMigrator {
 
     /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
     /// The work streams are processed on every core (`ParallelBatches`), the results taken in id order.
-    func stage(target: Int, report: inout MigrationReport, progress: ((Int, Int) -> Void)?) throws(StoreError) -> (Survey, StagedList) {
+    /// `progress` is told `.phase(.migrating, …)` once the work streams are listed and after each.
+    func stage(target: Int, report: inout MigrationReport, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> (Survey, StagedList) {
         var problems: [StoreError] = []
         // A temp file that could not be written (a full disk, an I/O error) is no unreadable
         // document: it is reported as itself, not in the list of documents that can't be read.
@@ -75,7 +76,7 @@ extension StoreMigrator {
         // Once a document is known to be unreadable nothing will be committed: stop writing temp files.
         let failed = FailureFlag(!ids.problems.isEmpty)
         let keepsDocuments = report.keepsDocuments
-        var done = 0
+        var counter = PhaseCounter(.migrating, total: ids.items.count, report: progress)
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<StagingOutcome, StoreError> in
             do throws(StagingFailure) {
                 return .success(.staged(try stageSession(id, target: target, writing: !failed.isSet, inExchangeFolder: inExchangeFolder)))
@@ -87,9 +88,8 @@ extension StoreMigrator {
                 }
             }
         }, consume: { (_, result) throws(StoreError) in
-            progress?(done, ids.items.count)
-            done += 1
-            if done % 256 == 0 { MemoryRelease.trim() }
+            counter.step()
+            if counter.done % 256 == 0 { MemoryRelease.trim() }
             switch result {
             case .success(.staged(var session)):
                 if !keepsDocuments && !session.changes.isEmpty {

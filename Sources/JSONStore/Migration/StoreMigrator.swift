@@ -43,13 +43,14 @@ public struct StoreMigrator: Sendable {
                 direction, write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion, target: goal))
         }
         return try run(write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion,
-                                                              target: target ?? defaultTarget), progress: nil)
+                                                              target: target ?? defaultTarget))
     }
 
     /// Decodes and validates every document of the store, writing nothing (not even a lock file).
     /// `StoreUpgrade.run` runs it before it takes the lock, so bad input changes nothing at all.
+    /// - Parameter progress: Told `.phase(.validating, …)` once the work streams are listed and after each.
     /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
-    func validate(progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) {
+    func validate(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) {
         _ = try survey(progress: progress)
     }
 
@@ -84,9 +85,9 @@ public struct StoreMigrator: Sendable {
     ///     `removeOldFolders(progress:)` under the same lock (`StoreUpgrade` does, reporting it);
     ///     the next sweep under the lock removes them otherwise. The default (false) removes them
     ///     before returning.
-    ///   - progress: called with (done, total) work streams.
+    ///   - progress: Told `.phase(.migrating, …)` once the work streams are listed and after each.
     package func migrate(to target: Int? = nil, toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
-                        leavingOldFolders: Bool = false, progress: ((Int, Int) -> Void)? = nil) throws(StoreError) -> MigrationReport {
+                        leavingOldFolders: Bool = false, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> MigrationReport {
         let held: StoreLock
         if let lock {
             precondition(lock.isHeld && lock.storePath == store.path, "StoreMigrator.migrate: the lock given is not this store's, held")
@@ -109,11 +110,11 @@ public struct StoreMigrator: Sendable {
     /// holds only what its owner wrote. The old folders the exchanges replaced are removed before
     /// it returns, and a failure to remove them is thrown, so that nothing of the migration is
     /// left in the folder.
-    func migrateUnpublished(toolVersion: String) throws(StoreError) -> MigrationReport {
+    func migrateUnpublished(toolVersion: String, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> MigrationReport {
         let report = try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
                                                                           target: defaultTarget),
-                             removingOldFolders: false, progress: nil)
-        try removeOldFolders { _, _ in }
+                             removingOldFolders: false, progress: progress)
+        try removeOldFolders(progress: progress)
         return report
     }
 
@@ -141,6 +142,6 @@ public struct StoreMigrator: Sendable {
     func reconcileHoldingLock() throws(StoreError) -> MigrationReport {
         guard try needsReconcile() else { return MigrationReport() }
         return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version,
-                                                                    target: reconcileVersion), progress: nil)
+                                                                    target: reconcileVersion))
     }
 }

@@ -42,12 +42,12 @@ extension StoreUpgrade {
             let fix = "See every change first with StoreMigrator.plan(to: \(target)); to proceed, pass allowBreaking: true "
                 + "(it takes a verified backup first, and the migration to version \(target - 1) goes back exactly)."
             return StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target) without an explicit confirmation: \(what). \(fix) Nothing was changed.",
-                              path: path, recovery: fix)
+                              path: path, recovery: .advice(fix))
         }
         if backup == .none {
             let fix = "Run it with a backup: a breaking step runs only after a verified backup."
             return StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target) without a backup: \(what). \(fix) Nothing was changed.",
-                              path: path, recovery: fix)
+                              path: path, recovery: .advice(fix))
         }
         return nil
     }
@@ -105,14 +105,9 @@ extension StoreUpgrade {
         }
         try checkpoint(.beforeValidation, path, shouldContinue)
         // Every document read and transformed, nothing written (bad input changes nothing).
-        var total = 0
-        _ = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
-            try layout.run(direction, write: false, context: context, keepingDocuments: false) { done, count in
-                total = count
-                progress(.validating(done: done, total: count))
-            }
+        _ = try reporting(progress) { (progress) throws(StoreError) in
+            try layout.run(direction, write: false, context: context, keepingDocuments: false, progress: progress)
         }
-        if total > 0 { progress(.validating(done: total, total: total)) }
         try checkpoint(.beforeLock, path, shouldContinue)
         let lock = try StoreLock(store: path, tool: tool, version: version) { progress(.waitingForLock(holder: $0)) }
         defer { lock.release() }
@@ -125,13 +120,9 @@ extension StoreUpgrade {
         if destination == nil { destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress) }
         try checkpoint(.beforeMigration(backup: destination), path, shouldContinue)
         progress(.migrationStarted)
-        let report = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
-            try layout.run(direction, write: true, context: context, keepingDocuments: false) { done, count in
-                total = count
-                progress(.migrating(done: done, total: count))
-            }
+        let report = try reporting(progress) { (progress) throws(StoreError) in
+            try layout.run(direction, write: true, context: context, keepingDocuments: false, progress: progress)
         }
-        if total > 0 { progress(.migrating(done: total, total: total)) }
         progress(.migrationFinished)
         guard var whole = earlier else { return .upgraded(report, from: from, to: target, backup: destination) }
         whole.merge(report)

@@ -13,7 +13,7 @@ extension StoreUpgrade {
     /// (`removingLockFile`), so that bad input leaves the store byte for byte as it was.
     static func migrateValidating(_ migrator: StoreMigrator, to target: Int, version: String, holding lock: StoreLock,
                                   removingLockFile: Bool, leavingOldFolders: Bool,
-                                  progress: @escaping (Int, Int) -> Void) throws(StoreError) -> MigrationReport {
+                                  progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> MigrationReport {
         do {
             return try migrator.migrate(to: target, toolVersion: version, holding: lock, keepingDocuments: false,
                                         leavingOldFolders: leavingOldFolders, progress: progress)

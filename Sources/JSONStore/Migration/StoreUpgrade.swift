@@ -47,25 +47,22 @@ public enum StoreUpgrade {
         case waitingForLock(holder: String?)
         /// `BackupPolicy.none`: no backup is taken.
         case backupSkipped
-        /// `done` of `total` work streams of an older store are read and validated (before any
-        /// write), when a backup is taken; without one they are validated while migrating.
-        case validating(done: Int, total: Int)
         /// The backup into this folder starts.
         case backupStarted(destination: String)
-        /// How far the backup is: `Backup.create`'s `.files(.backingUp, …)`, then
-        /// `.files(.verifyingBackup, …)`, between `backupStarted` and `backupFinished`.
-        case backingUp(StoreProgress)
         /// The backup is complete and verified.
         case backupFinished(BackupReport)
         /// The migration starts.
         case migrationStarted
-        /// `done` of `total` work streams are migrated.
-        case migrating(done: Int, total: Int)
         /// The migration is committed (`store.json` written).
         case migrationFinished
-        /// `done` of `total` files of the old folders that the migration's folder exchanges
-        /// replaced are removed (after `migrationFinished`, before `run` returns).
-        case removingOldFiles(done: Int, total: Int)
+        /// How far a phase of the upgrade is, each counted from 0 to its total:
+        /// `.validating` (work streams read and validated before any write, when a backup is
+        /// taken; without one they are validated while migrating); `.backingUp` then
+        /// `.verifyingBackup` (files, between `backupStarted` and `backupFinished`); `.migrating`
+        /// (work streams, between `migrationStarted` and `migrationFinished`); `.removingOldFiles`
+        /// (files of the old folders that the migration's folder exchanges replaced, after
+        /// `migrationFinished`, before `run` returns).
+        case progress(StoreProgress)
     }
 
     /// How the call ended.
@@ -90,11 +87,15 @@ public enum StoreUpgrade {
     /// Upgrades the store at `path` to `target`, through every step of the chain in one run (spec §9).
     ///
     /// - Parameters:
-    ///   - target: The schema version to reach, from the store's own version up to
+    ///   - path: The store folder.
+    ///   - requested: The schema version to reach (`to:`), from the store's own version up to
     ///     `MigrationChain.newest`. The default (nil) is the newest version every reader the
     ///     store admits can still read (`MigrationChain.defaultTarget`).
     ///   - backup: Where to back up before the first write. The default is `.defaultFolder`.
-    ///   - tool, version: Recorded in the lock file, the backup and the migration record.
+    ///   - allowBreaking: Take a breaking step (or its inverse) on the way to the target. The
+    ///     default is `false`: such a target is refused with `.invalidArgument`, nothing changed.
+    ///   - tool: Recorded in the lock file, the backup and the migration record.
+    ///   - version: Recorded in the lock file, the backup and the migration record.
     ///   - progress: Called on the calling thread with each ``Event``.
     ///   - shouldContinue: Asked at the safe points between phases (see ``Checkpoint``); returning
     ///     false stops the upgrade there with `.cancelled`. Never asked once the migration has
@@ -110,7 +111,7 @@ public enum StoreUpgrade {
         if let requested, requested > MigrationChain.newest || requested < MigrationChain.oldest {
             let fix = "Pass a version from \(MigrationChain.oldest) to \(MigrationChain.newest), or leave the target out, or use the version of the tool that writes schema version \(requested)."
             throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(requested): this code knows schema "
-                                + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: fix)
+                                + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: .advice(fix))
         }
         // The breaking step and its inverse (spec §9, §11): `StoreUpgrade+Breaking.swift`.
         let stored = try rawSchemaVersion(path)
@@ -121,11 +122,13 @@ public enum StoreUpgrade {
                 throw refusal
             }
             if goal < StoreLayout.renamedFolderVersion - 1 {
-                let fix = "Migrate to version \(StoreLayout.renamedFolderVersion - 1) (the exact inverse of the breaking step), "
-                    + "or restore the backup taken before the upgrade: '\(TextFormat.command("migrate-store", "rollback", path, "--from-backup", "BACKUP"))'."
-                throw StoreError(.invalidArgument, "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
-                                    + "has an inverse, and it goes to version \(StoreLayout.renamedFolderVersion - 1). \(fix) Nothing was changed.",
-                                 path: path, recovery: fix)
+                let inverse = "Migrate to version \(StoreLayout.renamedFolderVersion - 1) (the exact inverse of the breaking step), "
+                let fix = StoreError.Recovery.runCommand(
+                    .rollback(store: path, backup: nil), advice: inverse + "or roll the store back to the backup taken before the upgrade.",
+                    before: inverse + "or restore the backup taken before the upgrade: ", after: ".")
+                let problem = "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
+                    + "has an inverse, and it goes to version \(StoreLayout.renamedFolderVersion - 1)."
+                throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
             }
             return try runLayoutChange(at: path, from: stored, to: goal, backup: backup, tool: tool, version: version,
                                        progress: progress, shouldContinue: shouldContinue)
@@ -153,10 +156,12 @@ public enum StoreUpgrade {
         let from = try reader.manifest().schemaVersion
         let target = requested ?? migrator.defaultTarget
         if target < from {
-            let fix = "To go back to an older version, restore the backup taken before the upgrade: "
-                + "'\(TextFormat.command("migrate-store", "rollback", path, "--from-backup", "BACKUP"))'."
-            throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
-                                + "already, and a migration never goes back. \(fix) Nothing was changed.", path: path, recovery: fix)
+            let fix = StoreError.Recovery.runCommand(
+                .rollback(store: path, backup: nil), advice: "To go back to an older version, roll the store back to the backup taken before the upgrade.",
+                before: "To go back to an older version, restore the backup taken before the upgrade: ", after: ".")
+            let problem = "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
+                + "already, and a migration never goes back."
+            throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
         }
         // A change of version (as opposed to a reconcile at the same version after an older writer, §7).
         let upgrading = from < target
@@ -177,7 +182,7 @@ public enum StoreUpgrade {
         try checkpoint(.beforeValidation, path, shouldContinue)
         // Without a backup, the migration's staging validates every document (one parse each).
         let validatesWhileMigrating = upgrading && backup == .none
-        if upgrading && !validatesWhileMigrating { try migrator.validate { done, total in progress(.validating(done: done, total: total)) } }
+        if upgrading && !validatesWhileMigrating { try reporting(progress) { (progress) throws(StoreError) in try migrator.validate(progress: progress) } }
         try checkpoint(.beforeLock, path, shouldContinue)
         let lockFileExisted = validatesWhileMigrating ? try lockFileExists(path) : true
         var announced = try announceWait(path, tool: tool, version: version, progress: progress)
@@ -205,17 +210,10 @@ public enum StoreUpgrade {
         let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress)
         try checkpoint(.beforeMigration(backup: destination), path, shouldContinue)
         progress(.migrationStarted)
-        // `migrate` takes an optional (so formally escaping) closure; it calls it only before it returns.
-        var total = 0
-        let report = try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+        let report = try reporting(progress) { (progress) throws(StoreError) in
             try migrateValidating(StoreMigrator(store: store), to: target, version: version, holding: lock, removingLockFile: !lockFileExisted,
-                                  leavingOldFolders: true) { done, count in
-                total = count
-                progress(.migrating(done: done, total: count))
-            }
+                                  leavingOldFolders: true, progress: progress)
         }
-        // The migrator reports before each work stream; say that the last one is done too.
-        if total > 0 { progress(.migrating(done: total, total: total)) }
         progress(.migrationFinished)
         removeOldFolders(StoreMigrator(store: store), path, progress: progress)
         return .upgraded(report, from: from, to: target, backup: destination)
@@ -226,7 +224,7 @@ public enum StoreUpgrade {
     /// by then: a failure is reported as a warning that says what is left, not thrown.
     static func removeOldFolders(_ migrator: StoreMigrator, _ path: String, progress: (Event) -> Void) {
         do throws(StoreError) {
-            try migrator.removeOldFolders { done, total in progress(.removingOldFiles(done: done, total: total)) }
+            try reporting(progress) { (progress) throws(StoreError) in try migrator.removeOldFolders(progress: progress) }
         } catch {
             progress(.warning("The migration is complete, but the old files it replaced could not all be removed: \(error.message) "
                               + "They are in dot-named folders of '\(path)' that no reader opens; the next command that writes to the store removes them."))
@@ -283,6 +281,15 @@ public enum StoreUpgrade {
         return announced
     }
 
+    /// Runs `body` with a `StoreProgress` closure that passes each value on to `progress` as
+    /// `.progress`. The engines keep their closure for the duration of the call only.
+    static func reporting<R>(_ progress: (Event) -> Void,
+                             _ body: (@escaping (StoreProgress) -> Void) throws(StoreError) -> R) throws(StoreError) -> R {
+        try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
+            try body { progress(.progress($0)) }
+        }
+    }
+
     /// The backup of step 4, under `lock`; nil for `BackupPolicy.none`.
     static func takeBackup(_ policy: BackupPolicy, store: String, tool: String, version: String, holding lock: StoreLock,
                                    progress: (Event) -> Void) throws(StoreError) -> String? {
@@ -296,7 +303,7 @@ public enum StoreUpgrade {
         }
         progress(.backupStarted(destination: destination))
         let report = try Backup.create(store: store, destination: destination, tool: tool, version: version, holding: lock) {
-            progress(.backingUp($0))
+            progress(.progress($0))
         }
         progress(.backupFinished(report))
         return destination

@@ -1,27 +1,29 @@
 import Foundation
 
-/// What this process wrote, for the observers that leave its own writes out.
+/// What this process wrote to one store, for the observers that leave its own writes out.
 ///
-/// Each such observer registers a log for its store path. Every document write and delete a
-/// `Store` of that path makes then records, in each log, the document's file as the write left it
-/// (`lstat` right after the rename: still under the store's lock, so no other writer can have
-/// replaced it in between), or its absence. When the observer sees the document change, it takes
-/// the entry: a file that is still the one recorded is this process's write and is not reported;
-/// any other file (another process wrote after) is. With no observer registered a write records
-/// nothing and costs one dictionary look-up.
+/// The `Store` holds it (`Store.ownWrites`), its writers record into it and its `StoreWatcher`s
+/// register with it. Each such observer registers a log. Every document write and delete then
+/// records, in each log, the document's file as the write left it (`lstat` right after the
+/// rename: still under the store's lock, so no other writer can have replaced it in between), or
+/// its absence. When the observer sees the document change, it takes the entry: a file that is
+/// still the one recorded is this process's write and is not reported; any other file (another
+/// process wrote after) is. With no observer registered a write records nothing and costs one
+/// look-up.
 ///
 /// The record is made just after the rename: a scan that runs in between (the writing thread held
 /// up for longer than the coalescing window) reports that write as another process's, a harmless
 /// extra re-read; the entry then left over never matches a later file and is simply taken.
 ///
-/// "Own" is this process, through any `Store` or `AsyncStore` of that path as spelt. Writes that
+/// "Own" is this process, through any `Store` or `AsyncStore` of that path as spelt: every store
+/// value of one path gets the same instance (`OwnWrites.of(_:)`) unless it is given one. Writes that
 /// opening a store makes (the temp-file sweep, the queue reconcile) are not recorded: observers
 /// see them as another process's.
 final class OwnWrites: Sendable {
-    static let shared = OwnWrites()
+    /// The logs of this store's observers.
+    private let logs = LockedState<[ObjectIdentifier: Log]>([:])
 
-    /// Store path → the logs of its observers.
-    private let logs = LockedState<[String: [ObjectIdentifier: Log]]>([:])
+    init() {}
 
     /// One observer's record: document path → the file the last own write left (nil: removed).
     final class Log: Sendable {
@@ -36,27 +38,23 @@ final class OwnWrites: Sendable {
         }
     }
 
-    func register(store: String) -> Log {
+    func register() -> Log {
         let log = Log()
-        logs.withLock { $0[store, default: [:]][ObjectIdentifier(log)] = log }
+        logs.withLock { $0[ObjectIdentifier(log)] = log }
         return log
     }
 
-    func unregister(_ log: Log, store: String) {
-        logs.withLock { map in
-            map[store]?[ObjectIdentifier(log)] = nil
-            if map[store]?.isEmpty == true { map[store] = nil }
-        }
+    func unregister(_ log: Log) {
+        logs.withLock { $0[ObjectIdentifier(log)] = nil }
     }
 
-    /// How many observers leave out this process's writes to `store` (for tests).
-    func observers(of store: String) -> Int {
-        logs.withLock { $0[store]?.count ?? 0 }
-    }
+    /// How many observers leave out this process's writes (for tests).
+    var observers: Int { logs.withLock(\.count) }
 
-    /// Records that this process just replaced `document` (a full path in `store`).
-    func recordWrite(store: String, document: String, system: SystemCalls) {
-        guard let targets = logs.withLock({ $0[store].map { Array($0.values) } }) else { return }
+    /// Records that this process just replaced `document` (a full path in the store).
+    func recordWrite(document: String, system: SystemCalls) {
+        let targets = logs.withLock { Array($0.values) }
+        guard !targets.isEmpty else { return }
         let identity: FileIdentity?
         do {
             identity = try system.linkStatus(document, context: ErrorContext("observe", document)).map(FileIdentity.init)
@@ -68,9 +66,28 @@ final class OwnWrites: Sendable {
     }
 
     /// Records that this process just removed `document`.
-    func recordDeletion(store: String, document: String) {
-        guard let targets = logs.withLock({ $0[store].map { Array($0.values) } }) else { return }
-        for log in targets { log.entries.withLock { $0[document] = .some(nil) } }
+    func recordDeletion(document: String) {
+        for log in logs.withLock({ Array($0.values) }) { log.entries.withLock { $0[document] = .some(nil) } }
+    }
+
+    /// The instance every store value of `store` (a path as spelt) shares in this process while
+    /// one of them exists: a store opened twice on one path must leave out the writes of both.
+    static func of(_ store: String) -> OwnWrites {
+        byPath.withLock { table in
+            if let existing = table[store]?.instance { return existing }
+            table = table.filter { $0.value.instance != nil }
+            let created = OwnWrites()
+            table[store] = Weak(instance: created)
+            return created
+        }
+    }
+
+    /// The instances of the paths whose stores are alive, held weakly so a path no store uses
+    /// any more is forgotten.
+    private static let byPath = LockedState<[String: Weak]>([:])
+
+    private struct Weak: Sendable {
+        weak var instance: OwnWrites?
     }
 }
 

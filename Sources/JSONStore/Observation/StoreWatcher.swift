@@ -52,7 +52,7 @@ final class StoreWatcher: Sendable {
         folders = [Folder(path: store.path, name: ""),
                    Folder(path: store.sessionsDirectory, name: store.workStreamsFolderName),
                    Folder(path: store.userSessionsDirectory, name: StoreLayout.customizationsFolder)]
-        ownWrites = includingOwnWrites ? nil : OwnWrites.shared.register(store: store.path)
+        ownWrites = includingOwnWrites ? nil : store.ownWrites.register()
         // Watch first, then list: a change made in between is in the listing and also reported by an event.
         let watch = FolderWatch.start(folders.map(\.path), notification: options.notification, queue: queue, system: store.system) {
             [weak self] event in self?.receive(event)
@@ -87,7 +87,7 @@ final class StoreWatcher: Sendable {
         }
         guard let watch else { return }
         watch.cancel()
-        if let ownWrites { OwnWrites.shared.unregister(ownWrites, store: store.path) }
+        if let ownWrites { store.ownWrites.unregister(ownWrites) }
         doorbell.finish()
     }
 

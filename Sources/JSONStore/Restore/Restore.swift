@@ -73,11 +73,18 @@ public enum Restore {
     ///   `otherStore`; `.locked`; `.conflict` from recovery; or the code of a
     ///   failed call. After an error the target is the old store, unless the message says the
     ///   restore completed or must be finished by running it again.
-    /// - Parameter progress: Called on the calling thread: `.files(.verifyingBackup, …)` as the
-    ///   backup is verified, then (not in a dry run) `.files(.restoring, …)` as its files are
-    ///   copied and `.files(.verifyingCopy, …)` as the copies are read back, each counting to the
-    ///   number of files; `.waitingForLock` when another restore into the target or a writer of
-    ///   the store it replaces holds a lock. The default does nothing.
+    /// - Parameters:
+    ///   - backup: The backup folder.
+    ///   - target: The folder to restore into: new or empty, unless `options.force`.
+    ///   - tool: Recorded in the locks the restore takes.
+    ///   - version: Recorded in the locks the restore takes, and in the migration record of
+    ///     `options.migrate`.
+    ///   - options: Force, migrate, dry run, another store's backup. The default is `Options()`.
+    ///   - progress: Called on the calling thread: `.phase(.verifyingBackup, …)` as the
+    ///     backup is verified, then (not in a dry run) `.phase(.restoring, …)` as its files are
+    ///     copied and `.phase(.verifyingCopy, …)` as the copies are read back, each counting to the
+    ///     number of files; `.waitingForLock` when another restore into the target or a writer of
+    ///     the store it replaces holds a lock. The default does nothing.
     /// - Warning: With `force`, the target is replaced. Its content is kept in the aside folder.
     public static func run(backup: String, target: String, tool: String, version: String,
                            options: Options = Options(), progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreReport {
@@ -127,15 +134,14 @@ public enum Restore {
             if options.migrate { report.migration = try plannedMigration(backup, manifest, toolVersion: version, system: system) }
             return report
         }
-        if var refusal {
+        if let refusal {
             // The interrupted restore was finished all the same: say so, or the refusal hides it.
-            if let recovered { refusal.message = recovered.summary + " " + refusal.message }
-            throw refusal
+            throw recovered.map { refusal.prefixed($0.summary) } ?? refusal
         }
         let staged = try StagedStore(besides: target, schemaVersion: manifest.storeSchemaVersion, system: system)
         do {
             try copy(manifest, from: backup, into: staged, system: system, progress: progress)
-            if options.migrate { report.migration = try staged.migrate(toolVersion: version) }
+            if options.migrate { report.migration = try staged.migrate(toolVersion: version, progress: progress) }
             try staged.seal(progress: progress)
         } catch {
             staged.directory.discard()

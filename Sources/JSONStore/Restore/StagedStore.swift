@@ -77,7 +77,8 @@ final class StagedStore {
     /// exactly what `add` wrote, which `seal` checks.
     ///
     /// - Returns: The migration's report, or nil when the store is not older.
-    func migrate(toolVersion: String) throws(StoreError) -> MigrationReport? {
+    /// - Parameter progress: Told the migration's phases (`.migrating`, `.removingOldFiles`).
+    func migrate(toolVersion: String, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> MigrationReport? {
         let compatibility = try Store.classify(directory.path, system: system)
         let store = Store(path: directory.path, options: Store.Options(version: toolVersion), compatibility: compatibility,
                           warnings: [], system: system)
@@ -85,12 +86,12 @@ final class StagedStore {
         guard compatibility.storeSchemaVersion < migrator.defaultTarget else { return nil }
         let report: MigrationReport
         do {
-            report = try migrator.migrateUnpublished(toolVersion: toolVersion)
+            report = try migrator.migrateUnpublished(toolVersion: toolVersion, progress: progress)
         } catch {
             guard let problem = error.documentProblem(in: directory.path) else { throw error }
             let fix = "Restore without --migrate, then run 'migrate' to see the full report."
             throw StoreError(.invalidDocument, "Can't migrate the restored store: \(problem) \(fix)", path: target.path,
-                             underlying: problem, recovery: fix)
+                             underlying: problem, recovery: .advice(fix))
         }
         for document in report.documents where document.rewritesFile {
             guard let path = StoreFilePath(document.file) else {
@@ -122,7 +123,7 @@ final class StagedStore {
     /// parent, then reads every file back and checks the folder holds exactly the expected files
     /// with the expected sizes and hashes.
     ///
-    /// - Parameter progress: Told `.files(.verifyingCopy, …)` before the first file is read back and after each.
+    /// - Parameter progress: Told `.phase(.verifyingCopy, …)` before the first file is read back and after each.
     /// - Throws: `StoreError` `.io` naming the first difference, or the code of a failed call.
     func seal(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) {
         try directory.makeDurable(expected.keys.map { $0.absolute(in: directory.path) })

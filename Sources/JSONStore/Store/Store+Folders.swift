@@ -52,11 +52,13 @@ extension Store {
     /// The error for a store whose folders `store.json` does not explain (exit 65 in the tool).
     static func layoutContradiction(_ path: String, layoutVersion: Int, expected: String, other: String, detail: String) -> StoreError {
         let otherVersion = layoutVersion >= StoreLayout.renamedFolderVersion ? StoreLayout.renamedFolderVersion - 1 : StoreLayout.renamedFolderVersion
-        let fix = "If '\(other)/' holds the store's work streams, put back the store.json that goes with it (schema version "
-            + "\(otherVersion)\(otherVersion < StoreLayout.renamedFolderVersion ? " or below" : "")) from a backup, or restore the whole backup with '"
-            + TextFormat.command("migrate-store", "restore", "BACKUP", path, "--force") + "'; if it does not, move it out of the store."
-        return StoreError(.conflict, "Can't tell which folder holds the work streams of '\(path)': store.json says schema version "
-                          + "\(layoutVersion), whose work streams are in '\(expected)/', but \(detail). Nothing was changed. \(fix)",
-                          path: joinPath(path, other), recovery: fix)
+        let putBack = "If '\(other)/' holds the store's work streams, put back the store.json that goes with it (schema version "
+            + "\(otherVersion)\(otherVersion < StoreLayout.renamedFolderVersion ? " or below" : "")) from a backup, or restore the whole backup"
+        let otherwise = "; if it does not, move it out of the store."
+        let fix = StoreError.Recovery.runCommand(.restore(backup: nil, over: path), advice: putBack + " over the store" + otherwise,
+                                                 before: putBack + " with ", after: otherwise)
+        let problem = "Can't tell which folder holds the work streams of '\(path)': store.json says schema version "
+            + "\(layoutVersion), whose work streams are in '\(expected)/', but \(detail)."
+        return StoreError(.conflict, text: .init(problem + " Nothing was changed. ", fix), path: joinPath(path, other), recovery: fix)
     }
 }

@@ -41,6 +41,7 @@ extension Store {
     /// ```
     ///
     /// - Parameters:
+    ///   - id: The work stream.
     ///   - priority: The level. A **lower number is more urgent**: level 1 comes before level 10
     ///     (the app offers 1 "High", 5 "Medium" and 10 "Low"). The default is nil.
     ///   - date: The `priority_queued_at` of a first add. The default is now.
@@ -174,7 +175,7 @@ extension Store {
             FileChange(directory: sessionsDirectory, name: Store.documentName($0), bytes: updates[$0]!)
         }
         try BatchCommit.commit(changes, system: system)
-        for change in changes { OwnWrites.shared.recordWrite(store: path, document: joinPath(change.directory, change.name), system: system) }
+        for change in changes { ownWrites.recordWrite(document: joinPath(change.directory, change.name), system: system) }
         return new
     }
 }

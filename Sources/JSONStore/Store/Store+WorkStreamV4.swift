@@ -74,7 +74,7 @@ extension Store {
             let fix = "Leave 'id' as it is; to use another id, create a new work stream with createWorkStreamV4(id:workingDirectory:)."
             throw StoreError(.invalidArgument, "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "
                                 + "to '\(session.id.lowercased)', but a work stream's id is its file name. \(fix) Nothing was written.",
-                             path: file(relative), recovery: fix)
+                             path: file(relative), recovery: .advice(fix))
         }
         options.messageRetention?.prune(&session.messages)
         session.schemaVersion = max(session.schemaVersion, writtenVersion)
@@ -87,8 +87,11 @@ extension Store {
     func requireRenamedLayout(_ call: String, use api: String, writing: Bool = true) throws(StoreError) {
         if writing { try requireWritable() }
         guard !hasRenamedLayout else { return }
-        let upgrade = TextFormat.command("migrate-store", "migrate", "--to", String(StoreLayout.renamedFolderVersion), "--allow-breaking", path)
-        throw StoreError(.unsupportedVersion, "Can't \(call) in '\(path)' as a v4 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are in \(workStreamsFolderName)/. Use \(api), or move the store to v4 first with '\(upgrade)'.",
-                         path: path, recovery: "Use \(api).")
+        let ways = StoreError.Recovery.runCommand(
+            .migrate(store: path, to: StoreLayout.renamedFolderVersion, allowBreaking: true),
+            advice: "Use \(api), or move the store to v4 first (a migration that takes the breaking step).",
+            before: "Use \(api), or move the store to v4 first with ", after: ".")
+        throw StoreError(.unsupportedVersion, text: .init("Can't \(call) in '\(path)' as a v4 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are in \(workStreamsFolderName)/. ", ways),
+                         path: path, recovery: .advice("Use \(api)."))
     }
 }

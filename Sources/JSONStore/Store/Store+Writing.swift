@@ -124,7 +124,7 @@ extension Store {
         case .needsMigration(let from):
             let fix = "Upgrade it first with StoreUpgrade.run(at:), which takes a verified backup and migrates it to schema v\(DocumentVersion.current); then open it again."
             throw StoreError(.unsupportedVersion, "Can't write to '\(path)': it is a schema v\(from) store, and this code writes schema v\(DocumentVersion.current) only. \(fix)",
-                             path: path, recovery: fix)
+                             path: path, recovery: .advice(fix))
         case .refused:
             throw StoreError(.unsupportedVersion, "Can't write to '\(path)': \(compatibility.refusal ?? "this tool can't read it").", path: path)
         case .current, .breakingCurrent, .superseded:
@@ -137,7 +137,7 @@ extension Store {
     func requireV3Layout(_ call: String, use api: String) throws(StoreError) {
         guard hasRenamedLayout else { return }
         throw StoreError(.unsupportedVersion, "Can't \(call) in '\(path)' as a v3 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are v4 documents in \(workStreamsFolderName)/. Use \(api) instead.",
-                         path: path, recovery: "Use \(api).")
+                         path: path, recovery: .advice("Use \(api)."))
     }
 
     /// Replaces one document durably (temp file, fsync, rename, fsync of the folder).
@@ -165,7 +165,7 @@ extension Store {
         } else {
             try replaced.directory.sync(context: replaced.context)
         }
-        OwnWrites.shared.recordWrite(store: path, document: full, system: system)
+        ownWrites.recordWrite(document: full, system: system)
     }
 
     /// Creates a work stream as current code does (spec §4 dual write, §10): `backend_name` `""`,
@@ -203,7 +203,7 @@ extension Store {
             // fsync the folder: the unlink is durable only once its directory entry is (man 2 fsync).
             let fd = try AtomicFile.openDirectory(sessionsDirectory, system: system, context: context)
             try fd.sync(context: context)
-            OwnWrites.shared.recordDeletion(store: path, document: full)
+            ownWrites.recordDeletion(document: full)
         }
     }
 

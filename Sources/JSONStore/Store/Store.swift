@@ -50,11 +50,16 @@ public final class Store: Sendable {
     let maintenance: StoreMaintenance
     /// The messages of the work streams updated last, with their bytes (see `RecentMessages`).
     let recentMessages = RecentMessages()
+    /// Where this store's writes are recorded for the observers that leave them out.
+    let ownWrites: OwnWrites
 
+    /// - Parameter ownWrites: The record of this process's writes; nil for the one every store
+    ///   value of `path` shares (`OwnWrites.of(_:)`).
     init(path: String, options: Options, compatibility: StoreCompatibility, warnings: [String], system: SystemCalls,
-         maintenance: StoreMaintenance) {
+         maintenance: StoreMaintenance, ownWrites: OwnWrites? = nil) {
         self.path = path; self.options = options; self.compatibility = compatibility
         self.warnings = warnings; self.system = system; self.maintenance = maintenance
+        self.ownWrites = ownWrites ?? OwnWrites.of(path)
     }
 
     /// Newer stores admitted by `min_reader_version` are read with their new keys kept.

@@ -3,22 +3,27 @@ extension StoreError {
     /// The schema error stays attached as `underlying` (key path, expected, found, position).
     static func document(_ error: SchemaError, path: String) -> StoreError {
         let code: StoreError.Code
-        let fix: String
+        let fix: Recovery
+        /// `advice`, then in brackets how to see every problem: validating the store.
+        func listing(_ advice: String) -> Recovery {
+            .runCommand(.validate(store: nil), advice: advice + " (validating the store lists every problem).",
+                        before: advice + " (", after: " lists every problem).")
+        }
         switch error.code {
         case .syntax:
             code = .corruptDocument
-            fix = "The file is not valid JSON: restore it from a backup, or fix it by hand ('migrate-store validate' lists every problem)."
+            fix = listing("The file is not valid JSON: restore it from a backup, or fix it by hand")
         case .unsupportedVersion:
             code = .unsupportedVersion
-            fix = "Use a version of the tool that reads it."
+            fix = .advice("Use a version of the tool that reads it.")
         case .notAStore:
             code = .notAStore
-            fix = "Point the tool at a work-stream store folder."
+            fix = .advice("Point the tool at a work-stream store folder.")
         default:
             code = .invalidDocument
-            fix = "Fix the value by hand or restore the file from a backup ('migrate-store validate' lists every problem)."
+            fix = listing("Fix the value by hand or restore the file from a backup")
         }
-        return StoreError(code, "Can't read '\(path)': \(error.reason). \(fix)", path: path, underlying: error, recovery: fix)
+        return StoreError(code, text: Text("Can't read '\(path)': \(error.reason). ", fix), path: path, underlying: error, recovery: fix)
     }
 
     /// The schema error behind a document error, if any.

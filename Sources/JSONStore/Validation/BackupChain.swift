@@ -30,11 +30,14 @@ package enum BackupChain {
         } catch { problems.append(error) }
         do throws(StoreError) { snapshot.queue = try backup.queueDocument() } catch { problems.append(error) }
         guard let first = problems.first else { return snapshot }
-        let check = TextFormat.command("migrate-store", "verify-backup", backup.path)
-        throw StoreError(.invalidDocument,
-                         "Can't compare with the backup '\(backup.path)': \(TextFormat.plural(problems.count, "of its documents", "of its documents")) "
-                            + "can't be read (\(first.message)), so it can't say what the store should hold. Run '\(check)' to see every "
-                            + "problem, or give another backup.", path: backup.path, underlying: first)
+        let check = StoreError.Recovery.runCommand(.verifyBackup(backup.path), advice: "Verify the backup to see every problem, or give another backup.",
+                                                   before: "Run ", after: " to see every problem, or give another backup.")
+        let unreadable = "Can't compare with the backup '\(backup.path)': \(TextFormat.plural(problems.count, "of its documents", "of its documents")) can't be read"
+        var text = StoreError.Text(unreadable + " (")
+        text.append(first.text)
+        text.append("), so it can't say what the store should hold. ")
+        text.append(check)
+        throw StoreError(.invalidDocument, text: text, path: backup.path, underlying: first)
     }
 
     /// `snapshot` (a store at its manifest's version) taken to `target`: forward as `migrate` takes

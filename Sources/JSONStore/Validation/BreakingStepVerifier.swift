@@ -38,10 +38,17 @@ package struct BreakingStepVerifier: Sendable {
         package var passed: Bool { unreadable.isEmpty && failures.isEmpty && readers.allSatisfy(\.refused) }
     }
 
-    package func verify() throws(StoreError) -> Result {
+    /// Runs every check. `progress` is told `.phase(.verifyingStore, …)` on the calling thread,
+    /// once the work streams to check are listed (the store's; the backup's for the inverse) and
+    /// after each.
+    package func verify(progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> Result {
+        try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in try verify(reporting: progress) }
+    }
+
+    private func verify(reporting progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
         let layout = LayoutChange(path: path, system: system)
         let manifest = try layout.manifest()
-        if manifest.schemaVersion < StoreLayout.renamedFolderVersion { return try verifyInverse(layout) }
+        if manifest.schemaVersion < StoreLayout.renamedFolderVersion { return try verifyInverse(layout, progress: progress) }
         var result = Result()
         let header = ManifestHeader(schemaVersion: manifest.schemaVersion, minReaderVersion: manifest.minReaderVersion)
         for reader in MigrationChain.oldest ..< MigrationChain.minReaderVersion(at: manifest.schemaVersion) {
@@ -57,7 +64,9 @@ package struct BreakingStepVerifier: Sendable {
         let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
         result.comparedWithBackup = backupIsV3
         guard let inverse = MigrationStep.v3ToV4.inverse else { preconditionFailure("v3 → v4 has an inverse") }
+        var counter = PhaseCounter(.verifyingStore, total: ids.count, report: progress)
         for id in ids {
+            defer { counter.step() }
             let relative = StoreLayout.workStreamPath(id, schemaVersion: manifest.schemaVersion)
             let stored: SessionV4
             do throws(StoreError) {
@@ -109,7 +118,7 @@ package struct BreakingStepVerifier: Sendable {
 
     /// A v3 store against the v4 backup taken before the inverse: the store holds exactly
     /// `inverse(e)` for each work stream `e` of the backup, and `step(inverse(e)) == e`.
-    private func verifyInverse(_ layout: LayoutChange) throws(StoreError) -> Result {
+    private func verifyInverse(_ layout: LayoutChange, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
         var result = Result()
         result.inverse = true
         guard let backup, backup.manifest.schemaVersion >= StoreLayout.renamedFolderVersion else { return result }
@@ -121,7 +130,9 @@ package struct BreakingStepVerifier: Sendable {
         result.unreadable += listing.invalid.map(\.error)
         let ids = Set(listing.ids.compactMap { UUIDText.parse($0.rawValue) })
         let backupIDs = backup.sessions.keys.sorted { $0.lowercased < $1.lowercased }
+        var counter = PhaseCounter(.verifyingStore, total: backupIDs.count, report: progress)
         for id in backupIDs {
+            defer { counter.step() }
             let relative = StoreLayout.workStreamPath(id, schemaVersion: LayoutChange.Direction.inverse.to)
             guard ids.contains(id) else {
                 result.failures.append("\(relative): in the backup but not in the store")

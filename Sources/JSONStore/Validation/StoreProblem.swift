@@ -5,6 +5,8 @@ import Foundation
 ///     sessions/4f1c….json: messages[2].timestamp: expected an RFC 3339 date, found '2025-13-01'. Fix: …
 ///
 /// `code` is stable for scripts; `message` and `fix` are sentences for people and may be reworded.
+/// A fix that is one of the store's operations stays a value (`recovery`): `fix` and `line` say it
+/// in plain words, `lineText(commandLine:)` with a tool's command line.
 public struct StoreProblem: Sendable, Hashable {
     /// The file, relative to the store (`sessions/<id>.json`, `queue.json`, `sessions`).
     public var file: String
@@ -15,14 +17,31 @@ public struct StoreProblem: Sendable, Hashable {
     /// What is wrong, without a final period.
     public var message: String
     /// What the user can do, ending with a period.
-    public var fix: String
+    public var recovery: StoreError.Recovery
+
+    /// `recovery` in plain words; setting it makes `recovery` plain advice.
+    public var fix: String {
+        get { recovery.description }
+        set { recovery = .advice(newValue) }
+    }
+
+    public init(file: String, keyPath: String? = nil, code: String, message: String, recovery: StoreError.Recovery) {
+        self.file = file; self.keyPath = keyPath; self.code = code; self.message = message; self.recovery = recovery
+    }
 
     public init(file: String, keyPath: String? = nil, code: String, message: String, fix: String) {
-        self.file = file; self.keyPath = keyPath; self.code = code; self.message = message; self.fix = fix
+        self.init(file: file, keyPath: keyPath, code: code, message: message, recovery: .advice(fix))
     }
 
     /// `<file>: <key path>: <what is wrong>. Fix: <suggestion>`
-    public var line: String {
+    public var line: String { line(fix: fix) }
+
+    /// `line` with `commandLine` for the operation the fix names, if any.
+    public func lineText(commandLine: (StoreError.Operation) -> String) -> String {
+        line(fix: recovery.text(commandLine: commandLine))
+    }
+
+    private func line(fix: String) -> String {
         let place = keyPath.map { "\(file): \($0)" } ?? file
         return "\(place): \(message). Fix: \(fix)"
     }
@@ -65,7 +84,8 @@ extension StoreProblem {
             // The store's own checks (an id that is not the file name): its sentence, with the path made relative.
             let message = error.message.replacingOccurrences(of: error.path ?? "\u{0}", with: file)
             self.init(file: file, code: "invalid_document", message: StoreProblem.sentence(message),
-                      fix: "Run 'migrate-store validate' on the store for the exact problem and its fix.")
+                      recovery: .runCommand(.validate(store: nil), advice: "Validate the store for the exact problem and its fix.",
+                                            before: "Run ", after: " on the store for the exact problem and its fix."))
         default:
             self.init(file: file, code: "unreadable_file", message: StoreProblem.sentence(error.description),
                       fix: "Check the file's permissions and the disk, then run the command again.")

@@ -19,7 +19,7 @@ extension StoreValidator {
                 notes.append(StoreProblem(
                     file: entry.name, code: "interrupted_layout_change",
                     message: "left by an interrupted change of layout between schema v3 and v4 (spec §11); this v\(schemaVersion) store keeps its work streams in \(store.workStreamsFolderName)/ and never reads it",
-                    fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))' to finish it."))
+                    recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", " to finish it.")))
             } else if documentFolders.contains(entry.name) {
                 guard entry.kind != .folder else { continue }
                 problems.append(StoreProblem(
@@ -66,12 +66,12 @@ extension StoreValidator {
             problems.append(StoreProblem(
                 file: file, keyPath: "schema_version", code: "v1_document_in_v2_store",
                 message: "schema_version \(document.schemaVersion) in a v\(storeVersion) store: a v1 writer (the app after a rollback) wrote it",
-                fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it upgrades the document and keeps what either version wrote (spec §7)."))
+                recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", ": it upgrades the document and keeps what either version wrote (spec §7).")))
         } else if document.schemaVersion < min(storeVersion, DocumentVersion.current) && !isV1 {
             problems.append(StoreProblem(
                 file: file, keyPath: "schema_version", code: "older_document_in_store",
                 message: "schema_version \(document.schemaVersion) in a v\(storeVersion) store: an older app (after a rollback) wrote it, so its sync cursors can't be trusted",
-                fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it upgrades the document, resets its cursors (the app re-syncs it) and keeps what either version wrote (spec §7, §10)."))
+                recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", ": it upgrades the document, resets its cursors (the app re-syncs it) and keeps what either version wrote (spec §7, §10).")))
         }
         // A v4 work stream goes through no step (the inverse is the engine's, with its own checks).
         let target = min(MigrationChain.newest, DocumentVersion.current)
@@ -105,7 +105,8 @@ extension StoreValidator {
         if case .v1 = document {
             notes.append(StoreProblem(file: file, keyPath: "messages[\(index)].session_id", code: "message_session_id_differs",
                                         message: message + " (a known v1 bug)",
-                                        fix: "Nothing to do now: 'migrate-store migrate' sets it to '\(id)' (containment wins, spec §6 rule 4)."))
+                                        recovery: .runCommand(.migrate(store: nil), advice: "Nothing to do now: migrating the store sets it to '\(id)' (containment wins, spec §6 rule 4).",
+                                                              before: "Nothing to do now: ", after: " sets it to '\(id)' (containment wins, spec §6 rule 4).")))
         } else {
             problems.append(StoreProblem(file: file, keyPath: "messages[\(index)].session_id", code: "message_session_id_differs",
                                            message: message,
@@ -120,7 +121,7 @@ extension StoreValidator {
             problems.append(StoreProblem(
                 file: StoreLayout.queue, keyPath: "\(missing.list.rawValue)[\(missing.index)].work_stream_id", code: "queue_entry_missing",
                 message: "work stream '\(id.lowercased)' does not exist (no \(store.workStreamFile(id))); a client hides the entry",
-                fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it drops entries for missing work streams (spec §7)."))
+                recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", ": it drops entries for missing work streams (spec §7).")))
         }
     }
 
@@ -137,9 +138,9 @@ extension StoreValidator {
         problems.append(StoreProblem(
             file: StoreLayout.queue, code: "mirror_disagrees",
             message: "it disagrees with the session keys v1 readers use (spec §7 check (d)): \(failure.reason)",
-            fix: v1Written > 0
-                ? "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")), so the session keys are the truth and queue.json is rebuilt from them (spec §7)."
-                : "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': queue.json is the truth and the mirror is rewritten from it (spec §7)."))
+            recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", v1Written > 0
+                ? ": a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")), so the session keys are the truth and queue.json is rebuilt from them (spec §7)."
+                : ": queue.json is the truth and the mirror is rewritten from it (spec §7).")))
     }
 
     /// A v1 store with v2 documents (or `queue.json`) is a migration that stopped before `store.json`.
@@ -156,6 +157,6 @@ extension StoreValidator {
         problems.append(StoreProblem(
             file: StoreLayout.manifest, keyPath: "schema_version", code: "migration_incomplete",
             message: "the store says schema_version 1, but \(what.joined(separator: " and ")): a migration stopped before its end (v1 readers still read the store correctly)",
-            fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))' to finish it."))
+            recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", " to finish it.")))
     }
 }

@@ -144,7 +144,7 @@ public struct StoreValidator: Sendable {
             problems.append(StoreProblem(
                 file: StoreLayout.queue, code: "missing_queue_document",
                 message: "absent, but a v2 store keeps its queue there; v2 code falls back to the session keys",
-                fix: "Run '\(TextFormat.command("migrate-store", "migrate", store.path))': it rebuilds queue.json from the session keys (spec §7)."))
+                recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", ": it rebuilds queue.json from the session keys (spec §7).")))
             return
         }
         self.queue = queue

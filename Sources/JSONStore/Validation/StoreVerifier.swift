@@ -31,9 +31,13 @@ package struct StoreVerifier: Sendable {
         package var passed: Bool { unreadable.isEmpty && integrity.isEmpty && failures.isEmpty && refusedReaders.isEmpty }
     }
 
-    /// Runs every check. `progress` is called on the calling thread with (checked, total) work
-    /// streams, once before the first and after each.
-    package func verify(progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) -> Result {
+    /// Runs every check. `progress` is told `.phase(.verifyingStore, …)` on the calling thread,
+    /// once the work streams are listed and after each.
+    package func verify(progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> Result {
+        try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in try verify(reporting: progress) }
+    }
+
+    private func verify(reporting progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
         var result = Result()
         result.comparedWithBackup = backup != nil
         let storeVersion = store.compatibility.storeSchemaVersion
@@ -55,14 +59,12 @@ package struct StoreVerifier: Sendable {
         result.workStreams = ids.items.count
         result.unreadable += ids.problems
         var summaries: [SessionQueueSummary] = []
-        var checkedStreams = 0
-        progress(0, ids.items.count)
+        var counter = PhaseCounter(.verifyingStore, total: ids.items.count, report: progress)
         // Each work stream is checked on its own, on every core; the findings are kept in id order.
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Swift.Result<SessionFindings, StoreError> in
             .success(checkSession(id, readers: readers, storeVersion: storeVersion))
         }, consume: { (_, outcome) throws(StoreError) in
-            checkedStreams += 1
-            progress(checkedStreams, ids.items.count)
+            counter.step()
             guard case .success(let findings) = outcome else { return }
             result.unreadable += findings.unreadable
             result.failures += findings.failures

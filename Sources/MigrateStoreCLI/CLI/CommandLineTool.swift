@@ -8,6 +8,7 @@
 /// migrate-store help [<command> | exit-codes]
 /// migrate-store <command> --help | -h
 /// migrate-store --version | --help | -h
+/// migrate-store help --markdown | --man     (hidden: the reference files, see CommandReference)
 /// ```
 ///
 /// Errors are printed as `Error: <message>`; usage errors add `Usage: ...` and
@@ -70,9 +71,19 @@ struct CommandLineTool {
 
     private func printHelp(topics words: [String], output: Output) throws -> ExitCode {
         let ignored: Set = ["--json", "--quiet", "--help", "-h"]
-        let topics = words.filter { !ignored.contains($0) }
+        let formats = CommandReference.Format.allCases.filter { words.contains($0.option) }
+        let topics = words.filter { !ignored.contains($0) && CommandReference.Format(option: $0) == nil }
         if let option = topics.first(where: { $0.hasPrefix("-") }) {
             throw UsageError("Unknown option '\(option)'.", command: "help")
+        }
+        if let format = formats.first {
+            // Hidden options: the reference files are written from them (CommandReference).
+            guard formats.count == 1 else {
+                throw UsageError("Options \(ArgumentParser.quotedList(formats.map(\.option), conjunction: "and")) "
+                                 + "cannot be used together.", command: "help")
+            }
+            if let topic = topics.first { throw UsageError("Unexpected argument '\(topic)'.", command: "help") }
+            return show(CommandReference.text(format, registry: registry), output: output)
         }
         guard let topic = topics.first else { return show(HelpFormatter.toolHelp(registry), output: output) }
         guard topics.count == 1 else { throw UsageError("Unexpected argument '\(topics[1])'.", command: "help") }
@@ -107,7 +118,7 @@ struct CommandLineTool {
     private func report(_ error: any Error, output: Output) -> ExitCode {
         let (code, message): (ExitCode, String)
         if let known = error as? any ExitCodeError {
-            (code, message) = (known.exitCode, known.message)
+            (code, message) = (known.exitCode, known.printedMessage)
         } else {
             (code, message) = (.internalError, "Internal error: \(String(describing: error))")
         }

@@ -61,7 +61,8 @@ struct ArgumentSpec: Sendable, Equatable {
     /// What the path must name, checked before the command runs (see ``PathRole``). The default is none.
     var role: PathRole? = nil
 
-    /// `<store>`: the store directory every command but `verify-backup` and `import` starts with.
+    /// `<store>`: an existing store directory, the first argument of the commands that read or
+    /// change one in place (those that restore or create a store declare their own).
     static let store = ArgumentSpec(name: "store", help: "The store directory.", role: .store)
     /// `<backup>`: a backup made by `migrate-store backup` or by `migrate`.
     static let backup = ArgumentSpec(

@@ -7,7 +7,7 @@
 /// ```swift
 /// extension StoreError: ExitCodeError {
 ///     var exitCode: ExitCode { isLocked ? .locked : .ioError }
-///     var message: String { description }
+///     var printedMessage: String { messageText(commandLine: \.commandLine) }
 /// }
 /// ```
 ///
@@ -16,7 +16,7 @@ protocol ExitCodeError: Error {
     /// The status the process exits with.
     var exitCode: ExitCode { get }
     /// The sentence printed after `Error: `, naming the thing and the way out.
-    var message: String { get }
+    var printedMessage: String { get }
 }
 
 /// A command line that doesn't match the command's spec (exit status 64).
@@ -35,6 +35,7 @@ struct UsageError: ExitCodeError, Equatable {
     var command: String?
 
     var exitCode: ExitCode { .usage }
+    var printedMessage: String { message }
 
     init(_ message: String, command: String? = nil) {
         self.message = message
@@ -50,6 +51,7 @@ struct UsageError: ExitCodeError, Equatable {
 struct CommandError: ExitCodeError, Equatable {
     var exitCode: ExitCode
     var message: String
+    var printedMessage: String { message }
 
     init(_ exitCode: ExitCode, _ message: String) {
         precondition(exitCode != .success, "a CommandError can't have exit status 0")

@@ -59,10 +59,13 @@ enum HelpFormatter {
         return [
             "OVERVIEW: The exit statuses of \(ToolInfo.name).",
             section("EXIT CODES", rows),
-            paragraphs("The values follow BSD sysexits.h. With --json, a failed command still prints "
-                + "one JSON object, with an \"error\" member holding \"exit_code\" and \"message\"."),
+            paragraphs(exitCodesNote),
         ].joined(separator: "\n\n") + "\n"
     }
+
+    /// The paragraph under the table of exit statuses (here and in the generated reference).
+    static let exitCodesNote = "The values follow BSD sysexits.h. With --json, a failed command still prints "
+        + "one JSON object, with an \"error\" member holding \"exit_code\" and \"message\"."
 
     // MARK: Layout
 

@@ -22,8 +22,10 @@ extension ToolInfo {
     /// The paragraph under the overview in the top-level help.
     static let discussion = """
         A store is a directory of JSON documents holding a voice-coding client's work streams, \
-        user customisations, settings and (from schema version 2) its queues. Commands that change \
-        a store take a verified backup first and never leave a store that an older reader can't open.
+        user customisations, settings and (from schema version 2) its queues. 'migrate' takes a \
+        verified backup before its first write unless --no-backup is given, and takes a step that \
+        older app versions can't read only with --allow-breaking. 'restore' and 'rollback' verify \
+        the backup first and keep the store they replace next to it.
         """
 }
 
@@ -32,6 +34,11 @@ extension ToolInfo {
     /// (`TextFormat.shellWord`), so that pasting it runs it whatever the path holds:
     /// `ToolInfo.command("migrate", "/tmp/it's")` is `migrate-store migrate '/tmp/it'\''s'`.
     static func command(_ words: String...) -> String {
+        command(words: words)
+    }
+
+    /// `command(_:)` for words built at run time.
+    static func command(words: [String]) -> String {
         ([name] + words).map(TextFormat.shellWord).joined(separator: " ")
     }
 }

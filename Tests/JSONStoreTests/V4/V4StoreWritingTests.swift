@@ -96,7 +96,7 @@ import Testing
         let store = try Store.open(at: path)
         let error = #expect(throws: StoreError.self) { try store.updateWorkStreamV4(V4Store.released) { $0.name = "x" } }
         #expect(error?.code == .unsupportedVersion)
-        #expect(error?.message == "Can't update work stream 'c25e47cd-f10a-49a3-9ec4-a9355366da75' in '\(path)' as a v4 work stream: it is a schema v3 store, whose work streams are in sessions/. Use updateWorkStream(_:_:), or move the store to v4 first with 'migrate-store migrate --to 4 --allow-breaking \(path)'.")
+        #expect(error?.message == "Can't update work stream 'c25e47cd-f10a-49a3-9ec4-a9355366da75' in '\(path)' as a v4 work stream: it is a schema v3 store, whose work streams are in sessions/. Use updateWorkStream(_:_:), or move the store to v4 first (a migration that takes the breaking step).")
     }
 
     @Test func queueChangesWriteQueueJSONOnly() throws {

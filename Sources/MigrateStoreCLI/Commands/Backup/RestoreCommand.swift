@@ -10,16 +10,18 @@ import JSONStore
 struct RestoreCommand: Subcommand {
     static let dryRun = OptionSpec.flag("dry-run", help: "Show what would be restored, writing nothing.")
     static let force = OptionSpec.flag("force", help: "Replace the store if it already exists.")
-    static let migrate = OptionSpec.flag("migrate", help: "Migrate the restored store to the newest schema version.")
+    static let migrate = OptionSpec.flag(
+        "migrate", help: "Migrate the restored store as 'migrate' without --to does, before it is put in place.")
     static let target = ArgumentSpec(name: "store", help: "The store directory to restore into.", role: .target(verb: "restore"))
 
     static let spec = CommandSpec(
         name: "restore", group: .backupAndRestore,
         abstract: "Restore a store from a backup.",
         discussion: """
-            Verifies the backup, then copies it to the store directory. An existing store is \
-            replaced only with --force, and only by a backup of that store unless --other-store \
-            is given (exit status 65, nothing written).
+            Verifies the backup, then copies it to the store directory and verifies the copy. An \
+            existing store is replaced only with --force (exit status 73 without it), and only by \
+            a backup of that store unless --other-store is given (exit status 65). The store it \
+            replaces is kept next to it.
             """,
         arguments: [.backup, target],
         options: [dryRun, force, migrate, IdentityNote.flag])

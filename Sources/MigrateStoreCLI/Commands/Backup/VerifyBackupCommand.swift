@@ -11,7 +11,8 @@ struct VerifyBackupCommand: Subcommand {
     static let spec = CommandSpec(
         name: "verify-backup", group: .backupAndRestore,
         abstract: "Check that a backup is complete and readable.",
-        discussion: "Exits with status 69 when the backup is incomplete or a document differs.",
+        discussion: "Exits with status 69 when the backup is incomplete or a document differs, and 65 when "
+            + "this tool can't read it (a newer backup format or store schema).",
         arguments: [.backup])
 
     let backup: String

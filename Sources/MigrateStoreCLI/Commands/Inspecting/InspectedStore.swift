@@ -131,7 +131,7 @@ enum QueueSource {
 /// mapping (`StoreError+ExitCode.swift`), and the error's full description as the message.
 enum InspectFailure {
     static func commandError(_ error: StoreError) -> CommandError {
-        CommandError(error.exitCode, error.description)
+        CommandError(error.exitCode, error.printedDescription)
     }
 }
 
@@ -139,6 +139,6 @@ extension StoreProblem {
     /// `{"file": …, "key_path": …, "code": …, "message": …, "fix": …}` for `--json`.
     var json: JSONOutputValue {
         ["file": .string(file), "key_path": keyPath.map(JSONOutputValue.string) ?? .null,
-         "code": .string(code), "message": .string(message), "fix": .string(fix)]
+         "code": .string(code), "message": .string(message), "fix": .string(printedFix)]
     }
 }

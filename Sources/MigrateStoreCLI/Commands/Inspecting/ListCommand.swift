@@ -22,7 +22,8 @@ struct ListCommand: Subcommand {
             One line per work stream: its id, display name, provider and provider session, message \
             count, last change, FIFO position, priority and flags (local, deleted, hidden). Work \
             streams the user deleted are hidden, as the app hides them, unless --deleted is given. \
-            Documents that can't be read are listed as warnings after the table (exit status 65).
+            Documents that can't be read are listed as warnings after the table (exit status 65, \
+            or 74 when the operating system failed to read one).
             """,
         arguments: [.store],
         options: [sortOrder, deleted, queued])
@@ -162,7 +163,7 @@ struct ListCommand: Subcommand {
     /// of them failed to read (``ProblemExit``), else 65.
     static func finish(_ problems: [StoreProblem], store: String, _ out: Output) throws -> ExitCode {
         guard !problems.isEmpty else { return .success }
-        for problem in problems { out.warning(problem.line) }
+        for problem in problems { out.warning(problem.printedLine) }
         throw CommandError(ProblemExit.code(problems), "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem.")
     }
 }

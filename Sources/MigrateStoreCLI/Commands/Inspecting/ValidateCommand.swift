@@ -16,7 +16,8 @@ struct ValidateCommand: Subcommand {
             Reads every document and reports every problem, not only the first, one per line: \
             '<file>: <key path>: <what is wrong>. Fix: <suggestion>'. Notes (an orphan \
             customisation, what migration will fix) follow and are not problems. Changes nothing. \
-            Exits with status 0 when there is no problem, 65 when there is any.
+            Exits with status 0 when there is no problem, 65 when there is any, and 74 when the \
+            operating system failed to read a file.
             """,
         arguments: [.store])
 
@@ -27,9 +28,9 @@ struct ValidateCommand: Subcommand {
     func run(_ out: Output) throws -> ExitCode {
         let inspected = try InspectedStore(path: storePath)
         let scan = try inspected.call { () throws(StoreError) in try StoreValidator(inspected.store) }
-        for problem in scan.problems { out.print(problem.line) }
+        for problem in scan.problems { out.print(problem.printedLine) }
         if !scan.problems.isEmpty { out.print("") }
-        for note in scan.notes { out.print("Note: " + note.line) }
+        for note in scan.notes { out.print("Note: " + note.printedLine) }
         if !scan.notes.isEmpty { out.print("") }
         out.print(Self.summary(scan))
         out.emitJSON([

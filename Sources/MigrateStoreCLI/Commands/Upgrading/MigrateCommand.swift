@@ -20,12 +20,14 @@ struct MigrateCommand: Subcommand {
         name: "migrate", group: .upgrading,
         abstract: "Upgrade a store to a newer schema version.",
         discussion: """
-            Takes a backup and verifies it before the first write, migrates every document, and \
+            Takes a backup and verifies it before the first write (unless --no-backup is given), \
+            migrates every document, and \
             writes store.json last. Without --to it goes to the newest version that every app \
             version the store admits can still read (along the rollback-safe steps, which only \
             add keys). If a \
-            migration was interrupted, running 'migrate' again finishes it. Migrating a store that \
-            is already at the target version changes nothing. A breaking step (v3 → v4: older \
+            migration was interrupted, running 'migrate' again finishes it. On a store already at \
+            the target version it only brings up to date what an older app version wrote since \
+            (the reconcile 'plan' shows), if anything. A breaking step (v3 → v4: older \
             app versions are refused afterwards) runs only with --to 4 --allow-breaking, after a \
             verified backup; 'migrate --to 3' on a v4 store runs its exact inverse.
             """,

@@ -68,7 +68,7 @@ enum TargetVersion {
     /// `--to <version>`: the schema version to upgrade to.
     static let option = OptionSpec.integer(
         "to", valueName: "version",
-        help: "The schema version to upgrade to (\(MigrationChain.oldest) to \(MigrationChain.newest)). The default is the newest version that every app version the store admits can still read.",
+        help: "The schema version to migrate to (\(MigrationChain.oldest) to \(MigrationChain.newest)). The default is the newest version that every app version the store admits can still read.",
         minimum: 1)
 
     /// The version asked for, or nil for the default.

@@ -34,6 +34,6 @@ enum ReportRendering {
     }
 
     static func errorsJSON(_ errors: [StoreError]) -> JSONOutputValue {
-        .array(errors.map { .object(["path": $0.path.map(JSONOutputValue.string) ?? .null, "code": .string($0.code.description), "message": .string($0.message)]) })
+        .array(errors.map { .object(["path": $0.path.map(JSONOutputValue.string) ?? .null, "code": .string($0.code.description), "message": .string($0.printedMessage)]) })
     }
 }

@@ -41,7 +41,7 @@ struct StatusCommand: Subcommand {
         out.print("Migration:       \(Self.describe(status.state, store: store.path))")
         out.print("Lock:            " + (status.lockHolder.map { "held by \($0.summary)" } ?? "free"))
         out.print("Unreadable:      " + (status.unreadable.isEmpty ? "none" : "\(status.unreadable.count)"))
-        for problem in status.unreadable { out.print("  - \(problem.message)") }
+        for problem in status.unreadable { out.print("  - \(problem.printedMessage)") }
         let warnings = status.interruptedLayoutFolder.map { [($0, store.interruptedLayoutMessage($0))] } ?? []
         for (_, message) in warnings {
             out.print("Warning:         interrupted_layout_change: \(message); run '\(ToolInfo.command("migrate", store.path))' to finish")

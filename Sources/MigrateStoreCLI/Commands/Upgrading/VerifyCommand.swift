@@ -55,30 +55,27 @@ struct VerifyCommand: Subcommand {
         if storeVersion >= StoreLayout.renamedFolderVersion { return try verifyBreakingStep(out, against: against) }
         // Against the v4 backup taken before the inverse: the round trip first, then the older readers on the store alone.
         var inverseChecks: BreakingStepVerifier.Result?
+        // On a terminal, after a second: "Verifying: 1200/10000 work streams".
+        let progress = OperationProgress(out)
         if let against, against.version >= StoreLayout.renamedFolderVersion {
-            inverseChecks = try BreakingStepVerifier(path: storePath, against: against.snapshot).verify()
+            inverseChecks = try BreakingStepVerifier(path: storePath, against: against.snapshot).verify { progress.show($0) }
+            progress.finish()
         }
         let store = try StoreArgument.openReadOnly(storePath)
         let backup = inverseChecks != nil ? nil : against?.backup
         let comparison = try against?.compare(store)
-        // On a terminal, after a second: "Verifying: 1200/10000 work streams".
-        var line: ProgressLine?
-        defer { line?.finish() }
-        let result = try StoreVerifier(store: store, against: backup).verify { done, total in
-            if line == nil { line = out.progress("Verifying", total: total) }
-            line?.update(done, detail: "work streams")
-        }
-        line?.finish()
+        let result = try StoreVerifier(store: store, against: backup).verify { progress.show($0) }
+        progress.finish()
         out.print("Verifying '\(store.path)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty && result.integrity.isEmpty ? "ok" : "\(result.unreadable.count + result.integrity.count) problem(s)"))
-        for problem in result.unreadable { out.print("    - \(problem.message)") }
+        for problem in result.unreadable { out.print("    - \(problem.printedMessage)") }
         for problem in result.integrity { out.print("    - \(problem)") }
         if let comparison { Self.printComparison(comparison, out) }
         if let inverseChecks {
             out.print("  round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): "
                       + (inverseChecks.passed ? "ok (\(inverseChecks.checked) checked)" : "\(inverseChecks.failures.count + inverseChecks.unreadable.count) failed"))
             for failure in inverseChecks.failures.prefix(50) { out.print("    - \(failure)") }
-            for problem in inverseChecks.unreadable { out.print("    - \(problem.message)") }
+            for problem in inverseChecks.unreadable { out.print("    - \(problem.printedMessage)") }
         }
         for refused in result.refusedReaders {
             out.print("  a v\(refused.reader) reader is refused by store.json (min_reader_version \(refused.minReaderVersion)): FAILED, "
@@ -140,11 +137,14 @@ struct VerifyCommand: Subcommand {
     func verifyBreakingStep(_ out: Output, against: VerifyAgainst?) throws -> ExitCode {
         // The round trip compares with the backup at v3: one of v1 to v3 taken there by the chain.
         let original = try against.flatMap { (a) throws in a.version < StoreLayout.renamedFolderVersion ? try a.at(StoreLayout.renamedFolderVersion - 1) : nil }
-        let result = try BreakingStepVerifier(path: storePath, against: original).verify()
+        // On a terminal, after a second: "Verifying: 1200/10000 work streams".
+        let progress = OperationProgress(out)
+        let result = try BreakingStepVerifier(path: storePath, against: original).verify { progress.show($0) }
+        progress.finish()
         let comparison = try against?.compare(try StoreArgument.openReadOnly(storePath))
         out.print("Verifying '\(storePath)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
         out.print("  integrity: " + (result.unreadable.isEmpty ? "ok" : "\(result.unreadable.count) problem(s)"))
-        for problem in result.unreadable { out.print("    - \(problem.message)") }
+        for problem in result.unreadable { out.print("    - \(problem.printedMessage)") }
         if let comparison { Self.printComparison(comparison, out) }
         let roundTrip = result.comparedWithBackup ? "inverse(step(d)) = d for each work stream d of the backup" : "step(inverse(e)) = e for each work stream e"
         let normalised = result.normalisations > 0 ? ", apart from \(TextFormat.plural(result.normalisations, "reported normalisation"))" : ""
