@@ -84,8 +84,9 @@ extension Backup {
             } catch {
                 let done = report.removed.isEmpty ? "No backup was removed."
                     : "Removed before it: " + report.removed.map { "'\($0.name)'" }.joined(separator: ", ") + "."
-                throw StoreError(error.code, "\(error.message) \(done)", path: error.path, syscall: error.syscall, errno: error.errno,
-                                 underlying: error.underlying, recovery: error.recovery)
+                var named = error
+                named.message = "\(error.message) \(done)"
+                throw named
             }
             report.removed.append(backup)
         }
