@@ -188,7 +188,7 @@ import TestSupport
         #expect(lines.dropFirst(2).prefix(3) == [
             "Check it against the backup with: " + ToolInfo.command("verify", store, "--against", backup),
             "Backup: '\(backup)' (14 files, 17737 bytes; \(size) on disk).",
-            "1 backup beside '\(store)' takes \(size) on disk: '\(ToolInfo.command("list-backups", store))' lists them, "
+            "1 backup beside '\(store)' takes \(size) on disk: '\(ToolInfo.command("list-backups", store))' lists it, "
                 + "'\(ToolInfo.command("prune-backups", store, "--keep", "1"))' removes all but the newest.",
         ])
         // A second default backup in the same second would take the same name: this one goes to --backup-dir,

@@ -234,7 +234,7 @@ extension BackupListRendering {
         }
         fields["backups_beside_store"] = ["count": .int(listing.backups.count), "bytes_on_disk": .int(Int(listing.totalBytesOnDisk))]
         out.info("\(counted(listing.backups.count, "backup")) beside '\(store)' \(listing.backups.count == 1 ? "takes" : "take") \(ByteCount.text(listing.totalBytesOnDisk)) on disk: '"
-                 + ToolInfo.command("list-backups", store) + "' lists them, '" + ToolInfo.command("prune-backups", store, "--keep", "1")
+                 + ToolInfo.command("list-backups", store) + "' lists \(listing.backups.count == 1 ? "it" : "them"), '" + ToolInfo.command("prune-backups", store, "--keep", "1")
                  + "' removes all but the newest.")
         return fields
     }
