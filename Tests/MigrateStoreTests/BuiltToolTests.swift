@@ -41,6 +41,8 @@ import Testing
               export                  Write a whole store as one JSON file.
               import                  Create a store from a file written by 'export'.
               import-coredata         Create a store from the app's Core Data file.
+              list-backups            List the backups beside a store and their sizes.
+              prune-backups           Remove old backups beside a store; keep the newest.
 
             HELP TOPICS:
               exit-codes              What each exit status means.

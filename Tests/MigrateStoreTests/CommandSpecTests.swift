@@ -2,11 +2,11 @@ import Testing
 @testable import MigrateStoreCLI
 
 @Suite struct CommandSpecTests {
-    @Test func registryListsTheSixteenCommandsInHelpOrder() {
+    @Test func registryListsTheEighteenCommandsInHelpOrder() {
         #expect(CommandRegistry.unimplemented.commands.map(\.spec.name) == [
             "status", "plan", "migrate", "verify", "rollback",
             "ls", "show", "queue", "stats", "validate",
-            "backup", "verify-backup", "restore", "export", "import", "import-coredata",
+            "backup", "verify-backup", "restore", "export", "import", "import-coredata", "list-backups", "prune-backups",
         ])
     }
 

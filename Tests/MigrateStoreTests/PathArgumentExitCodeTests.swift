@@ -31,6 +31,8 @@ import Testing
         Case(command: "restore") { p, d in ["restore", p, d + "/new-store"] },
         Case(command: "export") { p, d in ["export", p, d + "/new-export.jsonl"] },
         Case(command: "import") { p, d in ["import", p, d + "/new-store"] },
+        Case(command: "list-backups") { p, _ in ["list-backups", p] },
+        Case(command: "prune-backups") { p, _ in ["prune-backups", p, "--keep", "1"] },
     ]
 
     enum Path: String, CaseIterable, Sendable { case missing = "no-such-path", notAStore = "not-a-store" }

@@ -109,7 +109,7 @@ final class StagingDirectory {
     }
 
     /// Removes each folder of `parent` whose name `matches` and that no process holds a lock on.
-    private static func removeStale(in parent: String, system: SystemCalls, matches: (String) -> Bool) -> [String] {
+    static func removeStale(in parent: String, system: SystemCalls, matches: (String) -> Bool) -> [String] {
         let entries: [DirectoryEntry]
         do { entries = try system.listDirectory(parent, context: ErrorContext("list", parent)) } catch { return [] }
         var removed: [String] = []

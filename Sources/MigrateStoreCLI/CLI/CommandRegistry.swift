@@ -9,7 +9,7 @@ struct CommandRegistry: Sendable {
         StatusCommand.self, PlanCommand.self, MigrateCommand.self, VerifyCommand.self, RollbackCommand.self,
         ListCommand.self, ShowCommand.self, QueueCommand.self, StatsCommand.self, ValidateCommand.self,
         BackupCommand.self, VerifyBackupCommand.self, RestoreCommand.self, ExportCommand.self, ImportCommand.self,
-        ImportCoreDataCommand.self,
+        ImportCoreDataCommand.self, ListBackupsCommand.self, PruneBackupsCommand.self,
     ]
 
     /// Every command, in help order.

@@ -79,8 +79,10 @@ struct MigrateCommand: Subcommand {
             let steps = MigrationChain.steps(from: from, to: to)
             let how = steps.count > 1 ? " in \(steps.count) steps" : ""
             out.print("Migrated '\(path)' from schema version \(from) to \(to)\(how): " + ReportRendering.totals(report) + ".")
+            var backupJSON: [String: JSONOutputValue] = [:]
             if let backup {
                 out.print("Check it against the backup with: " + ToolInfo.command("verify", path, "--against", backup))
+                backupJSON = BackupListRendering.describeAfterMigrate(backup: backup, store: path, out)
             }
             if StoreUpgrade.takesBreakingStep(from: from, to: to) {
                 out.info("From now on only app \(ChainRendering.readers(at: to).replacingOccurrences(of: " only", with: "")) can open the store (older ones are refused); '\(ToolInfo.command("migrate", path, "--to", String(to - 1)))' goes back exactly.")
@@ -91,7 +93,8 @@ struct MigrateCommand: Subcommand {
             }
             out.emitJSON(ReportRendering.json(report, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(to),
                                                                "steps": ChainRendering.stepsJSON(steps),
-                                                               "backup": backup.map(JSONOutputValue.string) ?? .null]) { a, _ in a })
+                                                               "backup": backup.map(JSONOutputValue.string) ?? .null]) { a, _ in a }
+                .merging(backupJSON) { a, _ in a })
         }
         return .success
     }

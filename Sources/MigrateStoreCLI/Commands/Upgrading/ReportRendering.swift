@@ -12,10 +12,7 @@ enum ReportRendering {
     }
 
     /// "15 files change: 8 schema_version, 16 added_key, …" with the codes in a stable order.
-    static func totals(_ report: MigrationReport) -> String {
-        let totals = report.totals.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        return "\(report.filesChanged) file\(report.filesChanged == 1 ? "" : "s") change" + (totals.isEmpty ? "" : ": \(totals)")
-    }
+    static func totals(_ report: MigrationReport) -> String { report.description }
 
     /// `totals`, `files_changed`, `noop`, and `documents` when the report kept them and
     /// `documents` is true (`plan`; `migrate` never prints them, as the README says: its report
