@@ -17,7 +17,7 @@ struct FIFOCounter {
 }
 
 /// One generated work-stream document and what it counts for.
-struct GeneratedSession {
+struct GeneratedWorkStream {
     var json: JSONValue
     var messages: Int
     var fifoQueued: Bool
@@ -25,7 +25,7 @@ struct GeneratedSession {
 }
 
 extension StoreGenerator {
-    func makeSession(_ index: Int, fifo: inout FIFOCounter) -> GeneratedSession {
+    func makeWorkStream(_ index: Int, fifo: inout FIFOCounter) -> GeneratedWorkStream {
         var rng = SeededGenerator(seed: seed, stream: UInt64(index), salt: Salt.session)
         let id = workStreamID(index)
         let start = date(&rng, withinDays: 300)
@@ -33,7 +33,7 @@ extension StoreGenerator {
         let messages = makeMessages(index: index, id: id, start: start, locallyCreated: locallyCreated, &rng)
         let lastModified = messages.last?.timestamp ?? start
 
-        var fields = SessionFieldsV1(id: id, backendName: backendName(id, &rng), workingDirectory: rng.pick(Self.directories),
+        var fields = WorkStreamFieldsV1(id: id, backendName: backendName(id, &rng), workingDirectory: rng.pick(Self.directories),
                                      lastModified: lastModified, isLocallyCreated: locallyCreated,
                                      messageCount: Int32(messages.count + rng.below(41)),
                                      preview: preview(messages.last?.text ?? ""), unreadCount: Int32(rng.below(4)),
@@ -59,8 +59,8 @@ extension StoreGenerator {
         var unknown: JSONObject = [:]
         if rng.chance(0.15) { unknown["tts_speed"] = .number(JSONNumber(literal: "1.0")!) }
         if rng.chance(0.10) { unknown["draft_text"] = .string(MessageText.user(&rng)) }
-        guard case .object(var object) = SessionV1(fields: fields, unknown: unknown).json else {
-            preconditionFailure("SessionV1.json is an object")
+        guard case .object(var object) = WorkStreamV1(fields: fields, unknown: unknown).json else {
+            preconditionFailure("WorkStreamV1.json is an object")
         }
         if !priorityQueued && rng.chance(0.02) {
             object["priority_order"] = .number(JSONNumber(0))   // the v1 app wrote an integer here
@@ -68,9 +68,9 @@ extension StoreGenerator {
         if !fifoQueued && !priorityQueued && rng.chance(0.01) {
             // Only the required keys: every optional key takes its default when read (§3).
             object = object.filter { Self.requiredKeys.contains($0.key) }
-            return GeneratedSession(json: .object(object), messages: 0, fifoQueued: false, priorityQueued: false)
+            return GeneratedWorkStream(json: .object(object), messages: 0, fifoQueued: false, priorityQueued: false)
         }
-        return GeneratedSession(json: .object(object), messages: messages.count, fifoQueued: fifoQueued, priorityQueued: priorityQueued)
+        return GeneratedWorkStream(json: .object(object), messages: messages.count, fifoQueued: fifoQueued, priorityQueued: priorityQueued)
     }
 
     static let requiredKeys: Set<String> = ["schema_version", "id", "backend_name", "working_directory", "last_modified"]

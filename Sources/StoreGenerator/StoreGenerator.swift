@@ -36,15 +36,15 @@ public struct StoreGenerator: Sendable {
     public struct Summary: Sendable, Hashable, CustomStringConvertible {
         public var workStreams = 0
         public var messages = 0
-        public var customizations = 0
-        public var orphanCustomizations = 0
+        public var customisations = 0
+        public var orphanCustomisations = 0
         public var fifoQueued = 0
         public var priorityQueued = 0
         public var files = 0
         public var bytes = 0
 
         public var description: String {
-            "\(workStreams) work streams, \(messages) messages, \(customizations) customisations (\(orphanCustomizations) orphans), "
+            "\(workStreams) work streams, \(messages) messages, \(customisations) customisations (\(orphanCustomisations) orphans), "
                 + "\(fifoQueued) in the FIFO queue, \(priorityQueued) in the priority queue; \(files) files, \(bytes) bytes"
         }
     }
@@ -60,7 +60,7 @@ public struct StoreGenerator: Sendable {
         }
         var fifo = FIFOCounter()
         for index in 0..<workStreams {
-            let session = makeSession(index, fifo: &fifo)
+            let session = makeWorkStream(index, fifo: &fifo)
             summary.workStreams += 1
             summary.messages += session.messages
             if session.fifoQueued { summary.fifoQueued += 1 }
@@ -68,14 +68,14 @@ public struct StoreGenerator: Sendable {
             try emit(StoreLayout.workStreamPath(workStreamID(index)), JSONWriter.document(session.json))
         }
         for index in 0..<workStreams {
-            guard let doc = customization(index) else { continue }
-            summary.customizations += 1
-            try emit(StoreLayout.customizationPath(doc.id), doc.encoded)
+            guard let doc = customisation(index) else { continue }
+            summary.customisations += 1
+            try emit(StoreLayout.customisationPath(doc.id), doc.encoded)
         }
         for index in 0..<orphanCount {
             let doc = orphan(index)
-            summary.customizations += 1; summary.orphanCustomizations += 1
-            try emit(StoreLayout.customizationPath(doc.id), doc.encoded)
+            summary.customisations += 1; summary.orphanCustomisations += 1
+            try emit(StoreLayout.customisationPath(doc.id), doc.encoded)
         }
         try emit(StoreLayout.settings, SettingsV1(queueEnabled: true, priorityQueueEnabled: true, schemaVersion: 1).encoded)
         try emit(StoreLayout.manifest, ManifestV1(createdAt: Self.epoch).encoded)
@@ -91,7 +91,7 @@ public struct StoreGenerator: Sendable {
     // MARK: Parts
 
     enum Salt {
-        static let id: UInt64 = 1, session: UInt64 = 2, customization: UInt64 = 3, orphan: UInt64 = 4
+        static let id: UInt64 = 1, session: UInt64 = 2, customisation: UInt64 = 3, orphan: UInt64 = 4
     }
 
     /// 2025-01-06T08:00:00.000Z, the store's `created_at`; every other date is later.
@@ -100,25 +100,25 @@ public struct StoreGenerator: Sendable {
     var orphanCount: Int { workStreams == 0 ? 0 : workStreams / 50 + 1 }
 
     /// The user customisation of work stream `index`, for about 30% of them.
-    func customization(_ index: Int) -> UserSessionV1? {
-        var rng = SeededGenerator(seed: seed, stream: UInt64(index), salt: Salt.customization)
+    func customisation(_ index: Int) -> CustomisationV1? {
+        var rng = SeededGenerator(seed: seed, stream: UInt64(index), salt: Salt.customisation)
         guard rng.chance(0.30) else { return nil }
         return userSession(id: workStreamID(index), &rng)
     }
 
     /// A customisation whose work stream does not exist (spec §3: kept, not an error).
-    func orphan(_ index: Int) -> UserSessionV1 {
+    func orphan(_ index: Int) -> CustomisationV1 {
         var rng = SeededGenerator(seed: seed, stream: UInt64(index), salt: Salt.orphan)
         return userSession(id: rng.uuid(), &rng)
     }
 
-    private func userSession(id: UUID, _ rng: inout SeededGenerator) -> UserSessionV1 {
+    private func userSession(id: UUID, _ rng: inout SeededGenerator) -> CustomisationV1 {
         let name: String? = switch rng.below(10) {
         case 0, 1: ""
         case 2, 3: nil
         default: rng.pick(Self.customNames)
         }
-        return UserSessionV1(id: id, createdAt: date(&rng, withinDays: 300), customName: name,
+        return CustomisationV1(id: id, createdAt: date(&rng, withinDays: 300), customName: name,
                              isUserDeleted: rng.chance(0.15), schemaVersion: 1)
     }
 

@@ -32,23 +32,23 @@ public enum V4Fixture {
         var queue = try files[StoreLayout.queue].map { (b) throws(SchemaError) in try QueueV2(bytes: b) } ?? QueueV2(schemaVersion: 3)
         let index = QueueIndex(queue)
         var out: [String: [UInt8]] = [:]
-        var workStreams = 0, customizations = 0
+        var workStreams = 0, customisations = 0
         for (relative, bytes) in files.sorted(by: { $0.key < $1.key }) {
             let parts = relative.split(separator: "/", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { continue }
             switch parts[0] {
             case StoreLayout.workStreamsFolder:
-                guard case .v3(let v3) = try SessionDocument(bytes: bytes) else {
+                guard case .v3(let v3) = try WorkStreamDocument(bytes: bytes) else {
                     throw StoreGeneratorError(message: "Can't make a v4 store: '\(relative)' is not a v3 work stream.")
                 }
                 let (session, _) = try RenameStep.forward(v3, queue: index)
                 out[StoreLayout.workStreamsFolderV4 + "/" + parts[1]] = session.encoded
                 workStreams += 1
-            case StoreLayout.customizationsFolder:
-                var customization = try UserSessionV1(bytes: bytes)
-                customization.schemaVersion = v4
-                out[relative] = customization.encoded
-                customizations += 1
+            case StoreLayout.customisationsFolder:
+                var customisation = try CustomisationV1(bytes: bytes)
+                customisation.schemaVersion = v4
+                out[relative] = customisation.encoded
+                customisations += 1
             default:
                 continue
             }
@@ -59,7 +59,7 @@ public enum V4Fixture {
             out[StoreLayout.settings] = settings.encoded
         }
         // The counts the engine records for a change of version (`StoreMigration.counts`).
-        let counts = StoreMigration.counts(manifestVersion: 3, target: v4, sessions: workStreams, userSessions: customizations,
+        let counts = StoreMigration.counts(manifestVersion: 3, target: v4, sessions: workStreams, userSessions: customisations,
                                            settings: files[StoreLayout.settings] != nil, queue: queue, report: MigrationReport())
         queue.schemaVersion = v4
         out[StoreLayout.queue] = queue.encoded

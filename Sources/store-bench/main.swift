@@ -23,7 +23,7 @@ import Darwin
 ///         each open's wall time. The first open of a store this library has not recorded (see
 ///         `WriteRecord`) checks it in full; the later ones find the record and do not.
 ///     store-bench codec <store>
-///         Reads every work stream file, then times parse, decode (SessionV1/V2), encode, and
+///         Reads every work stream file, then times parse, decode (WorkStreamV1/V2), encode, and
 ///         Foundation's JSONSerialization on the same bytes, in memory.
 ///     store-bench sha256 <file> [--passes N]
 ///         Hashes the file's bytes N times in memory with the package's SHA256 (SHA256Bench.swift).
@@ -60,8 +60,8 @@ func update(_ args: [String]) async throws {
     let store = try Store.open(at: args[1], options: Store.Options(tool: "store-bench"))
     let t1 = now()
     var perOp: [Double] = [], cpuPerOp: [Double] = []
-    var last: SessionV3?
-    let change: @Sendable (inout SessionV3) -> Void = { session in session.fields.unreadCount = (session.fields.unreadCount + 1) % 10 }
+    var last: WorkStreamV3?
+    let change: @Sendable (inout WorkStreamV3) -> Void = { session in session.fields.unreadCount = (session.fields.unreadCount + 1) % 10 }
     if args.contains("--async") {
         // The same updates through AsyncStore, awaited one at a time (its queue, its lock wait).
         let asyncStore = AsyncStore(store)
@@ -153,7 +153,7 @@ func codec(_ args: [String]) throws {
     let parsed = try files.map { try DocumentVersion.parse($0) }
     let parse = seconds(start, now())
     start = now()
-    let decoded = try parsed.map { try SessionDocument(json: $0, renamedFolder: version >= StoreLayout.renamedFolderVersion) }
+    let decoded = try parsed.map { try WorkStreamDocument(json: $0, renamedFolder: version >= StoreLayout.renamedFolderVersion) }
     let decode = seconds(start, now())
     start = now()
     var written = 0

@@ -75,7 +75,7 @@ func writeLoop(store path: String, stream: UUID, count: Int) throws {
 func attempt(store path: String, stream: UUID) -> StoreError? {
     do {
         let store = try Store.open(at: path, options: options(lockTimeout: .milliseconds(100)))
-        try store.updateWorkStream(stream) { (session: inout SessionV3) throws(StoreError) in session.fields.unreadCount += 1 }
+        try store.updateWorkStream(stream) { (session: inout WorkStreamV3) throws(StoreError) in session.fields.unreadCount += 1 }
         return nil
     } catch {
         return error
@@ -98,7 +98,7 @@ func holdLock(store path: String, seconds: UInt32) throws {
 func update(store path: String, stream: UUID, count: Int) throws {
     let store = try Store.open(at: path, options: options(lockTimeout: .seconds(60)))
     for n in 1...max(count, 1) {
-        try store.updateWorkStream(stream) { (session: inout SessionV3) throws(StoreError) in session.fields.unreadCount += 1 }
+        try store.updateWorkStream(stream) { (session: inout WorkStreamV3) throws(StoreError) in session.fields.unreadCount += 1 }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         say("wrote \(n) \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))")

@@ -13,11 +13,11 @@ import Testing
         try FileManager.default.removeItem(atPath: path + "/user-sessions")
         let calls = RecordingCalls()
         let store = try Store.open(at: path, options: Store.Options(), system: SystemCalls(calls: calls))
-        #expect(try store.customizations().items.isEmpty)
-        #expect(try store.customization(id) == nil)
+        #expect(try store.customisations().items.isEmpty)
+        #expect(try store.customisation(id) == nil)
         calls.reset()
         let written = try store.setCustomName(id, "Named", at: StoreFixtures.t0)
-        #expect(try store.customization(id) == written)
+        #expect(try store.customisation(id) == written)
         #expect(try StoreFixtures.mode(path + "/user-sessions") == 0o700)
         // mkdir, then an fsync of the store folder (the new entry), before the document is written.
         let log = calls.log

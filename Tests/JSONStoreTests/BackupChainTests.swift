@@ -19,7 +19,7 @@ import Testing
         #expect(expected.manifest.schemaVersion == pair.store)
         let result = try BackupComparison.compare(try Self.open(pair.store), expected: expected, backupVersion: pair.backup)
         #expect(result.differences == [], "\(result.differences.map { "\($0.file): \($0.reason)" })")
-        #expect(result.workStreams == 8 && result.customizations == 4 && result.settings)
+        #expect(result.workStreams == 8 && result.customisations == 4 && result.settings)
         #expect(result.queue == (pair.store >= 2))
     }
 

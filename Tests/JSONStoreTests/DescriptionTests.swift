@@ -10,10 +10,10 @@ import TestSupport
 
     @Test func storeChangesNameTheDocumentAndHowItChanged() {
         let change = StoreChange.documents([DocumentChange(.queue, .modified), DocumentChange(.workStream(Self.id), .created),
-                                            DocumentChange(.customization(Self.id), .deleted), DocumentChange(.manifest, .modified),
+                                            DocumentChange(.customisation(Self.id), .deleted), DocumentChange(.manifest, .modified),
                                             DocumentChange(.settings, .created)])
         #expect("\(change)" == "modified queue.json, created work stream ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b, "
-                + "deleted customization ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b, modified store.json, created settings.json")
+                + "deleted customisation ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b, modified store.json, created settings.json")
         #expect("\(StoreChange.documents([]))" == "no documents")
         #expect("\(StoreChange.reread)" == "re-read everything")
         #expect(String(describing: DocumentChange(.queue, .deleted)) == "deleted queue.json")

@@ -19,7 +19,7 @@ import JSONStore
         var names: [String] = []
         for summary in listing.items {
             let name = WorkStreamRules.displayName(backendName: summary.backendName,
-                                                   customization: try store.customization(summary.id))
+                                                   customisation: try store.customisation(summary.id))
             names.append(name)
             #expect(summary.effectiveProviderSessionID == "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b")
         }

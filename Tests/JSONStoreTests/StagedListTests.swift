@@ -6,7 +6,7 @@ import Testing
 /// The packed staged list of a migration (`StoreMigrator.StagedList`) gives back every field of
 /// every staged work stream as it was appended, whatever is stored beside the entries.
 @Suite struct StagedListTests {
-    typealias StagedSession = StoreMigrator.StagedSession
+    typealias StagedWorkStream = StoreMigrator.StagedWorkStream
     typealias StagedList = StoreMigrator.StagedList
 
     static func id(_ n: Int) -> UUID {
@@ -22,14 +22,14 @@ import Testing
     static let orderOnly = QueueKeys(priorityOrder: 2)
 
     static func session(_ n: Int, version: Int = 1, keys: QueueKeys = .defaults, changes: [Change] = [],
-                        counted: Bool = false, temporary: UInt64? = nil) -> StagedSession {
-        var session = StagedSession(summary: SessionQueueSummary(id: id(n), schemaVersion: version, keys: keys), changes: changes)
+                        counted: Bool = false, temporary: UInt64? = nil) -> StagedWorkStream {
+        var session = StagedWorkStream(summary: WorkStreamQueueSummary(id: id(n), schemaVersion: version, keys: keys), changes: changes)
         session.counted = counted
         session.temporary = temporary
         return session
     }
 
-    static func expectSame(_ a: StagedSession, _ b: StagedSession) {
+    static func expectSame(_ a: StagedWorkStream, _ b: StagedWorkStream) {
         #expect(a.summary == b.summary)
         #expect(a.changes == b.changes)
         #expect(a.counted == b.counted)

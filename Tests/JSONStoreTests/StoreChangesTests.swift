@@ -137,7 +137,7 @@ import Darwin
             DocumentChange(.settings, .modified),
             DocumentChange(.workStream(id), .created),
             DocumentChange(.workStream(first), .deleted),
-            DocumentChange(.customization(first), .created),
+            DocumentChange(.customisation(first), .created),
         ].sorted { $0.document < $1.document }))
     }
 
@@ -189,7 +189,7 @@ import Darwin
     @Test func documentNamesMapToDocumentsAndNothingElseDoes() {
         let id = UUID(uuidString: "6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f")!
         #expect(StoreDocument.named("6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f.json", inFolder: "sessions") == .workStream(id))
-        #expect(StoreDocument.named("6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f.json", inFolder: "user-sessions") == .customization(id))
+        #expect(StoreDocument.named("6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f.json", inFolder: "user-sessions") == .customisation(id))
         #expect(StoreDocument.named("6F1C2D3E-4A5B-4C6D-8E7F-0A1B2C3D4E5F.json", inFolder: "sessions") == nil)
         #expect(StoreDocument.named(".6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f.json.tmp", inFolder: "sessions") == nil)
         #expect(StoreDocument.named("queue.json", inFolder: "") == .queue)

@@ -84,7 +84,7 @@ import StoreJSON
         let folder = TemporaryDirectory()
         let store = try Store.open(at: try V4Store.make(folder))
         try store.updateSettings { $0.priorityQueueEnabled = true }
-        let session = try store.appendMessagesV4(V4Store.released, [Self.reply(V4Store.released)])
+        let session = try store.appendMessagesToRenamedWorkStream(V4Store.released, [Self.reply(V4Store.released)])
         #expect(session.messageCount == Int32(session.messages.count))
         #expect(try store.queue().priority.last?.workStreamID == V4Store.released)
         #expect(try store.queue().priority.last?.priority == 10)

@@ -24,7 +24,7 @@ import StoreGenerator
     static func file(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
     /// What the file holds, decoded from scratch.
-    static func decoded(_ path: String) throws -> SessionV3 { try SessionV3(bytes: file(path)) }
+    static func decoded(_ path: String) throws -> WorkStreamV3 { try WorkStreamV3(bytes: file(path)) }
 
     @Test func repeatedUpdatesKeepTheMessagesAndWriteWhatAFullEncodeWrites() throws {
         let dir = TemporaryDirectory()
@@ -70,7 +70,7 @@ import StoreGenerator
         try Data(compact.utf8).write(to: URL(fileURLWithPath: path))
 
         let after = try store.updateWorkStream(id) { $0.fields.unreadCount = 2 }
-        var expected = try SessionV3(bytes: canonical)
+        var expected = try WorkStreamV3(bytes: canonical)
         expected.fields.unreadCount = 2
         #expect(after == expected)
         #expect(try Self.file(path) == expected.encoded)

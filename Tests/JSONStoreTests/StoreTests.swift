@@ -107,13 +107,13 @@ import Testing
         #expect(try StoreFixtures.mode(file) == 0o640, "an existing file keeps its mode")
         try store.setCustomName(created.id, "Mine")
         try store.setUserDeleted(created.id, true)
-        let customization = try #require(try store.customization(created.id))
-        #expect(customization.customName == "Mine" && customization.isUserDeleted)
+        let customisation = try #require(try store.customisation(created.id))
+        #expect(customisation.customName == "Mine" && customisation.isUserDeleted)
         try store.enqueue(created.id)
         try store.deleteWorkStream(created.id)
         #expect(!FileManager.default.fileExists(atPath: file))
         #expect(try store.queue().fifo.isEmpty)
-        #expect(try store.customization(created.id) != nil, "the customisation is kept")
+        #expect(try store.customisation(created.id) != nil, "the customisation is kept")
     }
 
     @Test func symlinkInPlaceOfADocumentIsRefusedNotFollowed() throws {
@@ -197,7 +197,7 @@ import Testing
         let dir = TemporaryDirectory()
         let path = try dir.copySample("v3-store")
         let file = path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json"
-        var session = try SessionV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))), acceptingNewerVersions: true)
+        var session = try WorkStreamV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))), acceptingNewerVersions: true)
         session.schemaVersion = 1
         session.fields.isInQueue = false
         session.fields.queuePosition = 0

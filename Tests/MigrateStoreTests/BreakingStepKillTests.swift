@@ -37,12 +37,12 @@ import StoreGenerator
             for name in sessions {
                 let bytes = try read(store + "/sessions/" + name)
                 #expect(bytes == v3["sessions/" + name], "sessions/\(name), seed \(seed)")
-                _ = try SessionV3(bytes: bytes)
+                _ = try WorkStreamV3(bytes: bytes)
             }
             for path in smallDocuments {
                 let bytes = try read(store + "/" + path)
                 #expect(bytes == v3[path], "\(path) is the v3 store's, seed \(seed)")
-                if path.hasPrefix("user-sessions/") { _ = try UserSessionV1(bytes: bytes) }
+                if path.hasPrefix("user-sessions/") { _ = try CustomisationV1(bytes: bytes) }
                 else if path == "queue.json" { _ = try QueueV2(bytes: bytes) } else { _ = try SettingsV1(bytes: bytes) }
             }
             if top.contains("work-streams") { return .v3WithNewFolder }
@@ -55,7 +55,7 @@ import StoreGenerator
             for name in streams {
                 let bytes = try read(store + "/work-streams/" + name)
                 #expect(bytes == v4["work-streams/" + name], "work-streams/\(name), seed \(seed)")
-                _ = try SessionV4(bytes: bytes)
+                _ = try WorkStreamV4(bytes: bytes)
             }
             var pending = false
             for path in smallDocuments {

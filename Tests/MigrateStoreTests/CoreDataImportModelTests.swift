@@ -120,7 +120,7 @@ struct CoreDataImportModelTests {
                                           "ZTEXT": .text("hi"), "ZTIMESTAMP": F.date("2025-11-01T09:00:00.000Z"), "ZSTATUS": .text("confirmed")])
         try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
         let report = try CoreDataImport.run(source: scratch("VoiceCode.sqlite"), into: scratch("store"), tool: "tests", version: "1")
-        #expect(report.modelVersion == 1 && report.earlyBuild && report.workStreams == 3 && report.messages == 1 && report.customizations == 2)
+        #expect(report.modelVersion == 1 && report.earlyBuild && report.workStreams == 3 && report.messages == 1 && report.customisations == 2)
         #expect(report.modelExplanation == "entities CDSession, CDMessage, no CDUserSession: the app's builds before 2025-11-15"
                     + (queueColumns ? "" : ", from before 2025-11-14 (no queue columns: their defaults are taken)"))
         #expect(report.fifo.count == (queueColumns ? 3 : 0))
@@ -130,7 +130,7 @@ struct CoreDataImportModelTests {
         let gone = try document(scratch("store/user-sessions/\(deleted.lowercased).json"))
         #expect(gone["custom_name"] is NSNull && gone["is_user_deleted"] as? Bool == true)
         #expect(!FileManager.default.fileExists(atPath: scratch("store/user-sessions/\(plain.lowercased).json")))
-        let taken = report.findings.filter { $0.kind == .customizationFromSession }
+        let taken = report.findings.filter { $0.kind == .customisationFromSession }
         #expect(Set(taken.map(\.detail)) == [
             "localName 'Mine' and markedDeleted 0 taken as the customisation: custom_name 'Mine', is_user_deleted false, created_at 2025-11-01T10:00:00.000Z (lastModified)",
             "localName empty and markedDeleted 1 taken as the customisation: custom_name none, is_user_deleted true, created_at 2025-11-01T10:00:00.000Z (lastModified)",

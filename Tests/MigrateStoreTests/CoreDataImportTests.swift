@@ -25,7 +25,7 @@ struct CoreDataImportTests {
         let scratch = TemporaryDirectory()
         let (report, store) = try importSample(version: version, scratch)
         #expect(report.modelVersion == version)
-        #expect(report.workStreams == 4 && report.messages == 4 && report.customizations == 3)
+        #expect(report.workStreams == 4 && report.messages == 4 && report.customisations == 3)
         #expect(report.storeSchemaVersion == 3 && report.files == 4 + 3 + 3)
         #expect(Set(try store.listWorkStreams().items.map(\.id)) == [S.a, S.b, S.c, S.walOnly])
         let manifest = try document(scratch("store"), "store.json")
@@ -73,8 +73,8 @@ struct CoreDataImportTests {
         #expect(b.fields.backendName == "" && b.fields.workingDirectory == "")
         let c = try store.workStream(S.c)
         #expect(c.fields.backendName == S.c.uuidString.lowercased() && c.fields.isLocallyCreated)
-        let orphanCustomization = try document(scratch("store"), "user-sessions/\(S.missing.uuidString.lowercased()).json")
-        #expect(orphanCustomization["is_user_deleted"] as? Bool == true)
+        let orphanCustomisation = try document(scratch("store"), "user-sessions/\(S.missing.uuidString.lowercased()).json")
+        #expect(orphanCustomisation["is_user_deleted"] as? Bool == true)
     }
 
     @Test func walOnlyRowsArrive() throws {

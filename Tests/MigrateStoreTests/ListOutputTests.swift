@@ -81,7 +81,7 @@ import TestSupport
         var random = SeededGenerator(seed: 20251124)
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Samples.v2Store + "/sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json")))
         let summary = try WorkStreamSummary(bytes: bytes, acceptingNewerVersions: false)
-        let template = WorkStreamRow(summary, customization: nil, queue: QueueLookup(QueueV2()))
+        let template = WorkStreamRow(summary, customisation: nil, queue: QueueLookup(QueueV2()))
         func text() -> String { texts.randomElement(using: &random)! }
         func maybe<T>(_ value: T) -> T? { Bool.random(using: &random) ? value : nil }
         return (0..<count).map { _ in

@@ -11,9 +11,9 @@ import StoreJSON
     static let compacted = "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b"
 
     /// What a shipped v1 app does to a document: decode with the v1 type, change it, write schema_version 1.
-    static func v1Write(_ store: String, _ id: UUID, _ change: (inout SessionV1) -> Void) throws {
+    static func v1Write(_ store: String, _ id: UUID, _ change: (inout WorkStreamV1) -> Void) throws {
         let path = store + "/sessions/\(id.lowercased).json"
-        var session = try SessionV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))), acceptingNewerVersions: true)
+        var session = try WorkStreamV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))), acceptingNewerVersions: true)
         change(&session)
         session.schemaVersion = 1
         try Data(session.encoded).write(to: URL(fileURLWithPath: path))
@@ -40,7 +40,7 @@ import StoreJSON
         try Self.v1Write(path, Self.login) { $0.fields.isInQueue = false; $0.fields.queuePosition = 0 }
         try FileManager.default.removeItem(atPath: path + "/sessions/\(Self.drafts.lowercased).json")
         let newID = UUID(uuidString: "7b7b7b7b-1111-4222-8333-444444444444")!
-        var created = SessionV1(fields: SessionFieldsV1(id: newID, backendName: "Created by v1", workingDirectory: "/w",
+        var created = WorkStreamV1(fields: WorkStreamFieldsV1(id: newID, backendName: "Created by v1", workingDirectory: "/w",
                                                          lastModified: RFC3339.parse("2025-11-21T08:00:00.000Z")!,
                                                          isInQueue: true, queuePosition: 3))
         created.schemaVersion = 1

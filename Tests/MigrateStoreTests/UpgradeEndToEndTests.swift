@@ -134,10 +134,10 @@ import StoreGenerator
                 let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: store + "/sessions/" + name)))
                 let originalBytes = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/original/sessions/" + name)))
                 guard bytes != originalBytes else { continue }
-                let before = try SessionDocument(bytes: originalBytes)
+                let before = try WorkStreamDocument(bytes: originalBytes)
                 let version = try DocumentVersion.peek(try DocumentVersion.parse(bytes))
                 for reader in [1, 2] {
-                    let failures = RollbackCheck.checkSession(bytes: bytes, file: name, original: before, reader: reader,
+                    let failures = RollbackCheck.checkWorkStream(bytes: bytes, file: name, original: before, reader: reader,
                                                               storeVersion: max(reader, version))
                     #expect(failures.isEmpty, "v\(reader) reader, seed \(seed): \(failures)")
                 }

@@ -94,7 +94,7 @@ import StoreJSON
             for i in session.fields.messages.indices { session.fields.messages[i].sync = MessageSync(seq: Int64(i + 1), offset: Int64(100 * i)) }
         }
         // The v2 app (rollback) appends a message to 'tagged' with the frozen v2 type.
-        var tagged = try SessionV2(bytes: try Self.read(Self.file(store, Self.tagged)), acceptingNewerVersions: true)
+        var tagged = try WorkStreamV2(bytes: try Self.read(Self.file(store, Self.tagged)), acceptingNewerVersions: true)
         let sent = MessageV1(id: UUID(uuidString: "0b0b0b0b-1111-4222-8333-444444444444")!, sessionID: Self.tagged, role: "user",
                              text: "Sent from the old app", timestamp: RFC3339.parse("2025-11-22T10:00:00.000Z")!)
         tagged.fields.messages.append(sent)
@@ -106,7 +106,7 @@ import StoreJSON
         queue.schemaVersion = 2
         try Data(queue.encoded).write(to: URL(fileURLWithPath: store + "/queue.json"))
         for (id, position) in [(Self.network, Int32(0)), (Self.drafts, Int32(2))] {
-            var session = try SessionV2(bytes: try Self.read(Self.file(store, id)), acceptingNewerVersions: true)
+            var session = try WorkStreamV2(bytes: try Self.read(Self.file(store, id)), acceptingNewerVersions: true)
             session.fields.isInQueue = position > 0
             session.fields.queuePosition = position
             if position == 0 { session.fields.queuedAt = nil }

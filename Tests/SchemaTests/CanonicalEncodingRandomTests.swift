@@ -11,9 +11,9 @@ import StoreGenerator
         for round in 0..<400 {
             let fields = random.fields()
             let unknown = random.unknownMembers()
-            let document: SessionDocument = random.flip()
-                ? .v1(SessionV1(fields: fields, unknown: unknown, schemaVersion: random.version()))
-                : .v2(SessionV2(fields: fields, providerSessionID: random.text(), provider: random.text(),
+            let document: WorkStreamDocument = random.flip()
+                ? .v1(WorkStreamV1(fields: fields, unknown: unknown, schemaVersion: random.version()))
+                : .v2(WorkStreamV2(fields: fields, providerSessionID: random.text(), provider: random.text(),
                                 unknown: unknown, schemaVersion: random.version()))
             expectEncodedMatchesJSONWriter(document, "round \(round)")
         }
@@ -140,8 +140,8 @@ struct RandomModels {
                   serverTimestamp: optionalDate(), status: flip() ? "confirmed" : text(), unknown: unknownMembers())
     }
 
-    mutating func fields() -> SessionFieldsV1 {
-        SessionFieldsV1(id: uuid(), backendName: text(), workingDirectory: text(), lastModified: date(),
+    mutating func fields() -> WorkStreamFieldsV1 {
+        WorkStreamFieldsV1(id: uuid(), backendName: text(), workingDirectory: text(), lastModified: date(),
                         isLocallyCreated: flip(), messageCount: int32(), preview: text(), unreadCount: int32(),
                         isInQueue: flip(), queuePosition: int32(), queuedAt: optionalDate(), isInPriorityQueue: flip(),
                         priority: int32(), priorityOrder: double(), priorityQueuedAt: optionalDate(),

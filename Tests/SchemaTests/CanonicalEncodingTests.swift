@@ -5,14 +5,14 @@ import Testing
 @testable import StoreJSON
 
 /// Expects `encoded` (the direct writer) to equal `JSONWriter.document(json)` byte for byte.
-func expectEncodedMatchesJSONWriter(_ document: SessionDocument, _ label: String = "",
+func expectEncodedMatchesJSONWriter(_ document: WorkStreamDocument, _ label: String = "",
                                     sourceLocation: SourceLocation = #_sourceLocation) {
     let direct = document.encoded, reference = JSONWriter.document(document.json)
     #expect(direct == reference, "\(label)\n\(Fixtures.string(direct))\n!=\n\(Fixtures.string(reference))",
             sourceLocation: sourceLocation)
 }
 
-/// The direct session encoder (`SessionEncoding`, `CanonicalWriter`) against the reference path.
+/// The direct session encoder (`WorkStreamEncoding`, `CanonicalWriter`) against the reference path.
 @Suite struct CanonicalEncodingTests {
     static let t0 = Fixtures.t0
 
@@ -23,9 +23,9 @@ func expectEncodedMatchesJSONWriter(_ document: SessionDocument, _ label: String
             #expect(sessions.count == 8)
             for (path, bytes) in sessions {
                 let json = try DocumentVersion.parse(bytes)
-                expectEncodedMatchesJSONWriter(try SessionDocument(json: json), "\(store)/\(path)")
+                expectEncodedMatchesJSONWriter(try WorkStreamDocument(json: json), "\(store)/\(path)")
                 // A v2 document read by v1 code keeps the provider keys as unknown keys.
-                expectEncodedMatchesJSONWriter(.v1(try SessionV1(json: json, acceptingNewerVersions: true)), "\(store)/\(path) as v1")
+                expectEncodedMatchesJSONWriter(.v1(try WorkStreamV1(json: json, acceptingNewerVersions: true)), "\(store)/\(path) as v1")
             }
         }
     }
@@ -97,17 +97,17 @@ func expectEncodedMatchesJSONWriter(_ document: SessionDocument, _ label: String
         expectEncodedMatchesJSONWriter(.v2(session))
     }
 
-    static func edgeCaseSession() -> SessionV2 {
+    static func edgeCaseSession() -> WorkStreamV2 {
         let message = MessageV1(id: UUID(uuidString: "11111111-2222-4333-8444-555555555555")!, sessionID: Fixtures.id,
                                 role: "user", text: "héllo\t😀 \\ / \u{8}\u{C}\r\u{1F}\u{7F}", timestamp: t0, serverTimestamp: nil,
                                 status: "sending", unknown: [
                                     "": .null, "zzz": .array([number("1"), .object([:])]),
                                     "role_": .object(["b": .bool(true), "a": .string("x")]),
                                 ])
-        let fields = SessionFieldsV1(id: Fixtures.id, backendName: "Fix \"login\"\n", workingDirectory: "/Users/ana/app",
+        let fields = WorkStreamFieldsV1(id: Fixtures.id, backendName: "Fix \"login\"\n", workingDirectory: "/Users/ana/app",
                                      lastModified: t0, messageCount: 2, queuePosition: -1, isInPriorityQueue: true, priority: 5,
                                      priorityOrder: 1.5, priorityQueuedAt: t0.addingTimeInterval(0.25), messages: [message])
-        return SessionV2(fields: fields, providerSessionID: "abc", provider: "claude", unknown: [
+        return WorkStreamV2(fields: fields, providerSessionID: "abc", provider: "claude", unknown: [
             "a": .array([]), "id0": number("1.0"), "provider_": .string("p"), "id": .string("overridden by the model"),
             "\u{1}": .null, "é": .bool(false),
         ], schemaVersion: 3)
@@ -118,14 +118,14 @@ func expectEncodedMatchesJSONWriter(_ document: SessionDocument, _ label: String
         var unknown = v2.unknown
         unknown["provider"] = .string("cursor")
         unknown["provider_session_id"] = .object(["nested": .array([.null, .string("\n")])])
-        let v1 = SessionV1(fields: v2.fields, unknown: unknown, schemaVersion: 1)
+        let v1 = WorkStreamV1(fields: v2.fields, unknown: unknown, schemaVersion: 1)
         expectEncodedMatchesJSONWriter(.v1(v1))
         let text = Fixtures.string(v1.encoded)
         #expect(text.contains("\n  \"provider\": \"cursor\",\n  \"provider_\": \"p\",\n  \"provider_session_id\": {\n    \"nested\": [\n      null,\n      \"\\n\"\n    ]\n  },\n  \"queue_position\": -1,\n"))
     }
 
     @Test func minimalDocumentWritesEveryKnownKeyWithDefaults() {
-        let fields = SessionFieldsV1(id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0))
+        let fields = WorkStreamFieldsV1(id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0))
         let expected = """
             {
               "backend_name": "",
@@ -148,23 +148,23 @@ func expectEncodedMatchesJSONWriter(_ document: SessionDocument, _ label: String
             }
 
             """
-        let v1 = SessionV1(fields: fields)
+        let v1 = WorkStreamV1(fields: fields)
         #expect(Fixtures.string(v1.encoded) == expected)
         expectEncodedMatchesJSONWriter(.v1(v1))
-        expectEncodedMatchesJSONWriter(.v2(SessionV2(fields: fields, providerSessionID: "", provider: "")))
+        expectEncodedMatchesJSONWriter(.v2(WorkStreamV2(fields: fields, providerSessionID: "", provider: "")))
     }
 
     @Test func extremeScalarsAreSpelledAsTheReferenceWriterDoes() {
         let first = RFC3339.date(milliseconds: RFC3339.representable.lowerBound)
         let last = RFC3339.date(milliseconds: RFC3339.representable.upperBound)
         for (order, position, version) in [(-0.0, Int32.min, Int.min), (Double.leastNonzeroMagnitude, Int32.max, Int.max), (1e300, 0, 0), (-1.0 / 3, -7, 2)] {
-            let fields = SessionFieldsV1(id: Fixtures.otherID, backendName: "x", workingDirectory: "y", lastModified: first,
+            let fields = WorkStreamFieldsV1(id: Fixtures.otherID, backendName: "x", workingDirectory: "y", lastModified: first,
                                          messageCount: .max, unreadCount: .max, queuePosition: position, queuedAt: last,
                                          priority: position, priorityOrder: order, priorityQueuedAt: first)
-            let session = SessionV2(fields: fields, providerSessionID: "p", provider: "q", schemaVersion: version)
+            let session = WorkStreamV2(fields: fields, providerSessionID: "p", provider: "q", schemaVersion: version)
             expectEncodedMatchesJSONWriter(.v2(session), "\(order) \(position) \(version)")
         }
-        let text = Fixtures.string(SessionV1(fields: SessionFieldsV1(id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: last,
+        let text = Fixtures.string(WorkStreamV1(fields: WorkStreamFieldsV1(id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: last,
                                                                         queuedAt: first, priorityOrder: -0.0), schemaVersion: Int.min).encoded)
         #expect(text.contains("\"last_modified\": \"9999-12-31T23:59:59.999Z\""))
         #expect(text.contains("\"queued_at\": \"0000-01-01T00:00:00.000Z\""))

@@ -4,7 +4,7 @@ import TestSupport
 @testable import Schema
 
 /// Every file of JSONTestSuite's `test_parsing/` fed to the work-stream document decoder
-/// (`SessionDocument(bytes:)`), which is what the store runs on every file it reads.
+/// (`WorkStreamDocument(bytes:)`), which is what the store runs on every file it reads.
 ///
 /// Outcomes, all asserted:
 /// - `n_` (must reject): a `.syntax` error with a position inside the input. No crash.
@@ -19,7 +19,7 @@ import TestSupport
 struct DocumentDecoderCorpusTests {
     static func decode(_ name: String) throws -> SchemaError? {
         let bytes = try JSONTestSuite.contents(of: "test_parsing/" + name)
-        do { _ = try SessionDocument(bytes: bytes) } catch { return error }
+        do { _ = try WorkStreamDocument(bytes: bytes) } catch { return error }
         return nil
     }
 

@@ -10,22 +10,22 @@ import Testing
 
     /// A v2 document in canonical form with `count` messages.
     static func canonical(messages count: Int, unreadCount: Int32 = 0) -> [UInt8] {
-        SessionV2(fields: fields(messages: count, unreadCount: unreadCount), providerSessionID: id.lowercased, provider: "claude").encoded
+        WorkStreamV2(fields: fields(messages: count, unreadCount: unreadCount), providerSessionID: id.lowercased, provider: "claude").encoded
     }
 
-    static func fields(messages count: Int, unreadCount: Int32 = 0) -> SessionFieldsV1 {
+    static func fields(messages count: Int, unreadCount: Int32 = 0) -> WorkStreamFieldsV1 {
         let messages = (0..<count).map { i in
             MessageV1(id: UUID(uuidString: String(format: "11111111-2222-4333-8444-%012d", i))!, sessionID: id,
                       role: i % 2 == 0 ? "user" : "assistant", text: "message \(i) \u{e9}\"\n",
                       timestamp: Fixtures.t0.addingTimeInterval(Double(i)), serverTimestamp: nil, status: "confirmed")
         }
-        return SessionFieldsV1(id: id, backendName: "Fix login", workingDirectory: "/Users/ana/app",
+        return WorkStreamFieldsV1(id: id, backendName: "Fix login", workingDirectory: "/Users/ana/app",
                                lastModified: Fixtures.t0, unreadCount: unreadCount, messages: messages)
     }
 
     /// Decodes, then encodes unchanged: the messages to keep for the next read.
     static func remembered(_ bytes: [UInt8]) throws -> EncodedMessages? {
-        let read = try SessionDocument.decode(bytes, reusing: nil)
+        let read = try WorkStreamDocument.decode(bytes, reusing: nil)
         guard case .v2(let session) = read.document else { Issue.record("not v2"); return nil }
         return session.encoded(after: read).messages
     }
@@ -101,8 +101,8 @@ import Testing
 
     @Test func messagesReadFromCanonicalBytesAreRememberedWithThoseBytes() throws {
         let bytes = Self.canonical(messages: 3)
-        let read = try SessionDocument.decode(bytes, reusing: nil)
-        #expect(read.document == (try SessionDocument(bytes: bytes)))
+        let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+        #expect(read.document == (try WorkStreamDocument(bytes: bytes)))
         guard case .v2(let session) = read.document else { Issue.record("not v2"); return }
         let (written, messages) = session.encoded(after: read)
         #expect(written == bytes)
@@ -116,9 +116,9 @@ import Testing
     @Test func aReadOfTheSameMessageBytesTakesThemAsKnownAndDecodesTheSameDocument() throws {
         let kept = try #require(try Self.remembered(Self.canonical(messages: 4)))
         let next = Self.canonical(messages: 4, unreadCount: 7)   // another top-level value, same messages
-        let read = try SessionDocument.decode(next, reusing: kept)
+        let read = try WorkStreamDocument.decode(next, reusing: kept)
         #expect(read.reused != nil)
-        #expect(read.document == (try SessionDocument(bytes: next)))
+        #expect(read.document == (try WorkStreamDocument(bytes: next)))
         guard case .v2(var session) = read.document else { Issue.record("not v2"); return }
         #expect(EncodedMessages.sameStorage(session.fields.messages, kept.messages))
 
@@ -132,12 +132,12 @@ import Testing
     @Test func messageBytesThatDifferAreParsedAndDecoded() throws {
         let kept = try #require(try Self.remembered(Self.canonical(messages: 4)))
         // Another writer changed one message's text, or left a message out.
-        var changed = SessionV2(fields: Self.fields(messages: 4), providerSessionID: Self.id.lowercased, provider: "claude")
+        var changed = WorkStreamV2(fields: Self.fields(messages: 4), providerSessionID: Self.id.lowercased, provider: "claude")
         changed.fields.messages[2].text = "edited elsewhere"
         for bytes in [changed.encoded, Self.canonical(messages: 3)] {
-            let read = try SessionDocument.decode(bytes, reusing: kept)
+            let read = try WorkStreamDocument.decode(bytes, reusing: kept)
             #expect(read.reused == nil)
-            #expect(read.document == (try SessionDocument(bytes: bytes)))
+            #expect(read.document == (try WorkStreamDocument(bytes: bytes)))
         }
     }
 
@@ -153,7 +153,7 @@ import Testing
         ].map { $0.replacingOccurrences(of: #""schema_version": 2,"#, with: #""schema_version": 2, "provider": "claude", "provider_session_id": "p","#) }
         for text in sources {
             let bytes = Array(text.utf8)
-            let read = try SessionDocument.decode(bytes, reusing: nil)
+            let read = try WorkStreamDocument.decode(bytes, reusing: nil)
             guard case .v2(let session) = read.document else { Issue.record("not v2: \(text)"); continue }
             let (written, messages) = session.encoded(after: read)
             #expect(written == session.encoded)
@@ -170,8 +170,8 @@ import Testing
         lines.swapAt(role, session)
         let bytes = Array(lines.joined(separator: "\n").utf8)
         #expect(bytes.count == Self.canonical(messages: 2).count)
-        let read = try SessionDocument.decode(bytes, reusing: nil)
-        #expect(read.document == (try SessionDocument(bytes: Self.canonical(messages: 2))))
+        let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+        #expect(read.document == (try WorkStreamDocument(bytes: Self.canonical(messages: 2))))
         guard case .v2(let decoded) = read.document else { Issue.record("not v2"); return }
         let (written, messages) = decoded.encoded(after: read)
         #expect(written == Self.canonical(messages: 2))
@@ -181,8 +181,8 @@ import Testing
     // MARK: Messages appended after known ones
 
     /// The decoded document of `bytes` taken with `kept`, as a v2 session.
-    static func session(_ bytes: [UInt8], _ kept: EncodedMessages?) throws -> (DecodedSessionDocument, SessionV2) {
-        let read = try SessionDocument.decode(bytes, reusing: kept)
+    static func session(_ bytes: [UInt8], _ kept: EncodedMessages?) throws -> (DecodedWorkStreamDocument, WorkStreamV2) {
+        let read = try WorkStreamDocument.decode(bytes, reusing: kept)
         guard case .v2(let session) = read.document else { throw SchemaError(code: .wrongType, keyPath: nil, detail: "not v2") }
         return (read, session)
     }
@@ -198,8 +198,8 @@ import Testing
         let next = try #require(messages)
         #expect(next.messages == session.fields.messages && next.bytes.count > kept.bytes.count)
         #expect(next.bytes.starts(with: kept.bytes.dropLast(4)))
-        let again = try SessionDocument.decode(written, reusing: next)
-        let full = try SessionDocument(bytes: written)
+        let again = try WorkStreamDocument.decode(written, reusing: next)
+        let full = try WorkStreamDocument(bytes: written)
         #expect(again.reused != nil && again.document == full)
     }
 
@@ -221,7 +221,7 @@ import Testing
     @Test func aChangedEarlierMessagePlusAnAppendedOneIsEncodedInFull() throws {
         var fields = Self.fields(messages: 2)
         fields.messages[0].text = "caf\u{e9}"
-        let bytes = SessionV2(fields: fields, providerSessionID: Self.id.lowercased, provider: "claude").encoded
+        let bytes = WorkStreamV2(fields: fields, providerSessionID: Self.id.lowercased, provider: "claude").encoded
         let kept = try #require(try Self.remembered(bytes))
         var (read, session) = try Self.session(bytes, kept)
         session.fields.messages[0].text = "cafe\u{301}"
@@ -237,9 +237,9 @@ import Testing
     @Test func messagesChangedAfterTheReadAreEncodedEvenWhenTheyCompareEqual() throws {
         var fields = Self.fields(messages: 2)
         fields.messages[1].text = "caf\u{e9}"   // precomposed
-        let bytes = SessionV2(fields: fields, providerSessionID: Self.id.lowercased, provider: "claude").encoded
+        let bytes = WorkStreamV2(fields: fields, providerSessionID: Self.id.lowercased, provider: "claude").encoded
         let kept = try #require(try Self.remembered(bytes))
-        let read = try SessionDocument.decode(bytes, reusing: kept)
+        let read = try WorkStreamDocument.decode(bytes, reusing: kept)
         guard case .v2(var session) = read.document else { Issue.record("not v2"); return }
         session.fields.messages[1].text = "cafe\u{301}"    // decomposed: == to the old text
         #expect(session.fields.messages == kept.messages)
@@ -253,9 +253,9 @@ import Testing
     /// messages are written, and not remembered as the bytes read.
     @Test func messagesTheMigrationChangesAreEncoded() throws {
         let text = Fixtures.minimalSession(#""messages": [\#(Fixtures.message(sessionID: Fixtures.otherID))]"#)
-        let read = try SessionDocument.decode(Array(text.utf8), reusing: nil)
+        let read = try WorkStreamDocument.decode(Array(text.utf8), reusing: nil)
         guard case .v1(let v1) = read.document else { Issue.record("not a v1 document"); return }
-        let session = try SessionMigration.migrate(v1).0
+        let session = try WorkStreamMigration.migrate(v1).0
         let (written, messages) = session.encoded(after: read)
         #expect(written == session.encoded)
         #expect(session.fields.messages[0].sessionID == Fixtures.id)
@@ -272,7 +272,7 @@ import Testing
             var fields = random.fields()
             fields.messageCount &= .max      // what the reader accepts: not negative
             fields.unreadCount &= .max
-            var session = SessionV2(fields: fields, providerSessionID: random.text(), provider: random.text(),
+            var session = WorkStreamV2(fields: fields, providerSessionID: random.text(), provider: random.text(),
                                     unknown: random.unknownMembers())
             let first = session.encoded
             let kept = try Self.remembered(first)
@@ -284,8 +284,8 @@ import Testing
             default: if !session.fields.messages.isEmpty { session.fields.messages[0].text = random.text() }
             }
             let second = session.encoded
-            let read = try SessionDocument.decode(second, reusing: kept)
-            #expect(read.document == (try SessionDocument(bytes: second)), "round \(round)")
+            let read = try WorkStreamDocument.decode(second, reusing: kept)
+            #expect(read.document == (try WorkStreamDocument(bytes: second)), "round \(round)")
             if read.reused != nil { reusedCount += 1 }
             guard case .v2(var again) = read.document else { Issue.record("round \(round): not v2"); continue }
             again.fields.unreadCount = random.int32() & .max
@@ -294,11 +294,11 @@ import Testing
             #expect(written == again.encoded, "round \(round)")
             if let messages {
                 keptCount += 1
-                #expect(Array(written[try #require(SessionDocument.decode(written, reusing: nil).messagesRange)]) == messages.bytes)
+                #expect(Array(written[try #require(WorkStreamDocument.decode(written, reusing: nil).messagesRange)]) == messages.bytes)
                 #expect(messages.messages == again.fields.messages)
                 // What the next read takes as known is what a full decode gives.
-                let next = try SessionDocument.decode(written, reusing: messages)
-                let full = try SessionDocument(bytes: written)
+                let next = try WorkStreamDocument.decode(written, reusing: messages)
+                let full = try WorkStreamDocument(bytes: written)
                 #expect(next.reused != nil && next.document == full, "round \(round)")
             }
         }

@@ -26,8 +26,8 @@ enum Fixtures {
         """
     }
 
-    static func sessionV1(_ extra: String = "", id: UUID = Fixtures.id) throws -> SessionV1 {
-        try SessionV1(bytes: bytes(minimalSession(extra, id: id)))
+    static func sessionV1(_ extra: String = "", id: UUID = Fixtures.id) throws -> WorkStreamV1 {
+        try WorkStreamV1(bytes: bytes(minimalSession(extra, id: id)))
     }
 
     /// The error thrown by `body`, or a recorded issue when it does not throw.

@@ -25,11 +25,11 @@ import Testing
             let dir = URL(fileURLWithPath: Samples.path(store) + "/sessions")
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
                 let bytes = Array(try Data(contentsOf: dir.appendingPathComponent(name)))
-                let full = try SessionDocument(bytes: bytes)
+                let full = try WorkStreamDocument(bytes: bytes)
                 let skim = try #require(JSONSkimmer.topLevel(bytes, skipping: ["messages"]))
                 guard case .object(var object) = full.json else { Issue.record("not an object"); continue }
                 object.removeValue(forKey: "messages")
-                var skimmed = try SessionDocument(json: .object(skim.members))
+                var skimmed = try WorkStreamDocument(json: .object(skim.members))
                 skimmed.fields.messages = full.fields.messages
                 #expect(skimmed == full, "\(store)/\(name)")
                 #expect((skim.skipped["messages"] ?? 0) == .some(full.fields.messages.count))

@@ -7,8 +7,8 @@ import Testing
 @Suite struct MigrationChainTests {
     static let noOlderWriter = StepContext(writtenByOlderWriter: false)
 
-    static func v2(_ extra: String = "", messages: String = "") throws -> SessionV2 {
-        try SessionV2(bytes: Fixtures.bytes(Fixtures.minimalSession(
+    static func v2(_ extra: String = "", messages: String = "") throws -> WorkStreamV2 {
+        try WorkStreamV2(bytes: Fixtures.bytes(Fixtures.minimalSession(
             "\"provider_session_id\": \"p-1\", \"provider\": \"cursor\", \"messages\": [\(messages)]" + (extra.isEmpty ? "" : ", " + extra),
             version: 2)))
     }
@@ -100,14 +100,14 @@ import Testing
 
     /// Check (c) has teeth for every reader version: an older writer that drops a newer key is caught.
     @Test func checkCCatchesAnOlderWriterThatDropsANewerKey() throws {
-        let v3 = SessionV3(fields: SessionFieldsV1(id: Fixtures.id, backendName: "x", workingDirectory: "/w", lastModified: Fixtures.t0),
+        let v3 = WorkStreamV3(fields: WorkStreamFieldsV1(id: Fixtures.id, backendName: "x", workingDirectory: "/w", lastModified: Fixtures.t0),
                            providerSessionID: "p", provider: "claude", cursors: SyncCursors(nextSeq: 3))
         let bytes = v3.encoded
-        #expect(RollbackCheck.checkSession(bytes: bytes, file: "s.json", original: nil, reader: 2, storeVersion: 3) == [])
-        var broken = try SessionV2(bytes: bytes, acceptingNewerVersions: true)
+        #expect(RollbackCheck.checkWorkStream(bytes: bytes, file: "s.json", original: nil, reader: 2, storeVersion: 3) == [])
+        var broken = try WorkStreamV2(bytes: bytes, acceptingNewerVersions: true)
         broken.unknown.removeValue(forKey: "next_seq")
         #expect(RollbackCheck.writeLoses(view: .v2(broken), bytes: bytes, reader: 2) == "a v2 writer would lose or change: next_seq")
-        var brokenV1 = try SessionV1(bytes: bytes, acceptingNewerVersions: true)
+        var brokenV1 = try WorkStreamV1(bytes: bytes, acceptingNewerVersions: true)
         brokenV1.unknown.removeValue(forKey: "provider")
         #expect(RollbackCheck.writeLoses(view: .v1(brokenV1), bytes: bytes, reader: 1) == "a v1 writer would lose or change: provider")
     }

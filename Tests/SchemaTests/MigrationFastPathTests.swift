@@ -13,27 +13,27 @@ import TestSupport
     struct Outcome: Equatable {
         var bytes: [UInt8]
         var changes: [Change]
-        var summary: SessionQueueSummary
+        var summary: WorkStreamQueueSummary
     }
 
     /// What the migration did before the fast path (and still does where it declines).
-    static func full(_ bytes: [UInt8], storeVersion: Int, to target: Int = SessionV3.version) -> Result<Outcome, SchemaError> {
+    static func full(_ bytes: [UInt8], storeVersion: Int, to target: Int = WorkStreamV3.version) -> Result<Outcome, SchemaError> {
         Result { () throws(SchemaError) -> Outcome in
-            let document = try SessionDocument(bytes: bytes)
+            let document = try WorkStreamDocument(bytes: bytes)
             let (migrated, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: storeVersion, to: target)
-            return Outcome(bytes: migrated.encoded, changes: changes, summary: SessionQueueSummary(document))
+            return Outcome(bytes: migrated.encoded, changes: changes, summary: WorkStreamQueueSummary(document))
         }
     }
 
-    static func fast(_ bytes: [UInt8], storeVersion: Int, to target: Int = SessionV3.version) -> Outcome? {
+    static func fast(_ bytes: [UInt8], storeVersion: Int, to target: Int = WorkStreamV3.version) -> Outcome? {
         MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: storeVersion, to: target, acceptingNewerVersions: false).map {
-            Outcome(bytes: $0.migrated, changes: $0.changes, summary: SessionQueueSummary($0.document))
+            Outcome(bytes: $0.migrated, changes: $0.changes, summary: WorkStreamQueueSummary($0.document))
         }
     }
 
     /// Checks one document; returns whether the fast path took it.
     @discardableResult
-    static func expectSameAsFullPath(_ bytes: [UInt8], storeVersion: Int, to target: Int = SessionV3.version, _ label: String) -> Bool {
+    static func expectSameAsFullPath(_ bytes: [UInt8], storeVersion: Int, to target: Int = WorkStreamV3.version, _ label: String) -> Bool {
         guard let fast = fast(bytes, storeVersion: storeVersion, to: target) else { return false }
         switch full(bytes, storeVersion: storeVersion, to: target) {
         case .success(let full):
@@ -58,7 +58,7 @@ import TestSupport
 
     /// The v2 bytes the full path writes for a v1 document (what a v2 store holds).
     static func v2Bytes(_ v1: [UInt8]) throws -> [UInt8] {
-        let (migrated, _) = try MigrationChain.migrateWorkStream(try SessionDocument(bytes: v1), storeVersion: 1, to: 2)
+        let (migrated, _) = try MigrationChain.migrateWorkStream(try WorkStreamDocument(bytes: v1), storeVersion: 1, to: 2)
         return migrated.encoded
     }
 
@@ -95,22 +95,22 @@ import TestSupport
     }
 
     /// The migration's second pass re-migrates the work streams whose queue keys the resolved
-    /// queue changes (`StoreMigration.migrateSession` with the queue index): the fast path with
+    /// queue changes (`StoreMigration.migrateWorkStreamDocument` with the queue index): the fast path with
     /// `mirror` gives its bytes and changes. The queue is built from the generated store's own
     /// queue keys, and built again with every tenth work stream dropped from it, so that some keys
     /// change (renumbered positions) and some entries go.
     @Test func withTheResolvedQueueTheFastPathAppliesTheSameMirror() throws {
         let documents = Self.generatedWorkStreams(seed: 20_251_120, count: 200, messages: 3)
-        let summaries = try documents.map { SessionQueueSummary(try SessionDocument(bytes: $0)) }
+        let summaries = try documents.map { WorkStreamQueueSummary(try WorkStreamDocument(bytes: $0)) }
         let queued = summaries.filter { $0.keys.isInQueue || $0.keys.isInPriorityQueue }
         #expect(queued.count > 10, "the generated store should queue some work streams")
         var changedByMirror = 0
         for (name, index) in [("whole queue", QueueIndex(QueueBuilder.build(from: summaries))),
                               ("every tenth dropped", QueueIndex(QueueBuilder.build(from: summaries.enumerated().filter { $0.offset % 10 != 0 }.map(\.element))))] {
             for (i, bytes) in documents.enumerated() {
-                let document = try SessionDocument(bytes: bytes)
-                let (migrated, changes) = try StoreMigration.migrateSession(document, storeVersion: 1, target: SessionV3.version, index: index)
-                guard let fast = MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: 1, to: SessionV3.version,
+                let document = try WorkStreamDocument(bytes: bytes)
+                let (migrated, changes) = try StoreMigration.migrateWorkStreamDocument(document, storeVersion: 1, target: WorkStreamV3.version, index: index)
+                guard let fast = MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: 1, to: WorkStreamV3.version,
                                                                            acceptingNewerVersions: false, mirror: index) else { continue }
                 let sameBytes = fast.migrated == migrated.encoded
                 #expect(sameBytes, "\(name), document \(i): bytes differ")
@@ -132,7 +132,7 @@ import TestSupport
         for name in names {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
             Self.expectSameAsFullPath(bytes, storeVersion: sample == "v1-store" ? 1 : 2, "\(sample)/\(name)")
-            if sample == "v1-store" { Self.expectSameAsFullPath(bytes, storeVersion: 1, to: SessionV2.version, "\(sample)/\(name) to v2") }
+            if sample == "v1-store" { Self.expectSameAsFullPath(bytes, storeVersion: 1, to: WorkStreamV2.version, "\(sample)/\(name) to v2") }
         }
     }
 
@@ -243,7 +243,7 @@ import TestSupport
                 if random.next() % 2 == 0 { lines.swapAt(i, i + 1); edit = "swap lines \(i), \(i + 1)" } else { lines.insert(lines[i], at: i); edit = "double line \(i)" }
                 bytes = Array(lines.joined(separator: "\n").utf8)
             }
-            let target = round % 4 == 3 ? SessionV2.version : SessionV3.version
+            let target = round % 4 == 3 ? WorkStreamV2.version : WorkStreamV3.version
             if Self.expectSameAsFullPath(bytes, storeVersion: 1, to: target, "seed \(seed), round \(round) (to v\(target)): \(edit)") { took += 1 } else { declined += 1 }
         }
         #expect(took > 300, "the fast path took only \(took) edited documents")

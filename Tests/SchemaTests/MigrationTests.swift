@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct SessionMigrationTests {
     @Test func rule1AddsLowercaseIDAsProviderSessionIDWhenAbsent() throws {
-        let (v2, changes) = try SessionMigration.migrate(try Fixtures.sessionV1())
+        let (v2, changes) = try WorkStreamMigration.migrate(try Fixtures.sessionV1())
         #expect(v2.providerSessionID == Fixtures.id.lowercased)
         #expect(changes.contains(.addedKey("provider_session_id", value: Fixtures.id.lowercased)))
         #expect(v2.schemaVersion == 2)
@@ -12,15 +12,15 @@ import Testing
 
     @Test func rule1NeverOverwritesAnExistingProviderSessionID() throws {
         let compacted = "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b"
-        let (v2, changes) = try SessionMigration.migrate(try Fixtures.sessionV1("\"provider_session_id\": \"\(compacted)\""))
+        let (v2, changes) = try WorkStreamMigration.migrate(try Fixtures.sessionV1("\"provider_session_id\": \"\(compacted)\""))
         #expect(v2.providerSessionID == compacted)
         #expect(changes == [.schemaVersion(from: 1, to: 2), .keptProviderSessionID(compacted), .addedKey("provider", value: "claude")])
         #expect(v2.unknown["provider_session_id"] == nil)
     }
 
     @Test func rule2AddsClaudeOnlyWhenProviderIsAbsent() throws {
-        let (a, _) = try SessionMigration.migrate(try Fixtures.sessionV1())
-        let (b, changes) = try SessionMigration.migrate(try Fixtures.sessionV1("\"provider\": \"cursor\""))
+        let (a, _) = try WorkStreamMigration.migrate(try Fixtures.sessionV1())
+        let (b, changes) = try WorkStreamMigration.migrate(try Fixtures.sessionV1("\"provider\": \"cursor\""))
         #expect(a.provider == "claude")
         #expect(b.provider == "cursor")
         #expect(!changes.contains(.addedKey("provider", value: "claude")))
@@ -28,14 +28,14 @@ import Testing
 
     @Test func existingProviderSessionIDOfWrongTypeStopsTheMigration() throws {
         let v1 = try? Fixtures.sessionV1("\"provider_session_id\": 5")
-        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionMigration.migrate(v1!) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamMigration.migrate(v1!) }
         #expect(error?.code == .wrongType)
         #expect(error?.keyPath == "provider_session_id")
     }
 
     @Test func rule3KeepsEveryOtherKeyKnownOrUnknown() throws {
         let v1 = try Fixtures.sessionV1("\"draft\": [1.0, {\"x\": null}], \"unread_count\": 4, \"preview\": \"p\"")
-        let (v2, _) = try SessionMigration.migrate(v1)
+        let (v2, _) = try WorkStreamMigration.migrate(v1)
         #expect(v2.fields == v1.fields)
         #expect(v2.unknown == v1.unknown)
     }
@@ -43,13 +43,13 @@ import Testing
     @Test func rule4ContainmentWinsForMessageSessionIDAndIsReported() throws {
         let mid = "11111111-2222-4333-8444-555555555555"
         let v1 = try Fixtures.sessionV1("\"messages\": [\(Fixtures.message(id: mid, sessionID: Fixtures.otherID))]")
-        let (v2, changes) = try SessionMigration.migrate(v1)
+        let (v2, changes) = try WorkStreamMigration.migrate(v1)
         #expect(v2.messages[0].sessionID == Fixtures.id)
         #expect(changes.contains(.messageSessionIDFixed(messageID: UUID(uuidString: mid)!, from: Fixtures.otherID, to: Fixtures.id)))
     }
 
     @Test func migratingAV2DocumentChangesNothing() throws {
-        let (v2, _) = try SessionMigration.migrate(try Fixtures.sessionV1())
+        let (v2, _) = try WorkStreamMigration.migrate(try Fixtures.sessionV1())
         let (again, changes) = try MigrationStep.v1ToV2.migrate(.v2(v2), context: StepContext(writtenByOlderWriter: false))
         #expect(again == .v2(v2))
         #expect(changes.isEmpty)
@@ -134,7 +134,7 @@ import Testing
         for doc in report.documents where doc.file.hasPrefix("sessions/") {
             let id = try StoreSnapshot.documentID(doc.file, String(doc.file.dropFirst("sessions/".count)))
             current.sessions[id] = final.sessions[id]
-            let derived = QueueBuilder.build(from: current.sessions.values.map(SessionQueueSummary.init))
+            let derived = QueueBuilder.build(from: current.sessions.values.map(WorkStreamQueueSummary.init))
             #expect(derived.fifo.map(\.workStreamID) == expected, "after writing \(doc.file)")
             let (resumed, _) = try StoreMigration.migrate(current, context: Self.context)
             #expect(resumed.files == final.files, "resuming after \(doc.file)")

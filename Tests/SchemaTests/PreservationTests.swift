@@ -44,13 +44,13 @@ import Testing
 
     @Test func canonicalDocumentRoundTripsByteForByte() throws {
         let bytes = Fixtures.bytes(Self.canonicalV2)
-        let session = try SessionV2(bytes: bytes)
+        let session = try WorkStreamV2(bytes: bytes)
         #expect(Fixtures.string(session.encoded) == Self.canonicalV2)
         #expect(session.providerSessionID == "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b")
     }
 
     @Test func canonicalDocumentRoundTripsThroughTheV1Reader() throws {
-        let view = try SessionV1(bytes: Fixtures.bytes(Self.canonicalV2), acceptingNewerVersions: true)
+        let view = try WorkStreamV1(bytes: Fixtures.bytes(Self.canonicalV2), acceptingNewerVersions: true)
         #expect(Fixtures.string(view.encoded) == Self.canonicalV2)
         #expect(view.unknown["provider"] == .string("claude"))
     }
@@ -64,7 +64,7 @@ import Testing
         let out = Fixtures.string(s.encoded)
         #expect(out.contains("\"n\": \(literal),\n"))
         #expect(out.contains("\"deep\": \(literal)\n"))
-        let again = try SessionV1(bytes: s.encoded)
+        let again = try WorkStreamV1(bytes: s.encoded)
         #expect(again == s)
     }
 
@@ -77,11 +77,11 @@ import Testing
     }
 
     @Test func unknownKeysSurviveInEveryDocumentKind() throws {
-        let user = try UserSessionV1(bytes: Fixtures.bytes("""
+        let user = try CustomisationV1(bytes: Fixtures.bytes("""
             {"schema_version": 1, "id": "\(Fixtures.id.lowercased)", "created_at": "2025-10-17T14:30:00Z", "color": "teal"}
             """))
         #expect(user.unknown == ["color": .string("teal")])
-        #expect(try UserSessionV1(bytes: user.encoded) == user)
+        #expect(try CustomisationV1(bytes: user.encoded) == user)
 
         let settings = try SettingsV1(bytes: Fixtures.bytes(#"{"schema_version": 1, "voice": {"rate": 1.25}}"#))
         #expect(Fixtures.string(settings.encoded).contains("\"rate\": 1.25"))

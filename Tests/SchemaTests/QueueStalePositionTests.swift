@@ -9,8 +9,8 @@ private enum L {
     static func id(_ n: Int) -> UUID { StoreMigrationTests.id(n) }
     static let t1 = Fixtures.t0
 
-    static func summary(_ n: Int, inQueue: Bool = true, position: Int32, queuedAt: Date? = nil) -> SessionQueueSummary {
-        SessionQueueSummary(id: id(n), schemaVersion: 1, keys: QueueKeys(isInQueue: inQueue, queuePosition: position, queuedAt: queuedAt))
+    static func summary(_ n: Int, inQueue: Bool = true, position: Int32, queuedAt: Date? = nil) -> WorkStreamQueueSummary {
+        WorkStreamQueueSummary(id: id(n), schemaVersion: 1, keys: QueueKeys(isInQueue: inQueue, queuePosition: position, queuedAt: queuedAt))
     }
 }
 

@@ -23,7 +23,7 @@ import Testing
         let second = q.removeFromFIFO(Self.id(2))
         #expect(first && !second)
         let index = QueueIndex(q)
-        let blank = QueueKeys(SessionFieldsV1(id: Self.id(3), backendName: "", workingDirectory: "", lastModified: Self.t1))
+        let blank = QueueKeys(WorkStreamFieldsV1(id: Self.id(3), backendName: "", workingDirectory: "", lastModified: Self.t1))
         #expect(index.mirror(for: Self.id(3), current: blank).queuePosition == 2)
         #expect(index.mirror(for: Self.id(4), current: blank).queuePosition == 3)
         #expect(index.mirror(for: Self.id(2), current: blank).queuePosition == 0)
@@ -73,7 +73,7 @@ import Testing
         q.addToPriority(Self.id(1), priority: 1, at: Self.t1)
         let removed = q.removeFromPriority(Self.id(1))
         #expect(removed)
-        var keys = QueueKeys(SessionFieldsV1(id: Self.id(1), backendName: "", workingDirectory: "", lastModified: Self.t1,
+        var keys = QueueKeys(WorkStreamFieldsV1(id: Self.id(1), backendName: "", workingDirectory: "", lastModified: Self.t1,
                                              isInPriorityQueue: true, priority: 1, priorityOrder: 1, priorityQueuedAt: Self.t1))
         keys.resetPriority()
         #expect(keys.priority == 10 && keys.priorityOrder == 0 && keys.priorityQueuedAt == nil && !keys.isInPriorityQueue)
@@ -160,19 +160,19 @@ import Testing
     }
 
     @Test func customNameTakesPrecedenceThenBackendNameThenPlaceholder() {
-        let custom = UserSessionV1(id: Fixtures.id, createdAt: Fixtures.t0, customName: "Mine")
-        let empty = UserSessionV1(id: Fixtures.id, createdAt: Fixtures.t0, customName: "")
-        #expect(WorkStreamRules.displayName(backendName: "Backend", customization: custom) == "Mine")
-        #expect(WorkStreamRules.displayName(backendName: "Backend", customization: empty) == "Backend")
-        #expect(WorkStreamRules.displayName(backendName: "4F1C2A9E-8B7D-4C3E-9A1F-0D2E3C4B5A69", customization: nil) == WorkStreamRules.placeholderName)
-        #expect(WorkStreamRules.displayName(backendName: "", customization: nil) == "Untitled work stream")
+        let custom = CustomisationV1(id: Fixtures.id, createdAt: Fixtures.t0, customName: "Mine")
+        let empty = CustomisationV1(id: Fixtures.id, createdAt: Fixtures.t0, customName: "")
+        #expect(WorkStreamRules.displayName(backendName: "Backend", customisation: custom) == "Mine")
+        #expect(WorkStreamRules.displayName(backendName: "Backend", customisation: empty) == "Backend")
+        #expect(WorkStreamRules.displayName(backendName: "4F1C2A9E-8B7D-4C3E-9A1F-0D2E3C4B5A69", customisation: nil) == WorkStreamRules.placeholderName)
+        #expect(WorkStreamRules.displayName(backendName: "", customisation: nil) == "Untitled work stream")
     }
 
     @Test func effectiveValuesFallBackToIDAndClaude() throws {
-        let v1 = SessionDocument.v1(try Fixtures.sessionV1())
+        let v1 = WorkStreamDocument.v1(try Fixtures.sessionV1())
         #expect(WorkStreamRules.effectiveProviderSessionID(v1) == Fixtures.id.lowercased)
         #expect(WorkStreamRules.effectiveProvider(v1) == "claude")
-        let rolledBack = SessionDocument.v1(try Fixtures.sessionV1("\"provider_session_id\": \"abc\", \"provider\": \"cursor\""))
+        let rolledBack = WorkStreamDocument.v1(try Fixtures.sessionV1("\"provider_session_id\": \"abc\", \"provider\": \"cursor\""))
         #expect(WorkStreamRules.effectiveProviderSessionID(rolledBack) == "abc")
         #expect(WorkStreamRules.effectiveProvider(rolledBack) == "cursor")
     }
@@ -183,7 +183,7 @@ import Testing
         #expect(s.backendName == "")
         #expect(s.providerSessionID == "4f1c2a9e-8b7d-4c3e-9a1f-0d2e3c4b5a69")
         #expect(s.provider == "claude")
-        let v1 = try SessionV1(bytes: s.encoded, acceptingNewerVersions: true)
+        let v1 = try WorkStreamV1(bytes: s.encoded, acceptingNewerVersions: true)
         #expect(v1.fields == s.fields, "a v1 reader sees every v1 key")
     }
 }

@@ -5,15 +5,15 @@ import Testing
 @Suite struct RollbackCheckTests {
     static let compacted = "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b"
 
-    func migrated(_ extra: String = "") throws -> (SessionV1, SessionV2) {
+    func migrated(_ extra: String = "") throws -> (WorkStreamV1, WorkStreamV2) {
         let original = try Fixtures.sessionV1(extra)
-        return (original, try SessionV2(migrating: original))
+        return (original, try WorkStreamV2(migrating: original))
     }
 
     @Test func aMigratedDocumentPassesAllDocumentChecks() throws {
         let (original, v2) = try migrated("\"draft\": 1.0, \"messages\": [\(Fixtures.message(sessionID: Fixtures.otherID))]")
-        #expect(RollbackCheck.checkSession(bytes: v2.encoded, file: "s.json", original: original) == [])
-        #expect(RollbackCheck.checkSession(bytes: v2.encoded, file: "s.json", original: nil) == [])
+        #expect(RollbackCheck.checkWorkStream(bytes: v2.encoded, file: "s.json", original: original) == [])
+        #expect(RollbackCheck.checkWorkStream(bytes: v2.encoded, file: "s.json", original: nil) == [])
     }
 
     @Test func v1ViewSeesEveryV1ValueAndKeepsV2KeysAsUnknown() throws {
@@ -27,7 +27,7 @@ import Testing
     @Test func checkAFailsWhenV1CannotDecode() throws {
         let (original, _) = try migrated()
         let bad = Fixtures.bytes(Fixtures.minimalSession("\"provider_session_id\": \"p\", \"provider\": \"c\", \"message_count\": \"many\"", version: 2))
-        let failures = RollbackCheck.checkSession(bytes: bad, file: "s.json", original: original)
+        let failures = RollbackCheck.checkWorkStream(bytes: bad, file: "s.json", original: original)
         #expect(failures.map(\.check) == [.v1Decodes])
         #expect(failures.first?.description == "(a) 's.json': message_count: expected an integer, found a string ('many')")
     }
@@ -36,7 +36,7 @@ import Testing
         let (original, v2) = try migrated()
         var changed = v2
         changed.fields.backendName = "Renamed"
-        let failures = RollbackCheck.checkSession(bytes: changed.encoded, file: "s.json", original: original)
+        let failures = RollbackCheck.checkWorkStream(bytes: changed.encoded, file: "s.json", original: original)
         #expect(failures.map(\.check) == [.valuesPreserved])
         #expect(failures.first?.reason == "values differ from the document before migration: backend_name")
     }
@@ -45,30 +45,30 @@ import Testing
         let (original, v2) = try migrated("\"provider_session_id\": \"\(Self.compacted)\"")
         var overwritten = v2
         overwritten.providerSessionID = Fixtures.id.lowercased
-        let failures = RollbackCheck.checkSession(bytes: overwritten.encoded, file: "s.json", original: original)
+        let failures = RollbackCheck.checkWorkStream(bytes: overwritten.encoded, file: "s.json", original: original)
         #expect(failures.map(\.check) == [.valuesPreserved])
     }
 
     @Test func checkBWithoutBackupCatchesAMissingV2Key() throws {
         let bytes = Fixtures.bytes(Fixtures.minimalSession(version: 2))
-        let failures = RollbackCheck.checkSession(bytes: bytes, file: "s.json", original: nil)
+        let failures = RollbackCheck.checkWorkStream(bytes: bytes, file: "s.json", original: nil)
         #expect(failures.map(\.reason) == ["the v1 view lacks 'provider_session_id' as a string", "the v1 view lacks 'provider' as a string"])
     }
 
     @Test func checkCFailsWhenAV1WriteWouldRewriteAValue() throws {
         // Check (c) compares JSON values exactly: a date with an offset is re-encoded in UTC by a v1 write.
         let doc = Fixtures.minimalSession("\"provider_session_id\": \"p\", \"provider\": \"c\", \"queued_at\": \"2025-10-17T16:30:00+02:00\"", version: 2)
-        let failures = RollbackCheck.checkSession(bytes: Fixtures.bytes(doc), file: "s.json", original: nil)
+        let failures = RollbackCheck.checkWorkStream(bytes: Fixtures.bytes(doc), file: "s.json", original: nil)
         #expect(failures.map(\.check) == [.v2KeysSurviveV1Write])
         #expect(failures.first?.reason == "a v1 writer would lose or change: queued_at")
     }
 
     @Test func checkDComparesTheDerivedQueueWithQueueJSON() throws {
         let a = StoreMigrationTests.id(1), b = StoreMigrationTests.id(2)
-        func summary(_ id: UUID, _ pos: Int32) -> SessionQueueSummary {
-            var f = SessionFieldsV1(id: id, backendName: "", workingDirectory: "", lastModified: Fixtures.t0)
+        func summary(_ id: UUID, _ pos: Int32) -> WorkStreamQueueSummary {
+            var f = WorkStreamFieldsV1(id: id, backendName: "", workingDirectory: "", lastModified: Fixtures.t0)
             f.isInQueue = pos > 0; f.queuePosition = pos
-            return SessionQueueSummary(id: id, schemaVersion: 2, keys: f.queueKeys)
+            return WorkStreamQueueSummary(id: id, schemaVersion: 2, keys: f.queueKeys)
         }
         let queue = QueueV2(fifo: [FIFOEntry(workStreamID: a, queuedAt: nil), FIFOEntry(workStreamID: b, queuedAt: nil)])
         #expect(RollbackCheck.checkMirror(sessions: [summary(a, 1), summary(b, 2)], queue: queue) == nil)
@@ -114,7 +114,7 @@ import Testing
         guard case .v2(let manifest) = after.manifest else { Issue.record("manifest"); return }
         #expect(manifest.migrations.count == 2)
         #expect(report.documents.last?.changes == [.migrationRecorded])
-        let summaries = after.sessions.values.map(SessionQueueSummary.init)
+        let summaries = after.sessions.values.map(WorkStreamQueueSummary.init)
         #expect(RollbackCheck.checkMirror(sessions: summaries, queue: after.queue!) == nil)
     }
 
@@ -124,7 +124,7 @@ import Testing
         ]), context: Self.context)
         store.queue!.enqueue(Self.id(9), at: Fixtures.t0)   // an entry for a work stream that does not exist
         store.queue!.enqueue(Self.id(1), at: Fixtures.t0)   // v2 code moved 1 to the end but the mirror was not written
-        let resolved = QueueResolution.resolve(manifestVersion: 2, target: 2, sessions: store.sessions.values.map(SessionQueueSummary.init), existing: store.queue)
+        let resolved = QueueResolution.resolve(manifestVersion: 2, target: 2, sessions: store.sessions.values.map(WorkStreamQueueSummary.init), existing: store.queue)
         #expect(resolved.truth == .queueDocument)
         #expect(resolved.queue.fifo.map(\.workStreamID) == [Self.id(2), Self.id(1)])
         #expect(resolved.changes.contains(.queueEntryDropped(list: "fifo", workStreamID: Self.id(9))))

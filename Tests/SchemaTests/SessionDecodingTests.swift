@@ -55,7 +55,7 @@ import Testing
         ("\"messages\": [3]", "messages[0]: expected an object, found an integer"),
     ])
     func wrongTypeNamesKeyPathExpectedAndFound(member: String, reason: String) throws {
-        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionV1(bytes: Fixtures.bytes(Fixtures.minimalSession(member))) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamV1(bytes: Fixtures.bytes(Fixtures.minimalSession(member))) }
         #expect(error?.reason == reason)
     }
 
@@ -63,20 +63,20 @@ import Testing
     func missingRequiredKeyIsReported(key: String) throws {
         var object = try #require({ if case .object(let o) = try DocumentVersion.parse(Fixtures.bytes(Fixtures.minimalSession())) { o } else { nil } }())
         object.removeValue(forKey: key)
-        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionV1(json: .object(object)) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamV1(json: .object(object)) }
         #expect(error?.code == .missingKey)
         #expect(error?.reason == "\(key): required key is missing")
     }
 
     @Test func errorInsideAMessageNamesItsIndex() {
         let doc = Fixtures.minimalSession("\"messages\": [\(Fixtures.message()), \(Fixtures.message(extra: "\"status\": 7"))]")
-        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionV1(bytes: Fixtures.bytes(doc)) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamV1(bytes: Fixtures.bytes(doc)) }
         #expect(error?.reason == "messages[1].status: expected a string, found an integer (7)")
         #expect(error?.inFile("sessions/x.json").description == "'sessions/x.json': messages[1].status: expected a string, found an integer (7).")
     }
 
     @Test func syntaxErrorCarriesLineColumnAndByteOffset() {
-        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionV1(bytes: Fixtures.bytes("{\n  \"a\": 1,\n  \"b\" 2\n}")) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamV1(bytes: Fixtures.bytes("{\n  \"a\": 1,\n  \"b\" 2\n}")) }
         #expect(error?.code == .syntax)
         #expect(error?.syntax?.line == 3)
         #expect(error?.syntax?.column == 7)
@@ -84,20 +84,20 @@ import Testing
     }
 
     @Test func documentThatIsNotAnObjectIsRejected() {
-        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionV1(bytes: Fixtures.bytes("[1, 2]")) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamV1(bytes: Fixtures.bytes("[1, 2]")) }
         #expect(error?.code == .notAnObject)
         #expect(error?.reason == "expected an object, found an array")
     }
 
     @Test func newerDocumentIsRefusedNamingBothVersions() {
-        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionDocument(bytes: Fixtures.bytes(Fixtures.minimalSession(version: 4))) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamDocument(bytes: Fixtures.bytes(Fixtures.minimalSession(version: 4))) }
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.reason == "schema_version: this work stream document has schema_version 4, but this code reads up to version 3; use a newer version of the tool")
     }
 
     @Test func newerDocumentIsReadWhenTheStoreAllowsIt() throws {
         let doc = Fixtures.minimalSession("\"provider_session_id\": \"p\", \"provider\": \"claude\", \"v4_key\": 1", version: 4)
-        guard case .v3(let s) = try SessionDocument(bytes: Fixtures.bytes(doc), acceptingNewerVersions: true) else {
+        guard case .v3(let s) = try WorkStreamDocument(bytes: Fixtures.bytes(doc), acceptingNewerVersions: true) else {
             Issue.record("expected v3"); return
         }
         #expect(s.schemaVersion == 4)
@@ -106,14 +106,14 @@ import Testing
     }
 
     @Test func schemaVersionIsReadFirstAndPicksTheType() throws {
-        let v1 = try SessionDocument(bytes: Fixtures.bytes(Fixtures.minimalSession()))
-        let v2 = try SessionDocument(bytes: Fixtures.bytes(Fixtures.minimalSession("\"provider_session_id\": \"p\", \"provider\": \"cursor\"", version: 2)))
+        let v1 = try WorkStreamDocument(bytes: Fixtures.bytes(Fixtures.minimalSession()))
+        let v2 = try WorkStreamDocument(bytes: Fixtures.bytes(Fixtures.minimalSession("\"provider_session_id\": \"p\", \"provider\": \"cursor\"", version: 2)))
         guard case .v1 = v1, case .v2(let s) = v2 else { Issue.record("wrong dispatch"); return }
         #expect(s.provider == "cursor")
     }
 
     @Test func v2DocumentWithoutProviderKeysIsAnError() {
-        let error = Fixtures.error { () throws(SchemaError) in _ = try SessionV2(bytes: Fixtures.bytes(Fixtures.minimalSession(version: 2))) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamV2(bytes: Fixtures.bytes(Fixtures.minimalSession(version: 2))) }
         #expect(error?.reason == "provider_session_id: required key is missing")
     }
 
@@ -125,7 +125,7 @@ import Testing
 
     @Test func uppercaseUUIDsAreReadAndWrittenLowercase() throws {
         let doc = Fixtures.minimalSession().replacingOccurrences(of: Fixtures.id.lowercased, with: Fixtures.id.uuidString)
-        let s = try SessionV1(bytes: Fixtures.bytes(doc))
+        let s = try WorkStreamV1(bytes: Fixtures.bytes(doc))
         #expect(Fixtures.string(s.encoded).contains("\"id\": \"\(Fixtures.id.lowercased)\""))
     }
 }

@@ -6,7 +6,7 @@ import Testing
     @Test func documentPathsAreTheFolderAndTheLowercaseID() throws {
         let id = try #require(UUID(uuidString: "1CAAA999-8519-45F8-B97B-72E5454D2AEE"))
         #expect(StoreLayout.workStreamPath(id) == "sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
-        #expect(StoreLayout.customizationPath(id) == "user-sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
+        #expect(StoreLayout.customisationPath(id) == "user-sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
         #expect(StoreLayout.workStreamPath(id, schemaVersion: 3) == "sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
         #expect(StoreLayout.workStreamPath(id, schemaVersion: 4) == "work-streams/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
         #expect(StoreLayout.otherWorkStreamsFolder(schemaVersion: 3) == "work-streams")
@@ -29,7 +29,7 @@ import Testing
 
     @Test func everyNameOfSpecSection1HasItsKind() {
         #expect(StoreLayout.topLevelDocuments == ["store.json": .manifest, "settings.json": .settings, "queue.json": .queue])
-        #expect(StoreLayout.documentFolders == ["sessions": .workStream, "user-sessions": .customization])
+        #expect(StoreLayout.documentFolders == ["sessions": .workStream, "user-sessions": .customisation])
         #expect(StoreLayout.isBookkeeping(StoreLayout.Bookkeeping.lock) && !StoreLayout.isBookkeeping(StoreLayout.manifest))
     }
 

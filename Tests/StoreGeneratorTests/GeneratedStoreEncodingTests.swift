@@ -12,7 +12,7 @@ import StoreJSON
         var checked = 0
         try generator.forEachDocument { path, bytes in
             guard path.hasPrefix("sessions/") else { return }
-            let document = try SessionDocument(bytes: bytes)
+            let document = try WorkStreamDocument(bytes: bytes)
             #expect(document.encoded == JSONWriter.document(document.json), "\(path)")
             for target in [2, 3] {
                 let (migrated, _) = try MigrationChain.migrateWorkStream(document, storeVersion: 1, to: target)

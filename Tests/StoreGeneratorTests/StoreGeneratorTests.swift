@@ -15,7 +15,7 @@ import StoreJSON
         try Self.generator.write(to: dir("a"))
         try StoreGenerator(seed: 7, workStreams: 300, messagesPerStream: 6).write(to: dir("b"))
         let a = tree(dir("a"), dotNames: true), b = tree(dir("b"), dotNames: true)
-        #expect(a.count == 300 + Self.generator.forEachDocument { _, _ in }.customizations + 2)
+        #expect(a.count == 300 + Self.generator.forEachDocument { _, _ in }.customisations + 2)
         #expect(a == b)
         #expect(fingerprint(a) == fingerprint(b))
     }
@@ -41,8 +41,8 @@ import StoreJSON
         Self.generator.forEachDocument { path, bytes in
             let json = try! DocumentVersion.parse(bytes)
             #expect(JSONWriter.document(json) == bytes, "\(path) is not canonical")
-            if path.hasPrefix("sessions/") { #expect(throws: Never.self) { try SessionV1(json: json) } }
-            if path.hasPrefix("user-sessions/") { #expect(throws: Never.self) { try UserSessionV1(json: json) } }
+            if path.hasPrefix("sessions/") { #expect(throws: Never.self) { try WorkStreamV1(json: json) } }
+            if path.hasPrefix("user-sessions/") { #expect(throws: Never.self) { try CustomisationV1(json: json) } }
         }
     }
 
@@ -56,9 +56,9 @@ import StoreJSON
         #expect(listing.problems.isEmpty)
         #expect(listing.items.count == 300)
         for item in listing.items { _ = try store.workStream(item.id) }
-        let customizations = try store.customizations()
-        #expect(customizations.problems.isEmpty)
-        #expect(customizations.items.count == summary.customizations)
+        let customisations = try store.customisations()
+        #expect(customisations.problems.isEmpty)
+        #expect(customisations.items.count == summary.customisations)
 
         let totals = try StoreMigrator(store: store).plan().totals
         // The v1 faults the migration repairs and reports (spec §6 rules 4–5) are all present.
@@ -88,7 +88,7 @@ import StoreJSON
             }
         }
         #expect(upperCaseNames > 0 && emptyNames > 0 && unknownNumbers > 0 && minimal > 0 && deleted > 0)
-        #expect(orphans == summary.orphanCustomizations && orphans > 0)
+        #expect(orphans == summary.orphanCustomisations && orphans > 0)
     }
 
     @Test func messageTextsHaveRealisticLengths() {

@@ -12,32 +12,32 @@ extension AsyncStore {
     }
 
     /// `Store.workStream(_:)`.
-    public func workStream(_ id: UUID) async throws(StoreError) -> SessionDocument {
+    public func workStream(_ id: UUID) async throws(StoreError) -> WorkStreamDocument {
         try await read { (s) throws(StoreError) in try s.workStream(id) }
     }
 
-    /// `Store.customization(_:)`.
-    public func customization(_ id: UUID) async throws(StoreError) -> UserSessionV1? {
-        try await read { (s) throws(StoreError) in try s.customization(id) }
+    /// `Store.customisation(_:)`.
+    public func customisation(_ id: UUID) async throws(StoreError) -> Customisation? {
+        try await read { (s) throws(StoreError) in try s.customisation(id) }
     }
 
-    /// `Store.customizations()`.
-    public func customizations() async throws(StoreError) -> ScanResult<UserSessionV1> {
-        try await read { (s) throws(StoreError) in try s.customizations() }
+    /// `Store.customisations()`.
+    public func customisations() async throws(StoreError) -> ScanResult<Customisation> {
+        try await read { (s) throws(StoreError) in try s.customisations() }
     }
 
     /// `Store.settings()`.
-    public func settings() async throws(StoreError) -> SettingsV1 {
+    public func settings() async throws(StoreError) -> Settings {
         try await read { (s) throws(StoreError) in try s.settings() }
     }
 
     /// `Store.queueDocument()`.
-    public func queueDocument() async throws(StoreError) -> QueueV2? {
+    public func queueDocument() async throws(StoreError) -> Queue? {
         try await read { (s) throws(StoreError) in try s.queueDocument() }
     }
 
     /// `Store.queue()`.
-    public func queue() async throws(StoreError) -> QueueV2 {
+    public func queue() async throws(StoreError) -> Queue {
         try await read { (s) throws(StoreError) in try s.queue() }
     }
 
@@ -77,19 +77,19 @@ extension AsyncStore {
     /// `Store.createWorkStream(id:workingDirectory:provider:at:)`.
     @discardableResult
     public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
-                                 at date: Date = Date()) async throws(StoreError) -> SessionV3 {
+                                 at date: Date = Date()) async throws(StoreError) -> WorkStreamV3 {
         try await write { (s) throws(StoreError) in try s.createWorkStream(id: id, workingDirectory: workingDirectory, provider: provider, at: date) }
     }
 
     /// `Store.updateWorkStream(_:_:)`. `body` runs once, holding the lock, on the store's write queue.
     @discardableResult
-    public func updateWorkStream(_ id: UUID, _ body: @escaping @Sendable (inout SessionV3) throws(StoreError) -> Void) async throws(StoreError) -> SessionV3 {
+    public func updateWorkStream(_ id: UUID, _ body: @escaping @Sendable (inout WorkStream) throws(StoreError) -> Void) async throws(StoreError) -> WorkStream {
         try await write { (s) throws(StoreError) in try s.updateWorkStream(id, body) }
     }
 
     /// `Store.appendMessages(_:_:)`.
     @discardableResult
-    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) async throws(StoreError) -> SessionV3 {
+    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) async throws(StoreError) -> WorkStream {
         try await write { (s) throws(StoreError) in try s.appendMessages(id, messages) }
     }
 
@@ -102,19 +102,19 @@ extension AsyncStore {
 
     /// `Store.setCustomName(_:_:at:)`.
     @discardableResult
-    public func setCustomName(_ id: UUID, _ name: String?, at date: Date = Date()) async throws(StoreError) -> UserSessionV1 {
+    public func setCustomName(_ id: UUID, _ name: String?, at date: Date = Date()) async throws(StoreError) -> Customisation {
         try await write { (s) throws(StoreError) in try s.setCustomName(id, name, at: date) }
     }
 
     /// `Store.setUserDeleted(_:_:at:)`.
     @discardableResult
-    public func setUserDeleted(_ id: UUID, _ deleted: Bool, at date: Date = Date()) async throws(StoreError) -> UserSessionV1 {
+    public func setUserDeleted(_ id: UUID, _ deleted: Bool, at date: Date = Date()) async throws(StoreError) -> Customisation {
         try await write { (s) throws(StoreError) in try s.setUserDeleted(id, deleted, at: date) }
     }
 
     /// `Store.updateSettings(_:)`.
     @discardableResult
-    public func updateSettings(_ body: @escaping @Sendable (inout SettingsV1) -> Void) async throws(StoreError) -> SettingsV1 {
+    public func updateSettings(_ body: @escaping @Sendable (inout Settings) -> Void) async throws(StoreError) -> Settings {
         try await write { (s) throws(StoreError) in try s.updateSettings(body) }
     }
 

@@ -68,7 +68,7 @@ struct BackupCapture {
         }
         // Both document folders of the store's version always exist in a backup, even when empty,
         // as in a store (`work-streams/` replaces `sessions/` from v4, spec §11).
-        let folders = [scan.workStreamsFolder, StoreLayout.customizationsFolder].sorted()
+        let folders = [scan.workStreamsFolder, StoreLayout.customisationsFolder].sorted()
         for folder in folders { try NewFiles.makeDirectory(joinPath(staging, folder), system: system) }
         var counter = PhaseCounter(.backingUp, total: scan.files.count, report: progress)
         guard let first = scan.files.first else { return ([], scan.skippedDotNames, folders) }

@@ -27,7 +27,7 @@ public struct CoreDataFinding: Sendable, Hashable, CustomStringConvertible {
         /// A sync offset counted from the message sequence, as the app does once on model 7 (spec §13).
         case offsetBackfilled = "offset_backfilled"
         /// An early build's `localName` or `markedDeleted`, taken as the work stream's customisation.
-        case customizationFromSession = "customization_from_session"
+        case customisationFromSession = "customization_from_session"
     }
 
     public var kind: Kind

@@ -15,7 +15,7 @@ import StoreJSON
 /// ```
 public enum CoreDataImport {
     /// The schema the import writes: v3, the newest rollback-safe schema (spec §10).
-    public static let schemaVersion = SessionV3.version
+    public static let schemaVersion = WorkStreamV3.version
 
     /// Imports `source` into the new or empty folder `target`.
     ///
@@ -64,12 +64,12 @@ public enum CoreDataImport {
             var reader = CoreDataReader(source: source, model: model, backfill: backfill.applied, now: started)
             let queue = try reader.buildQueue()
             let counts = try reader.writeWorkStreams(queue: queue, to: output)
-            let customizations = try reader.writeCustomizations(to: output)
+            let customisations = try reader.writeCustomisations(to: output)
             let settings = prefs?.settings ?? SettingsV1(schemaVersion: schemaVersion)
             try output.add(StoreLayout.settings, settings.encoded)
             try output.add(StoreLayout.queue, queue.encoded)
             let backfilled = reader.findings.all.filter { $0.kind == .offsetBackfilled }.count
-            let recorded = ["work_streams": counts.workStreams, "messages": counts.messages, "customizations": customizations,
+            let recorded = ["work_streams": counts.workStreams, "messages": counts.messages, "customizations": customisations,
                             "offsets_backfilled": backfilled, "findings": reader.findings.all.count]
             let manifest = ManifestV2(createdAt: reader.now, migrations: [record(model, counts: recorded, at: reader.now, version: version)],
                                       minReaderVersion: 1, schemaVersion: schemaVersion)
@@ -83,7 +83,7 @@ public enum CoreDataImport {
                 modelExplanation: model.explanation, entityHashes: model.metadata.base64Hashes, unknown: model.unknown,
                 hadWAL: source.wal != nil, walCommits: source.wal?.commits ?? 0, walIgnoredBytes: source.wal?.ignoredBytes ?? 0,
                 backfillApplied: backfill.applied, backfillReason: backfill.reason, offsetsBackfilled: backfilled,
-                workStreams: counts.workStreams, messages: counts.messages, customizations: customizations,
+                workStreams: counts.workStreams, messages: counts.messages, customisations: customisations,
                 fifo: queue.fifo.map { $0.workStreamID }, priority: queue.priority.map { $0.workStreamID }, settings: settings,
                 preferences: preferences, preferenceKeysFound: prefs?.keysFound ?? [], preferenceKeysNotCarried: prefs?.keysNotCarried ?? [],
                 findings: reader.findings.all,

@@ -29,7 +29,7 @@ public struct CoreDataImportReport: Sendable {
     /// Documents written: work streams, messages in them, customisations.
     public var workStreams: Int
     public var messages: Int
-    public var customizations: Int
+    public var customisations: Int
     /// The queues of `queue.json`, in the app's order (work-stream ids).
     public var fifo: [UUID]
     public var priority: [UUID]

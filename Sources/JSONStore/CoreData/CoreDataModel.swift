@@ -9,7 +9,7 @@ struct CoreDataModel: Sendable, Equatable {
     /// `CDUserSession`; their model 1 was later edited in place), or every later one.
     enum Build: Sendable, Equatable { case early, current }
 
-    static let workStreamTable = "ZCDBACKENDSESSION", messageTable = "ZCDMESSAGE", customizationTable = "ZCDUSERSESSION"
+    static let workStreamTable = "ZCDBACKENDSESSION", messageTable = "ZCDMESSAGE", customisationTable = "ZCDUSERSESSION"
     static let earlyWorkStreamTable = "ZCDSESSION"
     static let currentEntities = ["CDBackendSession", "CDMessage", "CDUserSession"], earlyEntities = ["CDMessage", "CDSession"]
 
@@ -21,7 +21,7 @@ struct CoreDataModel: Sendable, Equatable {
     let workStreamColumns: Set<String>
     let messageColumns: Set<String>
     /// Empty in the early build (it has no `CDUserSession`).
-    let customizationColumns: Set<String>
+    let customisationColumns: Set<String>
     /// The plist's entity hashes, recorded in the migration record.
     let metadata: CoreDataMetadata
     /// Tables, columns and entities the import does not know, with how many rows hold a value in each.
@@ -35,7 +35,7 @@ struct CoreDataModel: Sendable, Equatable {
         earlyWorkStreamTable: ["Z_PK", "ZID", "ZBACKENDNAME", "ZWORKINGDIRECTORY", "ZLASTMODIFIED", "ZMESSAGECOUNT", "ZPREVIEW",
                                "ZLOCALNAME", "ZMARKEDDELETED"],
         messageTable: ["Z_PK", "ZID", "ZSESSIONID", "ZROLE", "ZTEXT", "ZTIMESTAMP"],
-        customizationTable: ["Z_PK", "ZID"],
+        customisationTable: ["Z_PK", "ZID"],
     ]
     /// Every column the app's models ever had, by table (what is not here is unknown).
     static let known: [String: Set<String>] = {
@@ -46,7 +46,7 @@ struct CoreDataModel: Sendable, Equatable {
             workStreamTable: core.union(base[workStreamTable]!).union(queue).union(later),
             earlyWorkStreamTable: core.union(base[earlyWorkStreamTable]!).union(queue).union(["ZUNREADCOUNT"]),
             messageTable: core.union(base[messageTable]!).union(["ZSERVERTIMESTAMP", "ZSTATUS", "ZSESSION", "ZSEQ", "ZOFFSET"]),
-            customizationTable: core.union(["ZID", "ZCUSTOMNAME", "ZISUSERDELETED", "ZCREATEDAT"]),
+            customisationTable: core.union(["ZID", "ZCUSTOMNAME", "ZISUSERDELETED", "ZCREATEDAT"]),
         ]
     }()
     /// What each version adds, as (table, column): the marker the version is recognised by comes first.
@@ -123,7 +123,7 @@ struct CoreDataModel: Sendable, Equatable {
         let unknown = try CoreDataSchema.unknown(database, tables: tables, entityTables: entityTables, present: present,
                                                  known: names, metadata: metadata)
         return CoreDataModel(version: version, build: build, workStreamTable: workTable, workStreamColumns: present[workTable]!,
-                             messageColumns: present[messageTable]!, customizationColumns: present[customizationTable] ?? [],
+                             messageColumns: present[messageTable]!, customisationColumns: present[customisationTable] ?? [],
                              metadata: metadata, unknown: unknown, explanation: reason)
     }
 }

@@ -14,8 +14,8 @@ struct CoreDataReader {
     /// Whether the offsets are derived from the sequence numbers, as the app does once on model 7.
     let backfill: Bool
     private(set) var findings = CoreDataFindings()
-    /// The early build's customisations, met in its work-stream rows, for `writeCustomizations`.
-    private var earlyCustomizations: [UserSessionV1] = []
+    /// The early build's customisations, met in its work-stream rows, for `writeCustomisations`.
+    private var earlyCustomisations: [CustomisationV1] = []
     /// Every work stream's `Z_PK` → id, to check each message's relationship against its `sessionId`.
     private var idByPrimaryKey: [Int64: UUID] = [:]
 
@@ -28,7 +28,7 @@ struct CoreDataReader {
 
     /// Pass 1: the queue (spec §6 rules 5–6) from the work streams' queue keys, as the app shows it.
     mutating func buildQueue() throws(StoreError) -> QueueV2 {
-        var summaries: [SessionQueueSummary] = []
+        var summaries: [WorkStreamQueueSummary] = []
         var previous: UUID?
         var ignored = CoreDataFindings()
         ignored.source = source.path
@@ -39,7 +39,7 @@ struct CoreDataReader {
             ids[ignored.primaryKey] = session.fields.id
             guard session.fields.id != previous else { return }
             previous = session.fields.id
-            summaries.append(SessionQueueSummary(id: session.fields.id, schemaVersion: CoreDataImport.schemaVersion, keys: session.fields.queueKeys))
+            summaries.append(WorkStreamQueueSummary(id: session.fields.id, schemaVersion: CoreDataImport.schemaVersion, keys: session.fields.queueKeys))
         }
         idByPrimaryKey = ids
         var queue = QueueBuilder.build(from: summaries)
@@ -58,7 +58,7 @@ struct CoreDataReader {
         var counts = (workStreams: 0, messages: 0)
         var f = findings
         let now = self.now, ids = idByPrimaryKey, table = model.workStreamTable, backfill = self.backfill, early = model.build == .early
-        var customizations: [UserSessionV1] = []
+        var customisations: [CustomisationV1] = []
         try source.database.query(model.workStreamQuery) { (row: SQLiteRow) throws(StoreError) in
             let values = CoreDataValues(row: row, now: now)
             guard var session = try CoreDataRows.workStream(values, &f, table: table, backfill: backfill) else { return }
@@ -68,7 +68,7 @@ struct CoreDataReader {
                 return
             }
             previous = id
-            if early, let customization = try CoreDataRows.earlyCustomization(values, &f, of: session) { customizations.append(customization) }
+            if early, let customisation = try CoreDataRows.earlyCustomisation(values, &f, of: session) { customisations.append(customisation) }
             let (table, pk) = (f.table, f.primaryKey)
             session.fields.messages = try cursor.take(id, ids: ids, &f)
             f.row(table, pk, id)
@@ -83,29 +83,29 @@ struct CoreDataReader {
         }
         try cursor.drain(&f)
         findings = f
-        earlyCustomizations = customizations
+        earlyCustomisations = customisations
         return counts
     }
 
     /// Every customisation (`CDUserSession`), including those of work streams that do not exist;
     /// in the early build, those its work-stream rows held.
-    mutating func writeCustomizations(to output: DocumentOutput) throws(StoreError) -> Int {
-        guard let query = model.customizationQuery else {
-            for customization in earlyCustomizations { try output.add(StoreLayout.customizationPath(customization.id), customization.encoded) }
-            return earlyCustomizations.count
+    mutating func writeCustomisations(to output: DocumentOutput) throws(StoreError) -> Int {
+        guard let query = model.customisationQuery else {
+            for customisation in earlyCustomisations { try output.add(StoreLayout.customisationPath(customisation.id), customisation.encoded) }
+            return earlyCustomisations.count
         }
         var previous: UUID?
         var count = 0
         var f = findings
         let now = self.now
         try source.database.query(query) { (row: SQLiteRow) throws(StoreError) in
-            guard let customization = try CoreDataRows.customization(CoreDataValues(row: row, now: now), &f) else { return }
-            if customization.id == previous {
+            guard let customisation = try CoreDataRows.customisation(CoreDataValues(row: row, now: now), &f) else { return }
+            if customisation.id == previous {
                 f.add(.duplicateID, "a second customisation with this id; the first (lowest Z_PK) is imported, this row is left out")
                 return
             }
-            previous = customization.id
-            try output.add(StoreLayout.customizationPath(customization.id), customization.encoded)
+            previous = customisation.id
+            try output.add(StoreLayout.customisationPath(customisation.id), customisation.encoded)
             count += 1
         }
         findings = f

@@ -8,7 +8,7 @@ enum CoreDataRows {
     /// messages; nil when it has no id. With `backfill`, the offsets the app derives once from the
     /// sequence numbers on its first launch on model 7 are derived the same way (max(0, seq − 1)
     /// where the offset is 0), each value that changes reported (a seq of 1 gives 0: no change).
-    static func workStream(_ v: CoreDataValues, _ f: inout CoreDataFindings, table: String, backfill: Bool) throws(StoreError) -> SessionV3? {
+    static func workStream(_ v: CoreDataValues, _ f: inout CoreDataFindings, table: String, backfill: Bool) throws(StoreError) -> WorkStreamV3? {
         let pk = v.row.int64(0) ?? 0, id = v.uuid(1)
         f.row(table, pk, id)
         guard let id else {
@@ -16,7 +16,7 @@ enum CoreDataRows {
             return nil
         }
         let positive = 0...Int32.max, any = Int32.min...Int32.max
-        let fields = SessionFieldsV1(
+        let fields = WorkStreamFieldsV1(
             id: id, backendName: v.string(2, "backendName", default: "", &f),
             workingDirectory: v.string(3, "workingDirectory", default: "", &f),
             lastModified: v.requiredDate(5, "lastModified", &f),
@@ -47,20 +47,20 @@ enum CoreDataRows {
         // Spec §4: a work stream's provider session is its own id until compaction replaces it,
         // which the app's model does not record; the provider is `provider` (version 3 on), else "claude".
         let provider = v.string(16, "provider", default: "claude", &f)
-        return SessionV3(fields: fields, providerSessionID: id.lowercased, provider: provider, cursors: cursors,
+        return WorkStreamV3(fields: fields, providerSessionID: id.lowercased, provider: provider, cursors: cursors,
                          schemaVersion: CoreDataImport.schemaVersion)
     }
 
     /// The early build's customisation, kept in the work-stream row (`localName`, `markedDeleted`):
     /// nil when the name is empty and the work stream is not deleted. Reported when taken.
-    static func earlyCustomization(_ v: CoreDataValues, _ f: inout CoreDataFindings, of session: SessionV3) throws(StoreError) -> UserSessionV1? {
+    static func earlyCustomisation(_ v: CoreDataValues, _ f: inout CoreDataFindings, of session: WorkStreamV3) throws(StoreError) -> CustomisationV1? {
         let name = v.optionalString(22, "localName", &f).flatMap { $0.isEmpty ? nil : $0 }
         let deleted = v.row.isNull(23) ? false : try v.bool(23, "markedDeleted", &f)
         guard name != nil || deleted else { return nil }
         let lastModified = RFC3339.format(session.fields.lastModified)
-        f.add(.customizationFromSession, "localName \(name.map { "'\($0)'" } ?? "empty") and markedDeleted \(deleted ? 1 : 0) taken as "
+        f.add(.customisationFromSession, "localName \(name.map { "'\($0)'" } ?? "empty") and markedDeleted \(deleted ? 1 : 0) taken as "
                 + "the customisation: custom_name \(name.map { "'\($0)'" } ?? "none"), is_user_deleted \(deleted), created_at \(lastModified) (lastModified)")
-        return UserSessionV1(id: session.fields.id, createdAt: session.fields.lastModified, customName: name, isUserDeleted: deleted,
+        return CustomisationV1(id: session.fields.id, createdAt: session.fields.lastModified, customName: name, isUserDeleted: deleted,
                              schemaVersion: CoreDataImport.schemaVersion)
     }
 
@@ -87,14 +87,14 @@ enum CoreDataRows {
     }
 
     /// A customisation row (`CDUserSession`); nil when it has no id.
-    static func customization(_ v: CoreDataValues, _ f: inout CoreDataFindings) throws(StoreError) -> UserSessionV1? {
+    static func customisation(_ v: CoreDataValues, _ f: inout CoreDataFindings) throws(StoreError) -> CustomisationV1? {
         let pk = v.row.int64(0) ?? 0, id = v.uuid(1)
-        f.row(CoreDataModel.customizationTable, pk, id)
+        f.row(CoreDataModel.customisationTable, pk, id)
         guard let id else {
             f.add(.missingValue, "id is empty or not a UUID; the customisation has no file name, so it is left out")
             return nil
         }
-        return UserSessionV1(id: id, createdAt: v.requiredDate(4, "createdAt", &f), customName: v.optionalString(2, "customName", &f),
+        return CustomisationV1(id: id, createdAt: v.requiredDate(4, "createdAt", &f), customName: v.optionalString(2, "customName", &f),
                              isUserDeleted: try v.bool(3, "isUserDeleted", &f), schemaVersion: CoreDataImport.schemaVersion)
     }
 }

@@ -93,7 +93,7 @@ enum CoreDataSchema {
         ("Z_PK", "NULL"), ("ZID", "NULL"), ("ZSESSIONID", "NULL"), ("ZSESSION", "NULL"), ("ZROLE", "NULL"), ("ZTEXT", "NULL"),
         ("ZTIMESTAMP", "NULL"), ("ZSERVERTIMESTAMP", "NULL"), ("ZSTATUS", "'confirmed'"), ("ZSEQ", "0"), ("ZOFFSET", "0"),
     ]
-    static let customizationSelect: [(String, String)] = [
+    static let customisationSelect: [(String, String)] = [
         ("Z_PK", "NULL"), ("ZID", "NULL"), ("ZCUSTOMNAME", "NULL"), ("ZISUSERDELETED", "0"), ("ZCREATEDAT", "NULL"),
     ]
 }
@@ -107,8 +107,8 @@ extension CoreDataModel {
         CoreDataSchema.select(CoreDataSchema.messageSelect, from: Self.messageTable, present: messageColumns, orderBy: "ZSESSIONID, ZTIMESTAMP, Z_PK")
     }
     /// Nil in the early build, whose customisations are in the work-stream rows.
-    var customizationQuery: String? {
+    var customisationQuery: String? {
         build == .early ? nil
-            : CoreDataSchema.select(CoreDataSchema.customizationSelect, from: Self.customizationTable, present: customizationColumns, orderBy: "ZID, Z_PK")
+            : CoreDataSchema.select(CoreDataSchema.customisationSelect, from: Self.customisationTable, present: customisationColumns, orderBy: "ZID, Z_PK")
     }
 }

@@ -90,7 +90,7 @@ extension LayoutChange {
             let small = try smallDocuments(to: direction.to, queue: queue, problems: &problems)
             if !problems.isEmpty { throw StoreError.unreadable(problems, store: path, action: "migrate") }
             for document in small { report.append(DocumentChanges(file: document.relative, changes: [document.change])) }
-            let counts = StoreMigration.upgradeCounts(sessions: ids.count, userSessions: try customizationCount(),
+            let counts = StoreMigration.upgradeCounts(sessions: ids.count, userSessions: try customisationCount(),
                                                       settings: try settingsExists(), queue: index.queue)
             var finishing = context
             finishing.finishedAt = Date()
@@ -260,14 +260,14 @@ extension LayoutChange {
     /// new bytes (only `schema_version` changes, §11). Unreadable ones are added to `problems`.
     func smallDocuments(to version: Int, queue: QueueV2?, problems: inout [StoreError]) throws(StoreError) -> [SmallDocument] {
         var out: [SmallDocument] = []
-        let folder = joinPath(path, StoreLayout.customizationsFolder)
+        let folder = joinPath(path, StoreLayout.customisationsFolder)
         let listing = try DocumentListing.listDocumentFolder(folder, system: system)
         problems += listing.invalid.map(\.error)
         for documentID in listing.ids {
             guard let id = UUIDText.parse(documentID.rawValue) else { continue }
-            let relative = StoreLayout.customizationPath(id)
+            let relative = StoreLayout.customisationPath(id)
             do {
-                guard var doc = try readIfPresent(relative, { (b) throws(SchemaError) in try UserSessionV1(bytes: b, acceptingNewerVersions: true) }),
+                guard var doc = try readIfPresent(relative, { (b) throws(SchemaError) in try CustomisationV1(bytes: b, acceptingNewerVersions: true) }),
                       doc.schemaVersion != version else { continue }
                 let change = Change.schemaVersion(from: doc.schemaVersion, to: version)
                 doc.schemaVersion = version
@@ -290,8 +290,8 @@ extension LayoutChange {
         return out
     }
 
-    private func customizationCount() throws(StoreError) -> Int {
-        try DocumentListing.listDocumentFolder(joinPath(path, StoreLayout.customizationsFolder), system: system).ids.count
+    private func customisationCount() throws(StoreError) -> Int {
+        try DocumentListing.listDocumentFolder(joinPath(path, StoreLayout.customisationsFolder), system: system).ids.count
     }
 
     private func settingsExists() throws(StoreError) -> Bool {

@@ -51,7 +51,7 @@ struct LayoutChange {
         var stagingFolder: String { StoreLayout.Bookkeeping.staging(for: targetFolder) }
 
         /// The step's work-stream transform this way: the step forward, its inverse back.
-        func migrate(_ document: SessionDocument, context: StepContext) throws(SchemaError) -> (SessionDocument, [Change]) {
+        func migrate(_ document: WorkStreamDocument, context: StepContext) throws(SchemaError) -> (WorkStreamDocument, [Change]) {
             switch self {
             case .forward: return try Self.step.migrate(document, context: context)
             case .inverse:
@@ -107,7 +107,7 @@ struct LayoutChange {
         let bytes = try FileReader.read(source, system: system)
         do throws(SchemaError) {
             let context = StepContext(writtenByOlderWriter: false, queue: queue)
-            let document = try SessionDocument(bytes: bytes, frozenVersion: direction.from)
+            let document = try WorkStreamDocument(bytes: bytes, frozenVersion: direction.from)
             let (moved, changes) = try direction.migrate(document, context: context)
             guard document.fields.id == id else {
                 throw SchemaError(code: .invalidValue, keyPath: "id", expected: id.lowercased, found: document.fields.id.lowercased,

@@ -44,8 +44,8 @@ extension StoreMigrator {
     /// where the folder's entries or the file system do not allow it: the caller commits file by file.
     /// - Throws: `StoreError` of a failed write; the new folder is removed,
     ///   `user-sessions/` is unchanged.
-    func exchangeCustomisations(_ changed: [UserSessionV1]) throws(StoreError) -> Bool {
-        let directory = store.userSessionsDirectory
+    func exchangeCustomisations(_ changed: [CustomisationV1]) throws(StoreError) -> Bool {
+        let directory = store.customisationsDirectory
         let commit = FolderCommit(in: store.path, staging: Self.customisationsExchangeFolderName, system: store.system)
         let context = ErrorContext("write", directory)
         guard let folderStatus = try store.system.linkStatus(directory, context: context), folderStatus.type == .directory else { return false }
@@ -104,9 +104,9 @@ extension StoreMigrator {
 
     /// Step 3 for one document: `<id>.json` in the new folder, written and closed, with the mode
     /// of the document it replaces.
-    private func writeCustomisation(_ document: UserSessionV1, into folder: String) throws(StoreError) {
+    private func writeCustomisation(_ document: CustomisationV1, into folder: String) throws(StoreError) {
         let name = Store.documentName(document.id)
-        let path = joinPath(store.userSessionsDirectory, name)
+        let path = joinPath(store.customisationsDirectory, name)
         var fileContext = ErrorContext("write", path)
         let mode = try AtomicFile.intendedMode(of: path, newFileMode: 0o600, system: store.system, context: &fileContext)
         try NewFiles.write(joinPath(folder, name), document.encoded, sync: false, mode: mode, system: store.system, context: fileContext)
@@ -129,7 +129,7 @@ extension StoreMigrator {
     /// otherwise in batches of `smallDocumentBatch` (`BatchCommit`), each batch encoded only when
     /// it is committed. Returns the last, uncommitted batch (at most `smallDocumentBatch - 1`
     /// files), for the caller to commit with the settings.
-    func commitCustomisations(_ changed: [UserSessionV1]) throws(StoreError) -> [FileChange] {
+    func commitCustomisations(_ changed: [CustomisationV1]) throws(StoreError) -> [FileChange] {
         if changed.count >= max(1, customisationsExchangeThreshold), try exchangeCustomisations(changed) {
             return []
         }
@@ -141,7 +141,7 @@ extension StoreMigrator {
         return customisationChanges(changed[start...])
     }
 
-    private func customisationChanges(_ documents: ArraySlice<UserSessionV1>) -> [FileChange] {
-        documents.map { FileChange(directory: store.userSessionsDirectory, name: Store.documentName($0.id), bytes: $0.encoded) }
+    private func customisationChanges(_ documents: ArraySlice<CustomisationV1>) -> [FileChange] {
+        documents.map { FileChange(directory: store.customisationsDirectory, name: Store.documentName($0.id), bytes: $0.encoded) }
     }
 }

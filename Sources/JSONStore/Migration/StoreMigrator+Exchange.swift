@@ -56,15 +56,15 @@ extension StoreMigrator {
     func exchangeSessions(_ sessions: StagedList) throws(StoreError) -> ExchangeOutcome {
         let commit = sessionsCommit
         let folder = commit.staging
-        let context = ErrorContext("write", store.sessionsDirectory)
+        let context = ErrorContext("write", store.workStreamsDirectory)
         var created = false
         do throws(StoreError) {
-            guard try linkEverySession(sessions, into: commit, created: &created) else {
+            guard try linkEveryWorkStream(sessions, into: commit, created: &created) else {
                 if created { removeFolder(folder) }
                 return .unsupported
             }
             try commit.makeDurable(newFiles: sessions.indices.lazy.compactMap { temporaryPath(sessions, $0) }, context: context)
-            guard try commit.exchange(with: store.sessionsDirectory, context: context) else {
+            guard try commit.exchange(with: store.workStreamsDirectory, context: context) else {
                 if created { removeFolder(folder) }  // not when staging wrote there: its files are renamed out of it
                 return .unsupported
             }
@@ -80,7 +80,7 @@ extension StoreMigrator {
     /// fsync fails, the exchange may not be on disk: the old folder must stay (a power loss could
     /// bring it back as `sessions/`), for the sweep, which fsyncs first.
     func syncStoreFolderAfterExchange() throws(StoreError) {
-        try sessionsCommit.syncParent(context: ErrorContext("write", store.sessionsDirectory))
+        try sessionsCommit.syncParent(context: ErrorContext("write", store.workStreamsDirectory))
     }
 
     /// Completes `folder`: creates it with the mode of `sessions/` unless staging did, and links into
@@ -88,21 +88,21 @@ extension StoreMigrator {
     /// name, an unchanged document as it is) and every other entry of `sessions/` except temp
     /// files. Returns false where links or the entries do not allow it. Paths are made one at a
     /// time, not listed (at 10,000 work streams such lists were megabytes of the peak memory).
-    private func linkEverySession(_ sessions: StagedList, into commit: FolderCommit, created: inout Bool) throws(StoreError) -> Bool {
-        let sessionsDirectory = store.sessionsDirectory
+    private func linkEveryWorkStream(_ sessions: StagedList, into commit: FolderCommit, created: inout Bool) throws(StoreError) -> Bool {
+        let workStreamsDirectory = store.workStreamsDirectory
         let context = ErrorContext("write", commit.staging)
-        guard let folderStatus = try store.system.linkStatus(sessionsDirectory, context: context), folderStatus.type == .directory else { return false }
+        guard let folderStatus = try store.system.linkStatus(workStreamsDirectory, context: context), folderStatus.type == .directory else { return false }
         // Besides the work streams, only dot-named entries can be there (any other name makes the
         // staging fail). Temp files are ours: the sweep at the start, under the lock, removed any other.
         let others = try store.system.listDirectory(
-            sessionsDirectory, including: { $0.utf8.first == UInt8(ascii: ".") && !TempSweep.isTemporaryName($0) },
-            context: ErrorContext("list", sessionsDirectory))
+            workStreamsDirectory, including: { $0.utf8.first == UInt8(ascii: ".") && !TempSweep.isTemporaryName($0) },
+            context: ErrorContext("list", workStreamsDirectory))
         if !sessions.stagesInExchangeFolder {
             _ = try commit.createStaging(permissions: folderStatus.permissions, context: context)
             created = true
         }
         for entry in others {
-            let source = joinPath(sessionsDirectory, entry.name)
+            let source = joinPath(workStreamsDirectory, entry.name)
             var type = entry.type
             if type == nil { type = try store.system.linkStatus(source, context: context)?.type }
             // A folder or link inside sessions/ is not ours to move: rename file by file instead.
@@ -113,7 +113,7 @@ extension StoreMigrator {
             let staged = temporaryPath(sessions, position)
             if staged != nil && sessions.stagesInExchangeFolder { continue }  // already there
             let name = Store.documentName(sessions.id(position))
-            guard try commit.link(staged ?? joinPath(sessionsDirectory, name), as: name) else { return false }
+            guard try commit.link(staged ?? joinPath(workStreamsDirectory, name), as: name) else { return false }
         }
         return true
     }

@@ -5,8 +5,8 @@ extension StoreMigrator {
     struct Survey {
         var manifest: ManifestDocument
         /// Each work stream's summary: the dry run's (`survey`); a migration's staged list holds them instead.
-        var summaries: [SessionQueueSummary] = []
-        var customizations: [UserSessionV1] = []
+        var summaries: [WorkStreamQueueSummary] = []
+        var customisations: [CustomisationV1] = []
         var settings: SettingsV1?
         var queue: QueueV2?
     }
@@ -16,13 +16,13 @@ extension StoreMigrator {
     /// are listed and after each.
     func survey(progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> Survey {
         var problems: [StoreError] = []
-        var summaries: [SessionQueueSummary] = []
+        var summaries: [WorkStreamQueueSummary] = []
         let ids = try store.workStreamIDs()
         problems += ids.problems
         summaries.reserveCapacity(ids.items.count)
         var counter = PhaseCounter(.validating, total: ids.items.count, report: progress)
-        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<SessionQueueSummary, StoreError> in
-            do throws(StoreError) { return .success(SessionQueueSummary(try store.workStream(id))) } catch { return .failure(error) }
+        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<WorkStreamQueueSummary, StoreError> in
+            do throws(StoreError) { return .success(WorkStreamQueueSummary(try store.workStream(id))) } catch { return .failure(error) }
         }, consume: { (_, result) throws(StoreError) in
             counter.step()
             switch result {
@@ -39,9 +39,9 @@ extension StoreMigrator {
     /// The manifest, customisations, settings and queue; unreadable ones are added to `problems`.
     func surveyOtherDocuments(_ problems: inout [StoreError]) throws(StoreError) -> Survey {
         var survey = Survey(manifest: try store.manifest())
-        let customizations = try store.customizations()
-        problems += customizations.problems
-        survey.customizations = customizations.items
+        let customisations = try store.customisations()
+        problems += customisations.problems
+        survey.customisations = customisations.items
         do {
             let newer = store.acceptsNewerDocuments
             survey.settings = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) }
@@ -108,7 +108,7 @@ extension StoreMigrator {
         var finishing = context
         finishing.finishedAt = Date()
         let counts = StoreMigration.counts(manifestVersion: storeVersion, target: target, sessions: sessionCount,
-                                           userSessions: survey.customizations.count, settings: survey.settings != nil,
+                                           userSessions: survey.customisations.count, settings: survey.settings != nil,
                                            queue: resolved.queue, report: report)
         if let (manifest, changes) = StoreMigration.manifest(survey.manifest, counts: counts, anyChange: !report.isNoop,
                                                              reupgradeFrom: reupgradeFrom, context: write ? finishing : context) {
@@ -126,11 +126,11 @@ extension StoreMigrator {
             let document = try store.workStream(id)
             let changes: [Change]
             do throws(SchemaError) {
-                changes = try StoreMigration.migrateSession(document, storeVersion: survey.manifest.schemaVersion, target: target, index: index).1
+                changes = try StoreMigration.migrateWorkStreamDocument(document, storeVersion: survey.manifest.schemaVersion, target: target, index: index).1
             } catch {
-                throw StoreError.document(error, path: store.file(Store.sessionFile(id)))
+                throw StoreError.document(error, path: store.file(StoreLayout.workStreamPath(id)))
             }
-            if !changes.isEmpty { report.append(DocumentChanges(file: Store.sessionFile(id), changes: changes)) }
+            if !changes.isEmpty { report.append(DocumentChanges(file: StoreLayout.workStreamPath(id), changes: changes)) }
         }
     }
 
@@ -140,14 +140,14 @@ extension StoreMigrator {
     func upgradeSmallDocuments(_ survey: Survey, target: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
         // The changed documents, not their bytes: each is encoded only when it is written
         // (`commitCustomisations`), so memory holds no store-sized list of encoded documents.
-        var customisations: [UserSessionV1] = []
-        let documents = survey.customizations
+        var customisations: [CustomisationV1] = []
+        let documents = survey.customisations
         for position in documents.indices.sorted(by: { documents[$0].id.lowercased < documents[$1].id.lowercased }) {
             var doc = documents[position]
             let (version, changes) = MigrationChain.upgradedVersion(doc.schemaVersion, to: target)
             guard !changes.isEmpty else { continue }
             doc.schemaVersion = version
-            report.append(DocumentChanges(file: Store.userSessionFile(doc.id), changes: changes))
+            report.append(DocumentChanges(file: StoreLayout.customisationPath(doc.id), changes: changes))
             guard write else { continue }
             customisations.append(doc)
         }

@@ -5,7 +5,7 @@ extension StoreMigrator {
     /// keeps from staging to the commit, so its size is what grows with the store (the scale goal
     /// of `Benchmarks/`: peak RSS at 50,000 work streams ≤ 1.3 × at 1,000).
     ///
-    /// Each work stream is an `Entry` of 32 bytes (a `StagedSession` in an array takes 104: at
+    /// Each work stream is an `Entry` of 32 bytes (a `StagedWorkStream` in an array takes 104: at
     /// 50,000 that is over half the migration's heap peak). What most work streams share is not
     /// stored in it:
     /// - queue keys at their defaults (spec §3; not queued, about 80 % of a store) are a flag; other
@@ -35,7 +35,7 @@ extension StoreMigrator {
                 let rawValue: UInt8
                 /// It has a temp file (`token`).
                 static let hasTemporary = Flags(rawValue: 1 << 0)
-                /// Its staged changes were added to the report's totals (`StagedSession.counted`).
+                /// Its staged changes were added to the report's totals (`StagedWorkStream.counted`).
                 static let counted = Flags(rawValue: 1 << 1)
             }
         }
@@ -60,7 +60,7 @@ extension StoreMigrator {
         var isEmpty: Bool { entries.isEmpty }
         var indices: Range<Int> { entries.indices }
 
-        mutating func append(_ session: StagedSession) {
+        mutating func append(_ session: StagedWorkStream) {
             let position = entries.count
             var entry = Entry(id: session.id)
             if let token = session.temporary {
@@ -91,8 +91,8 @@ extension StoreMigrator {
         }
 
         /// The work stream at `position`, unpacked.
-        subscript(position: Int) -> StagedSession {
-            var session = StagedSession(summary: summary(position), changes: changes(position))
+        subscript(position: Int) -> StagedWorkStream {
+            var session = StagedWorkStream(summary: summary(position), changes: changes(position))
             session.counted = isCounted(position)
             session.temporary = temporary(position)
             return session
@@ -110,12 +110,12 @@ extension StoreMigrator {
             return version == Entry.largeVersion ? otherVersions[position]! : Int(version)
         }
 
-        func summary(_ position: Int) -> SessionQueueSummary {
-            SessionQueueSummary(id: id(position), schemaVersion: schemaVersion(position), keys: keys(position))
+        func summary(_ position: Int) -> WorkStreamQueueSummary {
+            WorkStreamQueueSummary(id: id(position), schemaVersion: schemaVersion(position), keys: keys(position))
         }
 
         /// Every work stream's summary, in list order (a view: nothing is copied).
-        var summaries: LazyMapCollection<Range<Int>, SessionQueueSummary> {
+        var summaries: LazyMapCollection<Range<Int>, WorkStreamQueueSummary> {
             indices.lazy.map { summary($0) }
         }
 

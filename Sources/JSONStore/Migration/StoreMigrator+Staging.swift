@@ -19,10 +19,10 @@ import Dispatch
 /// folder is fsynced.
 extension StoreMigrator {
     /// One staged work stream, as staging hands it over; the staged list packs it (`StagedList`).
-    struct StagedSession: Sendable {
+    struct StagedWorkStream: Sendable {
         /// The id, `schema_version` as read and queue keys: what the queue step needs (the
         /// staged list is the only per-work-stream list a migration keeps, not also a list of summaries).
-        var summary: SessionQueueSummary
+        var summary: WorkStreamQueueSummary
         var id: UUID { summary.id }
         var keys: QueueKeys { summary.keys }
         /// The changes, kept only when the report keeps documents; otherwise they were added to
@@ -45,7 +45,7 @@ extension StoreMigrator {
     func temporaryPath(_ id: UUID, token: UInt64, inExchangeFolder: Bool) -> String {
         inExchangeFolder
             ? joinPath(exchangeFolder, Store.documentName(id))
-            : joinPath(store.sessionsDirectory, AtomicFile.temporaryName(for: Store.documentName(id), token: token))
+            : joinPath(store.workStreamsDirectory, AtomicFile.temporaryName(for: Store.documentName(id), token: token))
     }
 
     /// Where staging writes (see the top of this file): true, with the exchange folder created
@@ -56,7 +56,7 @@ extension StoreMigrator {
         guard workStreams > 0, problems == 0, !store.hasRenamedLayout, target > store.compatibility.storeSchemaVersion else { return false }
         let commit = sessionsCommit
         let context = ErrorContext("write", commit.staging)
-        guard let status = try store.system.linkStatus(store.sessionsDirectory, context: context), status.type == .directory else { return false }
+        guard let status = try store.system.linkStatus(store.workStreamsDirectory, context: context), status.type == .directory else { return false }
         _ = try commit.createStaging(permissions: status.permissions, context: context)
         return true
     }
@@ -79,7 +79,7 @@ extension StoreMigrator {
         var counter = PhaseCounter(.migrating, total: ids.items.count, report: progress)
         try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<StagingOutcome, StoreError> in
             do throws(StagingFailure) {
-                return .success(.staged(try stageSession(id, target: target, writing: !failed.isSet, inExchangeFolder: inExchangeFolder)))
+                return .success(.staged(try stageWorkStream(id, target: target, writing: !failed.isSet, inExchangeFolder: inExchangeFolder)))
             } catch {
                 failed.set()
                 switch error {
@@ -93,7 +93,7 @@ extension StoreMigrator {
             switch result {
             case .success(.staged(var session)):
                 if !keepsDocuments && !session.changes.isEmpty {
-                    report.append(DocumentChanges(file: Store.sessionFile(session.id), changes: session.changes))
+                    report.append(DocumentChanges(file: StoreLayout.workStreamPath(session.id), changes: session.changes))
                     session.changes = []
                     session.counted = true
                 }
@@ -109,7 +109,7 @@ extension StoreMigrator {
             if let writeFailure { throw writeFailure }
             let survey = try surveyOtherDocuments(&problems)
             if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
-            // `survey.summaries` stays empty: the staged list holds them (`StagedSession.summary`).
+            // `survey.summaries` stays empty: the staged list holds them (`StagedWorkStream.summary`).
             return (survey, staged)
         } catch {
             removeTemporaries(staged)
@@ -119,25 +119,25 @@ extension StoreMigrator {
 
     /// One work stream: read, validated, migrated, and written to a staged file if its bytes change
     /// (and `writing`). Thread-safe on the real file system.
-    private func stageSession(_ id: UUID, target: Int, writing: Bool, inExchangeFolder: Bool) throws(StagingFailure) -> StagedSession {
+    private func stageWorkStream(_ id: UUID, target: Int, writing: Bool, inExchangeFolder: Bool) throws(StagingFailure) -> StagedWorkStream {
         let bytes: [UInt8]
         do throws(StoreError) { bytes = try FileReader.read(store.file(store.workStreamFile(id)), system: store.system) } catch { throw .read(error) }
         if let fast = canonicalMigration(id, bytes, storeVersion: store.compatibility.storeSchemaVersion, target: target) {
-            var session = StagedSession(summary: SessionQueueSummary(fast.document), changes: fast.changes)
+            var session = StagedWorkStream(summary: WorkStreamQueueSummary(fast.document), changes: fast.changes)
             if writing, fast.changes.contains(where: \.changesBytes) {
                 do throws(StoreError) { session.temporary = try writeTemporary(id, fast.migrated, inExchangeFolder: inExchangeFolder) } catch { throw .write(error) }
             }
             return session
         }
-        let document: SessionDocument
+        let document: WorkStreamDocument
         do throws(StoreError) { document = try store.decodeWorkStream(id, bytes: bytes) } catch { throw .read(error) }
-        let migrated: SessionDocument, changes: [Change]
+        let migrated: WorkStreamDocument, changes: [Change]
         do throws(SchemaError) {
             (migrated, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: store.compatibility.storeSchemaVersion, to: target)
         } catch {
-            throw .read(StoreError.document(error, path: store.file(Store.sessionFile(id))))
+            throw .read(StoreError.document(error, path: store.file(StoreLayout.workStreamPath(id))))
         }
-        var session = StagedSession(summary: SessionQueueSummary(document), changes: changes)
+        var session = StagedWorkStream(summary: WorkStreamQueueSummary(document), changes: changes)
         if writing, changes.contains(where: \.changesBytes) {
             do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded, inExchangeFolder: inExchangeFolder) } catch { throw .write(error) }
         }
@@ -148,7 +148,7 @@ extension StoreMigrator {
     /// its messages upgraded on their bytes), or nil where it does not apply: another target, the
     /// v4 layout, a document not in the canonical form, not readable, or whose id is not its file
     /// name's. The full path then reads the same bytes and reports or fixes what is wrong.
-    /// With `mirror`, the resolved queue's mirror keys are applied too (`StoreMigration.migrateSession`).
+    /// With `mirror`, the resolved queue's mirror keys are applied too (`StoreMigration.migrateWorkStreamDocument`).
     private func canonicalMigration(_ id: UUID, _ bytes: [UInt8], storeVersion: Int, target: Int,
                                     mirror: QueueIndex? = nil) -> MigrationChain.CanonicalMigration? {
         guard !store.hasRenamedLayout,
@@ -169,20 +169,20 @@ extension StoreMigrator {
     /// What one work stream's staging gives the consumer (an unreadable document is the batch's
     /// failure; a temp file that can't be written is reported on its own).
     enum StagingOutcome: Sendable {
-        case staged(StagedSession)
+        case staged(StagedWorkStream)
         case writeFailed(StoreError)
     }
 
     /// Writes `bytes` to a new staged file for work stream `id` (not yet durable); returns its
     /// token (`temporaryPath`): 0 in the exchange folder, where the file is `<id>.json`.
     func writeTemporary(_ id: UUID, _ bytes: [UInt8], inExchangeFolder: Bool) throws(StoreError) -> UInt64 {
-        let context = ErrorContext("write", store.file(Store.sessionFile(id)))
+        let context = ErrorContext("write", store.file(StoreLayout.workStreamPath(id)))
         if inExchangeFolder {
             try NewFiles.write(temporaryPath(id, token: 0, inExchangeFolder: true), bytes, sync: false,
                                mode: try sessionMode(id, context: context), system: store.system, context: context)
             return 0
         }
-        let file = try AtomicFile.writeUnsynced(directory: store.sessionsDirectory, name: Store.documentName(id),
+        let file = try AtomicFile.writeUnsynced(directory: store.workStreamsDirectory, name: Store.documentName(id),
                                                 bytes: bytes, mode: try sessionMode(id, context: context), system: store.system, context: context)
         let path = file.path, token = file.token
         do { try file.descriptor.close(context: context) } catch {
@@ -208,7 +208,7 @@ extension StoreMigrator {
     /// An existing document keeps its mode; a symbolic link or other odd file is refused here, before any rename.
     func sessionMode(_ id: UUID, context: ErrorContext) throws(StoreError) -> mode_t {
         var context = context
-        return try AtomicFile.intendedMode(of: store.file(Store.sessionFile(id)), newFileMode: 0o600, system: store.system, context: &context)
+        return try AtomicFile.intendedMode(of: store.file(StoreLayout.workStreamPath(id)), newFileMode: 0o600, system: store.system, context: &context)
     }
 
     func removeTemporaries(_ staged: StagedList) {
@@ -240,7 +240,7 @@ extension StoreMigrator {
         // No work streams and no sessions/ (an absent folder is an empty one): nothing to make
         // durable or rename, and no folder to open.
         if sessions.isEmpty,
-           try store.system.linkStatus(store.sessionsDirectory, context: ErrorContext("write", store.sessionsDirectory)) == nil {
+           try store.system.linkStatus(store.workStreamsDirectory, context: ErrorContext("write", store.workStreamsDirectory)) == nil {
             return false
         }
         var ordered = Set<UUID>()
@@ -331,7 +331,7 @@ extension StoreMigrator {
                     (encoded, changes) = (fast.migrated, fast.changes)
                 } else {
                     let document = try store.decodeWorkStream(item.id, bytes: bytes)
-                    let (migrated, migratedChanges) = try migrateSession(document, storeVersion: storeVersion, target: target, index: index)
+                    let (migrated, migratedChanges) = try migrateWorkStreamDocument(document, storeVersion: storeVersion, target: target, index: index)
                     (encoded, changes) = (migrated.encoded, migratedChanges)
                 }
                 if let token = item.temporary {
@@ -354,7 +354,7 @@ extension StoreMigrator {
                 let old = sessions.keys(i)
                 if old.isInQueue && new.isInQueue && old.queuePosition != new.queuePosition { ordered.insert(sessions.id(i)) }
                 if sessions.isCounted(i) {
-                    report.appendMore(SessionMigration.mirrorChanges(old: old, new: new))
+                    report.appendMore(WorkStreamMigration.mirrorChanges(old: old, new: new))
                 } else {
                     sessions.setChanges(changes, at: i)
                 }
@@ -382,23 +382,23 @@ extension StoreMigrator {
         let queue = Self.indices(of: sessions, in: order)
         for index in queue {
             let changes = sessions.changes(index)
-            if !changes.isEmpty { report.append(DocumentChanges(file: Store.sessionFile(sessions.id(index)), changes: changes)) }
+            if !changes.isEmpty { report.append(DocumentChanges(file: StoreLayout.workStreamPath(sessions.id(index)), changes: changes)) }
         }
         return queue
     }
 
-    private func migrateSession(_ document: SessionDocument, storeVersion: Int, target: Int,
-                                index: QueueIndex) throws(StoreError) -> (SessionDocument, [Change]) {
-        do throws(SchemaError) { return try StoreMigration.migrateSession(document, storeVersion: storeVersion, target: target, index: index) } catch {
-            throw StoreError.document(error, path: store.file(Store.sessionFile(document.fields.id)))
+    private func migrateWorkStreamDocument(_ document: WorkStreamDocument, storeVersion: Int, target: Int,
+                                index: QueueIndex) throws(StoreError) -> (WorkStreamDocument, [Change]) {
+        do throws(SchemaError) { return try StoreMigration.migrateWorkStreamDocument(document, storeVersion: storeVersion, target: target, index: index) } catch {
+            throw StoreError.document(error, path: store.file(StoreLayout.workStreamPath(document.fields.id)))
         }
     }
 
     /// One `syncfs` for all temp files (and everything else written), or an fsync of each temp
     /// file where it is not available (their renames are made durable one by one after).
     func makeDurable(_ sessions: StagedList) throws(StoreError) {
-        let context = ErrorContext("write", store.sessionsDirectory)
-        let fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context)
+        let context = ErrorContext("write", store.workStreamsDirectory)
+        let fd = try AtomicFile.openDirectory(store.workStreamsDirectory, system: store.system, context: context)
         if try fd.syncFileSystem(context: context) { return }
         for position in sessions.indices {
             guard let path = temporaryPath(sessions, position) else { continue }
@@ -411,9 +411,9 @@ extension StoreMigrator {
     private func renameInWriteOrder(_ sessions: StagedList, order: [UUID], ordered: Set<UUID>,
                                     report: inout MigrationReport) throws(StoreError) {
         let queue = reportInWriteOrder(sessions, order: order, report: &report)
-        let context = ErrorContext("write", store.sessionsDirectory)
+        let context = ErrorContext("write", store.workStreamsDirectory)
         let fd: FileDescriptor
-        do { fd = try AtomicFile.openDirectory(store.sessionsDirectory, system: store.system, context: context) } catch {
+        do { fd = try AtomicFile.openDirectory(store.workStreamsDirectory, system: store.system, context: context) } catch {
             removeTemporaries(sessions, at: queue)  // nothing was renamed yet
             throw error
         }
@@ -422,7 +422,7 @@ extension StoreMigrator {
         let split = queue.firstIndex { !ordered.contains(sessions.id($0)) } ?? queue.count
         for (index, sessionIndex) in queue[..<split].enumerated() {
             guard let temporary = temporaryPath(sessions, sessionIndex) else { continue }
-            let target = store.file(Store.sessionFile(sessions.id(sessionIndex)))
+            let target = store.file(StoreLayout.workStreamPath(sessions.id(sessionIndex)))
             do {
                 try store.system.rename(temporary, to: target, context: ErrorContext("write", target))
                 try fd.sync(context: context)
@@ -436,7 +436,7 @@ extension StoreMigrator {
         // paths are made as each is renamed, not listed up front (~1.5 MB at 10,000).
         let rest = queue[split...].filter { sessions.temporary($0) != nil }
         try ParallelRename.run(count: rest.count, system: store.system) { [self] i in
-            (temporaryPath(sessions, rest[i])!, store.file(Store.sessionFile(sessions.id(rest[i]))))
+            (temporaryPath(sessions, rest[i])!, store.file(StoreLayout.workStreamPath(sessions.id(rest[i]))))
         }
         try fd.sync(context: context)
     }

@@ -61,7 +61,7 @@ public struct StoreMigrator: Sendable {
         for name in [Self.exchangeFolderName, Self.customisationsExchangeFolderName] {
             if try store.system.linkStatus(joinPath(store.path, name), context: ErrorContext("list", store.path)) != nil { return true }
         }
-        for directory in [store.path, store.sessionsDirectory, store.userSessionsDirectory] {
+        for directory in [store.path, store.workStreamsDirectory, store.customisationsDirectory] {
             let entries: [DirectoryEntry]
             do {
                 entries = try store.system.listDirectory(directory, context: ErrorContext("list", directory))

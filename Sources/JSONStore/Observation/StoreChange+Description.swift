@@ -16,7 +16,7 @@ extension StoreChange: CustomStringConvertible {
 }
 
 extension DocumentChange: CustomStringConvertible {
-    /// `modified queue.json`, `deleted customization 0f0e…`.
+    /// `modified queue.json`, `deleted customisation 0f0e…`.
     public var description: String { "\(kind) \(document)" }
 }
 
@@ -33,7 +33,7 @@ extension DocumentChange.Kind: CustomStringConvertible {
 
 extension StoreDocument: CustomStringConvertible {
     /// `store.json`, `settings.json`, `queue.json`, `work stream <lowercase id>` or
-    /// `customization <lowercase id>` (the work-stream folder's name depends on the store's
+    /// `customisation <lowercase id>` (the work-stream folder's name depends on the store's
     /// version, so a work stream is named by its id).
     public var description: String {
         switch self {
@@ -41,7 +41,7 @@ extension StoreDocument: CustomStringConvertible {
         case .settings: StoreLayout.settings
         case .queue: StoreLayout.queue
         case .workStream(let id): "work stream \(UUIDText.lowercase(id))"
-        case .customization(let id): "customization \(UUIDText.lowercase(id))"
+        case .customisation(let id): "customisation \(UUIDText.lowercase(id))"
         }
     }
 }

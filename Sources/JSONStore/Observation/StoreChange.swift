@@ -41,11 +41,11 @@ public enum StoreDocument: Sendable, Hashable, Comparable {
     /// `sessions/<id>.json`.
     case workStream(UUID)
     /// `user-sessions/<id>.json`.
-    case customization(UUID)
+    case customisation(UUID)
 
     public static func < (a: StoreDocument, b: StoreDocument) -> Bool {
         switch (a, b) {
-        case (.workStream(let x), .workStream(let y)), (.customization(let x), .customization(let y)):
+        case (.workStream(let x), .workStream(let y)), (.customisation(let x), .customisation(let y)):
             return x.lowercased < y.lowercased
         default:
             return a.rank < b.rank
@@ -58,7 +58,7 @@ public enum StoreDocument: Sendable, Hashable, Comparable {
         case .settings: return 1
         case .queue: return 2
         case .workStream: return 3
-        case .customization: return 4
+        case .customisation: return 4
         }
     }
 
@@ -76,8 +76,8 @@ public enum StoreDocument: Sendable, Hashable, Comparable {
             }
         case StoreLayout.workStreamsFolder, StoreLayout.workStreamsFolderV4:
             return documentID(name).map { .workStream($0) }
-        case StoreLayout.customizationsFolder:
-            return documentID(name).map { .customization($0) }
+        case StoreLayout.customisationsFolder:
+            return documentID(name).map { .customisation($0) }
         default:
             return nil
         }

@@ -50,8 +50,8 @@ final class StoreWatcher: Sendable {
         self.options = options
         self.doorbell = doorbell
         folders = [Folder(path: store.path, name: ""),
-                   Folder(path: store.sessionsDirectory, name: store.workStreamsFolderName),
-                   Folder(path: store.userSessionsDirectory, name: StoreLayout.customizationsFolder)]
+                   Folder(path: store.workStreamsDirectory, name: store.workStreamsFolderName),
+                   Folder(path: store.customisationsDirectory, name: StoreLayout.customisationsFolder)]
         ownWrites = includingOwnWrites ? nil : store.ownWrites.register()
         // Watch first, then list: a change made in between is in the listing and also reported by an event.
         let watch = FolderWatch.start(folders.map(\.path), notification: options.notification, queue: queue, system: store.system) {

@@ -22,11 +22,11 @@ extension Store {
     ///
     /// - Returns: The work stream as written.
     /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a v4 store (use
-    ///   `appendMessagesV4`); a document or system-call error.
+    ///   `appendMessagesToRenamedWorkStream`); a document or system-call error.
     @discardableResult
-    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> SessionV3 {
-        try requireV3Layout("append messages to work stream '\(id.lowercased)'", use: "appendMessagesV4(_:_:)")
-        let append = { (session: inout SessionV3) throws(StoreError) -> Void in
+    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> WorkStream {
+        try requireV3Layout("append messages to work stream '\(id.lowercased)'", use: "appendMessagesToRenamedWorkStream(_:_:)")
+        let append = { (session: inout WorkStreamV3) throws(StoreError) -> Void in
             MessageAppend.append(messages, to: id, messages: &session.fields.messages, lastModified: &session.fields.lastModified,
                                  messageCount: &session.fields.messageCount, keep: self.retain)
         }
@@ -50,7 +50,7 @@ extension Store {
     /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4
     ///   (use `appendMessages`); a document or system-call error.
     @discardableResult
-    public func appendMessagesV4(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> SessionV4 {
+    public func appendMessagesToRenamedWorkStream(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> RenamedWorkStream {
         try requireRenamedLayout("append messages to work stream '\(id.lowercased)'", use: "appendMessages(_:_:)")
         return try writing { () throws(StoreError) in
             let session = try updateV4HoldingLock(id) { (session) throws(StoreError) in

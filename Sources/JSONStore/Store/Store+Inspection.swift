@@ -68,24 +68,24 @@ extension Store {
     /// One work stream as its file holds it, whichever version, without the id check.
     ///
     /// - Throws: `.notFound`; a document error naming the file (the schema error is its `underlying`).
-    package func storedWorkStream(_ id: UUID) throws(StoreError) -> StoredDocument<SessionDocument> {
+    package func storedWorkStream(_ id: UUID) throws(StoreError) -> StoredDocument<WorkStreamDocument> {
         let newer = acceptsNewerDocuments, renamed = hasRenamedLayout
         return try readStored(workStreamFile(id)) { (b) throws(SchemaError) in
-            try SessionDocument(bytes: b, acceptingNewerVersions: newer, renamedFolder: renamed)
+            try WorkStreamDocument(bytes: b, acceptingNewerVersions: newer, renamedFolder: renamed)
         }
     }
 
     /// One user customisation as its file holds it, without the id check.
     ///
     /// - Throws: `.notFound`; a document error naming the file.
-    package func storedCustomization(_ id: UUID) throws(StoreError) -> StoredDocument<UserSessionV1> {
+    package func storedCustomisation(_ id: UUID) throws(StoreError) -> StoredDocument<CustomisationV1> {
         let newer = acceptsNewerDocuments
-        return try readStored(Store.userSessionFile(id)) { (b) throws(SchemaError) in try UserSessionV1(bytes: b, acceptingNewerVersions: newer) }
+        return try readStored(StoreLayout.customisationPath(id)) { (b) throws(SchemaError) in try CustomisationV1(bytes: b, acceptingNewerVersions: newer) }
     }
 
     /// The ids of the user customisations, and every entry of `user-sessions/` that is not a document.
-    package func customizationIDs() throws(StoreError) -> ScanResult<UUID> {
-        let listing = try DocumentListing.listDocumentFolder(userSessionsDirectory, system: system)
+    package func customisationIDs() throws(StoreError) -> ScanResult<UUID> {
+        let listing = try DocumentListing.listDocumentFolder(customisationsDirectory, system: system)
         return ScanResult(items: listing.ids.compactMap { UUID(uuidString: $0.rawValue) }, problems: listing.invalid.map(\.error))
     }
 

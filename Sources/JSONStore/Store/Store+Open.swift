@@ -91,7 +91,7 @@ extension Store {
             throw StoreError(.alreadyExists, "Can't create a store in '\(path)': it already has a store.json. Open it instead.", path: path)
         }
         _ = try Directories.create(joinPath(path, StoreLayout.workStreamsFolder), system: system)
-        _ = try Directories.create(joinPath(path, StoreLayout.customizationsFolder), system: system)
+        _ = try Directories.create(joinPath(path, StoreLayout.customisationsFolder), system: system)
         // store.json last: until it exists the folder is not a store, so a crash leaves nothing half-made.
         try BatchCommit.commit([
             FileChange(directory: path, name: StoreLayout.settings, bytes: SettingsV1.defaults.encoded),

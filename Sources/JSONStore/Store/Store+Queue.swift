@@ -3,7 +3,7 @@ import Foundation
 extension Store {
     /// The queue as current code sees it: `queue.json`, or (v1 store) the queue built from the session keys.
     /// In a v4 store, `queue.json` only (an absent one is the empty queue).
-    public func queue() throws(StoreError) -> QueueV2 {
+    public func queue() throws(StoreError) -> Queue {
         if compatibility.isV1 {
             return QueueBuilder.build(from: try listWorkStreams().items.map(\.queueSummary))
         }
@@ -85,7 +85,7 @@ extension Store {
     /// The queues as a client shows them, given the provider sessions that are locked now.
     public func visibleQueue(lockedProviderSessions: Set<String> = []) throws(StoreError) -> (fifo: [QueueEntryVisibility], priority: [QueueEntryVisibility]) {
         let summaries = try listWorkStreams().items
-        let deleted = Set(try customizations().items.filter(\.isUserDeleted).map(\.id))
+        let deleted = Set(try customisations().items.filter(\.isUserDeleted).map(\.id))
         let context = QueueContext(providerSessionIDs: Dictionary(summaries.map { ($0.id, $0.effectiveProviderSessionID) }, uniquingKeysWith: { a, _ in a }),
                                    deleted: deleted, lockedProviderSessions: lockedProviderSessions)
         let settings = try settings()
@@ -145,7 +145,7 @@ extension Store {
         guard new != old else { return old }
         new.schemaVersion = writtenVersion
         let update = QueueMirrorUpdate(from: old, to: new)
-        var documents: [UUID: SessionDocument] = [:]
+        var documents: [UUID: WorkStreamDocument] = [:]
         if !hasRenamedLayout {
             for id in update.candidates {
                 do { documents[id] = try workStream(id) } catch where error.code == .notFound { continue }
@@ -172,7 +172,7 @@ extension Store {
             updates[id] = updated.encoded
         }
         let changes = QueueBuilder.writeOrder(moves).map {
-            FileChange(directory: sessionsDirectory, name: Store.documentName($0), bytes: updates[$0]!)
+            FileChange(directory: workStreamsDirectory, name: Store.documentName($0), bytes: updates[$0]!)
         }
         try BatchCommit.commit(changes, system: system)
         for change in changes { ownWrites.recordWrite(document: joinPath(change.directory, change.name), system: system) }

@@ -20,16 +20,16 @@ extension Store {
 
     /// One work stream, whichever version its file has: in a v4 store always `.v4` (from `work-streams/`).
     /// - Throws: `.notFound` when there is no such work stream; a document error naming the file.
-    public func workStream(_ id: UUID) throws(StoreError) -> SessionDocument {
+    public func workStream(_ id: UUID) throws(StoreError) -> WorkStreamDocument {
         try decodeWorkStream(id, bytes: try FileReader.read(file(workStreamFile(id)), system: system))
     }
 
     /// Decodes a work stream's file content already read (as `workStream` would), without reading it again.
-    func decodeWorkStream(_ id: UUID, bytes: [UInt8]) throws(StoreError) -> SessionDocument {
+    func decodeWorkStream(_ id: UUID, bytes: [UInt8]) throws(StoreError) -> WorkStreamDocument {
         let relative = workStreamFile(id)
-        let document: SessionDocument
+        let document: WorkStreamDocument
         do {
-            document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptsNewerDocuments, renamedFolder: hasRenamedLayout)
+            document = try WorkStreamDocument(bytes: bytes, acceptingNewerVersions: acceptsNewerDocuments, renamedFolder: hasRenamedLayout)
         } catch {
             throw StoreError.document(error, path: file(relative))
         }
@@ -44,27 +44,27 @@ extension Store {
     }
 
     /// The user customisation of a work stream, or nil when there is none.
-    public func customization(_ id: UUID) throws(StoreError) -> UserSessionV1? {
-        let relative = Store.userSessionFile(id)
+    public func customisation(_ id: UUID) throws(StoreError) -> Customisation? {
+        let relative = StoreLayout.customisationPath(id)
         let newer = acceptsNewerDocuments
-        guard let doc = try readIfPresent(relative, { (b) throws(SchemaError) in try UserSessionV1(bytes: b, acceptingNewerVersions: newer) }) else { return nil }
+        guard let doc = try readIfPresent(relative, { (b) throws(SchemaError) in try CustomisationV1(bytes: b, acceptingNewerVersions: newer) }) else { return nil }
         try checkID(doc.id, id, relative)
         return doc
     }
 
     /// Every user customisation, and every one that could not be read. An absent `user-sessions/`
     /// is an empty one.
-    public func customizations() throws(StoreError) -> ScanResult<UserSessionV1> {
+    public func customisations() throws(StoreError) -> ScanResult<Customisation> {
         // Straight into UUIDs, like `workStreamIDs`: a `String` per name (and the listing's
         // entries) took ~2.7 MB at once at the end of migrate's staging at 50,000 work streams
         // (15,000 customisations), pages that stayed in its peak RSS.
-        let listing = try DocumentIDListing.listDocumentFolder(userSessionsDirectory, system: system)
-        var result = ScanResult<UserSessionV1>(problems: listing.invalid.map(\.error))
+        let listing = try DocumentIDListing.listDocumentFolder(customisationsDirectory, system: system)
+        var result = ScanResult<CustomisationV1>(problems: listing.invalid.map(\.error))
         result.items.reserveCapacity(listing.ids.count)
         // On every core, as listWorkStreams reads: one by one, the 15,921 customisations of a
         // 50,000 work-stream store were a phase of `ls` that used one core of two.
-        try ParallelBatches.run(listing.ids, system: system, work: { (id) -> Result<UserSessionV1?, StoreError> in
-            do throws(StoreError) { return .success(try customization(id)) } catch { return .failure(error) }
+        try ParallelBatches.run(listing.ids, system: system, work: { (id) -> Result<CustomisationV1?, StoreError> in
+            do throws(StoreError) { return .success(try customisation(id)) } catch { return .failure(error) }
         }, consume: { (_, outcome) throws(StoreError) in
             switch outcome {
             case .success(let document): if let document { result.items.append(document) }
@@ -75,13 +75,13 @@ extension Store {
     }
 
     /// `settings.json`, or the defaults when the file is absent.
-    public func settings() throws(StoreError) -> SettingsV1 {
+    public func settings() throws(StoreError) -> Settings {
         let newer = acceptsNewerDocuments
         return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) } ?? .defaults
     }
 
     /// `queue.json`; nil in a v1 store (or a v2 store whose `queue.json` is missing).
-    public func queueDocument() throws(StoreError) -> QueueV2? {
+    public func queueDocument() throws(StoreError) -> Queue? {
         let newer = acceptsNewerDocuments
         return try readIfPresent(StoreLayout.queue) { (b) throws(SchemaError) in try QueueV2(bytes: b, acceptingNewerVersions: newer) }
     }
@@ -90,7 +90,7 @@ extension Store {
     /// or `work-streams/` from v4) that is not a document. An absent folder is an empty one.
     public func workStreamIDs() throws(StoreError) -> ScanResult<UUID> {
         // Straight into UUIDs: a `String` per entry was 11.5 MB of migrate's peak at 50,000 work streams.
-        let listing = try DocumentIDListing.listDocumentFolder(sessionsDirectory, system: system)
+        let listing = try DocumentIDListing.listDocumentFolder(workStreamsDirectory, system: system)
         return ScanResult(items: listing.ids, problems: listing.invalid.map(\.error))
     }
 

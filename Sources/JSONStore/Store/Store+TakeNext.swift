@@ -82,7 +82,7 @@ extension Store {
     /// `lstat`, its customisation, and its document only when some provider session is locked.
     private func shown(_ id: UUID, lockedProviderSessions: Set<String>) throws(StoreError) -> Bool {
         guard try exists(id) else { return false }
-        if try customization(id)?.isUserDeleted == true { return false }
+        if try customisation(id)?.isUserDeleted == true { return false }
         guard !lockedProviderSessions.isEmpty else { return true }
         return !lockedProviderSessions.contains(try summary(id).effectiveProviderSessionID)
     }

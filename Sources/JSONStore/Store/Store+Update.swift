@@ -23,8 +23,8 @@ extension Store {
     ///   is written); `.notFound` without such a work stream; a document or system-call error;
     ///   whatever `body` throws.
     @discardableResult
-    public func updateWorkStream(_ id: UUID, _ body: (inout SessionV3) throws(StoreError) -> Void) throws(StoreError) -> SessionV3 {
-        try requireV3Layout("update work stream '\(id.lowercased)'", use: "updateWorkStreamV4(_:_:)")
+    public func updateWorkStream(_ id: UUID, _ body: (inout WorkStream) throws(StoreError) -> Void) throws(StoreError) -> WorkStream {
+        try requireV3Layout("update work stream '\(id.lowercased)'", use: "updateRenamedWorkStream(_:_:)")
         return try groupWriting { (after) throws(StoreError) in try updateHoldingLock(id, after: after, body) }
     }
 
@@ -36,8 +36,8 @@ extension Store {
     ///   - mirror: Given the work stream after `body` (checked), the queue keys its document is to
     ///     have: for a caller that changed `queue.json` in the same hold of the lock (it writes
     ///     `queue.json` first, then this document with its mirror). Nil keeps the keys.
-    func updateHoldingLock(_ id: UUID, after: AfterLock?, mirror: ((SessionV3) throws(StoreError) -> QueueKeys)? = nil,
-                           _ body: (inout SessionV3) throws(StoreError) -> Void) throws(StoreError) -> SessionV3 {
+    func updateHoldingLock(_ id: UUID, after: AfterLock?, mirror: ((WorkStreamV3) throws(StoreError) -> QueueKeys)? = nil,
+                           _ body: (inout WorkStreamV3) throws(StoreError) -> Void) throws(StoreError) -> WorkStreamV3 {
         let relative = workStreamFile(id)
         var original = try FileReader.read(file(relative), system: system)
         var read = try decodeForUpdate(original, id, relative)
@@ -51,7 +51,7 @@ extension Store {
         try checkUpdate(id, before: before, after: session)
         if let mirror { session.fields.queueKeys = try mirror(session) }
         options.messageRetention?.prune(&session.fields.messages)
-        session.schemaVersion = SessionV3.version
+        session.schemaVersion = WorkStreamV3.version
         session.fillMessageSync()
         let (bytes, messages) = session.encoded(after: read)
         if !sameBytes(bytes, original) { try write(relative, bytes, after: after) }   // compared with the file as read: no second encode
@@ -59,10 +59,10 @@ extension Store {
         return session
     }
 
-    private func decodeForUpdate(_ bytes: [UInt8], _ id: UUID, _ relative: String) throws(StoreError) -> DecodedSessionDocument {
-        let read: DecodedSessionDocument
+    private func decodeForUpdate(_ bytes: [UInt8], _ id: UUID, _ relative: String) throws(StoreError) -> DecodedWorkStreamDocument {
+        let read: DecodedWorkStreamDocument
         do throws(SchemaError) {
-            read = try SessionDocument.decode(bytes, acceptingNewerVersions: acceptsNewerDocuments, reusing: recentMessages.messages(of: id))
+            read = try WorkStreamDocument.decode(bytes, acceptingNewerVersions: acceptsNewerDocuments, reusing: recentMessages.messages(of: id))
         } catch {
             throw StoreError.document(error, path: file(relative))
         }
@@ -76,7 +76,7 @@ extension Store {
     /// win (spec §7) before anything writes this document or the queue. The constant-time open
     /// (`WriteRecord`) cannot see a write in place; this check, made on the bytes every
     /// read-modify-write reads anyway, sees every one.
-    func reconcilingOlderWrite(_ document: SessionDocument) throws(StoreError) -> Bool {
+    func reconcilingOlderWrite(_ document: WorkStreamDocument) throws(StoreError) -> Bool {
         guard !hasRenamedLayout, document.schemaVersion < writtenVersion else { return false }
         try maintenance.reconcile(self)
         return true
@@ -84,14 +84,14 @@ extension Store {
 
     /// A work stream as this code writes it: a document an older writer left goes through the
     /// chain (spec §6, §10: its cursors are reset, they can't be trusted).
-    private func upgraded(_ document: SessionDocument, _ relative: String) throws(StoreError) -> SessionV3 {
+    private func upgraded(_ document: WorkStreamDocument, _ relative: String) throws(StoreError) -> WorkStreamV3 {
         if case .v3(let session) = document { return session }
         do throws(SchemaError) {
             let (migrated, _) = try MigrationChain.migrateWorkStream(document, storeVersion: compatibility.storeSchemaVersion,
-                                                                     to: SessionV3.version)
+                                                                     to: WorkStreamV3.version)
             guard case .v3(let session) = migrated else {
                 throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
-                                  detail: "the migration chain did not reach version \(SessionV3.version)")
+                                  detail: "the migration chain did not reach version \(WorkStreamV3.version)")
             }
             return session
         } catch {

@@ -7,7 +7,7 @@ extension Store {
     ///
     /// - Throws: `StoreError` `.invalidArgument` naming the work stream, the keys and the methods
     ///   to use instead; nothing was written.
-    func checkUpdate(_ id: UUID, before: SessionV3, after: SessionV3) throws(StoreError) {
+    func checkUpdate(_ id: UUID, before: WorkStreamV3, after: WorkStreamV3) throws(StoreError) {
         // The path only for the errors: building it on every update costs measurable time.
         var target: String { file(workStreamFile(id)) }
         if after.fields.id != id {

@@ -132,8 +132,8 @@ extension Store {
         }
     }
 
-    /// Refuses a v3-typed write (`SessionV3` in or out) on a store at v4 or later, whose work
-    /// streams are `SessionV4` documents: `api` names the v4 call to use instead.
+    /// Refuses a v3-typed write (`WorkStreamV3` in or out) on a store at v4 or later, whose work
+    /// streams are `WorkStreamV4` documents: `api` names the v4 call to use instead.
     func requireV3Layout(_ call: String, use api: String) throws(StoreError) {
         guard hasRenamedLayout else { return }
         throw StoreError(.unsupportedVersion, "Can't \(call) in '\(path)' as a v3 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are v4 documents in \(workStreamsFolderName)/. Use \(api) instead.",
@@ -174,8 +174,8 @@ extension Store {
     /// - Throws: `.alreadyExists` when a work stream with this id exists.
     @discardableResult
     public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
-                                 at date: Date = Date()) throws(StoreError) -> SessionV3 {
-        try requireV3Layout("create work stream '\(id.lowercased)'", use: "createWorkStreamV4(id:workingDirectory:provider:at:)")
+                                 at date: Date = Date()) throws(StoreError) -> WorkStreamV3 {
+        try requireV3Layout("create work stream '\(id.lowercased)'", use: "createRenamedWorkStream(id:workingDirectory:provider:at:)")
         return try groupWriting { (after) throws(StoreError) in
             let relative = workStreamFile(id)
             if try system.linkStatus(file(relative), context: ErrorContext("create", file(relative))) != nil {
@@ -201,7 +201,7 @@ extension Store {
             let context = ErrorContext("delete", full)
             try system.unlink(full, context: context)
             // fsync the folder: the unlink is durable only once its directory entry is (man 2 fsync).
-            let fd = try AtomicFile.openDirectory(sessionsDirectory, system: system, context: context)
+            let fd = try AtomicFile.openDirectory(workStreamsDirectory, system: system, context: context)
             try fd.sync(context: context)
             ownWrites.recordDeletion(document: full)
         }
@@ -209,30 +209,30 @@ extension Store {
 
     /// Sets (or clears, with nil) the user's name for a work stream; creates the customisation if needed.
     @discardableResult
-    public func setCustomName(_ id: UUID, _ name: String?, at date: Date = Date()) throws(StoreError) -> UserSessionV1 {
-        try updateCustomization(id, at: date) { $0.customName = name }
+    public func setCustomName(_ id: UUID, _ name: String?, at date: Date = Date()) throws(StoreError) -> Customisation {
+        try updateCustomisation(id, at: date) { $0.customName = name }
     }
 
     /// Sets or clears the "user deleted" flag (the user hid the work stream; spec §3).
     @discardableResult
-    public func setUserDeleted(_ id: UUID, _ deleted: Bool, at date: Date = Date()) throws(StoreError) -> UserSessionV1 {
-        try updateCustomization(id, at: date) { $0.isUserDeleted = deleted }
+    public func setUserDeleted(_ id: UUID, _ deleted: Bool, at date: Date = Date()) throws(StoreError) -> Customisation {
+        try updateCustomisation(id, at: date) { $0.isUserDeleted = deleted }
     }
 
-    func updateCustomization(_ id: UUID, at date: Date, _ body: (inout UserSessionV1) -> Void) throws(StoreError) -> UserSessionV1 {
+    func updateCustomisation(_ id: UUID, at date: Date, _ body: (inout CustomisationV1) -> Void) throws(StoreError) -> CustomisationV1 {
         try groupWriting { (after) throws(StoreError) in
-            let existing = try customization(id)
-            var doc = existing ?? UserSessionV1(id: id, createdAt: date)
+            let existing = try customisation(id)
+            var doc = existing ?? CustomisationV1(id: id, createdAt: date)
             body(&doc)
             doc.schemaVersion = writtenVersion
-            if doc != existing { try write(Store.userSessionFile(id), doc.encoded, after: after) }
+            if doc != existing { try write(StoreLayout.customisationPath(id), doc.encoded, after: after) }
             return doc
         }
     }
 
     /// Changes `settings.json` under the lock (created with the defaults if absent).
     @discardableResult
-    public func updateSettings(_ body: (inout SettingsV1) -> Void) throws(StoreError) -> SettingsV1 {
+    public func updateSettings(_ body: (inout Settings) -> Void) throws(StoreError) -> Settings {
         try writing { () throws(StoreError) in
             let existing = try settings()
             var doc = existing

@@ -93,7 +93,7 @@ public final class Store: Sendable {
     /// The folder of this store's work streams, by its schema version (`StoreLayout.workStreamsFolder(schemaVersion:)`):
     /// `sessions` up to v3, `work-streams` from v4 on. The other one is never read as data.
     var workStreamsFolderName: String { StoreLayout.workStreamsFolder(schemaVersion: compatibility.layoutVersion) }
-    /// True for a store at v4 or later (spec §11): work streams are `SessionV4` documents in
+    /// True for a store at v4 or later (spec §11): work streams are `WorkStreamV4` documents in
     /// `work-streams/`, with no queue mirror keys (the queue is `queue.json` only).
     public var hasRenamedLayout: Bool { compatibility.layoutVersion >= StoreLayout.renamedFolderVersion }
     /// The `schema_version` this code writes into the store's documents: the store's own version
@@ -102,12 +102,10 @@ public final class Store: Sendable {
         if case .breakingCurrent(let version) = compatibility { return version }
         return DocumentVersion.current
     }
-    var sessionsDirectory: String { joinPath(path, workStreamsFolderName) }
-    var userSessionsDirectory: String { joinPath(path, StoreLayout.customizationsFolder) }
+    var workStreamsDirectory: String { joinPath(path, workStreamsFolderName) }
+    var customisationsDirectory: String { joinPath(path, StoreLayout.customisationsFolder) }
     static func documentName(_ id: UUID) -> String { StoreLayout.documentFileName(id) }
     /// `sessions/<id>.json`: the v1–v3 path (the migrator's, which works on stores below v4).
-    static func sessionFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id) }
     /// This store's path of a work stream: `sessions/<id>.json` up to v3, `work-streams/<id>.json` from v4.
     func workStreamFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id, schemaVersion: compatibility.layoutVersion) }
-    static func userSessionFile(_ id: UUID) -> String { StoreLayout.customizationPath(id) }
 }

@@ -28,20 +28,20 @@ public struct WorkStreamSummary: Sendable, Hashable {
     /// Decodes every top-level key of the document but not its messages, which are only
     /// counted (`JSONSkimmer`): listing a large store does not decode every message. A document
     /// the fast path cannot read is decoded in full, so its error is the exact one.
-    /// `renamedFolder`: the document lives in `work-streams/` (see `SessionDocument.init(json:acceptingNewerVersions:renamedFolder:)`).
+    /// `renamedFolder`: the document lives in `work-streams/` (see `WorkStreamDocument.init(json:acceptingNewerVersions:renamedFolder:)`).
     package init(bytes: [UInt8], acceptingNewerVersions: Bool, renamedFolder: Bool = false) throws(SchemaError) {
         if let (members, skipped) = JSONSkimmer.topLevel(bytes, skipping: ["messages"]), let stored = skipped["messages"] ?? 0 {
-            let document = try SessionDocument(json: .object(members), acceptingNewerVersions: acceptingNewerVersions,
+            let document = try WorkStreamDocument(json: .object(members), acceptingNewerVersions: acceptingNewerVersions,
                                                renamedFolder: renamedFolder)
             self.init(document, fileSize: bytes.count)
             storedMessages = stored
             return
         }
-        let document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptingNewerVersions, renamedFolder: renamedFolder)
+        let document = try WorkStreamDocument(bytes: bytes, acceptingNewerVersions: acceptingNewerVersions, renamedFolder: renamedFolder)
         self.init(document, fileSize: bytes.count)
     }
 
-    package init(_ document: SessionDocument, fileSize: Int) {
+    package init(_ document: WorkStreamDocument, fileSize: Int) {
         let f = document.fields
         id = f.id; schemaVersion = document.schemaVersion; backendName = f.backendName
         workingDirectory = f.workingDirectory; lastModified = f.lastModified; isLocallyCreated = f.isLocallyCreated
@@ -53,5 +53,5 @@ public struct WorkStreamSummary: Sendable, Hashable {
     }
 
     /// The queue-relevant part, for the queue logic.
-    package var queueSummary: SessionQueueSummary { SessionQueueSummary(id: id, schemaVersion: schemaVersion, keys: queueKeys) }
+    package var queueSummary: WorkStreamQueueSummary { WorkStreamQueueSummary(id: id, schemaVersion: schemaVersion, keys: queueKeys) }
 }

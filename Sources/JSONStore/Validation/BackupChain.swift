@@ -11,7 +11,7 @@ package enum BackupChain {
         var snapshot = StoreSnapshot(manifest: try backup.manifest())
         let ids = try backup.workStreamIDs()
         var problems = ids.problems
-        try ParallelBatches.run(ids.items, system: backup.system, work: { (id) -> Result<SessionDocument, StoreError> in
+        try ParallelBatches.run(ids.items, system: backup.system, work: { (id) -> Result<WorkStreamDocument, StoreError> in
             do throws(StoreError) { return .success(try backup.workStream(id)) } catch { return .failure(error) }
         }, consume: { (_, outcome) throws(StoreError) in
             switch outcome {
@@ -19,9 +19,9 @@ package enum BackupChain {
             case .failure(let error): problems.append(error)
             }
         })
-        let customizations = try backup.customizations()
-        problems += customizations.problems
-        for document in customizations.items { snapshot.userSessions[document.id] = document }
+        let customisations = try backup.customisations()
+        problems += customisations.problems
+        for document in customisations.items { snapshot.userSessions[document.id] = document }
         let newer = backup.acceptsNewerDocuments
         do throws(StoreError) {
             snapshot.settings = try backup.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in
@@ -83,7 +83,7 @@ package enum BackupChain {
     /// A breaking step (or its inverse) on a whole store: every work stream through `transform`,
     /// given the store's queue; customisations, settings and `queue.json` at `version`.
     private static func apply(_ snapshot: StoreSnapshot, to version: Int,
-                              _ transform: (SessionDocument, StepContext) throws(SchemaError) -> (SessionDocument, [Change]))
+                              _ transform: (WorkStreamDocument, StepContext) throws(SchemaError) -> (WorkStreamDocument, [Change]))
         throws(SchemaError) -> StoreSnapshot {
         let from = snapshot.manifest.schemaVersion
         guard case .v2(let manifest) = snapshot.manifest else {

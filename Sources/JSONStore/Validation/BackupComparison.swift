@@ -20,7 +20,7 @@ package struct BackupComparison: Sendable {
         package var storeVersion: Int
         /// Documents compared by kind (present on either side).
         package var workStreams = 0
-        package var customizations = 0
+        package var customisations = 0
         package var settings = false
         package var queue = false
         package var differences: [Difference] = []
@@ -62,12 +62,12 @@ package struct BackupComparison: Sendable {
             guard present.contains(id) else { differ(file, nil, expected.sessions[id]?.json); continue }
             do throws(StoreError) { differ(file, try store.workStream(id).json, expected.sessions[id]?.json) } catch { unreadable(file, error) }
         }
-        let customizations = try store.customizations()
-        for problem in customizations.problems { unreadable(problem.path ?? store.path, problem) }
-        let stored = Dictionary(customizations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let customisations = try store.customisations()
+        for problem in customisations.problems { unreadable(problem.path ?? store.path, problem) }
+        let stored = Dictionary(customisations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for id in Self.sorted(Set(stored.keys).union(expected.userSessions.keys)) {
-            result.customizations += 1
-            differ(StoreLayout.customizationPath(id), stored[id]?.json, expected.userSessions[id]?.json)
+            result.customisations += 1
+            differ(StoreLayout.customisationPath(id), stored[id]?.json, expected.userSessions[id]?.json)
         }
         let newer = store.acceptsNewerDocuments
         do throws(StoreError) {

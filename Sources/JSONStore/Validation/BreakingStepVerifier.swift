@@ -68,10 +68,10 @@ package struct BreakingStepVerifier: Sendable {
         for id in ids {
             defer { counter.step() }
             let relative = StoreLayout.workStreamPath(id, schemaVersion: manifest.schemaVersion)
-            let stored: SessionV4
+            let stored: WorkStreamV4
             do throws(StoreError) {
                 let bytes = try FileReader.read(layout.file(relative), system: system)
-                do throws(SchemaError) { stored = try SessionV4(bytes: bytes, acceptingNewerVersions: true) } catch {
+                do throws(SchemaError) { stored = try WorkStreamV4(bytes: bytes, acceptingNewerVersions: true) } catch {
                     throw StoreError.document(error, path: layout.file(relative))
                 }
             } catch {
@@ -82,7 +82,7 @@ package struct BreakingStepVerifier: Sendable {
             let context = StepContext(writtenByOlderWriter: false, queue: queue)
             do throws(SchemaError) {
                 if backupIsV3, let backup {
-                    let original: SessionV3
+                    let original: WorkStreamV3
                     switch Self.backupDocument(backup, id) {
                     case .success(.v3(let document)): original = document
                     case .success: result.failures.append("\(relative): not in the backup as a v3 work stream"); continue
@@ -138,17 +138,17 @@ package struct BreakingStepVerifier: Sendable {
                 result.failures.append("\(relative): in the backup but not in the store")
                 continue
             }
-            let stored: SessionV3
+            let stored: WorkStreamV3
             do throws(StoreError) {
                 let bytes = try FileReader.read(layout.file(relative), system: system)
-                do throws(SchemaError) { stored = try SessionV3(bytes: bytes) } catch { throw StoreError.document(error, path: layout.file(relative)) }
+                do throws(SchemaError) { stored = try WorkStreamV3(bytes: bytes) } catch { throw StoreError.document(error, path: layout.file(relative)) }
             } catch {
                 result.unreadable.append(error)
                 continue
             }
             result.checked += 1
             do throws(SchemaError) {
-                let original: SessionV4
+                let original: WorkStreamV4
                 switch Self.backupDocument(backup, id) {
                 case .success(.v4(let document)): original = document
                 case .success: result.failures.append("\(relative): not in the backup as a v4 work stream"); continue
@@ -171,7 +171,7 @@ package struct BreakingStepVerifier: Sendable {
     }
 
     /// The backup's work stream `id`, or why it is missing (reported as a failed check, never hidden).
-    private static func backupDocument(_ backup: StoreSnapshot, _ id: UUID) -> Swift.Result<SessionDocument, StoreError> {
+    private static func backupDocument(_ backup: StoreSnapshot, _ id: UUID) -> Swift.Result<WorkStreamDocument, StoreError> {
         guard let document = backup.sessions[id] else {
             return .failure(StoreError(.notFound, "the work stream is not in the backup", path: StoreLayout.workStreamPath(id)))
         }
@@ -179,7 +179,7 @@ package struct BreakingStepVerifier: Sendable {
     }
 
     /// The document's JSON without `keys` (the values the step normalised).
-    private static func withoutKeys(_ keys: [String], _ document: SessionDocument) -> JSONValue {
+    private static func withoutKeys(_ keys: [String], _ document: WorkStreamDocument) -> JSONValue {
         guard case .object(var object) = document.json else { return document.json }
         for key in keys { object[key] = nil }
         return .object(object)

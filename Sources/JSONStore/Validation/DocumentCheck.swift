@@ -39,11 +39,11 @@ enum DocumentCheck {
             case .queue:
                 _ = try QueueV2(bytes: bytes, acceptingNewerVersions: acceptingNewer)
             case .session:
-                let document = try SessionDocument(bytes: bytes, acceptingNewerVersions: acceptingNewer,
+                let document = try WorkStreamDocument(bytes: bytes, acceptingNewerVersions: acceptingNewer,
                                                    renamedFolder: path.folder == StoreLayout.workStreamsFolderV4)
                 return idProblem(inside: document.fields.id, path: path)
             case .userSession:
-                let document = try UserSessionV1(bytes: bytes, acceptingNewerVersions: acceptingNewer)
+                let document = try CustomisationV1(bytes: bytes, acceptingNewerVersions: acceptingNewer)
                 return idProblem(inside: document.id, path: path)
             }
             return nil

@@ -19,7 +19,7 @@ package struct StoreStatus: Sendable {
     package var compatibility: StoreCompatibility
     package var manifest: ManifestDocument
     package var sessionsByVersion: [Int: Int] = [:]
-    package var customizationsByVersion: [Int: Int] = [:]
+    package var customisationsByVersion: [Int: Int] = [:]
     package var settingsVersion: Int?
     package var queue: QueueV2?
     package var state: MigrationState = .notNeeded
@@ -35,9 +35,9 @@ package struct StoreStatus: Sendable {
         let summaries = try store.listWorkStreams()
         status.unreadable += summaries.problems
         for s in summaries.items { status.sessionsByVersion[s.schemaVersion, default: 0] += 1 }
-        let customizations = try store.customizations()
-        status.unreadable += customizations.problems
-        for c in customizations.items { status.customizationsByVersion[c.schemaVersion, default: 0] += 1 }
+        let customisations = try store.customisations()
+        status.unreadable += customisations.problems
+        for c in customisations.items { status.customisationsByVersion[c.schemaVersion, default: 0] += 1 }
         do { status.settingsVersion = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) }?.schemaVersion } catch { status.unreadable.append(error) }
         do { status.queue = try store.queueDocument() } catch { status.unreadable.append(error) }
         status.lockHolder = try StoreLock.currentSeenHolder(store: store.path)
@@ -48,7 +48,7 @@ package struct StoreStatus: Sendable {
 
     func migrationState() -> MigrationState {
         let version = compatibility.storeSchemaVersion
-        var versions = sessionsByVersion.merging(customizationsByVersion, uniquingKeysWith: +)
+        var versions = sessionsByVersion.merging(customisationsByVersion, uniquingKeysWith: +)
         if let settingsVersion { versions[settingsVersion, default: 0] += 1 }
         // queue.json in a v1 store was written by a migration; in a later store it counts by its version.
         if let queue { versions[version < 2 ? max(2, queue.schemaVersion) : queue.schemaVersion, default: 0] += 1 }

@@ -60,7 +60,7 @@ extension StoreValidator {
     }
 
     /// One work stream: its version in this store, what migration would refuse, and its messages.
-    mutating func checkSession(_ document: SessionDocument, file: String) {
+    mutating func checkWorkStream(_ document: WorkStreamDocument, file: String) {
         let storeVersion = store.compatibility.storeSchemaVersion
         if document.schemaVersion < 2 && !isV1 {
             problems.append(StoreProblem(
@@ -99,7 +99,7 @@ extension StoreValidator {
 
     /// A message whose `session_id` is not its work stream: migration fixes it in a v1 document
     /// (spec §6 rule 4, a note); in a v2 document nothing will, so it is a problem.
-    private mutating func reportSessionID(_ sessionID: UUID, of document: SessionDocument, file: String, index: Int) {
+    private mutating func reportSessionID(_ sessionID: UUID, of document: WorkStreamDocument, file: String, index: Int) {
         let id = document.fields.id.lowercased
         let message = "'\(sessionID.lowercased)' is not the containing work stream '\(id)'"
         if case .v1 = document {
@@ -146,7 +146,7 @@ extension StoreValidator {
     /// A v1 store with v2 documents (or `queue.json`) is a migration that stopped before `store.json`.
     mutating func checkMigrationState() {
         guard isV1 else { return }
-        let v2 = sessions.filter { $0.schemaVersion >= 2 }.count + customizations.filter { $0.document.schemaVersion >= 2 }.count
+        let v2 = sessions.filter { $0.schemaVersion >= 2 }.count + customisations.filter { $0.document.schemaVersion >= 2 }.count
             + ((settings?.schemaVersion ?? 1) >= 2 ? 1 : 0)
         let hasQueue = entries.contains { $0.name == StoreLayout.queue }
         let state = StoreStatus.migrationState(store.compatibility, upgradedDocuments: v2 + (hasQueue ? 1 : 0), olderDocuments: 0)

@@ -14,8 +14,8 @@ import Foundation
 /// ```
 public struct StoreValidator: Sendable {
     /// A user customisation and its file size.
-    public struct Customization: Sendable {
-        public var document: UserSessionV1
+    public struct Customisation: Sendable {
+        public var document: CustomisationV1
         public var size: Int
     }
 
@@ -27,9 +27,9 @@ public struct StoreValidator: Sendable {
     public internal(set) var sessionFiles: Set<UUID> = []
     /// The work streams that read, in id order.
     public internal(set) var sessions: [WorkStreamSummary] = []
-    public internal(set) var customizations: [Customization] = []
+    public internal(set) var customisations: [Customisation] = []
     /// Every regular `user-sessions/<id>.json`, readable or not.
-    public internal(set) var customizationFiles: Set<UUID> = []
+    public internal(set) var customisationFiles: Set<UUID> = []
     public internal(set) var settings: SettingsV1?
     public internal(set) var queue: QueueV2?
     /// Documents (with a valid name) that exist but can't be read.
@@ -55,7 +55,7 @@ public struct StoreValidator: Sendable {
         try scanEntries()
         scanManifest()
         if folderIsUsable(store.workStreamsFolderName) { try scanSessions() }
-        if folderIsUsable(StoreLayout.customizationsFolder) { try scanCustomizations() }
+        if folderIsUsable(StoreLayout.customisationsFolder) { try scanCustomisations() }
         scanSettings()
         scanQueue()
         checkMigrationState()
@@ -97,21 +97,21 @@ public struct StoreValidator: Sendable {
         sessionFiles = Set(listing.items)
         scanFolder(listing, store.workStreamsFolderName, read: { (id) throws(StoreError) in try store.storedWorkStream(id) },
                    id: \.fields.id) { scan, id, stored in
-            scan.checkSession(stored.value, file: store.workStreamFile(id))
+            scan.checkWorkStream(stored.value, file: store.workStreamFile(id))
             scan.sessions.append(WorkStreamSummary(stored.value, fileSize: stored.size))
         }
     }
 
-    private mutating func scanCustomizations() throws(StoreError) {
+    private mutating func scanCustomisations() throws(StoreError) {
         let store = store
-        let listing = try store.customizationIDs()
-        customizationFiles = Set(listing.items)
-        scanFolder(listing, StoreLayout.customizationsFolder, read: { (id) throws(StoreError) in try store.storedCustomization(id) },
+        let listing = try store.customisationIDs()
+        customisationFiles = Set(listing.items)
+        scanFolder(listing, StoreLayout.customisationsFolder, read: { (id) throws(StoreError) in try store.storedCustomisation(id) },
                    id: \.id) { scan, id, stored in
-            scan.customizations.append(Customization(document: stored.value, size: stored.size))
+            scan.customisations.append(Customisation(document: stored.value, size: stored.size))
             if !scan.sessionFiles.contains(id) {
                 scan.notes.append(StoreProblem(
-                    file: StoreLayout.customizationPath(id), code: "orphan_customization",
+                    file: StoreLayout.customisationPath(id), code: "orphan_customization",
                     message: "it customises work stream '\(id.lowercased)', which does not exist; this is allowed (spec §3: the work stream may not exist yet)",
                     fix: "Nothing to do. Delete the file only if that work stream will never come back."))
             }

@@ -58,11 +58,11 @@ package struct StoreVerifier: Sendable {
         let ids = try store.workStreamIDs()
         result.workStreams = ids.items.count
         result.unreadable += ids.problems
-        var summaries: [SessionQueueSummary] = []
+        var summaries: [WorkStreamQueueSummary] = []
         var counter = PhaseCounter(.verifyingStore, total: ids.items.count, report: progress)
         // Each work stream is checked on its own, on every core; the findings are kept in id order.
-        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Swift.Result<SessionFindings, StoreError> in
-            .success(checkSession(id, readers: readers, storeVersion: storeVersion))
+        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Swift.Result<WorkStreamFindings, StoreError> in
+            .success(checkWorkStream(id, readers: readers, storeVersion: storeVersion))
         }, consume: { (_, outcome) throws(StoreError) in
             counter.step()
             guard case .success(let findings) = outcome else { return }
@@ -81,32 +81,32 @@ package struct StoreVerifier: Sendable {
         if let backup {
             for id in try backup.workStreamIDs().items where !ids.items.contains(id) {
                 for reader in result.readers {
-                    result.failures.append(RollbackCheck.Failure(check: .valuesPreserved, file: Store.sessionFile(id),
+                    result.failures.append(RollbackCheck.Failure(check: .valuesPreserved, file: StoreLayout.workStreamPath(id),
                                                                  reason: "the work stream is in the backup but not in the store", reader: reader))
                 }
             }
         }
-        let customizations = try store.customizations()
-        result.unreadable += customizations.problems
+        let customisations = try store.customisations()
+        result.unreadable += customisations.problems
         do { _ = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) } } catch { result.unreadable.append(error) }
         try checkQueue(summaries, ids: Set(ids.items), storeVersion: storeVersion, result: &result)
         return result
     }
 
     /// What checking one work stream found.
-    struct SessionFindings: Sendable {
+    struct WorkStreamFindings: Sendable {
         var unreadable: [StoreError] = []
         var failures: [RollbackCheck.Failure] = []
         /// True when checks (a)–(c) ran (the file could be read).
         var checked = false
-        var summary: SessionQueueSummary?
+        var summary: WorkStreamQueueSummary?
         var integrity: String?
     }
 
     /// Checks (a)–(c) of one work stream as each of `readers`, and its queue keys for (d). Thread-safe.
-    private func checkSession(_ id: UUID, readers: [Int], storeVersion: Int) -> SessionFindings {
-        var findings = SessionFindings()
-        let relative = Store.sessionFile(id)
+    private func checkWorkStream(_ id: UUID, readers: [Int], storeVersion: Int) -> WorkStreamFindings {
+        var findings = WorkStreamFindings()
+        let relative = StoreLayout.workStreamPath(id)
         let bytes: [UInt8]
         do { bytes = try FileReader.read(store.file(relative), system: store.system) } catch {
             findings.unreadable.append(error)
@@ -114,13 +114,13 @@ package struct StoreVerifier: Sendable {
         }
         let original = backupDocument(id, findings: &findings)
         for reader in readers {
-            findings.failures += RollbackCheck.checkSession(bytes: bytes, file: relative, original: original, reader: reader,
+            findings.failures += RollbackCheck.checkWorkStream(bytes: bytes, file: relative, original: original, reader: reader,
                                                             storeVersion: storeVersion)
         }
         findings.checked = true
         do {
             let document = try store.decodeWorkStream(id, bytes: bytes)
-            findings.summary = SessionQueueSummary(document)
+            findings.summary = WorkStreamQueueSummary(document)
             if document.schemaVersion < storeVersion {
                 findings.integrity = "\(relative): schema_version \(document.schemaVersion) in a v\(storeVersion) store (written by a v\(document.schemaVersion) writer); run 'migrate-store migrate' to upgrade it and reconcile the queue"
             }
@@ -128,7 +128,7 @@ package struct StoreVerifier: Sendable {
         return findings
     }
 
-    private func backupDocument(_ id: UUID, findings: inout SessionFindings) -> SessionDocument? {
+    private func backupDocument(_ id: UUID, findings: inout WorkStreamFindings) -> WorkStreamDocument? {
         guard let backup else { return nil }
         do throws(StoreError) {
             return try backup.workStream(id)
@@ -140,7 +140,7 @@ package struct StoreVerifier: Sendable {
         }
     }
 
-    private func checkQueue(_ summaries: [SessionQueueSummary], ids: Set<UUID>, storeVersion: Int, result: inout Result) throws(StoreError) {
+    private func checkQueue(_ summaries: [WorkStreamQueueSummary], ids: Set<UUID>, storeVersion: Int, result: inout Result) throws(StoreError) {
         let queue: QueueV2
         do {
             guard let document = try store.queueDocument() else {

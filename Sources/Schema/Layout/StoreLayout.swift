@@ -8,7 +8,7 @@ import Foundation
 ///   store.json                 StoreLayout.manifest
 ///   sessions/<id>.json         StoreLayout.workStreamsFolder, workStreamPath(id)        (v1–v3)
 ///   work-streams/<id>.json     StoreLayout.workStreamsFolderV4, workStreamPath(id, v: 4) (v4, spec §11)
-///   user-sessions/<id>.json    StoreLayout.customizationsFolder, customizationPath(id)
+///   user-sessions/<id>.json    StoreLayout.customisationsFolder, customisationPath(id)
 ///   settings.json              StoreLayout.settings
 ///   queue.json                 StoreLayout.queue (v2 only)
 ///   .<anything>                the implementation's bookkeeping (StoreLayout.Bookkeeping)
@@ -28,30 +28,30 @@ public enum StoreLayout {
     /// the chain's step that renames the folder (`MigrationChain.folderRenamingStep`).
     public static var renamedFolderVersion: Int { MigrationChain.folderRenamingStep.to }
     /// The folder of user customisations: `user-sessions`.
-    public static let customizationsFolder = "user-sessions"
+    public static let customisationsFolder = "user-sessions"
     /// How every document's file name ends.
     public static let documentExtension = ".json"
 
     /// The kinds of document a store holds.
     public enum DocumentKind: String, Sendable, CaseIterable {
-        case manifest, settings, queue, workStream, customization
+        case manifest, settings, queue, workStream, customisation
     }
 
     /// The top-level documents, by file name.
     public static let topLevelDocuments: [String: DocumentKind] = [manifest: .manifest, settings: .settings, queue: .queue]
     /// The folders of documents, by folder name.
-    public static let documentFolders: [String: DocumentKind] = [workStreamsFolder: .workStream, customizationsFolder: .customization]
+    public static let documentFolders: [String: DocumentKind] = [workStreamsFolder: .workStream, customisationsFolder: .customisation]
     /// The folders of documents, in the order scans visit them.
-    public static let documentFolderNames = [workStreamsFolder, customizationsFolder]
+    public static let documentFolderNames = [workStreamsFolder, customisationsFolder]
 
     /// The folders of documents of a store whose `store.json` says `schemaVersion`, in the order
     /// scans visit them: its work-stream folder, then `user-sessions`.
     public static func documentFolderNames(schemaVersion: Int) -> [String] {
-        [workStreamsFolder(schemaVersion: schemaVersion), customizationsFolder]
+        [workStreamsFolder(schemaVersion: schemaVersion), customisationsFolder]
     }
     /// Every document folder of any version (`sessions`, `work-streams`, `user-sessions`): what a
     /// temp-file sweep and the symbolic-link check of open visit, whatever the store's version.
-    public static let everyDocumentFolderName = [workStreamsFolder, workStreamsFolderV4, customizationsFolder]
+    public static let everyDocumentFolderName = [workStreamsFolder, workStreamsFolderV4, customisationsFolder]
 
     /// The store's spelling of an id (spec §1): lowercase `8-4-4-4-12` hex digits, as in the file
     /// names, every id-valued key and `migrate-store`'s output. For an app that shows an id, passes
@@ -90,7 +90,7 @@ public enum StoreLayout {
         workStreamsFolder(schemaVersion: schemaVersion) + "/" + documentFileName(id)
     }
     /// `user-sessions/<lowercase uuid>.json`.
-    public static func customizationPath(_ id: UUID) -> String { customizationsFolder + "/" + documentFileName(id) }
+    public static func customisationPath(_ id: UUID) -> String { customisationsFolder + "/" + documentFileName(id) }
 
     /// True for the only file names a document folder may hold: a lowercase RFC 4122 UUID and `.json`.
     public static func isDocumentFileName(_ name: String) -> Bool {

@@ -6,7 +6,7 @@ public enum QueueBuilder {
     /// app's queue list sorts them (a stale 0, or a negative position, first), then `queued_at`
     /// (null last), then id. Priority: sessions with `is_in_priority_queue`, sorted
     /// by (priority, order, id). Also what a v1 reader derives from the mirror (check (d)).
-    public static func build(from sessions: some Collection<SessionQueueSummary>) -> QueueV2 {
+    public static func build(from sessions: some Collection<WorkStreamQueueSummary>) -> QueueV2 {
         let fifo = sessions.filter(\.keys.isInQueue).sorted(by: fifoOrder)
             .map { FIFOEntry(workStreamID: $0.id, queuedAt: $0.keys.queuedAt) }
         let priority = sessions.filter(\.keys.isInPriorityQueue).map {
@@ -16,7 +16,7 @@ public enum QueueBuilder {
         return QueueV2(fifo: fifo, priority: priority)
     }
 
-    static func fifoOrder(_ a: SessionQueueSummary, _ b: SessionQueueSummary) -> Bool {
+    static func fifoOrder(_ a: WorkStreamQueueSummary, _ b: WorkStreamQueueSummary) -> Bool {
         let pa = effectivePosition(a.keys.queuePosition), pb = effectivePosition(b.keys.queuePosition)
         if pa != pb { return pa < pb }
         switch (a.keys.queuedAt, b.keys.queuedAt) {

@@ -10,7 +10,7 @@ public struct QueueKeys: Sendable, Hashable {
     public var priorityOrder: Double
     public var priorityQueuedAt: Date?
 
-    public init(_ f: SessionFieldsV1) {
+    public init(_ f: WorkStreamFieldsV1) {
         isInQueue = f.isInQueue; queuePosition = f.queuePosition; queuedAt = f.queuedAt
         isInPriorityQueue = f.isInPriorityQueue; priority = f.priority; priorityOrder = f.priorityOrder
         priorityQueuedAt = f.priorityQueuedAt
@@ -37,7 +37,7 @@ public struct QueueKeys: Sendable, Hashable {
     }
 }
 
-extension SessionFieldsV1 {
+extension WorkStreamFieldsV1 {
     /// The queue keys of this document, read and written together.
     public var queueKeys: QueueKeys {
         get { QueueKeys(self) }
@@ -50,7 +50,7 @@ extension SessionFieldsV1 {
 }
 
 /// What the queue logic needs to know of one session document, without its messages.
-public struct SessionQueueSummary: Sendable, Hashable {
+public struct WorkStreamQueueSummary: Sendable, Hashable {
     public var id: UUID
     public var schemaVersion: Int
     public var keys: QueueKeys
@@ -59,7 +59,7 @@ public struct SessionQueueSummary: Sendable, Hashable {
         self.id = id; self.schemaVersion = schemaVersion; self.keys = keys
     }
 
-    public init(_ document: SessionDocument) {
+    public init(_ document: WorkStreamDocument) {
         self.init(id: document.fields.id, schemaVersion: document.schemaVersion, keys: document.fields.queueKeys)
     }
 }
@@ -120,7 +120,7 @@ package struct QueueMirrorUpdate: Sendable {
 
     /// The work streams whose mirror may change: those whose entry differs between the two queues.
     package var candidates: Set<UUID> {
-        let blank = QueueKeys(SessionFieldsV1(id: UUID(), backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0)))
+        let blank = QueueKeys(WorkStreamFieldsV1(id: UUID(), backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0)))
         let all = old.queue.fifo.map(\.workStreamID) + old.queue.priority.map(\.workStreamID)
             + new.queue.fifo.map(\.workStreamID) + new.queue.priority.map(\.workStreamID)
         return Set(all).filter { old.mirror(for: $0, current: blank) != new.mirror(for: $0, current: blank) }

@@ -29,7 +29,7 @@ package enum QueueResolution {
     /// `queue.json` gets `schema_version` `target` (the version the store is at, or is migrated to).
     /// `sessions` is any collection, so that a migration passes a view of its staged work streams
     /// instead of a copy of their summaries (goal 5 of `Benchmarks/`).
-    package static func resolve(manifestVersion: Int, target: Int, sessions: some Collection<SessionQueueSummary>,
+    package static func resolve(manifestVersion: Int, target: Int, sessions: some Collection<WorkStreamQueueSummary>,
                                 existing: QueueV2?) -> ResolvedQueue {
         let rebuild = manifestVersion < 2 || existing == nil || sessions.contains { $0.schemaVersion < 2 }
         var queue: QueueV2

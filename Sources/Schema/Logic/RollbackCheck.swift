@@ -44,17 +44,17 @@ public enum RollbackCheck {
 
     /// What a v1 reader sees in a document: the document decoded by the frozen v1 type, with
     /// newer keys kept as unknown keys (a v2 or v3 store has `min_reader_version` 1).
-    package static func v1View(of bytes: [UInt8]) throws(SchemaError) -> SessionV1 {
-        try SessionV1(bytes: bytes, acceptingNewerVersions: true)
+    package static func v1View(of bytes: [UInt8]) throws(SchemaError) -> WorkStreamV1 {
+        try WorkStreamV1(bytes: bytes, acceptingNewerVersions: true)
     }
 
     /// A document as an older reader sees it: decoded by that version's frozen type, newer keys
     /// kept as unknown keys.
     package enum ReaderView: Sendable, Hashable {
-        case v1(SessionV1)
-        case v2(SessionV2)
+        case v1(WorkStreamV1)
+        case v2(WorkStreamV2)
 
-        var fields: SessionFieldsV1 {
+        var fields: WorkStreamFieldsV1 {
             switch self {
             case .v1(let s): s.fields
             case .v2(let s): s.fields
@@ -88,17 +88,17 @@ public enum RollbackCheck {
     package static func view(of bytes: [UInt8], reader: Int) throws(SchemaError) -> ReaderView {
         guard reader >= 2 else { return .v1(try v1View(of: bytes)) }
         let json = try DocumentVersion.parse(bytes)
-        if try DocumentVersion.peek(json) < 2 { return .v1(try SessionV1(json: json)) }
-        return .v2(try SessionV2(json: json, acceptingNewerVersions: true))
+        if try DocumentVersion.peek(json) < 2 { return .v1(try WorkStreamV1(json: json)) }
+        return .v2(try WorkStreamV2(json: json, acceptingNewerVersions: true))
     }
 
     /// The keys v2 adds to a work stream.
     package static let v2SessionKeys = MigrationStep.v1ToV2.addedWorkStreamKeys
 
     /// Checks (a)–(c) for one work-stream document of a v2 store, as a v1 reader; see
-    /// ``checkSession(bytes:file:original:reader:storeVersion:)``.
-    package static func checkSession(bytes: [UInt8], file: String, original: SessionV1?) -> [Failure] {
-        checkSession(bytes: bytes, file: file, original: original.map { .v1($0) }, reader: 1, storeVersion: 2)
+    /// ``checkWorkStream(bytes:file:original:reader:storeVersion:)``.
+    package static func checkWorkStream(bytes: [UInt8], file: String, original: WorkStreamV1?) -> [Failure] {
+        checkWorkStream(bytes: bytes, file: file, original: original.map { .v1($0) }, reader: 1, storeVersion: 2)
     }
 
     /// Checks (a)–(c) for one work-stream document as written on disk, as a reader of version `reader`.
@@ -112,7 +112,7 @@ public enum RollbackCheck {
     ///   - storeVersion: the store's version: the keys of the steps from `reader` to it are the
     ///     newer keys the reader must keep.
     /// - Returns: the failures; empty when the document passes.
-    package static func checkSession(bytes: [UInt8], file: String, original: SessionDocument?, reader: Int,
+    package static func checkWorkStream(bytes: [UInt8], file: String, original: WorkStreamDocument?, reader: Int,
                                      storeVersion: Int) -> [Failure] {
         let view: ReaderView
         do { view = try self.view(of: bytes, reader: reader) } catch {
@@ -149,7 +149,7 @@ public enum RollbackCheck {
 
     /// Differences between the reader's view and what it saw before migration (`original`, taken
     /// to the reader's version by the chain) that are not reported normalisations (§6, §10).
-    static func differences(view: ReaderView, original: SessionDocument, reader: Int, newerKeys: [String],
+    static func differences(view: ReaderView, original: WorkStreamDocument, reader: Int, newerKeys: [String],
                             newerMessageKeys: [String]) -> [String] {
         let before: ReaderView
         do {
@@ -188,7 +188,7 @@ public enum RollbackCheck {
         return out
     }
 
-    private static func describeFieldDifference(_ a: SessionFieldsV1, _ b: SessionFieldsV1) -> String {
+    private static func describeFieldDifference(_ a: WorkStreamFieldsV1, _ b: WorkStreamFieldsV1) -> String {
         var w1 = ObjectWriter(unknown: [:]), w2 = ObjectWriter(unknown: [:])
         a.write(into: &w1); b.write(into: &w2)
         let keys = w1.object.keys.filter { w1.object[$0] != w2.object[$0] }.sorted()
@@ -206,7 +206,7 @@ public enum RollbackCheck {
 
     /// Check (d): the queue a v1 reader derives from the per-session keys equals `queue.json`.
     /// - Returns: nil when they agree, else the first difference.
-    package static func checkMirror(sessions: [SessionQueueSummary], queue: QueueV2) -> Failure? {
+    package static func checkMirror(sessions: [WorkStreamQueueSummary], queue: QueueV2) -> Failure? {
         let derived = QueueBuilder.build(from: sessions)
         let strip: (QueueV2) -> ([FIFOEntry], [PriorityEntry]) = { q in
             (q.fifo.map { FIFOEntry(workStreamID: $0.workStreamID, queuedAt: $0.queuedAt) },

@@ -5,12 +5,12 @@ import StoreJSON
 /// streams large stores with the same building blocks instead.
 package struct StoreSnapshot: Sendable, Hashable {
     package var manifest: ManifestDocument
-    package var sessions: [UUID: SessionDocument]
-    package var userSessions: [UUID: UserSessionV1]
+    package var sessions: [UUID: WorkStreamDocument]
+    package var userSessions: [UUID: CustomisationV1]
     package var settings: SettingsV1?
     package var queue: QueueV2?
 
-    package init(manifest: ManifestDocument, sessions: [UUID: SessionDocument] = [:], userSessions: [UUID: UserSessionV1] = [:],
+    package init(manifest: ManifestDocument, sessions: [UUID: WorkStreamDocument] = [:], userSessions: [UUID: CustomisationV1] = [:],
                 settings: SettingsV1? = nil, queue: QueueV2? = nil) {
         self.manifest = manifest; self.sessions = sessions; self.userSessions = userSessions
         self.settings = settings; self.queue = queue
@@ -40,12 +40,12 @@ package struct StoreSnapshot: Sendable, Hashable {
                 queue = try StoreSnapshot.decode(path) { () throws(SchemaError) in try QueueV2(bytes: bytes, acceptingNewerVersions: newer) }
             case (2, StoreLayout.workStreamsFolder):
                 let id = try StoreSnapshot.documentID(path, parts[1])
-                let doc = try StoreSnapshot.decode(path) { () throws(SchemaError) in try SessionDocument(bytes: bytes, acceptingNewerVersions: newer) }
+                let doc = try StoreSnapshot.decode(path) { () throws(SchemaError) in try WorkStreamDocument(bytes: bytes, acceptingNewerVersions: newer) }
                 try StoreSnapshot.checkID(doc.fields.id, id, path)
                 sessions[id] = doc
-            case (2, StoreLayout.customizationsFolder):
+            case (2, StoreLayout.customisationsFolder):
                 let id = try StoreSnapshot.documentID(path, parts[1])
-                let doc = try StoreSnapshot.decode(path) { () throws(SchemaError) in try UserSessionV1(bytes: bytes, acceptingNewerVersions: newer) }
+                let doc = try StoreSnapshot.decode(path) { () throws(SchemaError) in try CustomisationV1(bytes: bytes, acceptingNewerVersions: newer) }
                 try StoreSnapshot.checkID(doc.id, id, path)
                 userSessions[id] = doc
             default:
@@ -58,7 +58,7 @@ package struct StoreSnapshot: Sendable, Hashable {
     package var files: [String: [UInt8]] {
         var out: [String: [UInt8]] = [StoreLayout.manifest: manifest.encoded]
         for (id, doc) in sessions { out[StoreLayout.workStreamPath(id)] = doc.encoded }
-        for (id, doc) in userSessions { out[StoreLayout.customizationPath(id)] = doc.encoded }
+        for (id, doc) in userSessions { out[StoreLayout.customisationPath(id)] = doc.encoded }
         if let settings { out[StoreLayout.settings] = settings.encoded }
         if let queue { out[StoreLayout.queue] = queue.encoded }
         return out

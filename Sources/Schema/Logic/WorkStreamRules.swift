@@ -12,7 +12,7 @@ public enum WorkStreamRules {
     ///
     /// A v1 document may carry `provider_session_id` as a kept unknown key (written by v2 code,
     /// then rewritten by a v1 writer); it counts as present.
-    public static func effectiveProviderSessionID(_ document: SessionDocument) -> String {
+    public static func effectiveProviderSessionID(_ document: WorkStreamDocument) -> String {
         switch document {
         case .v2(let s): return s.providerSessionID
         case .v3(let s): return s.providerSessionID
@@ -22,7 +22,7 @@ public enum WorkStreamRules {
     }
 
     /// `provider` if present, else `"claude"`.
-    public static func effectiveProvider(_ document: SessionDocument) -> String {
+    public static func effectiveProvider(_ document: WorkStreamDocument) -> String {
         switch document {
         case .v2(let s): return s.provider
         case .v3(let s): return s.provider
@@ -55,8 +55,8 @@ public enum WorkStreamRules {
     }
 
     /// The customisation's `custom_name` when non-empty, else `backend_name` when valid, else the placeholder.
-    public static func displayName(backendName: String, customization: UserSessionV1?) -> String {
-        if let custom = customization?.customName, !trimmedOfWhiteSpace(custom).isEmpty {
+    public static func displayName(backendName: String, customisation: CustomisationV1?) -> String {
+        if let custom = customisation?.customName, !trimmedOfWhiteSpace(custom).isEmpty {
             return custom
         }
         return isValidDisplayName(backendName) ? backendName : placeholderName
@@ -65,8 +65,8 @@ public enum WorkStreamRules {
     /// Where the display name comes from, for tools that explain it.
     public enum DisplayNameSource: String, Sendable { case customName = "custom_name", backendName = "backend_name", placeholder }
 
-    public static func displayNameSource(backendName: String, customization: UserSessionV1?) -> DisplayNameSource {
-        if let custom = customization?.customName, !trimmedOfWhiteSpace(custom).isEmpty {
+    public static func displayNameSource(backendName: String, customisation: CustomisationV1?) -> DisplayNameSource {
+        if let custom = customisation?.customName, !trimmedOfWhiteSpace(custom).isEmpty {
             return .customName
         }
         return isValidDisplayName(backendName) ? .backendName : .placeholder
@@ -76,17 +76,17 @@ public enum WorkStreamRules {
     /// `backend_name` = `""` (never a UUID), `provider_session_id` = the id in lowercase,
     /// `provider` = `"claude"`, the sync cursors at their defaults (§10).
     public static func newWorkStream(id: UUID = UUID(), workingDirectory: String, createdAt: Date,
-                                     provider: String = defaultProvider, isLocallyCreated: Bool = true) -> SessionV3 {
-        let fields = SessionFieldsV1(id: id, backendName: "", workingDirectory: workingDirectory,
+                                     provider: String = defaultProvider, isLocallyCreated: Bool = true) -> WorkStreamV3 {
+        let fields = WorkStreamFieldsV1(id: id, backendName: "", workingDirectory: workingDirectory,
                                      lastModified: createdAt, isLocallyCreated: isLocallyCreated)
-        return SessionV3(fields: fields, providerSessionID: id.lowercased, provider: provider)
+        return WorkStreamV3(fields: fields, providerSessionID: id.lowercased, provider: provider)
     }
 
     /// A new work stream as v4 code writes it (spec §11): `name` = `""`, `provider_session_id` =
     /// the id in lowercase, `provider` as given, the sync cursors at their defaults, no queue keys.
-    public static func newWorkStreamV4(id: UUID = UUID(), workingDirectory: String, createdAt: Date,
-                                       provider: String = defaultProvider, isLocallyCreated: Bool = true) -> SessionV4 {
-        SessionV4(id: id, name: "", workingDirectory: workingDirectory, lastModified: createdAt,
+    public static func newRenamedWorkStream(id: UUID = UUID(), workingDirectory: String, createdAt: Date,
+                                       provider: String = defaultProvider, isLocallyCreated: Bool = true) -> WorkStreamV4 {
+        WorkStreamV4(id: id, name: "", workingDirectory: workingDirectory, lastModified: createdAt,
                   isLocallyCreated: isLocallyCreated, providerSessionID: id.lowercased, provider: provider)
     }
 }

@@ -7,7 +7,7 @@ extension MigrationChain {
     package struct CanonicalMigration: Sendable {
         /// The document as read, with `messages` holding one stand-in per message (same count,
         /// the document's id as `session_id`): enough for its queue summary, not for its messages.
-        package var document: SessionDocument
+        package var document: WorkStreamDocument
         package var migrated: [UInt8]
         package var changes: [Change]
     }
@@ -15,7 +15,7 @@ extension MigrationChain {
     /// A v1 or v2 work stream taken to v3 (or a v1 one to v2) with its messages upgraded on their bytes
     /// (``CanonicalMessages``), when they are in the canonical form and belong to the work
     /// stream; nil otherwise, and for a document that does not read: the caller then takes the
-    /// full path (`SessionDocument(bytes:)`, ``migrateWorkStream(_:storeVersion:to:queue:)``,
+    /// full path (`WorkStreamDocument(bytes:)`, ``migrateWorkStream(_:storeVersion:to:queue:)``,
     /// `encoded`), which reports what is wrong, or fixes and reports what needs fixing.
     ///
     /// When it applies, the result is the full path's, byte for byte and change for change:
@@ -30,22 +30,22 @@ extension MigrationChain {
     ///
     /// Only the default layout (`sessions/`) and the targets v2 and v3 take this path.
     ///
-    /// With `mirror`, the document goes through `StoreMigration.migrateSession` instead, which
+    /// With `mirror`, the document goes through `StoreMigration.migrateWorkStreamDocument` instead, which
     /// also applies and reports the resolved queue's mirror keys (the migration's second pass).
     package static func migrateCanonicalWorkStream(_ bytes: [UInt8], storeVersion: Int, to target: Int,
                                                    acceptingNewerVersions: Bool, mirror: QueueIndex? = nil) -> CanonicalMigration? {
-        guard target == SessionV2.version || target == SessionV3.version, let start = messagesValueStart(bytes) else { return nil }
+        guard target == WorkStreamV2.version || target == WorkStreamV3.version, let start = messagesValueStart(bytes) else { return nil }
         let upgraded = bytes.withUnsafeBufferPointer { buffer in
-            target == SessionV3.version ? CanonicalMessages.upgradedToV3(buffer, from: start) : CanonicalMessages.checkedForV2(buffer, from: start)
+            target == WorkStreamV3.version ? CanonicalMessages.upgradedToV3(buffer, from: start) : CanonicalMessages.checkedForV2(buffer, from: start)
         }
         guard let upgraded else { return nil }
         let known = Array(bytes[start..<upgraded.end])
-        var document: SessionDocument
+        var document: WorkStreamDocument
         do {
             // The parser steps over the messages (their bytes are `known`) and parses the rest.
             let parsed = try JSONParser.parse(bytes, watching: "messages", known: known, placeholder: .array([]))
             guard parsed.tookKnown, parsed.member == start..<upgraded.end else { return nil }
-            document = try SessionDocument(json: parsed.value, acceptingNewerVersions: acceptingNewerVersions)
+            document = try WorkStreamDocument(json: parsed.value, acceptingNewerVersions: acceptingNewerVersions)
         } catch {
             return nil   // not lost: the full path parses the document again and reports this error
         }
@@ -56,10 +56,10 @@ extension MigrationChain {
         }
         let standIn = MessageV1(id: id, sessionID: id, role: "", text: "", timestamp: Date(timeIntervalSince1970: 0))
         document.fields.messages = Array(repeating: standIn, count: upgraded.count)
-        let migrated: SessionDocument, changes: [Change]
+        let migrated: WorkStreamDocument, changes: [Change]
         do {
             if let mirror {
-                (migrated, changes) = try StoreMigration.migrateSession(document, storeVersion: storeVersion, target: target, index: mirror)
+                (migrated, changes) = try StoreMigration.migrateWorkStreamDocument(document, storeVersion: storeVersion, target: target, index: mirror)
             } else {
                 (migrated, changes) = try migrateWorkStream(document, storeVersion: storeVersion, to: target)
             }
@@ -68,8 +68,8 @@ extension MigrationChain {
         }
         let out: [UInt8]
         switch migrated {
-        case .v3(let session) where target == SessionV3.version: out = session.encoded(copyingMessages: upgraded.bytes)
-        case .v2(let session) where target == SessionV2.version: out = session.encoded(copyingMessages: upgraded.bytes)
+        case .v3(let session) where target == WorkStreamV3.version: out = session.encoded(copyingMessages: upgraded.bytes)
+        case .v2(let session) where target == WorkStreamV2.version: out = session.encoded(copyingMessages: upgraded.bytes)
         default: return nil
         }
         return CanonicalMigration(document: document, migrated: out, changes: changes)

@@ -42,7 +42,7 @@ public struct StepContext: Sendable {
 ///
 /// Every transform is idempotent on its own output and keeps every key it does not know.
 public struct MigrationStep: Sendable {
-    public typealias WorkStreamTransform = @Sendable (SessionDocument, StepContext) throws(SchemaError) -> (SessionDocument, [Change])
+    public typealias WorkStreamTransform = @Sendable (WorkStreamDocument, StepContext) throws(SchemaError) -> (WorkStreamDocument, [Change])
 
     public let from: Int
     public let to: Int
@@ -82,7 +82,7 @@ public struct MigrationStep: Sendable {
     }
 
     /// Applies the work-stream transform.
-    public func migrate(_ document: SessionDocument, context: StepContext) throws(SchemaError) -> (SessionDocument, [Change]) {
+    public func migrate(_ document: WorkStreamDocument, context: StepContext) throws(SchemaError) -> (WorkStreamDocument, [Change]) {
         try workStream(document, context)
     }
 }
@@ -98,7 +98,7 @@ public struct InverseStep: Sendable {
         self.from = from; self.to = to; self.workStream = workStream
     }
 
-    public func migrate(_ document: SessionDocument, context: StepContext) throws(SchemaError) -> (SessionDocument, [Change]) {
+    public func migrate(_ document: WorkStreamDocument, context: StepContext) throws(SchemaError) -> (WorkStreamDocument, [Change]) {
         try workStream(document, context)
     }
 }

@@ -16,14 +16,14 @@ package enum StoreMigration {
     }
 
     /// One work stream through the chain up to `target`, then the queue mirror.
-    package static func migrateSession(_ document: SessionDocument, storeVersion: Int, target: Int,
-                                       index: QueueIndex) throws(SchemaError) -> (SessionDocument, [Change]) {
+    package static func migrateWorkStreamDocument(_ document: WorkStreamDocument, storeVersion: Int, target: Int,
+                                       index: QueueIndex) throws(SchemaError) -> (WorkStreamDocument, [Change]) {
         // Along the rollback-safe steps (and the mirror, which they keep), then any breaking step
         // with the resolved queue (§11: v4 keeps no mirror).
         let safeTarget = min(target, max(document.schemaVersion, MigrationChain.defaultTarget(from: min(document.schemaVersion, storeVersion))))
         var (session, changes) = try MigrationChain.migrateWorkStream(document, storeVersion: storeVersion, to: safeTarget)
         var fields = session.fields
-        let mirror = SessionMigration.applyMirror(index, to: &fields)
+        let mirror = WorkStreamMigration.applyMirror(index, to: &fields)
         if !mirror.isEmpty {
             session.fields = fields
             changes += mirror
@@ -101,7 +101,7 @@ package enum StoreMigration {
         var report = MigrationReport()
         let storeVersion = store.manifest.schemaVersion, target = context.target
         let resolved = QueueResolution.resolve(manifestVersion: storeVersion, target: target,
-                                               sessions: store.sessions.values.map(SessionQueueSummary.init), existing: store.queue)
+                                               sessions: store.sessions.values.map(WorkStreamQueueSummary.init), existing: store.queue)
         if !resolved.changes.isEmpty {
             out.queue = resolved.queue
             report.append(DocumentChanges(file: StoreLayout.queue, changes: resolved.changes))
@@ -112,7 +112,7 @@ package enum StoreMigration {
         var reupgradeFrom = storeVersion
         for (id, doc) in store.sessions {
             let (migrated, changes) = try StoreSnapshot.decode(StoreLayout.workStreamPath(id)) { () throws(SchemaError) in
-                try migrateSession(doc, storeVersion: storeVersion, target: target, index: index)
+                try migrateWorkStreamDocument(doc, storeVersion: storeVersion, target: target, index: index)
             }
             guard !changes.isEmpty else { continue }
             reupgradeFrom = min(reupgradeFrom, doc.schemaVersion)
@@ -127,7 +127,7 @@ package enum StoreMigration {
             let (version, changes) = MigrationChain.upgradedVersion(store.userSessions[id]!.schemaVersion, to: target)
             guard !changes.isEmpty else { continue }
             out.userSessions[id]!.schemaVersion = version
-            report.append(DocumentChanges(file: StoreLayout.customizationPath(id), changes: changes))
+            report.append(DocumentChanges(file: StoreLayout.customisationPath(id), changes: changes))
         }
         if let settings = store.settings {
             let (version, changes) = MigrationChain.upgradedVersion(settings.schemaVersion, to: target)

@@ -54,12 +54,12 @@ public enum DocumentVersion {
 }
 
 /// A work-stream document of whichever version the file holds.
-public enum SessionDocument: Sendable, Hashable {
-    case v1(SessionV1)
-    case v2(SessionV2)
-    case v3(SessionV3)
+public enum WorkStreamDocument: Sendable, Hashable {
+    case v1(WorkStreamV1)
+    case v2(WorkStreamV2)
+    case v3(WorkStreamV3)
     /// A work stream of `work-streams/` (spec §11): `name`, no queue keys.
-    case v4(SessionV4)
+    case v4(WorkStreamV4)
 
     /// Reads `schema_version` first, then decodes the matching frozen type, by the folder the
     /// document lives in.
@@ -75,17 +75,17 @@ public enum SessionDocument: Sendable, Hashable {
     package init(json: JSONValue, acceptingNewerVersions: Bool = false, renamedFolder: Bool = false) throws(SchemaError) {
         let version = try DocumentVersion.peek(json)
         if renamedFolder {
-            guard version >= SessionV4.version else {
+            guard version >= WorkStreamV4.version else {
                 throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
-                                  detail: "this work stream has schema_version \(version), but a work stream in \(StoreLayout.workStreamsFolderV4)/ must have schema_version \(SessionV4.version) or later (the store is at version \(SessionV4.version) or later); run migrate-store migrate to finish the store's layout change, or restore a backup")
+                                  detail: "this work stream has schema_version \(version), but a work stream in \(StoreLayout.workStreamsFolderV4)/ must have schema_version \(WorkStreamV4.version) or later (the store is at version \(WorkStreamV4.version) or later); run migrate-store migrate to finish the store's layout change, or restore a backup")
             }
-            self = .v4(try SessionV4(json: json, acceptingNewerVersions: acceptingNewerVersions))
+            self = .v4(try WorkStreamV4(json: json, acceptingNewerVersions: acceptingNewerVersions))
             return
         }
         switch version {
-        case 1: self = .v1(try SessionV1(json: json))
-        case 2: self = .v2(try SessionV2(json: json))
-        default: self = .v3(try SessionV3(json: json, acceptingNewerVersions: acceptingNewerVersions))
+        case 1: self = .v1(try WorkStreamV1(json: json))
+        case 2: self = .v2(try WorkStreamV2(json: json))
+        default: self = .v3(try WorkStreamV3(json: json, acceptingNewerVersions: acceptingNewerVersions))
         }
     }
 
@@ -98,10 +98,10 @@ public enum SessionDocument: Sendable, Hashable {
     /// not read): what the engine of a step reads on one side of it, whatever the folder.
     package init(bytes: [UInt8], frozenVersion version: Int) throws(SchemaError) {
         switch version {
-        case 1: self = .v1(try SessionV1(bytes: bytes))
-        case SessionV2.version: self = .v2(try SessionV2(bytes: bytes))
-        case SessionV3.version: self = .v3(try SessionV3(bytes: bytes))
-        case SessionV4.version: self = .v4(try SessionV4(bytes: bytes))
+        case 1: self = .v1(try WorkStreamV1(bytes: bytes))
+        case WorkStreamV2.version: self = .v2(try WorkStreamV2(bytes: bytes))
+        case WorkStreamV3.version: self = .v3(try WorkStreamV3(bytes: bytes))
+        case WorkStreamV4.version: self = .v4(try WorkStreamV4(bytes: bytes))
         default:
             throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
                               detail: "this code has no work-stream type of schema version \(version)")
@@ -120,7 +120,7 @@ public enum SessionDocument: Sendable, Hashable {
     /// The v1 keys, common to every version. For a v4 work stream: `backend_name` is its `name`,
     /// and the queue keys are the defaults of §3 (v4 has no mirror: the queue is `queue.json`);
     /// setting them changes `name` and the other v1 keys, never a queue key.
-    public var fields: SessionFieldsV1 {
+    public var fields: WorkStreamFieldsV1 {
         get {
             switch self {
             case .v1(let s): s.fields

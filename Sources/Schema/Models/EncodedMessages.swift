@@ -3,13 +3,13 @@ import StoreJSON
 
 /// A work stream's messages together with the exact bytes that hold them in its document: the
 /// canonical `messages` array (nesting level 1, `[` to `]`). Two facts hold for every value,
-/// checked when it is made (only ``SessionV2/encoded(after:)`` makes one):
+/// checked when it is made (only ``WorkStreamV2/encoded(after:)`` makes one):
 ///
 /// 1. decoding `bytes` as a document's `messages` gives exactly `messages`, and
 /// 2. `bytes` are what the canonical writer writes for `messages`.
 ///
 /// A store keeps the value of the last document it wrote; the next read of that document
-/// (``SessionDocument/decode(_:acceptingNewerVersions:reusing:)``) then compares the bytes
+/// (``WorkStreamDocument/decode(_:acceptingNewerVersions:reusing:)``) then compares the bytes
 /// instead of parsing and decoding them (fact 1), and the next write of unchanged messages
 /// copies the bytes instead of encoding them (fact 2). The file is still read and compared in
 /// full, so a change by another writer is always seen: bytes that differ are parsed as usual.
@@ -34,8 +34,8 @@ package struct EncodedMessages: Sendable {
 
 /// A decoded work-stream document and what an update needs to rewrite it: the bytes it was read
 /// from and where its messages lie in them.
-package struct DecodedSessionDocument: Sendable {
-    package var document: SessionDocument
+package struct DecodedWorkStreamDocument: Sendable {
+    package var document: WorkStreamDocument
     /// The bytes decoded.
     let source: [UInt8]
     /// Where the `messages` value lies in `source`; nil when the document has none.
@@ -45,73 +45,73 @@ package struct DecodedSessionDocument: Sendable {
     let reused: EncodedMessages?
 }
 
-extension SessionDocument {
+extension WorkStreamDocument {
     /// Decodes `bytes` exactly as ``init(bytes:acceptingNewerVersions:)`` does: the same
     /// document, the same errors. When the root's `messages` value is exactly `known.bytes`, it
     /// is compared instead of parsed, and the messages are `known.messages` (which decoding
     /// those bytes gives, see ``EncodedMessages``).
     package static func decode(_ bytes: [UInt8], acceptingNewerVersions: Bool = false,
-                              reusing known: EncodedMessages?) throws(SchemaError) -> DecodedSessionDocument {
+                              reusing known: EncodedMessages?) throws(SchemaError) -> DecodedWorkStreamDocument {
         let parsed: (value: JSONValue, member: Range<Int>?, tookKnown: Bool)
         do {
             parsed = try JSONParser.parse(bytes, watching: "messages", known: known?.bytes, placeholder: .array([]))
         } catch {
             throw SchemaError(code: .syntax, syntax: error)
         }
-        var document = try SessionDocument(json: parsed.value, acceptingNewerVersions: acceptingNewerVersions)
+        var document = try WorkStreamDocument(json: parsed.value, acceptingNewerVersions: acceptingNewerVersions)
         var reused: EncodedMessages?
         if parsed.tookKnown, let known {
             // The placeholder decoded as no messages; the real ones are the known ones.
             document.fields.messages = known.messages
             reused = known
         }
-        return DecodedSessionDocument(document: document, source: bytes, messagesRange: parsed.member, reused: reused)
+        return DecodedWorkStreamDocument(document: document, source: bytes, messagesRange: parsed.member, reused: reused)
     }
 }
 
-extension SessionV2 {
+extension WorkStreamV2 {
     /// The canonical bytes (``encoded``, byte for byte), for a work stream decoded as `read`
     /// (and then changed, or not), and the messages with their bytes to keep for the next read;
-    /// see ``SessionEncoding/encoded(after:)``.
-    package func encoded(after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
-        SessionEncoding.encoded(SessionEncoding.v2, schemaVersion: schemaVersion, fields: fields,
+    /// see ``WorkStreamEncoding/encoded(after:)``.
+    package func encoded(after read: DecodedWorkStreamDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
+        WorkStreamEncoding.encoded(WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
                                 provider: .init(sessionID: providerSessionID, name: provider, cursors: nil),
                                 unknown: unknown, after: read)
     }
 }
 
-extension SessionV2 {
+extension WorkStreamV2 {
     /// The canonical bytes with `messages` (the canonical bytes of the whole `messages` value at
     /// level 1) copied in instead of this value's own messages, which are not looked at: the
     /// migration's fast path (`MigrationChain.migrateCanonicalWorkStream`).
     package func encoded(copyingMessages messages: [UInt8]) -> [UInt8] {
         var range = 0..<0, appended: [Range<Int>] = []
-        return SessionEncoding.document(SessionEncoding.v2, schemaVersion: schemaVersion, fields: fields,
+        return WorkStreamEncoding.document(WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
                                         provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown,
                                         messages: .copy(messages), messagesRange: &range, appendedRanges: &appended)
     }
 }
 
-extension SessionV3 {
-    /// As ``SessionV2/encoded(copyingMessages:)``, for a v3 document.
+extension WorkStreamV3 {
+    /// As ``WorkStreamV2/encoded(copyingMessages:)``, for a v3 document.
     package func encoded(copyingMessages messages: [UInt8]) -> [UInt8] {
         var range = 0..<0, appended: [Range<Int>] = []
-        return SessionEncoding.document(SessionEncoding.v3, schemaVersion: schemaVersion, fields: fields,
+        return WorkStreamEncoding.document(WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: fields,
                                         provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
                                         unknown: unknown, messages: .copy(messages), messagesRange: &range, appendedRanges: &appended)
     }
 
-    /// As ``SessionV2/encoded(after:)``, for a v3 document (messages without `sync` get the defaults).
-    package func encoded(after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
+    /// As ``WorkStreamV2/encoded(after:)``, for a v3 document (messages without `sync` get the defaults).
+    package func encoded(after read: DecodedWorkStreamDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
         var filled = self
         filled.fillMessageSync()
-        return SessionEncoding.encoded(SessionEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
+        return WorkStreamEncoding.encoded(WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
                                        provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
                                        unknown: unknown, after: read)
     }
 }
 
-extension SessionEncoding {
+extension WorkStreamEncoding {
     /// The canonical bytes for a work stream decoded as `read` (and then changed, or not), and the
     /// messages with their bytes to keep for the next read of the file written, or nil when they
     /// can't be vouched for.
@@ -126,10 +126,10 @@ extension SessionEncoding {
     /// - they were decoded from bytes equal to the bytes written for them (the source was
     ///   canonical) and not changed.
     /// Otherwise (changed messages, another writer's formatting) nil: they are parsed on the next read.
-    static func encoded(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1, provider: Provider,
-                        unknown: JSONObject, after read: DecodedSessionDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
+    static func encoded(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1, provider: Provider,
+                        unknown: JSONObject, after read: DecodedWorkStreamDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
         let messages = fields.messages
-        var source = SessionEncoding.MessagesSource.encode
+        var source = WorkStreamEncoding.MessagesSource.encode
         if let known = read.reused {
             if EncodedMessages.sameStorage(messages, known.messages) {
                 source = .copy(known.bytes)
@@ -138,7 +138,7 @@ extension SessionEncoding {
             }
         }
         var range = 0..<0, appended: [Range<Int>] = []
-        let bytes = SessionEncoding.document(layout, schemaVersion: schemaVersion, fields: fields, provider: provider,
+        let bytes = WorkStreamEncoding.document(layout, schemaVersion: schemaVersion, fields: fields, provider: provider,
                                              unknown: unknown, messages: source, messagesRange: &range, appendedRanges: &appended)
         switch source {
         case .copy: return (bytes, read.reused)

@@ -7,7 +7,7 @@ extension MessageV1 {
     static let readerKeysV3 = ObjectKeys(["id", "session_id", "role", "text", "timestamp", "server_timestamp", "status", "seq", "offset"])
 }
 
-extension SessionFieldsV1 {
+extension WorkStreamFieldsV1 {
     /// The v1 keys, in the order `init(reading:)` asks for them.
     static let readerKeyNames = [
         "id", "backend_name", "working_directory", "is_locally_created", "last_modified", "message_count",
@@ -16,16 +16,16 @@ extension SessionFieldsV1 {
     ]
 }
 
-extension SessionV1 {
-    static let readerKeys = ObjectKeys(["schema_version"] + SessionFieldsV1.readerKeyNames)
+extension WorkStreamV1 {
+    static let readerKeys = ObjectKeys(["schema_version"] + WorkStreamFieldsV1.readerKeyNames)
 }
 
-extension SessionV2 {
-    static let readerKeys = ObjectKeys(["schema_version"] + SessionFieldsV1.readerKeyNames + ["provider_session_id", "provider"])
+extension WorkStreamV2 {
+    static let readerKeys = ObjectKeys(["schema_version"] + WorkStreamFieldsV1.readerKeyNames + ["provider_session_id", "provider"])
 }
 
-extension SessionV3 {
-    static let readerKeys = ObjectKeys(["schema_version"] + SessionFieldsV1.readerKeyNames + ["provider_session_id", "provider"]
+extension WorkStreamV3 {
+    static let readerKeys = ObjectKeys(["schema_version"] + WorkStreamFieldsV1.readerKeyNames + ["provider_session_id", "provider"]
                                        + SyncCursors.keys)
 }
 

@@ -14,13 +14,13 @@ import Testing
         let syncStore = try Store.open(at: syncPath)
         let message = MessageV1(id: UUID(uuidString: "aaaaaaaa-1111-4222-8333-444455556666")!, sessionID: Self.id, role: "user",
                                 text: "Ship it", timestamp: StoreFixtures.t0)
-        try await asyncStore.createWorkStreamV4(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
-        try await asyncStore.appendMessagesV4(Self.id, [message])
-        let renamed = try await asyncStore.updateWorkStreamV4(Self.id) { $0.name = "Shipping" }
-        try syncStore.createWorkStreamV4(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
-        try syncStore.appendMessagesV4(Self.id, [message])
-        try syncStore.updateWorkStreamV4(Self.id) { $0.name = "Shipping" }
-        #expect(try await asyncStore.workStreamV4(Self.id) == renamed)
+        try await asyncStore.createRenamedWorkStream(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
+        try await asyncStore.appendMessagesToRenamedWorkStream(Self.id, [message])
+        let renamed = try await asyncStore.updateRenamedWorkStream(Self.id) { $0.name = "Shipping" }
+        try syncStore.createRenamedWorkStream(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
+        try syncStore.appendMessagesToRenamedWorkStream(Self.id, [message])
+        try syncStore.updateRenamedWorkStream(Self.id) { $0.name = "Shipping" }
+        #expect(try await asyncStore.renamedWorkStream(Self.id) == renamed)
         #expect(tree(asyncPath) == tree(syncPath))
         #expect(tree(asyncPath)["work-streams/0e0e0e0e-1111-4222-8333-444455556666.json"] == renamed.encoded)
     }
@@ -31,7 +31,7 @@ import Testing
         let store = try Store.open(at: path)
         let changes = try store.changes()
         var iterator = changes.makeAsyncIterator()
-        try store.updateWorkStreamV4(V4Store.released) { $0.unreadCount += 1 }
+        try store.updateRenamedWorkStream(V4Store.released) { $0.unreadCount += 1 }
         let watcher = iterator.watcher
         let timeout = Task {
             try await Task.sleep(for: .seconds(30))

@@ -12,7 +12,7 @@ import Testing
         #expect(store.compatibility == .breakingCurrent(storeVersion: 4))
         #expect(store.isWritable)
         #expect(store.hasRenamedLayout)
-        #expect(store.sessionsDirectory == path + "/work-streams")
+        #expect(store.workStreamsDirectory == path + "/work-streams")
         #expect(try store.manifest().schemaVersion == 4)
         #expect(tree(path) == tree(try V4Store.make(dir, as: "again")))
     }
@@ -24,7 +24,7 @@ import Testing
             Issue.record("not a v4 document"); return
         }
         #expect(session.name == "Write release notes for 2.4")
-        #expect(try store.workStreamV4(V4Store.released) == session)
+        #expect(try store.renamedWorkStream(V4Store.released) == session)
         let listing = try store.listWorkStreams()
         #expect(listing.problems.isEmpty)
         #expect(listing.items.count == 8)

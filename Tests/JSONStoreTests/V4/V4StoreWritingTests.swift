@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSONStore
 
-/// The v4 write API (`createWorkStreamV4`, `updateWorkStreamV4`, `appendMessagesV4`) and every
+/// The v4 write API (`createRenamedWorkStream`, `updateRenamedWorkStream`, `appendMessagesToRenamedWorkStream`) and every
 /// other write on a v4 store: v4 documents in `work-streams/`, the queue in `queue.json` only.
 @Suite struct V4StoreWritingTests {
     static let id = UUID(uuidString: "0e0e0e0e-1111-4222-8333-444455556666")!
@@ -11,7 +11,7 @@ import Testing
         let dir = TemporaryDirectory()
         let path = try V4Store.make(dir)
         let store = try Store.open(at: path)
-        let created = try store.createWorkStreamV4(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
+        let created = try store.createRenamedWorkStream(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
         #expect(created.schemaVersion == 4)
         let text = String(decoding: tree(path)["work-streams/0e0e0e0e-1111-4222-8333-444455556666.json"] ?? [], as: UTF8.self)
         #expect(text == """
@@ -37,7 +37,7 @@ import Testing
 
             """)
         #expect(!FileManager.default.fileExists(atPath: path + "/sessions"))
-        let again = #expect(throws: StoreError.self) { try store.createWorkStreamV4(id: Self.id, workingDirectory: "/w") }
+        let again = #expect(throws: StoreError.self) { try store.createRenamedWorkStream(id: Self.id, workingDirectory: "/w") }
         #expect(again?.code == .alreadyExists)
     }
 
@@ -48,11 +48,11 @@ import Testing
         let before = tree(path)
         let message = MessageV1(id: UUID(uuidString: "aaaaaaaa-1111-4222-8333-444455556666")!, sessionID: Self.id, role: "user",
                                 text: "Ship it", timestamp: StoreFixtures.t0)
-        let appended = try store.appendMessagesV4(V4Store.released, [message])
+        let appended = try store.appendMessagesToRenamedWorkStream(V4Store.released, [message])
         #expect(appended.messages.count == 3)
         #expect(appended.lastModified == StoreFixtures.t0)
         #expect(appended.messages.last?.sessionID == V4Store.released)
-        let renamed = try store.updateWorkStreamV4(V4Store.released) { $0.name = "Release notes" }
+        let renamed = try store.updateRenamedWorkStream(V4Store.released) { $0.name = "Release notes" }
         let after = tree(path)
         let relative = "work-streams/c25e47cd-f10a-49a3-9ec4-a9355366da75.json"
         #expect(Set(after.keys) == Set(before.keys))
@@ -70,7 +70,7 @@ import Testing
         let path = try V4Store.make(dir)
         let store = try Store.open(at: path)
         let before = tree(path)
-        let error = #expect(throws: StoreError.self) { try store.updateWorkStreamV4(V4Store.released) { $0.id = Self.id } }
+        let error = #expect(throws: StoreError.self) { try store.updateRenamedWorkStream(V4Store.released) { $0.id = Self.id } }
         #expect(error?.code == .invalidArgument)
         #expect(tree(path) == before)
     }
@@ -82,11 +82,11 @@ import Testing
         let before = tree(path, dotNames: true)
         let update = #expect(throws: StoreError.self) { try store.updateWorkStream(V4Store.released) { $0.fields.preview = "x" } }
         #expect(update?.code == .unsupportedVersion)
-        #expect(update?.message == "Can't update work stream 'c25e47cd-f10a-49a3-9ec4-a9355366da75' in '\(path)' as a v3 work stream: it is a schema v4 store, whose work streams are v4 documents in work-streams/. Use updateWorkStreamV4(_:_:) instead.")
+        #expect(update?.message == "Can't update work stream 'c25e47cd-f10a-49a3-9ec4-a9355366da75' in '\(path)' as a v3 work stream: it is a schema v4 store, whose work streams are v4 documents in work-streams/. Use updateRenamedWorkStream(_:_:) instead.")
         let create = #expect(throws: StoreError.self) { try store.createWorkStream(id: Self.id, workingDirectory: "/w") }
-        #expect(create?.message.hasSuffix("Use createWorkStreamV4(id:workingDirectory:provider:at:) instead.") == true)
+        #expect(create?.message.hasSuffix("Use createRenamedWorkStream(id:workingDirectory:provider:at:) instead.") == true)
         let append = #expect(throws: StoreError.self) { try store.appendMessages(V4Store.released, []) }
-        #expect(append?.message.hasSuffix("Use appendMessagesV4(_:_:) instead.") == true)
+        #expect(append?.message.hasSuffix("Use appendMessagesToRenamedWorkStream(_:_:) instead.") == true)
         #expect(tree(path, dotNames: true) == before)
     }
 
@@ -94,7 +94,7 @@ import Testing
         let dir = TemporaryDirectory()
         let path = try dir.copySample("v3-store")
         let store = try Store.open(at: path)
-        let error = #expect(throws: StoreError.self) { try store.updateWorkStreamV4(V4Store.released) { $0.name = "x" } }
+        let error = #expect(throws: StoreError.self) { try store.updateRenamedWorkStream(V4Store.released) { $0.name = "x" } }
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.message == "Can't update work stream 'c25e47cd-f10a-49a3-9ec4-a9355366da75' in '\(path)' as a v4 work stream: it is a schema v3 store, whose work streams are in sessions/. Use updateWorkStream(_:_:), or move the store to v4 first (a migration that takes the breaking step).")
     }

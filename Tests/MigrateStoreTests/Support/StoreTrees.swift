@@ -36,13 +36,13 @@ enum StoreTrees {
     }
 
     /// What a v1 reader sees: every work stream decoded by the frozen v1 type, and the FIFO order it derives.
-    static func v1View(_ root: String) throws -> (sessions: [UUID: SessionFieldsV1], fifo: [UUID]) {
-        var sessions: [UUID: SessionFieldsV1] = [:]
-        var summaries: [SessionQueueSummary] = []
+    static func v1View(_ root: String) throws -> (sessions: [UUID: WorkStreamFieldsV1], fifo: [UUID]) {
+        var sessions: [UUID: WorkStreamFieldsV1] = [:]
+        var summaries: [WorkStreamQueueSummary] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: root + "/sessions") where !name.hasPrefix(".") {
-            let session = try SessionV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: root + "/sessions/" + name))), acceptingNewerVersions: true)
+            let session = try WorkStreamV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: root + "/sessions/" + name))), acceptingNewerVersions: true)
             sessions[session.fields.id] = session.fields
-            summaries.append(SessionQueueSummary(id: session.fields.id, schemaVersion: 1, keys: session.fields.queueKeys))
+            summaries.append(WorkStreamQueueSummary(id: session.fields.id, schemaVersion: 1, keys: session.fields.queueKeys))
         }
         return (sessions, QueueBuilder.build(from: summaries).fifo.map(\.workStreamID))
     }

@@ -86,7 +86,7 @@ struct BadInputProbe {
             do { errors += try body() } catch { errors.append(error) }
         }
         collect { () throws(StoreError) in try store.listWorkStreams().problems }
-        collect { () throws(StoreError) in try store.customizations().problems }
+        collect { () throws(StoreError) in try store.customisations().problems }
         collect { () throws(StoreError) in _ = try store.manifest(); return [] }
         collect { () throws(StoreError) in _ = try store.settings(); return [] }
         collect { () throws(StoreError) in _ = try store.queueDocument(); return [] }

@@ -62,7 +62,7 @@ import StoreGenerator
             let messages = try reopened.workStream(W.id(index + 1)).fields.messages
             #expect(messages.map(\.id) == (0..<rounds).map { W.id(1000 + index * 100 + $0) })
         }
-        #expect(try reopened.customization(W.id(99))?.customName?.hasPrefix("thread ") == true)
+        #expect(try reopened.customisation(W.id(99))?.customName?.hasPrefix("thread ") == true)
         #expect(temporaryLeftovers(path).isEmpty)
     }
 
@@ -141,7 +141,7 @@ import StoreGenerator
                 let files = state.files()
                 for stream in 0..<threads where promised[stream] > 0 {
                     let path = W.store + "/sessions/" + W.id(stream + 1).lowercased + ".json"
-                    let preview = files[path].flatMap { try? SessionV3(bytes: $0) }?.fields.preview ?? "missing"
+                    let preview = files[path].flatMap { try? WorkStreamV3(bytes: $0) }?.fields.preview ?? "missing"
                     let round = Int(preview.dropFirst("round ".count)) ?? 0
                     if round < promised[stream] {
                         failures.append("after '\(snapshot.call)': stream \(stream + 1) holds '\(preview)', round \(promised[stream]) had returned")

@@ -108,7 +108,7 @@ final class ExchangeByRenames: ForwardingCalls, @unchecked Sendable {
 /// customisations commit that is not atomic (issue 19). The work streams' exchange is left whole.
 final class ExchangeOfCustomisationsByRenames: ForwardingCalls, @unchecked Sendable {
     override func system_exchange(_ a: String, _ b: String) throws(Errno) {
-        guard b.hasSuffix("/" + StoreLayout.customizationsFolder) || a.hasSuffix("/" + StoreLayout.customizationsFolder) else {
+        guard b.hasSuffix("/" + StoreLayout.customisationsFolder) || a.hasSuffix("/" + StoreLayout.customisationsFolder) else {
             return try base.system_exchange(a, b)
         }
         let spare = a + ".spare"

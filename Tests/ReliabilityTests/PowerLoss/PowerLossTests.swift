@@ -25,8 +25,8 @@ import Schema
         settings.schemaVersion = 3
         let sessions = W.store + "/sessions"
         let files = initial.files()
-        let a = try SessionV3(bytes: files[sessions + "/" + W.id(1).lowercased + ".json"]!)
-        let b = try SessionV3(bytes: files[sessions + "/" + W.id(2).lowercased + ".json"]!)
+        let a = try WorkStreamV3(bytes: files[sessions + "/" + W.id(1).lowercased + ".json"]!)
+        let b = try WorkStreamV3(bytes: files[sessions + "/" + W.id(2).lowercased + ".json"]!)
         var a2 = a, b2 = b
         a2.fields.preview = "batch"
         b2.fields.preview = String(repeating: "b", count: 5000)
@@ -45,7 +45,7 @@ import Schema
         let files = initial.files()
         var changes: [FileChange] = []
         for n in 1...9 {
-            var session = try SessionV3(bytes: files[sessions + "/" + W.id(n).lowercased + ".json"]!)
+            var session = try WorkStreamV3(bytes: files[sessions + "/" + W.id(n).lowercased + ".json"]!)
             session.fields.preview = "large batch \(n)"
             changes.append(FileChange(directory: sessions, name: W.id(n).lowercased + ".json", bytes: session.encoded))
         }

@@ -67,7 +67,7 @@ enum PowerLossWorkloads {
         let model = ModelFileSystem(crash.state)
         do {
             let reopened = try Store.open(at: store, options: options, system: SystemCalls(calls: model))
-            var problems = try reopened.listWorkStreams().problems + (try reopened.customizations().problems)
+            var problems = try reopened.listWorkStreams().problems + (try reopened.customisations().problems)
             _ = try reopened.settings()
             if reopened.isWritable, try reopened.queueDocument() == nil {
                 problems.append(StoreError(.notFound, "queue.json is missing in a v2 store"))
@@ -86,7 +86,7 @@ enum PowerLossWorkloads {
     static func storeReads(_ crash: PowerLossHarness.Crash) -> [String] {
         do {
             let reader = try Store.open(at: store, options: Store.Options(readOnly: true), system: SystemCalls(calls: ModelFileSystem(crash.state)))
-            return (try reader.listWorkStreams().problems + (try reader.customizations().problems)).map { "read-only: \($0.message)" }
+            return (try reader.listWorkStreams().problems + (try reader.customisations().problems)).map { "read-only: \($0.message)" }
         } catch {
             return ["the store does not open read-only: \(error)"]
         }
@@ -183,10 +183,10 @@ enum PowerLossWorkloads {
     /// Before any v2 code reconciles it, a v1 reader (rollback) derives from the session keys the
     /// FIFO and priority queues of the last acknowledged operation or of the one in flight.
     static func v1QueueIsOldOrNew(_ crash: PowerLossHarness.Crash) -> [String] {
-        var summaries: [SessionQueueSummary] = []
+        var summaries: [WorkStreamQueueSummary] = []
         for (path, bytes) in crash.state.files() where path.contains("/sessions/") {
             guard let view = try? RollbackCheck.v1View(of: bytes) else { return ["a v1 reader can't read '\(path)'"] }
-            summaries.append(SessionQueueSummary(id: view.fields.id, schemaVersion: 1, keys: view.fields.queueKeys))
+            summaries.append(WorkStreamQueueSummary(id: view.fields.id, schemaVersion: 1, keys: view.fields.queueKeys))
         }
         let derived = QueueBuilder.build(from: summaries)
         let candidates = [crash.acknowledged, crash.acknowledged + 1].filter { $0 < crash.versions.count }
@@ -255,14 +255,14 @@ enum PowerLossWorkloads {
     /// store in the middle of a migration holds documents of several versions).
     static func v1ReaderReads(_ files: [String: [UInt8]], original: [String: [UInt8]]) -> [String] {
         var failures: [String] = []
-        var summaries: [SessionQueueSummary] = []
-        var originalSummaries: [SessionQueueSummary] = []
+        var summaries: [WorkStreamQueueSummary] = []
+        var originalSummaries: [WorkStreamQueueSummary] = []
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) where path.contains("/sessions/") {
-            guard let before = original[path], let originalDocument = try? SessionDocument(bytes: before) else { continue }
-            originalSummaries.append(SessionQueueSummary(originalDocument))
+            guard let before = original[path], let originalDocument = try? WorkStreamDocument(bytes: before) else { continue }
+            originalSummaries.append(WorkStreamQueueSummary(originalDocument))
             do {
                 let view = try RollbackCheck.v1View(of: bytes)
-                summaries.append(SessionQueueSummary(id: view.fields.id, schemaVersion: 1, keys: view.fields.queueKeys))
+                summaries.append(WorkStreamQueueSummary(id: view.fields.id, schemaVersion: 1, keys: view.fields.queueKeys))
             } catch {
                 failures.append("a v1 reader can't read '\(path)': \(error)")
                 continue
@@ -272,7 +272,7 @@ enum PowerLossWorkloads {
                     let version = (try? DocumentVersion.peek(DocumentVersion.parse(bytes))) ?? 1
                     var found: [String] = []
                     for reader in [1, 2] {
-                        found += RollbackCheck.checkSession(bytes: bytes, file: path, original: originalDocument, reader: reader,
+                        found += RollbackCheck.checkWorkStream(bytes: bytes, file: path, original: originalDocument, reader: reader,
                                                             storeVersion: max(reader, version)).map { "v\(reader) reader: \($0)" }
                     }
                     return found

@@ -16,7 +16,7 @@ try store.updateWorkStream(stream.id) { $0.providerSessionID = "0e9d8c7b-6a5f-4e
 let listing = try store.listWorkStreams()                      // summaries + every unreadable file
 for summary in listing.items {
     let name = WorkStreamRules.displayName(backendName: summary.backendName,
-                                           customization: try store.customization(summary.id))
+                                           customisation: try store.customisation(summary.id))
     print(summary.id, name, summary.effectiveProviderSessionID)
 }
 let visible = try store.visibleQueue(lockedProviderSessions: [])

@@ -65,7 +65,7 @@ struct ImportCoreDataCommand: Subcommand {
             lines.append("  left out (--allow-unknown), \(r.unknown.count) not in any model of the app:")
             lines += r.unknown.map { "    \($0)" }
         }
-        lines.append("  \(counted(r.workStreams, "work stream")), \(counted(r.messages, "message")), \(counted(r.customizations, "customisation"))")
+        lines.append("  \(counted(r.workStreams, "work stream")), \(counted(r.messages, "message")), \(counted(r.customisations, "customisation"))")
         lines.append("  queue: \(r.fifo.count) in the FIFO queue, \(r.priority.count) in the priority queue")
         let values = "queue_enabled \(r.settings.queueEnabled), priority_queue_enabled \(r.settings.priorityQueueEnabled)"
         if let preferences = r.preferences {
@@ -96,7 +96,7 @@ struct ImportCoreDataCommand: Subcommand {
             "offsets_backfill": .object(["applied": .bool(r.backfillApplied), "reason": .string(r.backfillReason),
                                          "values_changed": .int(r.offsetsBackfilled)]),
             "preference_keys_not_carried": .array(r.preferenceKeysNotCarried.map { .string($0) }), "work_streams": .int(r.workStreams), "messages": .int(r.messages),
-            "customizations": .int(r.customizations), "files": .int(r.files), "bytes": .int(Int(r.bytes)),
+            "customizations": .int(r.customisations), "files": .int(r.files), "bytes": .int(Int(r.bytes)),
             "store_schema_version": .int(r.storeSchemaVersion),
             "queue": .object(["fifo": .array(r.fifo.map { .string($0.uuidString.lowercased()) }),
                               "priority": .array(r.priority.map { .string($0.uuidString.lowercased()) })]),

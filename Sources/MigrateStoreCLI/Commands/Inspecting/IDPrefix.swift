@@ -38,7 +38,7 @@ enum IDPrefix {
     /// The display name (escaped: it goes into an error message), or a note when the document can't be read.
     private static func name(of id: UUID, in store: Store) -> String {
         guard let summary = try? store.summary(id) else { return "(can't be read)" }
-        let customization = (try? store.customization(id)) ?? nil
-        return TerminalText.escaped(WorkStreamRules.displayName(backendName: summary.backendName, customization: customization))
+        let customisation = (try? store.customisation(id)) ?? nil
+        return TerminalText.escaped(WorkStreamRules.displayName(backendName: summary.backendName, customisation: customisation))
     }
 }

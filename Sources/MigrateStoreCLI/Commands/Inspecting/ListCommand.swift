@@ -40,17 +40,17 @@ struct ListCommand: Subcommand {
         let inspected = try InspectedStore(path: storePath)
         let store = inspected.store
         let listing = try inspected.call { () throws(StoreError) in try store.listWorkStreams() }
-        let customizations = try inspected.call { () throws(StoreError) in try store.customizations() }
+        let customisations = try inspected.call { () throws(StoreError) in try store.customisations() }
         let inspectedQueue = try inspected.queue(summaries: listing.items, complete: listing.problems.isEmpty)
         let (queue, source) = (inspectedQueue.queue, inspectedQueue.source)
-        let byID = Dictionary(customizations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let byID = Dictionary(customisations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let lookup = QueueLookup(queue)
-        let all = listing.items.map { WorkStreamRow($0, customization: byID[$0.id], queue: lookup) }
+        let all = listing.items.map { WorkStreamRow($0, customisation: byID[$0.id], queue: lookup) }
 
         // Row numbers in `all`, not copies of the rows (large values: every string of a summary).
         let shown = Self.sorted(all.indices.filter { (includeDeleted || !all[$0].isUserDeleted) && (!queuedOnly || all[$0].isQueued) },
                                 of: all, by: sort)
-        let problems = StoreProblem.sorted((listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) })
+        let problems = StoreProblem.sorted((listing.problems + customisations.problems).map { StoreProblem($0, in: inspected.store) })
 
         let notShownDeleted = includeDeleted ? 0 : all.count { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }
         // Only the output of the mode is built: the table of 50,000 rows was 7 % of `ls --json`.

@@ -77,26 +77,26 @@ struct QueueReport {
         let store = inspected.store
         let listing = try inspected.call { () throws(StoreError) in try store.listWorkStreams() }
         let files = Set(try inspected.call { () throws(StoreError) in try store.workStreamIDs() }.items)
-        let customizations = try inspected.call { () throws(StoreError) in try store.customizations() }
+        let customisations = try inspected.call { () throws(StoreError) in try store.customisations() }
         settings = try inspected.call { () throws(StoreError) in try store.settings() }
         let inspectedQueue = try inspected.queue(summaries: listing.items, complete: listing.problems.isEmpty)
         let queue = inspectedQueue.queue
         source = inspectedQueue.source
         (pendingReconcile, pendingLine) = (inspectedQueue.pendingReconcile, inspectedQueue.pendingLine)
-        problems = (listing.problems + customizations.problems).map { StoreProblem($0, in: inspected.store) }
+        problems = (listing.problems + customisations.problems).map { StoreProblem($0, in: inspected.store) }
 
         locked = lockedArguments.map { $0.lowercased() }
         let sessions = Dictionary(listing.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let providerSessions = Set(sessions.values.map(\.effectiveProviderSessionID))
         unmatchedLocked = locked.filter { !providerSessions.contains($0) }
-        let custom = Dictionary(customizations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let custom = Dictionary(customisations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let context = QueueContext(providerSessionIDs: sessions.mapValues(\.effectiveProviderSessionID),
                                    deleted: Set(custom.values.filter(\.isUserDeleted).map(\.id)),
                                    lockedProviderSessions: Set(locked))
         let unreadable = files.subtracting(sessions.keys)
         func row(_ v: QueueEntryVisibility) -> Row {
             let reasons = v.hiddenBecause.map { $0 == .missing && unreadable.contains(v.workStreamID) ? "unreadable" : $0.rawValue }
-            let name = sessions[v.workStreamID].map { WorkStreamRules.displayName(backendName: $0.backendName, customization: custom[v.workStreamID]) }
+            let name = sessions[v.workStreamID].map { WorkStreamRules.displayName(backendName: $0.backendName, customisation: custom[v.workStreamID]) }
             return Row(visibility: v, reasons: reasons, name: name)
         }
         fifo = zip(queue.fifoVisibility(context, enabled: settings.queueEnabled), queue.fifo).map { var r = row($0); r.fifo = $1; return r }

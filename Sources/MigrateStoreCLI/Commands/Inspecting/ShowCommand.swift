@@ -49,9 +49,9 @@ struct ShowReport {
 
     let inspected: InspectedStore
     let id: UUID
-    let document: SessionDocument
+    let document: WorkStreamDocument
     let fileSize: Int
-    let customization: UserSessionV1?
+    let customisation: CustomisationV1?
     let queue: QueueV2
     let queueSource: QueueSource
     /// Why the next writer rewrites the queue or its mirror (spec §7), when it will.
@@ -65,7 +65,7 @@ struct ShowReport {
     init(id: UUID, in inspected: InspectedStore, messages: Int, full: Bool) throws {
         self.inspected = inspected; self.id = id; self.full = full
         let store = inspected.store
-        let stored: StoredDocument<SessionDocument>
+        let stored: StoredDocument<WorkStreamDocument>
         do { stored = try store.storedWorkStream(id) } catch where error.code == .notFound {
             throw CommandError(.dataError, "'\(store.path)' has no work stream '\(id.lowercased)'. Run '\(ToolInfo.command("ls", store.path, "--deleted"))' to see every id.")
         } catch { throw InspectFailure.commandError(error) }
@@ -73,8 +73,8 @@ struct ShowReport {
             throw CommandError(.dataError, "Can't show '\(Self.file(id, in: store))': its id is '\(stored.value.fields.id.lowercased)' but its file name says '\(id.lowercased)'. Rename the file or fix the id by hand.")
         }
         document = stored.value; fileSize = stored.size
-        do { customization = try store.customization(id) } catch {
-            customization = nil
+        do { customisation = try store.customisation(id) } catch {
+            customisation = nil
             problems.append(StoreProblem(error, in: inspected.store))
         }
         let inspectedQueue = try Self.queue(inspected)
@@ -96,10 +96,10 @@ struct ShowReport {
     }
 
     var path: String { Self.file(id, in: inspected.store) }
-    var fields: SessionFieldsV1 { document.fields }
-    var displayName: String { WorkStreamRules.displayName(backendName: fields.backendName, customization: customization) }
+    var fields: WorkStreamFieldsV1 { document.fields }
+    var displayName: String { WorkStreamRules.displayName(backendName: fields.backendName, customisation: customisation) }
     var displayNameSource: WorkStreamRules.DisplayNameSource {
-        WorkStreamRules.displayNameSource(backendName: fields.backendName, customization: customization)
+        WorkStreamRules.displayNameSource(backendName: fields.backendName, customisation: customisation)
     }
     var providerSessionID: String { WorkStreamRules.effectiveProviderSessionID(document) }
     var provider: String { WorkStreamRules.effectiveProvider(document) }
@@ -108,7 +108,7 @@ struct ShowReport {
         guard case .object(let object) = document.json else { return false }
         return object[key] != nil
     }
-    var isUserDeleted: Bool { customization?.isUserDeleted ?? false }
+    var isUserDeleted: Bool { customisation?.isUserDeleted ?? false }
     var fifoPosition: Int? { queue.fifoPosition(of: id) }
     var priorityPlace: (entry: PriorityEntry, position: Int)? {
         queue.priority.firstIndex { $0.workStreamID == id }.map { (queue.priority[$0], $0 + 1) }

@@ -13,7 +13,7 @@ extension ShowReport {
             "file_size": .int(fileSize),
             "work_stream": .document(.object(keys)),
             "derived": derivedJSON,
-            "customization": customization.map { .document($0.json) } ?? .null,
+            "customization": customisation.map { .document($0.json) } ?? .null,
             "stored_messages": .int(fields.messages.count),
             "messages": .array(shownMessages.map { messageJSON(fields.messages[$0], index: $0) }),
             "problems": .array(problems.map(\.json)),

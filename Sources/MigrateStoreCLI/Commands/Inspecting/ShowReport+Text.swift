@@ -9,7 +9,7 @@ extension ShowReport {
         var lines = ["Work stream \(id.lowercased)", "  file  \(path) (\(TextFormat.count(fileSize)) bytes, schema_version \(document.schemaVersion))", ""]
         lines += section("Derived (spec §4)", derivedRows)
         lines += section("Document keys (messages below)", keyRows)
-        lines += customizationLines
+        lines += customisationLines
         lines += messageLines
         return lines
     }
@@ -61,17 +61,17 @@ extension ShowReport {
         }
     }
 
-    private var customizationLines: [String] {
-        guard let customization else {
-            let note = problems.isEmpty ? "none (\(StoreLayout.customizationPath(id)) does not exist)" : "can't be read (see the warning below)"
+    private var customisationLines: [String] {
+        guard let customisation else {
+            let note = problems.isEmpty ? "none (\(StoreLayout.customisationPath(id)) does not exist)" : "can't be read (see the warning below)"
             return ["Customisation: \(note)", ""]
         }
-        return section("Customisation (\(StoreLayout.customizationPath(id)))", [
-            ("custom_name", customization.customName.map(TextFormat.quoted) ?? "null"),
-            ("is_user_deleted", String(customization.isUserDeleted)),
-            ("created_at", RFC3339.format(customization.createdAt)),
-            ("schema_version", String(customization.schemaVersion)),
-        ] + customization.unknown.keys.sorted().map { ($0, CompactJSON.render(customization.unknown[$0]!)) })
+        return section("Customisation (\(StoreLayout.customisationPath(id)))", [
+            ("custom_name", customisation.customName.map(TextFormat.quoted) ?? "null"),
+            ("is_user_deleted", String(customisation.isUserDeleted)),
+            ("created_at", RFC3339.format(customisation.createdAt)),
+            ("schema_version", String(customisation.schemaVersion)),
+        ] + customisation.unknown.keys.sorted().map { ($0, CompactJSON.render(customisation.unknown[$0]!)) })
     }
 
     private var messageLines: [String] {

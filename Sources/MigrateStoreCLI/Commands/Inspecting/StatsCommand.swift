@@ -74,8 +74,8 @@ struct StoreStats {
         var kinds = [
             Kind(name: "work streams", files: scan.sessions.count, bytes: scan.sessions.reduce(0) { $0 + $1.fileSize },
                  versions: Self.mix(scan.sessions.map(\.schemaVersion))),
-            Kind(name: "customisations", files: scan.customizations.count, bytes: scan.customizations.reduce(0) { $0 + $1.size },
-                 versions: Self.mix(scan.customizations.map(\.document.schemaVersion))),
+            Kind(name: "customisations", files: scan.customisations.count, bytes: scan.customisations.reduce(0) { $0 + $1.size },
+                 versions: Self.mix(scan.customisations.map(\.document.schemaVersion))),
         ]
         let single: [(String, Int?)] = [(StoreLayout.settings, scan.settings?.schemaVersion), (StoreLayout.queue, scan.queue?.schemaVersion),
                                         (StoreLayout.manifest, scan.manifest?.schemaVersion)]
@@ -85,7 +85,7 @@ struct StoreStats {
         }
         self.kinds = kinds
         var documents = scan.sessions.map { Document(file: StoreLayout.workStreamPath($0.id, schemaVersion: scan.schemaVersion), bytes: $0.fileSize) }
-            + scan.customizations.map { Document(file: StoreLayout.customizationPath($0.document.id), bytes: $0.size) }
+            + scan.customisations.map { Document(file: StoreLayout.customisationPath($0.document.id), bytes: $0.size) }
         for kind in kinds where kind.files == 1 && kind.name.hasSuffix(".json") { documents.append(Document(file: kind.name, bytes: kind.bytes)) }
         largest = Array(documents.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.file < $1.file }.prefix(Self.largestCount))
     }
@@ -98,7 +98,7 @@ struct StoreStats {
     var totalBytes: Int { kinds.reduce(0) { $0 + $1.bytes } }
     var storedMessages: Int { scan.sessions.reduce(0) { $0 + $1.storedMessages } }
     var reportedMessages: Int { scan.sessions.reduce(0) { $0 + Int($1.messageCount) } }
-    var deleted: Int { scan.customizations.filter { $0.document.isUserDeleted && scan.sessionFiles.contains($0.document.id) }.count }
+    var deleted: Int { scan.customisations.filter { $0.document.isUserDeleted && scan.sessionFiles.contains($0.document.id) }.count }
     var locallyCreated: Int { scan.sessions.filter(\.isLocallyCreated).count }
     var unread: (streams: Int, messages: Int) {
         (scan.sessions.filter { $0.unreadCount > 0 }.count, scan.sessions.reduce(0) { $0 + Int($1.unreadCount) })

@@ -47,20 +47,20 @@ struct ValidateCommand: Subcommand {
     /// `'<store>' (schema v2): no problems in 8 work streams, 4 customisations and 3 other documents.`
     static func summary(_ scan: StoreValidator) -> String {
         let counts = Self.checkedCounts(scan)
-        let what = "\(TextFormat.plural(counts.sessions, "work stream")), \(TextFormat.plural(counts.customizations, "customisation")) and \(TextFormat.plural(counts.other, "other document"))"
+        let what = "\(TextFormat.plural(counts.sessions, "work stream")), \(TextFormat.plural(counts.customisations, "customisation")) and \(TextFormat.plural(counts.other, "other document"))"
         let found = scan.problems.isEmpty ? "no problems" : TextFormat.plural(scan.problems.count, "problem")
         let notes = scan.notes.isEmpty ? "" : " (\(TextFormat.plural(scan.notes.count, "note")))"
         return "'\(scan.store.path)' (schema v\(scan.schemaVersion)): \(found)\(notes) in \(what)."
     }
 
     /// Files checked: every work-stream and customisation file with a valid name, and the top-level documents present.
-    static func checkedCounts(_ scan: StoreValidator) -> (sessions: Int, customizations: Int, other: Int) {
+    static func checkedCounts(_ scan: StoreValidator) -> (sessions: Int, customisations: Int, other: Int) {
         let other = scan.entries.filter { StoreValidator.documentFiles.contains($0.name) }.count
-        return (scan.sessionFiles.count, scan.customizationFiles.count, other)
+        return (scan.sessionFiles.count, scan.customisationFiles.count, other)
     }
 
     static func checkedJSON(_ scan: StoreValidator) -> JSONOutputValue {
         let counts = Self.checkedCounts(scan)
-        return ["work_streams": .int(counts.sessions), "customizations": .int(counts.customizations), "other_documents": .int(counts.other)]
+        return ["work_streams": .int(counts.sessions), "customizations": .int(counts.customisations), "other_documents": .int(counts.other)]
     }
 }

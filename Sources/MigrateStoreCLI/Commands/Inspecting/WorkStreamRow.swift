@@ -22,11 +22,11 @@ struct WorkStreamRow {
     var hiddenReasons: [String] { isUserDeleted ? [HiddenReason.deleted.rawValue] : [] }
     var isQueued: Bool { fifoPosition != nil || priorityEntry != nil }
 
-    init(_ summary: WorkStreamSummary, customization: UserSessionV1?, queue: QueueLookup) {
+    init(_ summary: WorkStreamSummary, customisation: CustomisationV1?, queue: QueueLookup) {
         self.summary = summary
-        displayName = WorkStreamRules.displayName(backendName: summary.backendName, customization: customization)
-        displayNameSource = WorkStreamRules.displayNameSource(backendName: summary.backendName, customization: customization)
-        isUserDeleted = customization?.isUserDeleted ?? false
+        displayName = WorkStreamRules.displayName(backendName: summary.backendName, customisation: customisation)
+        displayNameSource = WorkStreamRules.displayNameSource(backendName: summary.backendName, customisation: customisation)
+        isUserDeleted = customisation?.isUserDeleted ?? false
         fifoPosition = queue.fifoPosition[summary.id]
         let priority = queue.priorityEntry[summary.id]
         (priorityEntry, priorityPosition) = (priority?.entry, priority?.position)

@@ -35,7 +35,7 @@ struct StatusCommand: Subcommand {
                       + ahead.map { "; after \($0.from) → \($0.to): \(ChainRendering.readers(at: $0.to))" }.joined())
         }
         out.print("Work streams:    \(Self.total(status.sessionsByVersion))\(Self.byVersion(status.sessionsByVersion))")
-        out.print("Customisations:  \(Self.total(status.customizationsByVersion))\(Self.byVersion(status.customizationsByVersion))")
+        out.print("Customisations:  \(Self.total(status.customisationsByVersion))\(Self.byVersion(status.customisationsByVersion))")
         out.print("Settings:        " + (status.settingsVersion.map { "schema_version \($0)" } ?? "absent (defaults)"))
         out.print("Queue:           " + (status.queue.map { "queue.json: \($0.fifo.count) FIFO, \($0.priority.count) priority" } ?? "no queue.json"))
         out.print("Migration:       \(Self.describe(status.state, store: store.path))")
@@ -54,7 +54,7 @@ struct StatusCommand: Subcommand {
             "readers": .array(MigrationChain.readers(at: schema).map { .int($0) }),
             "steps_ahead": ChainRendering.stepsJSON(ahead),
             "work_streams_by_schema_version": Self.versionsJSON(status.sessionsByVersion),
-            "customizations_by_schema_version": Self.versionsJSON(status.customizationsByVersion),
+            "customizations_by_schema_version": Self.versionsJSON(status.customisationsByVersion),
             "settings_schema_version": status.settingsVersion.map(JSONOutputValue.int) ?? .null,
             "queue": status.queue.map { .object(["fifo": .int($0.fifo.count), "priority": .int($0.priority.count)]) } ?? .null,
             "migration": .string(Self.code(status.state)),

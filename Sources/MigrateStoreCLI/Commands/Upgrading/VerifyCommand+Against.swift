@@ -60,7 +60,7 @@ extension VerifyCommand {
             if result.differences.count > 50 { out.print("    - and \(result.differences.count - 50) more (--json lists every one)") }
             return
         }
-        var parts = [TextFormat.plural(result.workStreams, "work stream"), TextFormat.plural(result.customizations, "customisation")]
+        var parts = [TextFormat.plural(result.workStreams, "work stream"), TextFormat.plural(result.customisations, "customisation")]
         if result.settings { parts.append(StoreLayout.settings) }
         if result.queue { parts.append(StoreLayout.queue) }
         let list = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts.last!
@@ -72,7 +72,7 @@ extension VerifyCommand {
         guard let result else { return .null }
         return .object([
             "backup_schema_version": .int(result.backupVersion), "store_schema_version": .int(result.storeVersion),
-            "work_streams": .int(result.workStreams), "customizations": .int(result.customizations),
+            "work_streams": .int(result.workStreams), "customizations": .int(result.customisations),
             "settings": .bool(result.settings), "queue": .bool(result.queue), "passed": .bool(result.passed),
             "differences": .array(result.differences.map { .object(["file": .string($0.file), "reason": .string($0.reason)]) }),
         ])

@@ -2,7 +2,7 @@ import Foundation
 import StoreJSON
 
 /// v1 → v2 migration of one work-stream document (spec §6 rules 1–4), and the mirror of the queue.
-public enum SessionMigration {
+public enum WorkStreamMigration {
     /// Applies rules 1–4 to a v1 document:
     ///
     /// 1. `provider_session_id` := lowercase `id` only if absent; an existing string is never changed.
@@ -12,8 +12,8 @@ public enum SessionMigration {
     ///
     /// - Throws: `.wrongType` when an existing `provider_session_id` or `provider` (kept as an
     ///   unknown key by a v1 writer) is not a string: it cannot be kept and must not be overwritten.
-    public static func migrate(_ v1: SessionV1) throws(SchemaError) -> (SessionV2, [Change]) {
-        var changes: [Change] = [.schemaVersion(from: v1.schemaVersion, to: SessionV2.version)]
+    public static func migrate(_ v1: WorkStreamV1) throws(SchemaError) -> (WorkStreamV2, [Change]) {
+        var changes: [Change] = [.schemaVersion(from: v1.schemaVersion, to: WorkStreamV2.version)]
         var unknown = v1.unknown
         let id = v1.fields.id
         var hadProviderSessionID = false
@@ -28,7 +28,7 @@ public enum SessionMigration {
             changes.append(.messageSessionIDFixed(messageID: fields.messages[i].id, from: fields.messages[i].sessionID, to: id))
             fields.messages[i].sessionID = id
         }
-        return (SessionV2(fields: fields, providerSessionID: providerSessionID, provider: provider, unknown: unknown), changes)
+        return (WorkStreamV2(fields: fields, providerSessionID: providerSessionID, provider: provider, unknown: unknown), changes)
     }
 
     /// Removes `key` from the unknown keys and returns its string, or `fallback` (reported as added) when absent or null.
@@ -47,7 +47,7 @@ public enum SessionMigration {
     }
 
     /// Sets the mirror keys `index` implies and reports each change (§6 rule 5 normalisations, §7 mirror rewrite).
-    package static func applyMirror(_ index: QueueIndex, to fields: inout SessionFieldsV1) -> [Change] {
+    package static func applyMirror(_ index: QueueIndex, to fields: inout WorkStreamFieldsV1) -> [Change] {
         let old = fields.queueKeys
         let new = index.mirror(for: fields.id, current: old)
         guard new != old else { return [] }
@@ -81,9 +81,9 @@ public enum SessionMigration {
     }
 }
 
-extension SessionV2 {
-    /// The v2 document for a v1 one (spec §6 rules 1–4); see `SessionMigration.migrate`.
-    public init(migrating v1: SessionV1) throws(SchemaError) {
-        self = try SessionMigration.migrate(v1).0
+extension WorkStreamV2 {
+    /// The v2 document for a v1 one (spec §6 rules 1–4); see `WorkStreamMigration.migrate`.
+    public init(migrating v1: WorkStreamV1) throws(SchemaError) {
+        self = try WorkStreamMigration.migrate(v1).0
     }
 }

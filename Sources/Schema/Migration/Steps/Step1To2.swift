@@ -8,7 +8,7 @@ extension MigrationStep {
         normalisations: ["message_session_id_fixed", "queue_position_renumbered", "queue_position_cleared", "mirror_key", "queue_entry_dropped"]
     ) { (document, _) throws(SchemaError) in
         guard case .v1(let v1) = document else { return (document, []) }
-        let (session, changes) = try SessionMigration.migrate(v1)
+        let (session, changes) = try WorkStreamMigration.migrate(v1)
         return (.v2(session), changes)
     }
 }

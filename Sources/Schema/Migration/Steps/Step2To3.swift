@@ -21,8 +21,8 @@ extension MigrationStep {
 
 /// The work-stream transform of v2 → v3.
 enum CursorMigration {
-    static func migrate(_ v2: SessionV2, context: StepContext) throws(SchemaError) -> (SessionV3, [Change]) {
-        var changes: [Change] = [.schemaVersion(from: v2.schemaVersion, to: SessionV3.version)]
+    static func migrate(_ v2: WorkStreamV2, context: StepContext) throws(SchemaError) -> (WorkStreamV3, [Change]) {
+        var changes: [Change] = [.schemaVersion(from: v2.schemaVersion, to: WorkStreamV3.version)]
         var unknown = v2.unknown
         var found: JSONObject = [:]
         for key in SyncCursors.keys { if let value = unknown.removeValue(forKey: key) { found[key] = value } }
@@ -59,7 +59,7 @@ enum CursorMigration {
             fields.messages[i] = message
         }
         if added > 0 { changes.append(.messageKeysAdded(messages: added)) }
-        return (SessionV3(fields: fields, providerSessionID: v2.providerSessionID, provider: v2.provider, cursors: cursors,
+        return (WorkStreamV3(fields: fields, providerSessionID: v2.providerSessionID, provider: v2.provider, cursors: cursors,
                           unknown: unknown), changes)
     }
 }

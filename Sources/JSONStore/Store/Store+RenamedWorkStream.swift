@@ -1,6 +1,6 @@
 import Foundation
 
-/// The work-stream API of a store at schema v4 (spec §11): `SessionV4` documents in
+/// The work-stream API of a store at schema v4 (spec §11): `WorkStreamV4` documents in
 /// `work-streams/`, with `name` for `backend_name` and no queue keys (the queue lives in
 /// `queue.json` only, changed by the queue methods, which work on v3 and v4 stores alike).
 ///
@@ -10,9 +10,9 @@ import Foundation
 /// queue work on both.
 ///
 /// ```swift
-/// let stream = try store.createWorkStreamV4(workingDirectory: "/Users/ana/app")
-/// try store.appendMessagesV4(stream.id, [message])
-/// try store.updateWorkStreamV4(stream.id) { $0.name = "Deploy the fix" }
+/// let stream = try store.createRenamedWorkStream(workingDirectory: "/Users/ana/app")
+/// try store.appendMessagesToRenamedWorkStream(stream.id, [message])
+/// try store.updateRenamedWorkStream(stream.id) { $0.name = "Deploy the fix" }
 /// ```
 extension Store {
     /// Creates a work stream as v4 code writes it: `name` `""`, `provider_session_id` = its id,
@@ -21,15 +21,15 @@ extension Store {
     /// - Throws: `.alreadyExists` when a work stream with this id exists; `.unsupportedVersion`
     ///   on a store below v4 (use `createWorkStream`).
     @discardableResult
-    public func createWorkStreamV4(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
-                                   at date: Date = Date()) throws(StoreError) -> SessionV4 {
+    public func createRenamedWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
+                                   at date: Date = Date()) throws(StoreError) -> WorkStreamV4 {
         try requireRenamedLayout("create work stream '\(id.lowercased)'", use: "createWorkStream(id:workingDirectory:provider:at:)")
         return try writing { () throws(StoreError) in
             let relative = workStreamFile(id)
             if try system.linkStatus(file(relative), context: ErrorContext("create", file(relative))) != nil {
                 throw StoreError(.alreadyExists, "Can't create work stream '\(id.lowercased)': '\(file(relative))' already exists.", path: file(relative))
             }
-            var session = WorkStreamRules.newWorkStreamV4(id: id, workingDirectory: workingDirectory, createdAt: date, provider: provider)
+            var session = WorkStreamRules.newRenamedWorkStream(id: id, workingDirectory: workingDirectory, createdAt: date, provider: provider)
             session.schemaVersion = writtenVersion
             try write(relative, session.encoded)
             return session
@@ -38,7 +38,7 @@ extension Store {
 
     /// One work stream of a v4 store.
     /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4.
-    public func workStreamV4(_ id: UUID) throws(StoreError) -> SessionV4 {
+    public func renamedWorkStream(_ id: UUID) throws(StoreError) -> RenamedWorkStream {
         try requireRenamedLayout("read work stream '\(id.lowercased)'", use: "workStream(_:)", writing: false)
         guard case .v4(let session) = try workStream(id) else {
             preconditionFailure("Store.workStream: a store at v4 or later decoded a work stream below v4")
@@ -51,19 +51,19 @@ extension Store {
     /// queue keys to protect: the queue is changed with the queue methods, in `queue.json` only.
     ///
     /// With `Options.messageRetention` set, the messages are then pruned to the newest ones by its
-    /// rule (the prune leaves `message_count` as it is; `appendMessagesV4` sets it).
+    /// rule (the prune leaves `message_count` as it is; `appendMessagesToRenamedWorkStream` sets it).
     ///
     /// - Throws: `StoreError`: `.invalidArgument` when `body` changed the id (nothing is written);
     ///   `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4; a
     ///   document or system-call error; whatever `body` throws.
     @discardableResult
-    public func updateWorkStreamV4(_ id: UUID, _ body: (inout SessionV4) throws(StoreError) -> Void) throws(StoreError) -> SessionV4 {
+    public func updateRenamedWorkStream(_ id: UUID, _ body: (inout RenamedWorkStream) throws(StoreError) -> Void) throws(StoreError) -> RenamedWorkStream {
         try requireRenamedLayout("update work stream '\(id.lowercased)'", use: "updateWorkStream(_:_:)")
         return try writing { () throws(StoreError) in try updateV4HoldingLock(id, body) }
     }
 
-    /// `updateWorkStreamV4`'s work, for a caller that holds the lock.
-    func updateV4HoldingLock(_ id: UUID, _ body: (inout SessionV4) throws(StoreError) -> Void) throws(StoreError) -> SessionV4 {
+    /// `updateRenamedWorkStream`'s work, for a caller that holds the lock.
+    func updateV4HoldingLock(_ id: UUID, _ body: (inout WorkStreamV4) throws(StoreError) -> Void) throws(StoreError) -> WorkStreamV4 {
         let relative = workStreamFile(id)
         let original = try FileReader.read(file(relative), system: system)
         guard case .v4(var session) = try decodeWorkStream(id, bytes: original) else {
@@ -71,7 +71,7 @@ extension Store {
         }
         try body(&session)
         if session.id != id {
-            let fix = "Leave 'id' as it is; to use another id, create a new work stream with createWorkStreamV4(id:workingDirectory:)."
+            let fix = "Leave 'id' as it is; to use another id, create a new work stream with createRenamedWorkStream(id:workingDirectory:)."
             throw StoreError(.invalidArgument, "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "
                                 + "to '\(session.id.lowercased)', but a work stream's id is its file name. \(fix) Nothing was written.",
                              path: file(relative), recovery: .advice(fix))

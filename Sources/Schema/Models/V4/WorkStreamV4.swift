@@ -4,7 +4,7 @@ import StoreJSON
 /// A work-stream document in schema v4 (spec §11), in `work-streams/`: the v3 document with
 /// `backend_name` renamed `name`, the provider keys required, and no queue keys (the queue lives
 /// in `queue.json` only). Frozen.
-public struct SessionV4: Sendable, Hashable {
+public struct WorkStreamV4: Sendable, Hashable {
     public static let version = 4
 
     /// The version of the code that wrote the document (4, or higher when a newer document was read).
@@ -32,7 +32,7 @@ public struct SessionV4: Sendable, Hashable {
     public init(id: UUID, name: String, workingDirectory: String, lastModified: Date, isLocallyCreated: Bool = false,
                 messageCount: Int32 = 0, preview: String = "", unreadCount: Int32 = 0, messages: [MessageV1] = [],
                 providerSessionID: String, provider: String, cursors: SyncCursors = .defaults, unknown: JSONObject = [:],
-                schemaVersion: Int = SessionV4.version) {
+                schemaVersion: Int = WorkStreamV4.version) {
         self.id = id; self.name = name; self.workingDirectory = workingDirectory; self.lastModified = lastModified
         self.isLocallyCreated = isLocallyCreated; self.messageCount = messageCount; self.preview = preview
         self.unreadCount = unreadCount; self.messages = messages; self.providerSessionID = providerSessionID
@@ -51,7 +51,7 @@ public struct SessionV4: Sendable, Hashable {
     ///   `min_reader_version` admits v4). The default is `false`.
     /// - Throws: `SchemaError`; `.unsupportedVersion` for an older document or a newer one not accepted.
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
-        var r = try ObjectReader(json, path: "", keys: SessionV4.readerKeys)
+        var r = try ObjectReader(json, path: "", keys: WorkStreamV4.readerKeys)
         schemaVersion = try DocumentVersion.read(&r, reader: 4, acceptingNewer: acceptingNewerVersions, kind: "work stream")
         id = try r.uuid("id")
         name = try r.string("name")

@@ -6,18 +6,18 @@ import StoreJSON
 /// Reading a v2 document with this type is exactly what a shipped v1 reader does: the v2 keys
 /// (`provider_session_id`, `provider`) land in `unknown` and are written back unchanged.
 @dynamicMemberLookup
-public struct SessionV1: Sendable, Hashable {
+public struct WorkStreamV1: Sendable, Hashable {
     /// The version of the code that wrote the document: 1, or higher for a newer document read by v1 code.
     public var schemaVersion: Int
-    public var fields: SessionFieldsV1
+    public var fields: WorkStreamFieldsV1
     /// Every key this type does not know, with its value unchanged.
     public var unknown: JSONObject
 
-    public init(fields: SessionFieldsV1, unknown: JSONObject = [:], schemaVersion: Int = 1) {
+    public init(fields: WorkStreamFieldsV1, unknown: JSONObject = [:], schemaVersion: Int = 1) {
         self.fields = fields; self.unknown = unknown; self.schemaVersion = schemaVersion
     }
 
-    public subscript<T>(dynamicMember key: WritableKeyPath<SessionFieldsV1, T>) -> T {
+    public subscript<T>(dynamicMember key: WritableKeyPath<WorkStreamFieldsV1, T>) -> T {
         get { fields[keyPath: key] }
         set { fields[keyPath: key] = newValue }
     }
@@ -27,9 +27,9 @@ public struct SessionV1: Sendable, Hashable {
     ///   the store's `min_reader_version` ≤ 1, spec §4). The default is `false`.
     /// - Throws: `SchemaError` naming the key path, or `.unsupportedVersion` naming both versions.
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
-        var r = try ObjectReader(json, path: "", keys: SessionV1.readerKeys)
+        var r = try ObjectReader(json, path: "", keys: WorkStreamV1.readerKeys)
         schemaVersion = try DocumentVersion.read(&r, reader: 1, acceptingNewer: acceptingNewerVersions, kind: "work stream")
-        fields = try SessionFieldsV1(reading: &r)
+        fields = try WorkStreamFieldsV1(reading: &r)
         unknown = r.unknownKeys()
     }
 
@@ -46,8 +46,8 @@ public struct SessionV1: Sendable, Hashable {
     }
 
     /// The canonical file bytes (sorted keys, pretty-printed, final newline): `JSONWriter.document(json)`,
-    /// written directly (`SessionEncoding`).
+    /// written directly (`WorkStreamEncoding`).
     public var encoded: [UInt8] {
-        SessionEncoding.document(SessionEncoding.v1, schemaVersion: schemaVersion, fields: fields, provider: nil, unknown: unknown)
+        WorkStreamEncoding.document(WorkStreamEncoding.v1, schemaVersion: schemaVersion, fields: fields, provider: nil, unknown: unknown)
     }
 }

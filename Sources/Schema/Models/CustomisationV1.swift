@@ -5,7 +5,7 @@ import StoreJSON
 ///
 /// Its keys are unchanged in v2; only `schema_version` is 2 when v2 code writes it, so the same
 /// type reads both versions. The work stream it customises may not exist (yet).
-public struct UserSessionV1: Sendable, Hashable {
+public struct CustomisationV1: Sendable, Hashable {
     public var schemaVersion: Int
     /// Same id as the work stream it customises.
     public var id: UUID

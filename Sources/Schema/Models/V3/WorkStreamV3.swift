@@ -7,12 +7,12 @@ import StoreJSON
 /// Every message of a v3 document has its ``MessageV1/sync`` set (the defaults when a caller
 /// appended a message without it); ``encoded`` writes the defaults for one that has none.
 @dynamicMemberLookup
-public struct SessionV3: Sendable, Hashable {
+public struct WorkStreamV3: Sendable, Hashable {
     public static let version = 3
 
     /// The version of the code that wrote the document (3, or higher when a newer document was read).
     public var schemaVersion: Int
-    public var fields: SessionFieldsV1
+    public var fields: WorkStreamFieldsV1
     /// The backend session serving this work stream (§4).
     public var providerSessionID: String
     /// Lowercase provider name (§4).
@@ -22,13 +22,13 @@ public struct SessionV3: Sendable, Hashable {
     /// Every key this type does not know, with its value unchanged.
     public var unknown: JSONObject
 
-    public init(fields: SessionFieldsV1, providerSessionID: String, provider: String, cursors: SyncCursors = .defaults,
-                unknown: JSONObject = [:], schemaVersion: Int = SessionV3.version) {
+    public init(fields: WorkStreamFieldsV1, providerSessionID: String, provider: String, cursors: SyncCursors = .defaults,
+                unknown: JSONObject = [:], schemaVersion: Int = WorkStreamV3.version) {
         self.fields = fields; self.providerSessionID = providerSessionID; self.provider = provider
         self.cursors = cursors; self.unknown = unknown; self.schemaVersion = schemaVersion
     }
 
-    public subscript<T>(dynamicMember key: WritableKeyPath<SessionFieldsV1, T>) -> T {
+    public subscript<T>(dynamicMember key: WritableKeyPath<WorkStreamFieldsV1, T>) -> T {
         get { fields[keyPath: key] }
         set { fields[keyPath: key] = newValue }
     }
@@ -38,9 +38,9 @@ public struct SessionV3: Sendable, Hashable {
     ///   store's `min_reader_version` ≤ 3). The default is `false`.
     /// - Throws: `SchemaError`; `.unsupportedVersion` for an older document or a newer one not accepted.
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
-        var r = try ObjectReader(json, path: "", keys: SessionV3.readerKeys)
+        var r = try ObjectReader(json, path: "", keys: WorkStreamV3.readerKeys)
         schemaVersion = try DocumentVersion.read(&r, reader: 3, acceptingNewer: acceptingNewerVersions, kind: "work stream")
-        fields = try SessionFieldsV1(reading: &r, messageSync: true)
+        fields = try WorkStreamFieldsV1(reading: &r, messageSync: true)
         providerSessionID = try r.string("provider_session_id")
         provider = try r.string("provider")
         cursors = try SyncCursors(reading: &r)
@@ -70,11 +70,11 @@ public struct SessionV3: Sendable, Hashable {
     }
 
     /// The canonical file bytes (sorted keys, pretty-printed, final newline): `JSONWriter.document(json)`,
-    /// written directly (`SessionEncoding`).
+    /// written directly (`WorkStreamEncoding`).
     public var encoded: [UInt8] {
         var filled = self
         filled.fillMessageSync()
-        return SessionEncoding.document(SessionEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
+        return WorkStreamEncoding.document(WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
                                         provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
                                         unknown: unknown)
     }

@@ -7,12 +7,12 @@ import StoreJSON
 /// after compaction, so `providerSessionID` may differ from `id` and must survive every
 /// migration, rollback and re-upgrade.
 @dynamicMemberLookup
-public struct SessionV2: Sendable, Hashable {
+public struct WorkStreamV2: Sendable, Hashable {
     public static let version = 2
 
     /// The version of the code that wrote the document (2, or higher when a newer document was read).
     public var schemaVersion: Int
-    public var fields: SessionFieldsV1
+    public var fields: WorkStreamFieldsV1
     /// The backend session serving this work stream; lowercase UUID format in practice.
     public var providerSessionID: String
     /// Lowercase provider name: `"claude"`, `"cursor"`, …
@@ -20,13 +20,13 @@ public struct SessionV2: Sendable, Hashable {
     /// Every key this type does not know, with its value unchanged.
     public var unknown: JSONObject
 
-    public init(fields: SessionFieldsV1, providerSessionID: String, provider: String,
-                unknown: JSONObject = [:], schemaVersion: Int = SessionV2.version) {
+    public init(fields: WorkStreamFieldsV1, providerSessionID: String, provider: String,
+                unknown: JSONObject = [:], schemaVersion: Int = WorkStreamV2.version) {
         self.fields = fields; self.providerSessionID = providerSessionID; self.provider = provider
         self.unknown = unknown; self.schemaVersion = schemaVersion
     }
 
-    public subscript<T>(dynamicMember key: WritableKeyPath<SessionFieldsV1, T>) -> T {
+    public subscript<T>(dynamicMember key: WritableKeyPath<WorkStreamFieldsV1, T>) -> T {
         get { fields[keyPath: key] }
         set { fields[keyPath: key] = newValue }
     }
@@ -36,9 +36,9 @@ public struct SessionV2: Sendable, Hashable {
     ///   store's `min_reader_version` ≤ 2). The default is `false`.
     /// - Throws: `SchemaError`; `.unsupportedVersion` for a v1 document or a newer one not accepted.
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
-        var r = try ObjectReader(json, path: "", keys: SessionV2.readerKeys)
+        var r = try ObjectReader(json, path: "", keys: WorkStreamV2.readerKeys)
         schemaVersion = try DocumentVersion.read(&r, reader: 2, acceptingNewer: acceptingNewerVersions, kind: "work stream")
-        fields = try SessionFieldsV1(reading: &r)
+        fields = try WorkStreamFieldsV1(reading: &r)
         providerSessionID = try r.string("provider_session_id")
         provider = try r.string("provider")
         unknown = r.unknownKeys()
@@ -58,9 +58,9 @@ public struct SessionV2: Sendable, Hashable {
     }
 
     /// The canonical file bytes (sorted keys, pretty-printed, final newline): `JSONWriter.document(json)`,
-    /// written directly (`SessionEncoding`).
+    /// written directly (`WorkStreamEncoding`).
     public var encoded: [UInt8] {
-        SessionEncoding.document(SessionEncoding.v2, schemaVersion: schemaVersion, fields: fields,
+        WorkStreamEncoding.document(WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
                                  provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown)
     }
 }

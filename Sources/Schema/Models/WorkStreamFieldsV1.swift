@@ -1,8 +1,8 @@
 import Foundation
 
-/// The keys of a work-stream document in schema v1 (spec §3), shared by `SessionV1` and
-/// `SessionV2`: v2 only adds keys, so every v1 key keeps its name, type and meaning. Frozen.
-public struct SessionFieldsV1: Sendable, Hashable {
+/// The keys of a work-stream document in schema v1 (spec §3), shared by `WorkStreamV1` and
+/// `WorkStreamV2`: v2 only adds keys, so every v1 key keeps its name, type and meaning. Frozen.
+public struct WorkStreamFieldsV1: Sendable, Hashable {
     /// The work-stream id; equals the file name without `.json`.
     public var id: UUID
     /// A display name, or a UUID string, or `""` (a known inconsistency of v1): see `WorkStreamRules`.

@@ -1,14 +1,14 @@
 import Foundation
 
-extension SessionV4 {
+extension WorkStreamV4 {
     /// The v1 keys of this work stream, for code that works on v1 fields (listing, display,
     /// checks): `backend_name` is `name` (verbatim), and the seven queue keys are the defaults
     /// of §3, since a v4 work stream has no mirror (its queue state is in `queue.json`).
     ///
     /// Setting it changes `name` and the other v1 keys; its queue keys are not stored.
-    public var fieldsV1: SessionFieldsV1 {
+    public var fieldsV1: WorkStreamFieldsV1 {
         get {
-            SessionFieldsV1(id: id, backendName: name, workingDirectory: workingDirectory, lastModified: lastModified,
+            WorkStreamFieldsV1(id: id, backendName: name, workingDirectory: workingDirectory, lastModified: lastModified,
                             isLocallyCreated: isLocallyCreated, messageCount: messageCount, preview: preview,
                             unreadCount: unreadCount, messages: messages)
         }

@@ -1,13 +1,13 @@
 import Foundation
 import StoreJSON
 
-// The canonical bytes of a work-stream document (SessionV1, SessionV2), written directly
+// The canonical bytes of a work-stream document (WorkStreamV1, WorkStreamV2), written directly
 // (see CanonicalWriter) instead of through `json` and `JSONWriter`, which build and sort a
 // dictionary per object: the encoding is the largest CPU cost of a migration and of an update.
 
-/// Writes work-stream documents: the keys of `SessionFieldsV1`, `schema_version`, and for v2 the
+/// Writes work-stream documents: the keys of `WorkStreamFieldsV1`, `schema_version`, and for v2 the
 /// provider keys.
-enum SessionEncoding {
+enum WorkStreamEncoding {
     enum Field: Sendable {
         case schemaVersion, id, backendName, workingDirectory, isLocallyCreated, lastModified, messageCount
         case preview, unreadCount, isInQueue, queuePosition, queuedAt, isInPriorityQueue, priority
@@ -15,13 +15,13 @@ enum SessionEncoding {
         case nextSeq, liveFromSeq, lastOffsetMerged, liveFromOffset, lastFileSignature
     }
 
-    /// The keys `SessionV1.json` sets.
+    /// The keys `WorkStreamV1.json` sets.
     static let v1 = KeyLayout<Field>(level: 0, v1Keys)
 
-    /// The keys `SessionV2.json` sets.
+    /// The keys `WorkStreamV2.json` sets.
     static let v2 = KeyLayout<Field>(level: 0, v1Keys + [(.providerSessionID, "provider_session_id"), (.provider, "provider")])
 
-    /// The keys `SessionV3.json` sets.
+    /// The keys `WorkStreamV3.json` sets.
     static let v3 = KeyLayout<Field>(level: 0, v1Keys + [
         (.providerSessionID, "provider_session_id"), (.provider, "provider"), (.nextSeq, "next_seq"),
         (.liveFromSeq, "live_from_seq"), (.lastOffsetMerged, "last_offset_merged"),
@@ -51,7 +51,7 @@ enum SessionEncoding {
     /// - Parameters:
     ///   - layout: ``v1``, ``v2`` or ``v3``.
     ///   - provider: The v2 keys (and with ``v3`` the cursors); required with ``v2`` and ``v3``, ignored with ``v1``.
-    static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1,
+    static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1,
                          provider: Provider?, unknown: JSONObject) -> [UInt8] {
         var range = 0..<0, appended: [Range<Int>] = []
         return document(layout, schemaVersion: schemaVersion, fields: fields, provider: provider, unknown: unknown,
@@ -71,7 +71,7 @@ enum SessionEncoding {
 
     /// The document bytes, as above. `messagesRange` is set to where the `messages` array lies in
     /// them, and `appendedRanges` to where each message written after the `.append` known bytes lies.
-    static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: SessionFieldsV1,
+    static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1,
                          provider: Provider?, unknown: JSONObject, messages source: MessagesSource,
                          messagesRange: inout Range<Int>, appendedRanges: inout [Range<Int>]) -> [UInt8] {
         let capacity: Int
@@ -110,10 +110,10 @@ enum SessionEncoding {
                     }
                     messagesRange = start..<w.position
                 case .providerSessionID, .provider:
-                    guard let provider else { preconditionFailure("SessionEncoding: the v2 layout needs the provider keys") }
+                    guard let provider else { preconditionFailure("WorkStreamEncoding: the v2 layout needs the provider keys") }
                     w.string(field == .provider ? provider.name : provider.sessionID)
                 case .nextSeq, .liveFromSeq, .lastOffsetMerged, .liveFromOffset, .lastFileSignature:
-                    guard let cursors = provider?.cursors else { preconditionFailure("SessionEncoding: the v3 layout needs the cursors") }
+                    guard let cursors = provider?.cursors else { preconditionFailure("WorkStreamEncoding: the v3 layout needs the cursors") }
                     switch field {
                     case .nextSeq: w.integer(cursors.nextSeq)
                     case .liveFromSeq: w.integer(cursors.liveFromSeq)
@@ -130,7 +130,7 @@ enum SessionEncoding {
     /// The size of the document, estimated on the high side so that it is written straight into
     /// the array returned (see `CanonicalWriter.document(capacity:_:)`).
     /// With `messages` false, the size without the messages.
-    static func estimatedSize(_ fields: SessionFieldsV1, _ provider: Provider?, _ unknown: JSONObject, messages: Bool = true) -> Int {
+    static func estimatedSize(_ fields: WorkStreamFieldsV1, _ provider: Provider?, _ unknown: JSONObject, messages: Bool = true) -> Int {
         var size = 900 + CanonicalWriter.estimatedSize(of: unknown)
             + fields.backendName.utf8.count + fields.workingDirectory.utf8.count + fields.preview.utf8.count
         if let provider {
