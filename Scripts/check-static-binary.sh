@@ -13,8 +13,16 @@ configuration="${1:-debug}"
 case "$configuration" in debug|release) ;; *) echo "Usage: $0 [debug|release]" >&2; exit 64 ;; esac
 
 args=(-c "$configuration" --static-swift-stdlib)
+# The debug check builds in a folder of its own: objects compiled without --static-swift-stdlib
+# (the tests' debug build in .build) link against the static Foundation with undefined CoreFoundation
+# and ICU symbols, so SwiftPM must compile them afresh for it. The release check runs the README's
+# command as it is, in .build.
+if [ "$configuration" = debug ]; then args+=(--scratch-path .build-static); fi
 swift build "${args[@]}" --product migrate-store 2>&1 | tee /tmp/check-static-build.log
-if grep -q "warning:" /tmp/check-static-build.log; then echo "check-static-binary: the build has warnings" >&2; exit 1; fi
+# The linker's note on mktemp in the toolchain's own libFoundationEssentials.a is not ours.
+if grep "warning:" /tmp/check-static-build.log | grep -qv "/swift_static/"; then
+  echo "check-static-binary: the build has warnings" >&2; exit 1
+fi
 binary="$(swift build "${args[@]}" --show-bin-path)/migrate-store"
 
 swift_libraries='libswift|Foundation|libdispatch|libBlocksRuntime|libicu|not found'

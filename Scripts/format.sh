@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Formats the package's Swift files in place with the toolchain's swift-format and the
 # checked-in .swift-format, then lists what the formatter can't fix (lint-only rules), if any.
-# Usage: Scripts/format.sh [path...]   (default: Sources Tests Examples Package.swift)
+# Usage: Scripts/format.sh [path...]   (default: Sources Tests Package.swift)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
-if [ "$#" -gt 0 ]; then paths=("$@"); else paths=(Sources Tests Examples Package.swift); fi
+# Not Examples/: the README and the DocC articles quote those files character for character
+# (Scripts/check-readme-examples.sh, Scripts/check-docc-snippets.py), laid out for reading.
+if [ "$#" -gt 0 ]; then paths=("$@"); else paths=(Sources Tests Package.swift); fi
 
 swift-format format --in-place --recursive --parallel --configuration .swift-format "${paths[@]}"
 
