@@ -35,9 +35,11 @@ let package = Package(
         .testTarget(name: "SchemaTests", dependencies: ["Schema", "StoreJSON", "StoreGenerator", "TestSupport"]),
         .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "StoreJSON", "store-test-helper", "StoreGenerator", "TestSupport"]),
         .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema", "StoreJSON", "TestSupport", "generate-store"]),
-        .testTarget(name: "MigrateStoreTests", dependencies: ["MigrateStoreCLI", "migrate-store", "JSONStore", "Schema", "StoreJSON", "StoreGenerator", "TestSupport"]),
+        .testTarget(
+            name: "MigrateStoreTests", dependencies: ["MigrateStoreCLI", "migrate-store", "JSONStore", "Schema", "StoreJSON", "StoreGenerator", "TestSupport"]),
         // Crash, fault, bad-input, concurrency and hostile-file suites; runs the built migrate-store.
-        .testTarget(name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "StoreJSON", "StoreGenerator", "migrate-store", "store-test-helper", "TestSupport"]),
+        .testTarget(
+            name: "ReliabilityTests", dependencies: ["JSONStore", "Schema", "StoreJSON", "StoreGenerator", "migrate-store", "store-test-helper", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

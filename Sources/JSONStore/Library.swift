@@ -50,7 +50,8 @@ extension Store {
 
     /// A store value over `path` as it is, without opening it (no recovery, sweep or reconcile).
     convenience init(path: String, options: Options, compatibility: StoreCompatibility, warnings: [String], system: SystemCalls) {
-        self.init(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
-                  maintenance: .library)
+        self.init(
+            path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
+            maintenance: .library)
     }
 }

@@ -8,9 +8,9 @@ struct FIFOCounter {
 
     mutating func next(_ rng: inout SeededGenerator) -> Int32 {
         switch rng.below(100) {
-        case 0..<4: return max(last, 1)                // duplicate of the previous position
-        case 4..<8: last += 2; return last             // a gap
-        case 8: return 0                               // queued, but without a position
+        case 0..<4: return max(last, 1)  // duplicate of the previous position
+        case 4..<8: last += 2; return last  // a gap
+        case 8: return 0  // queued, but without a position
         default: last += 1; return last
         }
     }
@@ -33,11 +33,12 @@ extension StoreGenerator {
         let messages = makeMessages(index: index, id: id, start: start, locallyCreated: locallyCreated, &rng)
         let lastModified = messages.last?.timestamp ?? start
 
-        var fields = WorkStreamFieldsV1(id: id, backendName: backendName(id, &rng), workingDirectory: rng.pick(Self.directories),
-                                     lastModified: lastModified, isLocallyCreated: locallyCreated,
-                                     messageCount: Int32(messages.count + rng.below(41)),
-                                     preview: preview(messages.last?.text ?? ""), unreadCount: Int32(rng.below(4)),
-                                     messages: messages)
+        var fields = WorkStreamFieldsV1(
+            id: id, backendName: backendName(id, &rng), workingDirectory: rng.pick(Self.directories),
+            lastModified: lastModified, isLocallyCreated: locallyCreated,
+            messageCount: Int32(messages.count + rng.below(41)),
+            preview: preview(messages.last?.text ?? ""), unreadCount: Int32(rng.below(4)),
+            messages: messages)
         let fifoQueued = rng.chance(0.10)
         if fifoQueued {
             fields.isInQueue = true
@@ -63,7 +64,7 @@ extension StoreGenerator {
             preconditionFailure("WorkStreamV1.json is an object")
         }
         if !priorityQueued && rng.chance(0.02) {
-            object["priority_order"] = .number(JSONNumber(0))   // the v1 app wrote an integer here
+            object["priority_order"] = .number(JSONNumber(0))  // the v1 app wrote an integer here
         }
         if !fifoQueued && !priorityQueued && rng.chance(0.01) {
             // Only the required keys: every optional key takes its default when read (§3).
@@ -90,8 +91,10 @@ extension StoreGenerator {
 
     /// User and assistant turns alternately; about 1% of work streams have one message whose
     /// `session_id` names the next work stream (§6 rule 4).
-    private func makeMessages(index: Int, id: UUID, start: Date, locallyCreated: Bool,
-                              _ rng: inout SeededGenerator) -> [MessageV1] {
+    private func makeMessages(
+        index: Int, id: UUID, start: Date, locallyCreated: Bool,
+        _ rng: inout SeededGenerator
+    ) -> [MessageV1] {
         let count = locallyCreated ? min(messagesPerStream, 1) : messagesPerStream
         let strayIndex = rng.chance(0.01) && workStreams > 1 ? rng.below(max(count, 1)) : -1
         var messages: [MessageV1] = []
@@ -99,11 +102,14 @@ extension StoreGenerator {
         var time = start
         for n in 0..<count {
             let isUser = n % 2 == 0
-            time = time.addingTimeInterval(isUser ? Double(rng.int(in: 30_000...172_800_000)) / 1000
-                                                  : Double(rng.int(in: 2_000...90_000)) / 1000)
-            var message = MessageV1(id: rng.uuid(), sessionID: id, role: isUser ? "user" : "assistant",
-                                    text: isUser ? MessageText.user(&rng) : MessageText.assistant(&rng), timestamp: time,
-                                    serverTimestamp: time.addingTimeInterval(Double(rng.int(in: 100...900)) / 1000))
+            time = time.addingTimeInterval(
+                isUser
+                    ? Double(rng.int(in: 30_000...172_800_000)) / 1000
+                    : Double(rng.int(in: 2_000...90_000)) / 1000)
+            var message = MessageV1(
+                id: rng.uuid(), sessionID: id, role: isUser ? "user" : "assistant",
+                text: isUser ? MessageText.user(&rng) : MessageText.assistant(&rng), timestamp: time,
+                serverTimestamp: time.addingTimeInterval(Double(rng.int(in: 100...900)) / 1000))
             if rng.chance(0.01) { message.status = "error"; message.serverTimestamp = nil }
             if isUser && rng.chance(0.30) {
                 message.unknown["audio_duration_ms"] = .number(JSONNumber(rng.int(in: 800...20_000)))

@@ -113,13 +113,15 @@ public struct StoreGenerator: Sendable {
     }
 
     private func userSession(id: UUID, _ rng: inout SeededGenerator) -> CustomisationV1 {
-        let name: String? = switch rng.below(10) {
-        case 0, 1: ""
-        case 2, 3: nil
-        default: rng.pick(Self.customNames)
-        }
-        return CustomisationV1(id: id, createdAt: date(&rng, withinDays: 300), customName: name,
-                             isUserDeleted: rng.chance(0.15), schemaVersion: 1)
+        let name: String? =
+            switch rng.below(10) {
+            case 0, 1: ""
+            case 2, 3: nil
+            default: rng.pick(Self.customNames)
+            }
+        return CustomisationV1(
+            id: id, createdAt: date(&rng, withinDays: 300), customName: name,
+            isUserDeleted: rng.chance(0.15), schemaVersion: 1)
     }
 
     func date(_ rng: inout SeededGenerator, withinDays days: Int) -> Date {

@@ -22,8 +22,10 @@ public enum V4Fixture {
     /// `sessions/<id>.json`, ...). Pure.
     /// - Throws: `StoreGeneratorError` when the store is not at v3, a work stream is not a v3
     ///   document, or a document can't be read; `SchemaError` from the rename.
-    public static func convert(_ files: [String: [UInt8]], startedAt: Date = startedAt, finishedAt: Date = finishedAt,
-                               toolVersion: String = toolVersion) throws -> [String: [UInt8]] {
+    public static func convert(
+        _ files: [String: [UInt8]], startedAt: Date = startedAt, finishedAt: Date = finishedAt,
+        toolVersion: String = toolVersion
+    ) throws -> [String: [UInt8]] {
         let v4 = StoreLayout.renamedFolderVersion
         var manifest = try ManifestV2(bytes: try required(files, StoreLayout.manifest))
         guard manifest.schemaVersion == 3 else {
@@ -59,14 +61,17 @@ public enum V4Fixture {
             out[StoreLayout.settings] = settings.encoded
         }
         // The counts the engine records for a change of version (`StoreMigration.counts`).
-        let counts = StoreMigration.counts(manifestVersion: 3, target: v4, sessions: workStreams, userSessions: customisations,
-                                           settings: files[StoreLayout.settings] != nil, queue: queue, report: MigrationReport())
+        let counts = StoreMigration.counts(
+            manifestVersion: 3, target: v4, sessions: workStreams, userSessions: customisations,
+            settings: files[StoreLayout.settings] != nil, queue: queue, report: MigrationReport())
         queue.schemaVersion = v4
         out[StoreLayout.queue] = queue.encoded
         manifest.schemaVersion = v4
         manifest.minReaderVersion = v4
-        manifest.migrations.append(MigrationRecord(from: 3, to: v4, startedAt: startedAt, finishedAt: finishedAt,
-                                                   toolVersion: toolVersion, counts: counts))
+        manifest.migrations.append(
+            MigrationRecord(
+                from: 3, to: v4, startedAt: startedAt, finishedAt: finishedAt,
+                toolVersion: toolVersion, counts: counts))
         out[StoreLayout.manifest] = manifest.encoded
         return out
     }

@@ -49,8 +49,10 @@ extension JSONByteParser {
         if key.utf8.elementsEqual(earlier.utf8) {
             return error(at: offset, "duplicate key '\(Self.brief(key))' in object")
         }
-        return error(at: offset, "duplicate key '\(Self.brief(key))' in object: canonically equivalent to "
-            + "the earlier key '\(Self.brief(earlier))' (\(Self.codePoints(key)) vs \(Self.codePoints(earlier)))")
+        return error(
+            at: offset,
+            "duplicate key '\(Self.brief(key))' in object: canonically equivalent to "
+                + "the earlier key '\(Self.brief(earlier))' (\(Self.codePoints(key)) vs \(Self.codePoints(earlier)))")
     }
 
     func controlCharacterError(at index: Int) -> JSONSyntaxError {
@@ -88,7 +90,11 @@ extension JSONByteParser {
         }
     }
 
-    enum UTF8Sequence { case valid(length: Int), invalidLead, badContinuation(at: Int) }
+    enum UTF8Sequence {
+        case valid(length: Int)
+        case invalidLead
+        case badContinuation(at: Int)
+    }
 
     /// Classifies the UTF-8 sequence starting at `index` (a byte >= 0x80), per RFC 3629 §4.
     func utf8Sequence(at index: Int, end: Int) -> UTF8Sequence {

@@ -33,7 +33,8 @@ extension JSONParser {
     /// - Returns: The value; the member's byte range (nil when the root is no object or has no
     ///   such member); and whether the member's value was taken as `known`.
     package static func parse(_ bytes: [UInt8], watching key: String, known: [UInt8]?, placeholder: JSONValue)
-        throws(JSONSyntaxError) -> (value: JSONValue, member: Range<Int>?, tookKnown: Bool) {
+        throws(JSONSyntaxError) -> (value: JSONValue, member: Range<Int>?, tookKnown: Bool)
+    {
         let result = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(JSONSyntaxError) -> (JSONValue, Range<Int>?, Bool) in
                 var parser = JSONByteParser(buffer, maxDepth: defaultMaxDepth)

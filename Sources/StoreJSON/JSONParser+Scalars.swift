@@ -139,10 +139,11 @@ extension JSONByteParser {
         case .notSparse: break
         }
         let text = String(decoding: utf8, as: UTF8.self)
-        let same = text.utf8.withContiguousStorageIfAvailable { decoded in
-            decoded.count == utf8.count
-                && (utf8.isEmpty || memcmp(decoded.baseAddress!, utf8.baseAddress!, utf8.count) == 0)
-        } ?? text.utf8.elementsEqual(utf8)
+        let same =
+            text.utf8.withContiguousStorageIfAvailable { decoded in
+                decoded.count == utf8.count
+                    && (utf8.isEmpty || memcmp(decoded.baseAddress!, utf8.baseAddress!, utf8.count) == 0)
+            } ?? text.utf8.elementsEqual(utf8)
         return same ? text : nil
     }
 

@@ -43,7 +43,8 @@ private struct Skimmer {
             skipWhitespace()
             let keyStart = pos
             guard let keyEnd = skipString(), let key = parse(keyStart..<keyEnd), case .string(let name) = key,
-                  expect(UInt8(ascii: ":")) else { return nil }
+                expect(UInt8(ascii: ":"))
+            else { return nil }
             skipWhitespace()
             let valueStart = pos
             guard let (end, count) = skipValue() else { return nil }

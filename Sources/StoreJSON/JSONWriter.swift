@@ -114,7 +114,7 @@ package enum JSONWriter {
     /// `\u00xx` in lowercase hex); every other scalar, `/` and U+2028 included, is raw UTF-8.
     package static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var text = text // withUTF8 is mutating; it copies only a non-contiguous (bridged) string.
+        var text = text  // withUTF8 is mutating; it copies only a non-contiguous (bridged) string.
         text.withUTF8 { utf8 in
             // Copy the runs between escapes whole; most strings are a single run.
             var runStart = 0

@@ -47,7 +47,7 @@ final class KeyCache {
     /// The slot of a key whose first `min(length, 8)` bytes, zero-extended, are `prefix`.
     @inline(__always)
     private static func slot(prefix: UInt64) -> Int {
-        Int(truncatingIfNeeded: (prefix &* 0x9E37_79B9_7F4A_7C15) >> 57)   // the top 7 bits: 128 slots
+        Int(truncatingIfNeeded: (prefix &* 0x9E37_79B9_7F4A_7C15) >> 57)  // the top 7 bits: 128 slots
     }
 
     /// The first `min(utf8.count, 8)` bytes of `utf8` as a little-endian word, zero-extended.
@@ -87,7 +87,8 @@ final class KeyCache {
         }
         let length = lengths[slot]
         guard start + length < input.count, base[start + length] == ASCII.quote,
-              memcmp(bytes + slot * Self.maximumLength, base + start, length) == 0 else { return nil }
+            memcmp(bytes + slot * Self.maximumLength, base + start, length) == 0
+        else { return nil }
         return (strings[slot], start + length)
     }
 

@@ -21,8 +21,9 @@ extension RFC3339 {
     /// Writes the canonical form of `milliseconds` since 1970 (within ``representable``, so the
     /// year has four digits) into the first ``formattedCount`` bytes of `buffer`.
     package static func write(milliseconds: Int64, to buffer: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(buffer.count >= formattedCount && representable.contains(milliseconds),
-                     "RFC3339.write: \(milliseconds) ms is outside the years 0000–9999, or the buffer is short")
+        precondition(
+            buffer.count >= formattedCount && representable.contains(milliseconds),
+            "RFC3339.write: \(milliseconds) ms is outside the years 0000–9999, or the buffer is short")
         let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         /// Writes `value` (0...99) as two digits at `position`, from a table of the pairs 00–99.

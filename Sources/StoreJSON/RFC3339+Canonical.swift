@@ -15,8 +15,9 @@ extension RFC3339 {
     /// Milliseconds since 1970 of canonical text, or nil.
     package static func canonicalMilliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard text.count == 24, let p = text.baseAddress, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
-              p[10] == UInt8(ascii: "T"), p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
-              p[19] == UInt8(ascii: "."), p[23] == UInt8(ascii: "Z") else { return nil }
+            p[10] == UInt8(ascii: "T"), p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
+            p[19] == UInt8(ascii: "."), p[23] == UInt8(ascii: "Z")
+        else { return nil }
         /// The two digits at `index`, or nil.
         func two(_ index: Int) -> Int64? {
             let high = p[index] &- UInt8(ascii: "0"), low = p[index + 1] &- UInt8(ascii: "0")
@@ -25,11 +26,12 @@ extension RFC3339 {
         }
         let last = p[22] &- UInt8(ascii: "0")
         guard let century = two(0), let yearOfCentury = two(2), let month = two(5), let day = two(8),
-              let hour = two(11), let minute = two(14), let second = two(17), let centiseconds = two(20), last < 10
+            let hour = two(11), let minute = two(14), let second = two(17), let centiseconds = two(20), last < 10
         else { return nil }
         let year = century * 100 + yearOfCentury
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
+            hour <= 23, minute <= 59, second <= 59
+        else { return nil }
         let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
         let ms = seconds * 1000 + centiseconds * 10 + Int64(last)
         return representable.contains(ms) ? ms : nil

@@ -31,7 +31,8 @@ package enum RFC3339 {
     /// - Returns: The instant, or nil when `text` is not a valid RFC 3339 date-time.
     package static func parse(_ text: String) -> Date? {
         let utf8 = text.utf8
-        let ms = utf8.withContiguousStorageIfAvailable(milliseconds(from:)) 
+        let ms =
+            utf8.withContiguousStorageIfAvailable(milliseconds(from:))
             ?? Array(utf8).withUnsafeBufferPointer(milliseconds(from:))
         guard let ms else { return nil }
         return date(milliseconds: ms)
@@ -66,9 +67,10 @@ package enum RFC3339 {
     static func milliseconds(from text: UnsafeBufferPointer<UInt8>) -> Int64? {
         var cursor = DigitCursor(text: text)
         guard let year = cursor.number(4), cursor.skip("-"), let month = cursor.number(2), cursor.skip("-"),
-              let day = cursor.number(2), cursor.skip("T") || cursor.skip("t"),
-              let hour = cursor.number(2), cursor.skip(":"), let minute = cursor.number(2), cursor.skip(":"),
-              let second = cursor.number(2) else { return nil }
+            let day = cursor.number(2), cursor.skip("T") || cursor.skip("t"),
+            let hour = cursor.number(2), cursor.skip(":"), let minute = cursor.number(2), cursor.skip(":"),
+            let second = cursor.number(2)
+        else { return nil }
         var millisecond: Int64 = 0
         if cursor.skip(".") {
             guard let fraction = cursor.fractionMilliseconds() else { return nil }
@@ -78,11 +80,13 @@ package enum RFC3339 {
         if !(cursor.skip("Z") || cursor.skip("z")) {
             let sign: Int64 = cursor.skip("+") ? 1 : cursor.skip("-") ? -1 : 0
             guard sign != 0, let offsetHour = cursor.number(2), cursor.skip(":"), let offsetMinute = cursor.number(2),
-                  offsetHour <= 23, offsetMinute <= 59 else { return nil }
+                offsetHour <= 23, offsetMinute <= 59
+            else { return nil }
             offsetMinutes = sign * (offsetHour * 60 + offsetMinute)
         }
         guard cursor.atEnd, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
+            hour <= 23, minute <= 59, second <= 59
+        else { return nil }
         let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
         let ms = seconds * 1000 + millisecond - offsetMinutes * 60_000
         return representable.contains(ms) ? ms : nil

@@ -15,7 +15,8 @@ extension UUIDText {
         func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
         func half(_ offset: Int) -> UInt64 { UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
         guard let a = decode8(word(0)), let b = decode8(half(9) | half(14) << 32),
-              let c = decode8(half(19) | half(24) << 32), let d = decode8(word(28)) else { return nil }
+            let c = decode8(half(19) | half(24) << 32), let d = decode8(word(28))
+        else { return nil }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { out in
             out.storeBytes(of: a.littleEndian, toByteOffset: 0, as: UInt32.self)

@@ -74,8 +74,9 @@ func number<T: FixedWidthInteger>(_ name: String, _: T.Type, default value: T? =
 guard let directory else { fail("the store folder is required.", 64) }
 let version = number("version", Int.self, default: 1, in: values)
 guard version == 1 else { fail("only --version 1 is generated; migrate the store with 'migrate-store migrate' for version 2.", 64) }
-let generator = StoreGenerator(seed: number("seed", UInt64.self, in: values), workStreams: number("work-streams", Int.self, in: values),
-                               messagesPerStream: number("messages", Int.self, in: values), version: version)
+let generator = StoreGenerator(
+    seed: number("seed", UInt64.self, in: values), workStreams: number("work-streams", Int.self, in: values),
+    messagesPerStream: number("messages", Int.self, in: values), version: version)
 do {
     let summary = try generator.write(to: directory)
     print("Generated \(directory) (seed \(generator.seed), schema v1): \(summary).")

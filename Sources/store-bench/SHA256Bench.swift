@@ -13,8 +13,11 @@ func sha256(_ args: [String]) throws {
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: args[1])))
     var digest = ""
     let start = cpuTime()
-    for _ in 0 ..< passes { digest = SHA256.hex(of: bytes) }
+    for _ in 0..<passes { digest = SHA256.hex(of: bytes) }
     let perPass = (cpuTime() - start) / Double(passes)
-    print(json([("sha256", "\"\(digest)\""), ("bytes", "\(bytes.count)"), ("passes", "\(passes)"),
-                ("cpu_per_pass_s", "\(perPass)"), ("mb_per_s", "\(Double(bytes.count) / perPass / 1e6)")]))
+    print(
+        json([
+            ("sha256", "\"\(digest)\""), ("bytes", "\(bytes.count)"), ("passes", "\(passes)"),
+            ("cpu_per_pass_s", "\(perPass)"), ("mb_per_s", "\(Double(bytes.count) / perPass / 1e6)"),
+        ]))
 }

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStore
 import Schema
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,7 +31,10 @@ import Darwin
 ///
 /// Prints one JSON object on standard output; times are in seconds.
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] [--async] | update-threads <store> --ids <uuid>,... --count K | open <store> --count K | codec <store> | sha256 <file> [--passes N]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "Error: \(message)\nUsage: store-bench update <store> --id <uuid> --count K [--dump FILE] [--async] | update-threads <store> --ids <uuid>,... --count K | open <store> --count K | codec <store> | sha256 <file> [--passes N]\n"
+                .utf8))
     exit(64)
 }
 
@@ -55,7 +59,8 @@ func json(_ fields: [(String, String)]) -> String {
 
 func update(_ args: [String]) async throws {
     guard args.count >= 2, let idText = option("id", in: args), let id = UUID(uuidString: idText),
-          let count = option("count", in: args).flatMap(Int.init), count > 0 else { fail("update needs <store> --id <uuid> --count K") }
+        let count = option("count", in: args).flatMap(Int.init), count > 0
+    else { fail("update needs <store> --id <uuid> --count K") }
     let t0 = now()
     let store = try Store.open(at: args[1], options: Store.Options(tool: "store-bench"))
     let t1 = now()
@@ -82,9 +87,12 @@ func update(_ args: [String]) async throws {
     if let dump = option("dump", in: args), let last {
         try Data(last.encoded).write(to: URL(fileURLWithPath: dump))
     }
-    print(json([("open_s", "\(seconds(t0, t1))"), ("ops", "\(count)"), ("bytes", "\(last?.encoded.count ?? 0)"),
-                ("per_op_s", "[" + perOp.map { "\($0)" }.joined(separator: ", ") + "]"),
-                ("cpu_per_op_s", "[" + cpuPerOp.map { "\($0)" }.joined(separator: ", ") + "]")]))
+    print(
+        json([
+            ("open_s", "\(seconds(t0, t1))"), ("ops", "\(count)"), ("bytes", "\(last?.encoded.count ?? 0)"),
+            ("per_op_s", "[" + perOp.map { "\($0)" }.joined(separator: ", ") + "]"),
+            ("cpu_per_op_s", "[" + cpuPerOp.map { "\($0)" }.joined(separator: ", ") + "]"),
+        ]))
 }
 
 func updateThreads(_ args: [String]) throws {
@@ -162,9 +170,12 @@ func codec(_ args: [String]) throws {
     start = now()
     for file in files { _ = try JSONSerialization.jsonObject(with: Data(file)) }
     let foundation = seconds(start, now())
-    print(json([("files", "\(files.count)"), ("bytes", "\(total)"), ("encoded_bytes", "\(written)"),
-                ("parse_s", "\(parse)"), ("decode_s", "\(decode)"), ("encode_s", "\(encode)"),
-                ("foundation_jsonserialization_s", "\(foundation)")]))
+    print(
+        json([
+            ("files", "\(files.count)"), ("bytes", "\(total)"), ("encoded_bytes", "\(written)"),
+            ("parse_s", "\(parse)"), ("decode_s", "\(decode)"), ("encode_s", "\(encode)"),
+            ("foundation_jsonserialization_s", "\(foundation)"),
+        ]))
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -34,7 +34,7 @@ func ackWrites(store: String, seed: UInt64, first: Int) throws {
     try Directories.create(sessions)
     var random = seed
     for n in first... {
-        random = random &* 6364136223846793005 &+ 1442695040888963407
+        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         let name = "00000000-0000-4000-8000-00000000000\(1 + (random >> 33) % 6).json"
         try AtomicFile.durableReplace(directory: sessions, name: name, bytes: payload(name: name, n: n))
         say("ack \(name) \(n)")

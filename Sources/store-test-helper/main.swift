@@ -33,27 +33,30 @@ func run(_ arguments: [String]) throws {
         exit(2)
     #endif
     case ("mix", 6):
-        try mix(store: arguments[1], worker: Int(arguments[2])!, count: Int(arguments[3])!, seed: UInt64(arguments[4])!,
-                streams: arguments[5].split(separator: ",").map { UUID(uuidString: String($0))! })
+        try mix(
+            store: arguments[1], worker: Int(arguments[2])!, count: Int(arguments[3])!, seed: UInt64(arguments[4])!,
+            streams: arguments[5].split(separator: ",").map { UUID(uuidString: String($0))! })
     case ("write-loop", 4): try writeLoop(store: arguments[1], stream: UUID(uuidString: arguments[2])!, count: Int(arguments[3])!)
     case ("hold-lock", 3): try holdLock(store: arguments[1], seconds: UInt32(arguments[2])!)
     case ("update", 4): try update(store: arguments[1], stream: UUID(uuidString: arguments[2])!, count: Int(arguments[3])!)
     case ("make-v4-store", 3): try V4Fixture.make(from: arguments[1], to: arguments[2])
     case ("take-next", 3) where ["fifo", "priority"].contains(arguments[2]): try takeNext(store: arguments[1], queue: arguments[2])
     default:
-        FileHandle.standardError.write(Data("""
-            Usage: store-test-helper ack-writes <store> <seed> <first n>
-                   store-test-helper increment <store> <count>
-                   store-test-helper hold-lock <store>
-                   store-test-helper write-with-umask <store> <octal umask>
-                   store-test-helper mix <store> <worker> <count> <seed> <stream ids, comma-separated>
-                   store-test-helper write-loop <store> <stream id> <count>
-                   store-test-helper hold-lock <store> <seconds>
-                   store-test-helper update <store> <stream id> <count>
-                   store-test-helper make-v4-store <v3 store> <new folder>
-                   store-test-helper take-next <store> <fifo|priority>
+        FileHandle.standardError.write(
+            Data(
+                """
+                Usage: store-test-helper ack-writes <store> <seed> <first n>
+                       store-test-helper increment <store> <count>
+                       store-test-helper hold-lock <store>
+                       store-test-helper write-with-umask <store> <octal umask>
+                       store-test-helper mix <store> <worker> <count> <seed> <stream ids, comma-separated>
+                       store-test-helper write-loop <store> <stream id> <count>
+                       store-test-helper hold-lock <store> <seconds>
+                       store-test-helper update <store> <stream id> <count>
+                       store-test-helper make-v4-store <v3 store> <new folder>
+                       store-test-helper take-next <store> <fifo|priority>
 
-            """.utf8))
+                """.utf8))
         exit(2)
     }
 }

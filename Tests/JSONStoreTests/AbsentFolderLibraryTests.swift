@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// The library: an absent document folder reads as empty, and the first write that needs it

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `Examples/AppExample` (the README's "Using the library in an app"): a package of its own that
 /// depends on this one by path, built as an app would build it (`swift build --package-path`; a

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
 import TestSupport
+import Testing
+
+@testable import JSONStore
 
 /// `AsyncStore`: the same results as `Store`, a lock wait that a cancelled task leaves at once.
 @Suite struct AsyncStoreTests {
@@ -18,8 +19,9 @@ import TestSupport
         (0..<3).map { (k: Int) -> MessageV1 in
             let index: Int = round * 3 + k
             let id = UUID(uuidString: String(format: "10000000-0000-4000-8000-%06d%06d", n, index))!
-            return MessageV1(id: id, sessionID: streamID(n), role: k == 0 ? "user" : "assistant",
-                             text: "task \(n), round \(round), message \(k)", timestamp: t0.addingTimeInterval(Double(index)))
+            return MessageV1(
+                id: id, sessionID: streamID(n), role: k == 0 ? "user" : "assistant",
+                text: "task \(n), round \(round), message \(k)", timestamp: t0.addingTimeInterval(Double(index)))
         }
     }
 
@@ -86,10 +88,10 @@ import TestSupport
         let holder = try ChildProcess(["hold-lock", folder("store"), "30"])
         defer { holder.killHard(); holder.wait() }
         #expect(holder.readLine() == "locked")
-        let before = snapshot(folder("store"))   // with the holder's record in `.lock`
+        let before = snapshot(folder("store"))  // with the holder's record in `.lock`
 
         let write = Task { try await store.appendMessages(id, Self.messages(0, round: 0)) }
-        try await Task.sleep(for: .milliseconds(300))   // the write is waiting for the lock by now
+        try await Task.sleep(for: .milliseconds(300))  // the write is waiting for the lock by now
         let cancelledAt = ContinuousClock.now
         write.cancel()
         let outcome = await write.result
@@ -137,15 +139,17 @@ import TestSupport
         defer { lock.release() }
         let before = try sync.workStream(id)
         let queueHeld = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        store.writes.async { queueHeld.signal(); release.wait() }
+        store.writes.async {
+            queueHeld.signal(); release.wait()
+        }
         queueHeld.wait()
         var released = false
-        defer { if !released { release.signal() } }   // never leave the queue held, whatever throws
+        defer { if !released { release.signal() } }  // never leave the queue held, whatever throws
 
         let write = Task { try await store.enqueue(id) }
-        try await Task.sleep(for: .milliseconds(50))    // the try is queued behind the held queue by now
+        try await Task.sleep(for: .milliseconds(50))  // the try is queued behind the held queue by now
         write.cancel()
-        try await Task.sleep(for: .milliseconds(300))   // past the timeout, the try still queued
+        try await Task.sleep(for: .milliseconds(300))  // past the timeout, the try still queued
         release.signal()
         released = true
         let error = try #require(await write.result.error as? StoreError)
@@ -187,13 +191,17 @@ import TestSupport
     func asyncUpgradeForwardsTheSameProgressAsTheSynchronousOne() async throws {
         let folder = TemporaryDirectory()
         let seen = LockedState<[StoreProgress]>([])
-        _ = try await AsyncStore.upgrade(at: try folder.copySample("v1-store", as: "async"), backup: .folder(folder("async-backup")),
-                                         tool: "t", version: "1") { event in
+        _ = try await AsyncStore.upgrade(
+            at: try folder.copySample("v1-store", as: "async"), backup: .folder(folder("async-backup")),
+            tool: "t", version: "1"
+        ) { event in
             if case .progress(let progress) = event { seen.withLock { $0.append(progress) } }
         }
         var expected: [StoreProgress] = []
-        _ = try StoreUpgrade.run(at: try folder.copySample("v1-store", as: "sync"), backup: .folder(folder("sync-backup")),
-                                 tool: "t", version: "1") { event in
+        _ = try StoreUpgrade.run(
+            at: try folder.copySample("v1-store", as: "sync"), backup: .folder(folder("sync-backup")),
+            tool: "t", version: "1"
+        ) { event in
             if case .progress(let progress) = event { expected.append(progress) }
         }
         #expect(seen.withLock { $0 } == expected)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 @Suite struct AtomicFileTests {
@@ -109,8 +110,9 @@ import Testing
         let mustThrow = failed != nil && !(failed?.kind == "close" && renamed)
         #expect((thrown != nil) == mustThrow, "call log: \(faults.log)", sourceLocation: sourceLocation)
         if let thrown {
-            #expect(thrown.errno == errno && thrown.code == code && thrown.syscall == failed?.kind,
-                    "\(thrown)", sourceLocation: sourceLocation)
+            #expect(
+                thrown.errno == errno && thrown.code == code && thrown.syscall == failed?.kind,
+                "\(thrown)", sourceLocation: sourceLocation)
             #expect(thrown.path == dir("a.json"), sourceLocation: sourceLocation)
         }
         let expected = renamed ? new : existing ? old : nil
@@ -184,7 +186,8 @@ import Testing
         let error = #expect(throws: StoreError.self) {
             try AtomicFile.durableReplace(directory: dir.path, name: "a.json", bytes: new, system: .injecting(faults))
         }
-        #expect(error?.message == "Can't write '\(dir("a.json"))': the disk is full (ENOSPC). "
+        #expect(
+            error?.message == "Can't write '\(dir("a.json"))': the disk is full (ENOSPC). "
                 + "Free some space and try again; the previous version of the file is unchanged.")
         #expect(error?.description.hasSuffix("(write: ENOSPC)") == true)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// `BackupChain` takes a backup of any version to any version the chain reaches as `migrate`
@@ -29,9 +30,12 @@ import Testing
         let backup = try BackupChain.snapshot(of: try Self.open(4))
         let expected = try #require(try BackupChain.migrate(backup, to: 3))
         let result = try BackupComparison.compare(try Self.open(3), expected: expected, backupVersion: 4)
-        #expect(result.differences == [BackupComparison.Difference(
-            file: "sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json",
-            reason: "queued_at is '2025-10-28T08:33:10.031Z' in the store, null in the backup taken to v3")])
+        #expect(
+            result.differences == [
+                BackupComparison.Difference(
+                    file: "sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json",
+                    reason: "queued_at is '2025-10-28T08:33:10.031Z' in the store, null in the backup taken to v3")
+            ])
     }
 
     /// No step takes a store back across a rollback-safe step.
@@ -46,8 +50,11 @@ import Testing
         let id = try #require(UUID(uuidString: "555a622d-4eba-4eda-8989-fc9e679fc303"))
         expected.userSessions[id]?.customName = "Before"
         let result = try BackupComparison.compare(try Self.open(3), expected: expected, backupVersion: 3)
-        #expect(result.differences == [BackupComparison.Difference(
-            file: "user-sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json",
-            reason: "custom_name is 'Network layer: async/await' in the store, 'Before' in the backup taken to v3")])
+        #expect(
+            result.differences == [
+                BackupComparison.Difference(
+                    file: "user-sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json",
+                    reason: "custom_name is 'Network layer: async/await' in the store, 'Before' in the backup taken to v3")
+            ])
     }
 }

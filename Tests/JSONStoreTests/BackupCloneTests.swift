@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// The backup's files are its own: a copy-on-write clone where the file system offers one, else
@@ -16,8 +17,9 @@ import Testing
         let dir = TemporaryDirectory()
         let store = try dir.copySample("v2-store", as: "store")
         let calls = RecordingCalls(clone: Self.simulatedClone)
-        let report = try Backup.create(store: store, destination: dir("b"), tool: "t", version: "1", options: .init(),
-                                       system: SystemCalls(calls: calls))
+        let report = try Backup.create(
+            store: store, destination: dir("b"), tool: "t", version: "1", options: .init(),
+            system: SystemCalls(calls: calls))
         #expect(report.linkedFiles == 0 && report.copiedFiles == 15 && report.clonedFiles == 15)
         #expect(calls.log.filter { $0.hasPrefix("clone ") }.count == 15)
         #expect(try BackupVerification.verify(backup: dir("b"), system: .real).report.status == .ok)
@@ -32,8 +34,9 @@ import Testing
             let dir = TemporaryDirectory()
             let store = try dir.copySample("v2-store", as: "store")
             let calls = RecordingCalls(clone: { _, _ throws(Errno) in throw Errno(errno) })
-            let report = try Backup.create(store: store, destination: dir("b"), tool: "t", version: "1", options: .init(),
-                                           system: SystemCalls(calls: calls))
+            let report = try Backup.create(
+                store: store, destination: dir("b"), tool: "t", version: "1", options: .init(),
+                system: SystemCalls(calls: calls))
             #expect(report.copiedFiles == 15 && report.clonedFiles == 0, "\(ErrnoDescription.name(errno))")
             #expect(calls.log.filter { $0.hasPrefix("clone ") }.count == 1, "\(ErrnoDescription.name(errno))")
             #expect(try BackupVerification.verify(backup: dir("b"), system: .real).report.status == .ok)
@@ -47,8 +50,9 @@ import Testing
             if source.hasSuffix("store.json") { throw Errno(EINVAL) }
             try BackupCloneTests.simulatedClone(source, target)
         })
-        let report = try Backup.create(store: store, destination: dir("b"), tool: "t", version: "1", options: .init(),
-                                       system: SystemCalls(calls: calls))
+        let report = try Backup.create(
+            store: store, destination: dir("b"), tool: "t", version: "1", options: .init(),
+            system: SystemCalls(calls: calls))
         #expect(report.copiedFiles == 15 && report.clonedFiles == 14)
     }
 
@@ -57,8 +61,9 @@ import Testing
         let store = try dir.copySample("v2-store", as: "store")
         let calls = RecordingCalls(clone: { _, _ throws(Errno) in throw Errno(EIO) })
         let error = #expect(throws: StoreError.self) {
-            try Backup.create(store: store, destination: dir("b"), tool: "t", version: "1", options: .init(),
-                              system: SystemCalls(calls: calls))
+            try Backup.create(
+                store: store, destination: dir("b"), tool: "t", version: "1", options: .init(),
+                system: SystemCalls(calls: calls))
         }
         #expect(error?.code == .io && error?.syscall == "clone" && error?.errno == EIO)
         #expect(folderNames(dir.path) == ["store"])
@@ -84,8 +89,9 @@ import Testing
         #expect(Backup.Options().allowHardLinks == false)
         let copied = try Backup.create(store: store, destination: dir("copied"), tool: "t", version: "1")
         #expect(copied.linkedFiles == 0 && copied.copiedFiles == 15)
-        let linked = try Backup.create(store: store, destination: dir("linked"), tool: "t", version: "1",
-                                       options: .init(allowHardLinks: true))
+        let linked = try Backup.create(
+            store: store, destination: dir("linked"), tool: "t", version: "1",
+            options: .init(allowHardLinks: true))
         #expect(linked.linkedFiles == 15 && linked.copiedFiles == 0 && linked.clonedFiles == 0)
     }
 }

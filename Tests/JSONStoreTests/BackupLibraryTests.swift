@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// The library API the CLI and `migrate` call: `Backup.create`, `BackupVerification.verify`,
 /// `Restore.run`, `StoreExport`/`StoreImport`, in process.
@@ -13,8 +14,9 @@ import StoreJSON
         let clock = ContinuousClock()
         let start = clock.now
         let report = try StoreLock.withExclusiveLock(store: store, tool: "migrate-store", version: "0.1.0") { lock in
-            try Backup.create(store: store, destination: scratch.path + "/b", tool: "migrate-store", version: "0.1.0",
-                              options: .init(lockTimeout: .seconds(1)), holding: lock)
+            try Backup.create(
+                store: store, destination: scratch.path + "/b", tool: "migrate-store", version: "0.1.0",
+                options: .init(lockTimeout: .seconds(1)), holding: lock)
         }
         #expect(clock.now - start < .seconds(1))
         #expect(report.manifest.files.count == 15)
@@ -25,8 +27,9 @@ import StoreJSON
         let scratch = TemporaryDirectory()
         let store = scratch.path + "/store"
         try Samples.copy("v2-store", to: store)
-        let report = try Backup.create(store: store, destination: scratch.path + "/b", tool: "t", version: "0",
-                                       options: .init(allowHardLinks: false))
+        let report = try Backup.create(
+            store: store, destination: scratch.path + "/b", tool: "t", version: "0",
+            options: .init(allowHardLinks: false))
         #expect(report.linkedFiles == 0 && report.copiedFiles == 15)
         var status = stat()
         #expect(lstat(scratch.path + "/b/store.json", &status) == 0 && status.st_nlink == 1)
@@ -38,8 +41,9 @@ import StoreJSON
         try Samples.copy("v2-store", to: store)
         _ = try StoreLock.withExclusiveLock(store: store, tool: "writer", version: "1") { _ in
             #expect {
-                try Backup.create(store: store, destination: scratch.path + "/b", tool: "t", version: "0",
-                                  options: .init(lockTimeout: .milliseconds(100)))
+                try Backup.create(
+                    store: store, destination: scratch.path + "/b", tool: "t", version: "0",
+                    options: .init(lockTimeout: .milliseconds(100)))
             } throws: { ($0 as? StoreError)?.code == .locked }
         }
         // Nothing was left behind: no destination, no staging folder.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import TestSupport
+import Testing
+
+@testable import JSONStore
 
 /// `Backup.prune` when deleting fails halfway: the backup's name is already gone, so nothing
 /// under a backup's name is partial; the dot-named rest is listed and the next prune removes it.

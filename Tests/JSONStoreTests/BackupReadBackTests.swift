@@ -1,6 +1,7 @@
 import Foundation
 import StoreGenerator
 import Testing
+
 @testable import JSONStore
 
 /// `Backup.create`'s check that the backup equals the store as captured: every file is read back
@@ -21,8 +22,9 @@ import Testing
         }
 
         func backup(links: Bool, _ calls: ReadTrackingCalls) throws -> BackupReport {
-            try Backup.create(store: store, destination: destination, tool: "t", version: "0",
-                              options: .init(allowHardLinks: links), system: SystemCalls(calls: calls))
+            try Backup.create(
+                store: store, destination: destination, tool: "t", version: "0",
+                options: .init(allowHardLinks: links), system: SystemCalls(calls: calls))
         }
     }
 
@@ -71,8 +73,9 @@ import Testing
             try fixture.backup(links: false, calls)
         } throws: { error in
             let error = error as? StoreError
-            return error?.code == .io && error?.message == "Can't back up '\(fixture.store)': the copy of 'settings.json' reads "
-                + "back different from what was written. Check the disk of '\(fixture.destination)'."
+            return error?.code == .io
+                && error?.message == "Can't back up '\(fixture.store)': the copy of 'settings.json' reads "
+                    + "back different from what was written. Check the disk of '\(fixture.destination)'."
         }
         #expect(folderNames(fixture.scratch.path) == ["store"])
     }
@@ -89,9 +92,10 @@ import Testing
             try fixture.backup(links: false, calls)
         } throws: { error in
             let error = error as? StoreError
-            return error?.code == .io && error?.message == "Can't back up '\(fixture.store)': the backup did not verify after "
-                + "writing: 'settings.json': is 86 bytes after writing but backup.json records 85. Check the disk of "
-                + "'\(fixture.destination)'; nothing was left at the destination."
+            return error?.code == .io
+                && error?.message == "Can't back up '\(fixture.store)': the backup did not verify after "
+                    + "writing: 'settings.json': is 86 bytes after writing but backup.json records 85. Check the disk of "
+                    + "'\(fixture.destination)'; nothing was left at the destination."
         }
         #expect(folderNames(fixture.scratch.path) == ["store"])
         #expect(tree(fixture.scratch("store")) == fixture.files)
@@ -110,9 +114,10 @@ import Testing
             try fixture.backup(links: true, calls)
         } throws: { error in
             let error = error as? StoreError
-            return error?.code == .io && error?.message == "Can't back up '\(fixture.store)': the backup did not verify after "
-                + "writing: '\(name)': reads back different from what was written. Check the disk of "
-                + "'\(fixture.destination)'; nothing was left at the destination."
+            return error?.code == .io
+                && error?.message == "Can't back up '\(fixture.store)': the backup did not verify after "
+                    + "writing: '\(name)': reads back different from what was written. Check the disk of "
+                    + "'\(fixture.destination)'; nothing was left at the destination."
         }
         #expect(folderNames(fixture.scratch.path) == ["store"])
     }
@@ -126,8 +131,9 @@ import Testing
         let files = tree(scratch("store"))
         // The real file system reads back on several threads; a seam, one file after another.
         let threaded = try Backup.create(store: store, destination: scratch.path + "/threaded", tool: "t", version: "0")
-        let serial = try Backup.create(store: store, destination: scratch.path + "/serial", tool: "t", version: "0",
-                                       options: .init(), system: SystemCalls(calls: ReadTrackingCalls()))
+        let serial = try Backup.create(
+            store: store, destination: scratch.path + "/serial", tool: "t", version: "0",
+            options: .init(), system: SystemCalls(calls: ReadTrackingCalls()))
         #expect(threaded.manifest.files.count == files.count && files.count > 40)
         #expect(threaded.manifest.files == serial.manifest.files)
         for entry in threaded.manifest.files { #expect(entry.sha256 == SHA256.hex(of: files[entry.path]!), "\(entry.path)") }

@@ -1,15 +1,18 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// The restore swap, stopped after every step as a crash would stop it, then recovered:
 /// the target is always the old store or the new one, never a mix, and nothing is lost.
 @Suite struct BackupSwapTests {
     static let old: [String: String] = ["store.json": "old manifest\n", "sessions/00000000-0000-4000-8000-000000000001.json": "old 1\n"]
-    static let new: [String: String] = ["store.json": "new manifest\n", "sessions/00000000-0000-4000-8000-000000000002.json": "new 2\n",
-                                        "queue.json": "new queue\n"]
+    static let new: [String: String] = [
+        "store.json": "new manifest\n", "sessions/00000000-0000-4000-8000-000000000002.json": "new 2\n",
+        "queue.json": "new queue\n",
+    ]
 
-    @Test(arguments: [true, false], 0 ... 6)
+    @Test(arguments: [true, false], 0...6)
     func swapStoppedAfterAnyStepRecoversToTheOldOrTheNewStore(withOldStore: Bool, stepsDone: Int) throws {
         let scratch = TemporaryDirectory()
         let target = try SiblingPath(scratch.path + "/store")
@@ -17,9 +20,12 @@ import Testing
         let staging = try StagingDirectory(besides: target, purpose: "restoring")
         try scratch.write(Self.new, under: staging.name)
         let aside = withOldStore ? "store.replaced-20251120T090000Z" : nil
-        let swap = StoreSwap(target: target, journal: RestoreJournal(target: "store", staging: staging.name, aside: aside,
-                                                                     startedAt: "2025-11-20T09:00:00.000Z"),
-                             tool: "test", version: "0", system: .real)
+        let swap = StoreSwap(
+            target: target,
+            journal: RestoreJournal(
+                target: "store", staging: staging.name, aside: aside,
+                startedAt: "2025-11-20T09:00:00.000Z"),
+            tool: "test", version: "0", system: .real)
         let steps = swap.steps
         #expect(steps.count == (withOldStore ? 6 : 4))
         guard stepsDone <= steps.count else { return }
@@ -35,7 +41,9 @@ import Testing
             #expect(StagingDirectory.removeStale(besides: target, purpose: "restoring").count == 1)
         } else {
             // Finished when stopped before the staging rename, complete after it; no journal once all ran.
-            let expected: RestoreRecovery.Outcome? = stepsDone == steps.count ? nil
+            let expected: RestoreRecovery.Outcome? =
+                stepsDone == steps.count
+                ? nil
                 : stepsDone > steps.firstIndex(of: .moveStagingIntoPlace)! ? .alreadyComplete : .finished
             #expect(recovery?.outcome == expected)
             #expect(result == Self.new)
@@ -51,9 +59,12 @@ import Testing
         let target = try SiblingPath(scratch.path + "/store")
         try scratch.write(Self.old, under: "store")
         let staging = try StagingDirectory(besides: target, purpose: "restoring")
-        let swap = StoreSwap(target: target, journal: RestoreJournal(target: "store", staging: staging.name, aside: "store.replaced-x",
-                                                                     startedAt: "2025-11-20T09:00:00.000Z"),
-                             tool: "test", version: "0", system: .real)
+        let swap = StoreSwap(
+            target: target,
+            journal: RestoreJournal(
+                target: "store", staging: staging.name, aside: "store.replaced-x",
+                startedAt: "2025-11-20T09:00:00.000Z"),
+            tool: "test", version: "0", system: .real)
         try swap.perform(.writeJournal)
         try swap.perform(.moveTargetAside)
         staging.discard()

@@ -1,6 +1,7 @@
 import Foundation
 import StoreGenerator
 import Testing
+
 @testable import JSONStore
 
 /// The customisations of a migration committed by exchanging `user-sessions/`

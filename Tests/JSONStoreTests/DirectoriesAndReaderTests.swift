@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 @Suite struct DirectoriesTests {
@@ -92,7 +93,7 @@ import Testing
     /// read whole, and the limit + 1 rule holds whatever the hint.
     @Test func readAllIsExactWhateverTheSizeHint() throws {
         let dir = TemporaryDirectory()
-        let content = (0 ..< 200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        let content = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
         try Data(content).write(to: URL(fileURLWithPath: dir("big.json")))
         for hint in [0, 1, 3, 65_535, 65_536, 199_999, 200_000, 200_001, 1_000_000] {
             for limit in [FileReader.defaultLimit, 200_000, 199_999, 70_000, 0] {

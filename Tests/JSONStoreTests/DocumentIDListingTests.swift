@@ -2,6 +2,7 @@ import Foundation
 import Schema
 import StoreJSON
 import Testing
+
 @testable import JSONStore
 
 /// `DocumentIDListing` (the work-stream ids listed straight into UUIDs, issue 19) against
@@ -26,7 +27,7 @@ import Testing
         plant(dir("\(a)"), "")
         plant(dir(".tmp-0123456789abcdef-\(a).json"), "")
         plant(dir(".DS_Store"), "")
-        plant(dir("."+"\u{301}x"), "")
+        plant(dir("." + "\u{301}x"), "")
         plant(dir("é" + String(a.dropFirst(2)) + ".json"), "")
         plant(dir("３" + String(a.dropFirst()) + ".json"), "")
         #expect(mkdir(dir("00000000-0000-4000-8000-000000000003.json"), 0o700) == 0)
@@ -81,18 +82,23 @@ import Testing
         }
         let a = "3f2504e0-4f89-11d3-9a0c-0305e82c3301"
         #expect(id("\(a).json") == UUIDText.parse(a))
-        for name in ["\(a.uppercased()).json", a, "\(a).JSON", "\(a).jsonx", "x\(a).json", "\(a)\u{301}.json",
-                     "3f2504e0_4f89-11d3-9a0c-0305e82c3301.json", "3f2504e0-4f89-11d3-9a0c-0305e82c330g.json"] {
+        for name in [
+            "\(a.uppercased()).json", a, "\(a).JSON", "\(a).jsonx", "x\(a).json", "\(a)\u{301}.json",
+            "3f2504e0_4f89-11d3-9a0c-0305e82c3301.json", "3f2504e0-4f89-11d3-9a0c-0305e82c330g.json",
+        ] {
             #expect(id(name) == nil, "\(name)")
             #expect(DocumentID(fileName: name) == nil, "\(name)")
         }
     }
 
     @Test func idsSortAsTheirLowercaseSpellings() {
-        let ids = (0..<2_000).map { _ in UUID() } + [UUIDText.parse("00000000-0000-0000-0000-000000000000")!,
-                                                      UUIDText.parse("ffffffff-ffff-ffff-ffff-ffffffffffff")!,
-                                                      UUIDText.parse("0000000a-0000-0000-0000-000000000000")!,
-                                                      UUIDText.parse("00000009-0000-0000-0000-000000000000")!]
+        let ids =
+            (0..<2_000).map { _ in UUID() } + [
+                UUIDText.parse("00000000-0000-0000-0000-000000000000")!,
+                UUIDText.parse("ffffffff-ffff-ffff-ffff-ffffffffffff")!,
+                UUIDText.parse("0000000a-0000-0000-0000-000000000000")!,
+                UUIDText.parse("00000009-0000-0000-0000-000000000000")!,
+            ]
         #expect(ids.sorted(by: DocumentIDListing.precedes).map(\.lowercased) == ids.map(\.lowercased).sorted())
     }
 }

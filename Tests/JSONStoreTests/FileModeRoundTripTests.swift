@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// A backup records each file's permission bits and a restore reinstates them; an export records
 /// them per line and an import reinstates them (`RecordedMode`). Archives written before modes
@@ -21,8 +22,9 @@ import StoreJSON
         let store = try Self.storeWithModes(scratch)
         for links in [false, true] {
             let backup = scratch.path + "/b-\(links)", target = scratch.path + "/r-\(links)"
-            let report = try Backup.create(store: store, destination: backup, tool: "t", version: "0",
-                                           options: .init(allowHardLinks: links))
+            let report = try Backup.create(
+                store: store, destination: backup, tool: "t", version: "0",
+                options: .init(allowHardLinks: links))
             #expect(report.manifest.files.first { $0.path == "settings.json" }?.mode == 0o640)
             #expect(String(decoding: try Self.read(backup + "/backup.json"), as: UTF8.self).contains("\"mode\": \"0640\""))
             #expect(try BackupVerification.verify(backup: backup).status == .ok)
@@ -76,8 +78,9 @@ import StoreJSON
         #expect(!lines.joined().contains("\"mode\""))
         let body = lines.map { $0 + "\n" }.joined()
         guard case .object(let old) = try JSONParser.parse(Array(trailer.utf8)),
-              case .number(let files)? = old["files"], case .number(let bytes)? = old["bytes"],
-              let fileCount = files.int64Value, let byteCount = bytes.int64Value else {
+            case .number(let files)? = old["files"], case .number(let bytes)? = old["bytes"],
+            let fileCount = files.int64Value, let byteCount = bytes.int64Value
+        else {
             Issue.record("the trailer does not parse")
             return
         }

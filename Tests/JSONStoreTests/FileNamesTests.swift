@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 @Suite struct FileNamesTests {
@@ -50,7 +51,8 @@ import Testing
         #expect(listing.skippedDotNames == [".DS_Store", ".tmp-0123456789abcdef-\(a).json"])
         #expect(listing.invalid.map(\.name) == ["\(asFolder).json", "\(asLink).json", "\(a.uppercased()).json", "notes.txt"])
         #expect(listing.invalid.map(\.error.code) == [.notARegularFile, .symlinkRefused, .invalidFileName, .invalidFileName])
-        #expect(listing.invalid[3].error.message == "'\(dir("notes.txt"))' is not a valid document name: only a lowercase "
+        #expect(
+            listing.invalid[3].error.message == "'\(dir("notes.txt"))' is not a valid document name: only a lowercase "
                 + "UUID followed by '.json' is allowed here. The store ignores it; rename or remove it.")
         #expect(listing.invalid[3].error.path == dir("notes.txt"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// The lock record is written by hand (not `JSONEncoder`): it must stay the same compact JSON,
@@ -7,7 +8,8 @@ import Testing
 @Suite struct LockHolderRecordTests {
     @Test func recordBytesAreCompactSortedJSON() {
         let record = LockHolder(pid: 4242, tool: "migrate-store", version: "0.3.0", since: "2026-11-21T12:01:00Z", host: "mac.local")
-        #expect(String(decoding: record.encoded, as: UTF8.self)
+        #expect(
+            String(decoding: record.encoded, as: UTF8.self)
                 == #"{"host":"mac.local","pid":4242,"since":"2026-11-21T12:01:00Z","tool":"migrate-store","version":"0.3.0"}"# + "\n")
     }
 
@@ -18,7 +20,8 @@ import Testing
 
     @Test func oddStringsAreEscapedAndReadBackUnchanged() {
         let record = LockHolder(pid: Int32.max, tool: "a\"b\\c/d\n\u{1}é", version: "\u{7f}\u{2028}", since: "x", host: "h\t🦊")
-        #expect(String(decoding: record.encoded, as: UTF8.self)
+        #expect(
+            String(decoding: record.encoded, as: UTF8.self)
                 == #"{"host":"h\t🦊","pid":2147483647,"since":"x","tool":"a\"b\\c/d\n\u0001é","version":"\#u{7f}\#u{2028}"}"# + "\n")
         #expect(LockHolder(decoding: record.encoded) == record)
     }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
 import TestSupport
+import Testing
+
+@testable import JSONStore
 
 /// `Store.Options.messageRetention`: the newest N messages kept on write. The prune leaves
 /// `message_count` as it is; an append sets it to the messages held after the prune (spec §5).
@@ -11,8 +12,9 @@ import TestSupport
 
     /// Message number `n` of work stream `stream`: id `…-<n>`, `n` seconds after t0.
     static func message(_ n: Int, of stream: UUID) -> MessageV1 {
-        MessageV1(id: UUID(uuidString: String(format: "20000000-0000-4000-8000-%012d", n))!, sessionID: stream, role: "user",
-                  text: "message \(n)", timestamp: t0.addingTimeInterval(Double(n)))
+        MessageV1(
+            id: UUID(uuidString: String(format: "20000000-0000-4000-8000-%012d", n))!, sessionID: stream, role: "user",
+            text: "message \(n)", timestamp: t0.addingTimeInterval(Double(n)))
     }
 
     static func ids(_ numbers: ClosedRange<Int>) -> [UUID] {

@@ -1,6 +1,7 @@
 import Foundation
 import StoreGenerator
 import Testing
+
 @testable import JSONStore
 
 /// A migration commits the work streams by exchanging `sessions/` with a folder that staging
@@ -136,7 +137,8 @@ import Testing
             var tree = TestSupport.tree(path)
             #expect((tree.removeValue(forKey: "queue.json") != nil) == staged, "\(kind) #\(number)")
             #expect(tree == pristine, "\(kind) #\(number)")
-            let leftovers = try Self.entries(path).filter { $0.hasPrefix(".") && $0 != ".lock" }
+            let leftovers =
+                try Self.entries(path).filter { $0.hasPrefix(".") && $0 != ".lock" }
                 + (try Self.entries(path + "/sessions").filter { $0.hasPrefix(".") && $0 != ".DS_Store" })
             #expect(leftovers.isEmpty, "\(kind) #\(number): \(leftovers)")
         }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
-
 import StoreGenerator
+import Testing
+
+@testable import JSONStore
 
 /// The content of write number `n` to `name`. Keep in step with `payload` in store-test-helper.
 private func ackPayload(name: String, n: Int) -> [UInt8] {
@@ -46,8 +46,9 @@ private func ackPayload(name: String, n: Int) -> [UInt8] {
         }
         try sweepAndExpectNoTemporaryFiles(dir.path)
         #expect(temporaryFiles(in: dir("sessions")).isEmpty)
-        print("killedWriterNeverLosesAcknowledgedWrite: \(kills) kills (\(killedBeforeFirstAck) before an ack was read), "
-              + "\(acknowledgements) acknowledged writes, \(leftovers) temp files left by kills and swept")
+        print(
+            "killedWriterNeverLosesAcknowledgedWrite: \(kills) kills (\(killedBeforeFirstAck) before an ack was read), "
+                + "\(acknowledgements) acknowledged writes, \(leftovers) temp files left by kills and swept")
         #expect(acknowledgements > kills)
     }
 
@@ -61,11 +62,13 @@ private func ackPayload(name: String, n: Int) -> [UInt8] {
             let data = try #require(contents(sessions + "/" + name))
             let header = data.prefix { $0 != UInt8(ascii: "\n") }.split(separator: UInt8(ascii: " "))
             let n = header.count == 3 ? Int(String(decoding: header[1], as: UTF8.self)) : nil
-            #expect(n != nil && data == ackPayload(name: name, n: n!),
-                    "round \(round), seed \(seed): '\(name)' is torn or mixed (\(data.count) bytes)", sourceLocation: sourceLocation)
+            #expect(
+                n != nil && data == ackPayload(name: name, n: n!),
+                "round \(round), seed \(seed): '\(name)' is torn or mixed (\(data.count) bytes)", sourceLocation: sourceLocation)
             if let n, let acked = acknowledged[name] {
-                #expect(n >= acked, "round \(round), seed \(seed): '\(name)' lost acknowledged write \(acked), holds \(n)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    n >= acked, "round \(round), seed \(seed): '\(name)' lost acknowledged write \(acked), holds \(n)",
+                    sourceLocation: sourceLocation)
             }
         }
         for name in acknowledged.keys {

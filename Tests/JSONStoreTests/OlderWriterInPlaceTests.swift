@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import Schema
+import Testing
+
+@testable import JSONStore
 
 /// An older writer (a v1 app, or a hand edit) that rewrites a work stream in place, `O_TRUNC` and
 /// write or a same-size `pwrite`, changes no folder: the constant-time open trusts `.writes` and
@@ -32,7 +33,7 @@ import Schema
         if how == .sameSizePwrite {
             let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
             try #require(bytes.count <= size, "the v1 document is shorter than the v3 one it replaces")
-            bytes += Array(repeating: UInt8(ascii: " "), count: size - bytes.count)   // JSON allows trailing spaces
+            bytes += Array(repeating: UInt8(ascii: " "), count: size - bytes.count)  // JSON allows trailing spaces
         }
         #expect(pwrite(fd, bytes, bytes.count, 0) == bytes.count)
         return (store, id)

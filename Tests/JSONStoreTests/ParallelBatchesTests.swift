@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// `ParallelBatches` must give exactly what a sequential loop gives: every result, in item
@@ -11,14 +12,17 @@ import Testing
 
     private func runCollecting(_ items: [Int], system: SystemCalls) throws -> [String] {
         var seen: [String] = []
-        try ParallelBatches.run(items, system: system, work: { (item) -> Result<Int, StoreError> in
-            item % 7 == 3 ? .failure(failure(item)) : .success(item * 2)
-        }, consume: { (item, result) throws(StoreError) in
-            switch result {
-            case .success(let value): seen.append("\(item)=\(value)")
-            case .failure(let error): seen.append("\(item)!\(error.message)")
-            }
-        })
+        try ParallelBatches.run(
+            items, system: system,
+            work: { (item) -> Result<Int, StoreError> in
+                item % 7 == 3 ? .failure(failure(item)) : .success(item * 2)
+            },
+            consume: { (item, result) throws(StoreError) in
+                switch result {
+                case .success(let value): seen.append("\(item)=\(value)")
+                case .failure(let error): seen.append("\(item)!\(error.message)")
+                }
+            })
         return seen
     }
 
@@ -28,12 +32,12 @@ import Testing
 
     @Test func resultsComeBackInItemOrderOnTheRealFileSystem() throws {
         // 3 batches and a partial one, so batch boundaries are crossed.
-        let items = Array((0 ..< (3 * ParallelBatches.batchSize + 17)).reversed())
+        let items = Array((0..<(3 * ParallelBatches.batchSize + 17)).reversed())
         #expect(try runCollecting(items, system: .real) == expected(items))
     }
 
     @Test func aTestSeamRunsItemsOneByOneInOrder() throws {
-        let items = Array(0 ..< 100)
+        let items = Array(0..<100)
         let seam = SystemCalls(calls: FaultInjectingCalls())
         #expect(try runCollecting(items, system: seam) == expected(items))
     }
@@ -44,17 +48,20 @@ import Testing
     }
 
     @Test func anErrorThrownByConsumeStopsLaterBatches() throws {
-        let items = Array(0 ..< (5 * ParallelBatches.batchSize))
+        let items = Array(0..<(5 * ParallelBatches.batchSize))
         let worked = Counter()
         var consumed = 0
         #expect(throws: StoreError.self) {
-            try ParallelBatches.run(items, system: .real, work: { (item) -> Result<Int, StoreError> in
-                worked.increment()
-                return .success(item)
-            }, consume: { (item, _) throws(StoreError) in
-                consumed += 1
-                if item == 10 { throw failure(item) }
-            })
+            try ParallelBatches.run(
+                items, system: .real,
+                work: { (item) -> Result<Int, StoreError> in
+                    worked.increment()
+                    return .success(item)
+                },
+                consume: { (item, _) throws(StoreError) in
+                    consumed += 1
+                    if item == 10 { throw failure(item) }
+                })
         }
         #expect(consumed == 11)
         // Only the first batch was worked on.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// `ParallelPipeline` (the export's loop) must give exactly what a sequential loop gives: every
@@ -12,14 +13,17 @@ import Testing
 
     private func runCollecting(_ items: [Int], system: SystemCalls) throws -> [String] {
         var seen: [String] = []
-        try ParallelPipeline.run(items, system: system, work: { (item) -> Result<Int, StoreError> in
-            item % 7 == 3 ? .failure(StoreError(.invalidDocument, "item \(item) is bad", path: "/store/\(item)")) : .success(item * 2)
-        }, consume: { (item, result) throws(StoreError) in
-            switch result {
-            case .success(let value): seen.append("\(item)=\(value)")
-            case .failure(let error): seen.append("\(item)!\(error.message)")
-            }
-        })
+        try ParallelPipeline.run(
+            items, system: system,
+            work: { (item) -> Result<Int, StoreError> in
+                item % 7 == 3 ? .failure(StoreError(.invalidDocument, "item \(item) is bad", path: "/store/\(item)")) : .success(item * 2)
+            },
+            consume: { (item, result) throws(StoreError) in
+                switch result {
+                case .success(let value): seen.append("\(item)=\(value)")
+                case .failure(let error): seen.append("\(item)!\(error.message)")
+                }
+            })
         return seen
     }
 
@@ -29,12 +33,12 @@ import Testing
 
     @Test func resultsComeBackInItemOrderOnTheRealFileSystem() throws {
         // Several batches and a partial one, so the hand-over between batches is crossed.
-        let items = Array((0 ..< (7 * ParallelBatches.batchSize + 17)).reversed())
+        let items = Array((0..<(7 * ParallelBatches.batchSize + 17)).reversed())
         #expect(try runCollecting(items, system: .real) == expected(items))
     }
 
     @Test func aTestSeamRunsItemsOneByOneInOrder() throws {
-        let items = Array(0 ..< 300)
+        let items = Array(0..<300)
         let seam = SystemCalls(calls: FaultInjectingCalls())
         #expect(try runCollecting(items, system: seam) == expected(items))
     }
@@ -42,22 +46,25 @@ import Testing
     @Test func emptySingleAndOneBatchRuns() throws {
         #expect(try runCollecting([], system: .real) == [])
         #expect(try runCollecting([3], system: .real) == ["3!item 3 is bad"])
-        let one = Array(0 ..< ParallelBatches.batchSize)
+        let one = Array(0..<ParallelBatches.batchSize)
         #expect(try runCollecting(one, system: .real) == expected(one))
     }
 
     @Test func anErrorThrownByConsumeStopsAfterTheBatchInFlight() throws {
-        let items = Array(0 ..< (6 * ParallelBatches.batchSize))
+        let items = Array(0..<(6 * ParallelBatches.batchSize))
         let worked = Counter()
         var consumed = 0
         #expect(throws: StoreError.self) {
-            try ParallelPipeline.run(items, system: .real, work: { (item) -> Result<Int, StoreError> in
-                worked.increment()
-                return .success(item)
-            }, consume: { (item, _) throws(StoreError) in
-                consumed += 1
-                if item == 10 { throw failure(item) }
-            })
+            try ParallelPipeline.run(
+                items, system: .real,
+                work: { (item) -> Result<Int, StoreError> in
+                    worked.increment()
+                    return .success(item)
+                },
+                consume: { (item, _) throws(StoreError) in
+                    consumed += 1
+                    if item == 10 { throw failure(item) }
+                })
         }
         #expect(consumed == 11)
         // The first batch and the one started while it was consumed, and nothing after the return.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// Input that reaches the public API and breaks one of its rules gets a thrown `StoreError`
@@ -20,7 +21,8 @@ import Testing
         let error = #expect(throws: StoreError.self) { try store.updateWorkStream(id) { $0.fields.isInQueue = true } }
         #expect(error?.code == .invalidArgument)
         #expect(error?.path == store.path + "/sessions/\(id.lowercased).json")
-        #expect(error?.message == "Can't update work stream '\(id.lowercased)' in '\(store.path)': the change sets is_in_queue, "
+        #expect(
+            error?.message == "Can't update work stream '\(id.lowercased)' in '\(store.path)': the change sets is_in_queue, "
                 + "which only the queue methods may change. Change the queue with enqueue, removeFromQueue, addToPriorityQueue, "
                 + "removeFromPriorityQueue, changePriority or movePriority, which keep queue.json and these keys in step. "
                 + "Nothing was written.")
@@ -65,7 +67,8 @@ import Testing
             try StoreUpgrade.run(at: path, to: 7, backup: .none, tool: "t", version: "1")
         }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.message == "Can't migrate '\(path)' to schema version 7: this code knows schema versions 1 to 4. "
+        #expect(
+            error?.message == "Can't migrate '\(path)' to schema version 7: this code knows schema versions 1 to 4. "
                 + "Pass a version from 1 to 4, or leave the target out, or use the version of the tool that writes schema version 7. Nothing was changed.")
         #expect(snapshot(path, includingRoot: true) == before)
     }
@@ -96,8 +99,9 @@ import Testing
 /// `StoreError` as a `LocalizedError`: the message, and the way out.
 @Suite struct StoreErrorLocalizedTests {
     @Test func errorDescriptionIsTheMessageAndBridgesToNSError() {
-        let error = StoreError.systemCall("fsync", errno: ENOSPC,
-                                          context: ErrorContext("write", "/s/x.json", note: "the previous version of the file is unchanged"))
+        let error = StoreError.systemCall(
+            "fsync", errno: ENOSPC,
+            context: ErrorContext("write", "/s/x.json", note: "the previous version of the file is unchanged"))
         #expect(error.errorDescription == error.message)
         #expect(error.recoverySuggestion == "Free some space and try again.")
         let bridged = error as NSError
@@ -116,8 +120,10 @@ import Testing
     }
 
     @Test func suggestionOfOneSentenceIsTheClauseAfterItsLastSemicolon() {
-        let error = StoreError(.unsupportedVersion, "Can't open '/s': the store has schema_version 3 and needs a reader of version 3 "
-                                + "or newer (min_reader_version 3), but this tool reads version 2; use a newer version of the tool.")
+        let error = StoreError(
+            .unsupportedVersion,
+            "Can't open '/s': the store has schema_version 3 and needs a reader of version 3 "
+                + "or newer (min_reader_version 3), but this tool reads version 2; use a newer version of the tool.")
         #expect(error.recoverySuggestion == "Use a newer version of the tool.")
     }
 
@@ -129,7 +135,8 @@ import Testing
     @Test func documentAndAggregateErrorsSuggestTheirFix() {
         let schema = SchemaError(code: .syntax, file: "sessions/x.json", detail: "unexpected end. Of input")
         let document = StoreError.document(schema, path: "/s/sessions/x.json")
-        #expect(document.recoverySuggestion == "The file is not valid JSON: restore it from a backup, or fix it by hand "
+        #expect(
+            document.recoverySuggestion == "The file is not valid JSON: restore it from a backup, or fix it by hand "
                 + "(validating the store lists every problem).")
         let aggregate = StoreError.unreadable([document], store: "/s", action: "migrate")
         #expect(aggregate.recoverySuggestion == "Fix them (validating the store lists every problem) and run again.")

@@ -1,25 +1,28 @@
 import Foundation
-import Testing
 import JSONStore
+import Testing
 
 /// The library example of the README, compiled and run as written (with a temporary folder).
 @Suite struct ReadmeExampleTests {
     @Test func readmeLibraryExampleRuns() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.create(at: folder("demo-store"))            // or Store.open(at:)
+        let store = try Store.create(at: folder("demo-store"))  // or Store.open(at:)
         let stream = try store.createWorkStream(workingDirectory: "/Users/ana/app")
-        try store.appendMessages(stream.id, [
-            MessageV1(id: UUID(), sessionID: stream.id, role: "user", text: "Why does login crash?", timestamp: Date()),
-        ])
-        try store.enqueue(stream.id)                                   // queue.json first, then the mirror
+        try store.appendMessages(
+            stream.id,
+            [
+                MessageV1(id: UUID(), sessionID: stream.id, role: "user", text: "Why does login crash?", timestamp: Date())
+            ])
+        try store.enqueue(stream.id)  // queue.json first, then the mirror
         try store.setCustomName(stream.id, "Login crash")
         try store.updateWorkStream(stream.id) { $0.providerSessionID = "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b" }
 
-        let listing = try store.listWorkStreams()                      // summaries + every unreadable file
+        let listing = try store.listWorkStreams()  // summaries + every unreadable file
         var names: [String] = []
         for summary in listing.items {
-            let name = WorkStreamRules.displayName(backendName: summary.backendName,
-                                                   customisation: try store.customisation(summary.id))
+            let name = WorkStreamRules.displayName(
+                backendName: summary.backendName,
+                customisation: try store.customisation(summary.id))
             names.append(name)
             #expect(summary.effectiveProviderSessionID == "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b")
         }
@@ -45,7 +48,8 @@ import JSONStore
         let backups = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("store.backup-") }
         #expect(backups.count == 1)
         #expect(printed.last?.hasPrefix("v1 → v3, ") == true && printed.last?.hasSuffix("backup at \(folder.path)/\(backups[0])") == true)
-        #expect(printed.prefix(9) == ["0/8", "1/8", "2/8", "3/8", "4/8", "5/8", "6/8", "7/8", "8/8"],
-                "one event before each of the sample's eight work streams, and one when the last is done")
+        #expect(
+            printed.prefix(9) == ["0/8", "1/8", "2/8", "3/8", "4/8", "5/8", "6/8", "7/8", "8/8"],
+            "one event before each of the sample's eight work streams, and one when the last is done")
     }
 }

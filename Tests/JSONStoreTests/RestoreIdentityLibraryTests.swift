@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// `backup.json`'s store identity and `Restore.run`'s check of it, in process.
 @Suite struct RestoreIdentityLibraryTests {
@@ -9,8 +10,9 @@ import StoreJSON
 
     @Test func manifestIdentityRoundTripsAndAnOlderManifestHasNone() throws {
         let files: [BackupManifest.Entry] = [.init(path: "store.json", size: 4, sha256: String(repeating: "a", count: 64))]
-        let manifest = BackupManifest(toolVersion: "0.1.0", storeSchemaVersion: 2, createdAt: Date(timeIntervalSince1970: 0),
-                                      storeIdentity: Self.identity, files: files)
+        let manifest = BackupManifest(
+            toolVersion: "0.1.0", storeSchemaVersion: 2, createdAt: Date(timeIntervalSince1970: 0),
+            storeIdentity: Self.identity, files: files)
         let text = String(decoding: manifest.encoded, as: UTF8.self)
         #expect(text.contains("\"store_created_at\": \"2025-10-14T07:52:18.000Z\",\n  \"store_format\": \"work-stream-store\",\n"))
         #expect(try BackupManifest(bytes: manifest.encoded) == manifest)
@@ -41,8 +43,11 @@ import StoreJSON
         #expect(snapshot(scratch.path) == before)
 
         let report = try Restore.run(backup: backup, target: other, tool: "t", version: "0", options: .init(force: true, otherStore: true))
-        #expect(report.identity == .otherStore(backup: Self.identity,
-                                               target: StoreIdentity(createdAt: "2026-01-02T03:04:05.000Z", format: "work-stream-store")))
+        #expect(
+            report.identity
+                == .otherStore(
+                    backup: Self.identity,
+                    target: StoreIdentity(createdAt: "2026-01-02T03:04:05.000Z", format: "work-stream-store")))
         let same = try Restore.run(backup: backup, target: store, tool: "t", version: "0", options: .init(force: true))
         #expect(same.identity == .sameStore)
         let fresh = try Restore.run(backup: backup, target: scratch.path + "/new", tool: "t", version: "0")

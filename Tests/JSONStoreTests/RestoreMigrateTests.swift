@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// `restore --migrate` in process: the staged store is migrated by the store engine
 /// (`StoreMigrator`) in the staging folder, and the dry run plans with the same engine over the
@@ -54,7 +55,7 @@ import StoreJSON
         let store = try Self.v1StoreWithModes(scratch)
         let model = try String(contentsOfFile: store + "/user-sessions/e3ec053b-0661-4e09-b86f-1dad7839b6fd.json", encoding: .utf8)
         var added: [String] = []
-        for _ in 0 ..< StoreMigrator.customisationsExchangeMinimum + 8 {
+        for _ in 0..<StoreMigrator.customisationsExchangeMinimum + 8 {
             let id = UUID().uuidString.lowercased()
             let path = "user-sessions/\(id).json"
             try model.replacingOccurrences(of: "e3ec053b-0661-4e09-b86f-1dad7839b6fd", with: id)
@@ -65,8 +66,9 @@ import StoreJSON
         let backup = scratch.path + "/b", target = scratch.path + "/r"
         _ = try Backup.create(store: store, destination: backup, tool: "t", version: "0")
         let calls = FaultInjectingCalls()
-        let report = try Restore.run(backup: backup, target: target, tool: "t", version: "0", options: .init(migrate: true),
-                                     system: SystemCalls(calls: calls))
+        let report = try Restore.run(
+            backup: backup, target: target, tool: "t", version: "0", options: .init(migrate: true),
+            system: SystemCalls(calls: calls))
         #expect(calls.count("exchange") == 2 && calls.succeeded("exchange"))
         #expect(report.migration?.filesChanged == 15 + added.count)
         let restored = try Self.modes(target)
@@ -89,12 +91,14 @@ import StoreJSON
         let backup = scratch.path + "/b"
         _ = try Backup.create(store: try scratch.copySample("v1-store", as: "store"), destination: backup, tool: "t", version: "0")
         let plain = FaultInjectingCalls()
-        _ = try Restore.run(backup: backup, target: scratch.path + "/plain", tool: "t", version: "0", options: .init(),
-                            system: SystemCalls(calls: plain))
+        _ = try Restore.run(
+            backup: backup, target: scratch.path + "/plain", tool: "t", version: "0", options: .init(),
+            system: SystemCalls(calls: plain))
         #expect(plain.count("exchange") == 0)
         let calls = FaultInjectingCalls()
-        let report = try Restore.run(backup: backup, target: scratch.path + "/r", tool: "t", version: "0", options: .init(migrate: true),
-                                     system: SystemCalls(calls: calls))
+        let report = try Restore.run(
+            backup: backup, target: scratch.path + "/r", tool: "t", version: "0", options: .init(migrate: true),
+            system: SystemCalls(calls: calls))
         #expect(report.migration != nil)
         #expect(calls.count("exchange") == 1 && calls.succeeded("exchange"))
     }
@@ -109,8 +113,9 @@ import StoreJSON
         let before = snapshot(target)
         let calls = FaultInjectingCalls(.init(callNumber: 1, kinds: ["exchange"], fault: .error(EIO)))
         #expect {
-            try Restore.run(backup: backup, target: target, tool: "t", version: "0", options: .init(force: true, migrate: true),
-                            system: SystemCalls(calls: calls))
+            try Restore.run(
+                backup: backup, target: target, tool: "t", version: "0", options: .init(force: true, migrate: true),
+                system: SystemCalls(calls: calls))
         } throws: { ($0 as? StoreError)?.code == .io }
         #expect(snapshot(target) == before)
         #expect(folderNames(scratch.path) == ["b", "store", "target"])
@@ -122,8 +127,9 @@ import StoreJSON
         let backup = scratch.path + "/b"
         _ = try Backup.create(store: try scratch.copySample("v1-store", as: "store"), destination: backup, tool: "t", version: "0")
         let backupBefore = snapshot(backup)
-        let dry = try Restore.run(backup: backup, target: scratch.path + "/r", tool: "t", version: "0",
-                                  options: .init(migrate: true, dryRun: true))
+        let dry = try Restore.run(
+            backup: backup, target: scratch.path + "/r", tool: "t", version: "0",
+            options: .init(migrate: true, dryRun: true))
         #expect(snapshot(backup) == backupBefore)
         #expect(folderNames(scratch.path) == ["b", "store"])
         let run = try Restore.run(backup: backup, target: scratch.path + "/r", tool: "t", version: "0", options: .init(migrate: true))
@@ -140,8 +146,9 @@ import StoreJSON
         let store = try scratch.copySample("v4-store", as: "store")
         let backup = scratch.path + "/b"
         _ = try Backup.create(store: store, destination: backup, tool: "t", version: "0")
-        let dry = try Restore.run(backup: backup, target: scratch.path + "/r", tool: "t", version: "0",
-                                  options: .init(migrate: true, dryRun: true))
+        let dry = try Restore.run(
+            backup: backup, target: scratch.path + "/r", tool: "t", version: "0",
+            options: .init(migrate: true, dryRun: true))
         #expect(dry.migration == nil)
         let report = try Restore.run(backup: backup, target: scratch.path + "/r", tool: "t", version: "0", options: .init(migrate: true))
         #expect(report.migration == nil)

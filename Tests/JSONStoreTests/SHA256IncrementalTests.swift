@@ -1,14 +1,15 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreGenerator
+import Testing
+
+@testable import JSONStore
 
 /// The fast SHA-256 (whole blocks hashed in place from the caller's bytes, partial blocks kept in
 /// a 64-byte buffer) against fixed digests around the padding boundaries, against `sha256sum`
 /// for every length 0…300, and against itself when the same bytes come in random pieces.
 @Suite struct SHA256IncrementalTests {
     /// Bytes 0, 1, 2, … 250, 0, 1, …: a period that is not a multiple of the 64-byte block.
-    static func pattern(_ length: Int) -> [UInt8] { (0 ..< length).map { UInt8($0 % 251) } }
+    static func pattern(_ length: Int) -> [UInt8] { (0..<length).map { UInt8($0 % 251) } }
 
     /// Digests by Python's `hashlib.sha256` of `pattern(length)`: where the length no longer
     /// fits the padding (55 → 56 bytes), at the block edge (63, 64, 65) and one and two blocks on.
@@ -46,24 +47,25 @@ import StoreGenerator
         for piece in [7, 997, 4099] {
             var hasher = SHA256()
             for start in stride(from: 0, to: message.count, by: piece) {
-                hasher.update(message[start ..< min(start + piece, message.count)])
+                hasher.update(message[start..<min(start + piece, message.count)])
             }
-            #expect(hasher.finalize().hexString == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
-                    "pieces of \(piece)")
+            #expect(
+                hasher.finalize().hexString == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+                "pieces of \(piece)")
         }
     }
 
     @Test func everyLengthUpTo300GivesTheOneCallDigestWhenFedInRandomPieces() {
         var generator = SeededGenerator(seed: 300)
-        for length in 0 ... 300 {
-            let message = (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+        for length in 0...300 {
+            let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let expected = SHA256.hex(of: message)
-            for _ in 0 ..< 4 {
+            for _ in 0..<4 {
                 var hasher = SHA256()
                 var start = 0
                 while start < length {
-                    let end = min(length, start + Int.random(in: 0 ... 130, using: &generator))
-                    hasher.update(message[start ..< end])  // empty pieces too
+                    let end = min(length, start + Int.random(in: 0...130, using: &generator))
+                    hasher.update(message[start..<end])  // empty pieces too
                     start = end
                 }
                 #expect(hasher.finalize().hexString == expected, "length \(length)")
@@ -78,17 +80,17 @@ import StoreGenerator
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var expected = ""
-        for length in 0 ... 300 {
-            let bytes = (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+        for length in 0...300 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             try Data(bytes).write(to: directory.appendingPathComponent("f\(length)"))
             expected += "\(SHA256.hex(of: bytes))  f\(length)\n"
         }
-        #expect(try tool.run(names: (0 ... 300).map { "f\($0)" }, in: directory) == expected)
+        #expect(try tool.run(names: (0...300).map { "f\($0)" }, in: directory) == expected)
     }
 
     @Test func blocksAreReadInPlaceFromAnyByteAlignment() {
         let message = Self.pattern(64 * 5 + 9)
-        for offset in 0 ..< 8 {
+        for offset in 0..<8 {
             let slice = message[offset...]  // whole blocks start at an odd address for odd offsets
             #expect(SHA256.hex(of: slice) == SHA256.hex(of: Array(slice)), "offset \(offset)")
         }
@@ -100,7 +102,7 @@ import StoreGenerator
         var raw = SHA256()
         message.withUnsafeBytes { raw.update($0) }
         #expect(raw.finalize().hexString == expected)
-        let lazy = (0 ..< 1000).lazy.map { UInt8($0 % 251) }  // no contiguous storage: copied first
+        let lazy = (0..<1000).lazy.map { UInt8($0 % 251) }  // no contiguous storage: copied first
         #expect(SHA256.hex(of: lazy) == expected)
         #expect(SHA256.hex(of: Data(message)) == expected)
     }

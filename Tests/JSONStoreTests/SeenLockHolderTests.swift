@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 #if canImport(Glibc)
@@ -23,21 +24,24 @@ import Darwin
 
     @Test func aRecordWhoseProcessRunsIsNamed() {
         let seen = SeenLockHolder.check(Self.record, lockFile: Self.file, probe: Self.probe(running: [4242], holders: nil))
-        #expect(Self.message(seen) == "Can't write '/s': it is locked by process 4242 (migrate-store 0.3.0) since 2026-11-21T12:01:00Z. "
+        #expect(
+            Self.message(seen) == "Can't write '/s': it is locked by process 4242 (migrate-store 0.3.0) since 2026-11-21T12:01:00Z. "
                 + "Wait for it to finish, or stop that process.")
     }
 
     @Test func aRecordWhoseProcessEndedIsNotNamed() {
         let seen = SeenLockHolder.check(Self.record, lockFile: Self.file, probe: Self.probe(running: [], holders: nil))
         #expect(seen == SeenLockHolder(holder: nil, recordIsOutOfDate: true))
-        #expect(Self.message(seen) == "Can't write '/s': it is locked by a process this tool can't name. The lock file's record of "
+        #expect(
+            Self.message(seen) == "Can't write '/s': it is locked by a process this tool can't name. The lock file's record of "
                 + "its holder is out of date: that process no longer holds it. Wait for it to finish, or find it with 'lsof /s/.lock'.")
     }
 
     @Test func theFlockHolderTheSystemNamesWinsOverTheRecord() {
         let probe = Self.probe(running: [4242, 6920], holders: [6920], names: [6920: "flock"])
         let seen = SeenLockHolder.check(Self.record, lockFile: Self.file, probe: probe)
-        #expect(Self.message(seen) == "Can't write '/s': it is locked by process 6920 (flock). The lock file's record of its holder "
+        #expect(
+            Self.message(seen) == "Can't write '/s': it is locked by process 6920 (flock). The lock file's record of its holder "
                 + "is out of date. Wait for it to finish, or stop that process.", "4242 runs, but does not hold the lock")
         let own = SeenLockHolder.check(Self.record, lockFile: Self.file, probe: Self.probe(running: [4242], holders: [4242]))
         #expect(own == SeenLockHolder(holder: Self.record, recordIsOutOfDate: false))
@@ -55,7 +59,8 @@ import Darwin
     @Test func aLockReleasedSinceTheTryNamesItsLastRecordedHolder() {
         let seen = SeenLockHolder.check(Self.record, lockFile: Self.file, probe: Self.probe(running: [], holders: []))
         #expect(seen == SeenLockHolder(holder: Self.record, recordIsOutOfDate: false, releasedSince: true))
-        #expect(Self.message(seen) == "Can't write '/s': it was locked when this tried, and is free now (the lock file names process 4242 "
+        #expect(
+            Self.message(seen) == "Can't write '/s': it was locked when this tried, and is free now (the lock file names process 4242 "
                 + "(migrate-store 0.3.0) since 2026-11-21T12:01:00Z as its last holder). Run the command again.")
     }
 
@@ -128,7 +133,8 @@ import Darwin
         let status = try #require(try StoreLock.currentSeenHolder(store: dir.path))
         #expect(!status.summary.contains("process \(dead)"))
         #if os(Linux)
-        #expect(message == "Can't write '\(dir.path)': it is locked by process \(holder.processIdentifier) (flock). The lock file's "
+        #expect(
+            message == "Can't write '\(dir.path)': it is locked by process \(holder.processIdentifier) (flock). The lock file's "
                 + "record of its holder is out of date. Wait for it to finish, or stop that process.")
         #else
         #expect(message.hasPrefix("Can't write '\(dir.path)': it is locked by a process this tool can't name."), "\(message)")

@@ -1,6 +1,7 @@
 import Foundation
 import Schema
 import Testing
+
 @testable import JSONStore
 
 /// The packed staged list of a migration (`StoreMigrator.StagedList`) gives back every field of
@@ -13,16 +14,19 @@ import Testing
         UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", n))!
     }
 
-    static let queued = QueueKeys(isInQueue: true, queuePosition: 7, queuedAt: Date(timeIntervalSince1970: 1_700_000_000.125),
-                                  isInPriorityQueue: true, priority: 5, priorityOrder: 1.5,
-                                  priorityQueuedAt: Date(timeIntervalSince1970: 1_700_000_100.5))
+    static let queued = QueueKeys(
+        isInQueue: true, queuePosition: 7, queuedAt: Date(timeIntervalSince1970: 1_700_000_000.125),
+        isInPriorityQueue: true, priority: 5, priorityOrder: 1.5,
+        priorityQueuedAt: Date(timeIntervalSince1970: 1_700_000_100.5))
     /// Not queued, but a stale position and date (a v1 writer's leftovers): not the defaults.
     static let stale = QueueKeys(queuePosition: 3, queuedAt: Date(timeIntervalSince1970: 1_600_000_000))
     /// Only the priority order differs from the defaults.
     static let orderOnly = QueueKeys(priorityOrder: 2)
 
-    static func session(_ n: Int, version: Int = 1, keys: QueueKeys = .defaults, changes: [Change] = [],
-                        counted: Bool = false, temporary: UInt64? = nil) -> StagedWorkStream {
+    static func session(
+        _ n: Int, version: Int = 1, keys: QueueKeys = .defaults, changes: [Change] = [],
+        counted: Bool = false, temporary: UInt64? = nil
+    ) -> StagedWorkStream {
         var session = StagedWorkStream(summary: WorkStreamQueueSummary(id: id(n), schemaVersion: version, keys: keys), changes: changes)
         session.counted = counted
         session.temporary = temporary

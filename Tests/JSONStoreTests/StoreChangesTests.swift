@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import TestSupport
+import Testing
+
+@testable import JSONStore
 
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +59,8 @@ import Darwin
             #expect(try store.summary(id).unreadCount == Int32(round))
         }
         func text(_ values: [Double]) -> String {
-            values.map { String(format: "%.1f", $0) }.joined(separator: ", ") + " ms (median " + String(format: "%.1f", values.sorted()[values.count / 2]) + " ms)"
+            values.map { String(format: "%.1f", $0) }.joined(separator: ", ") + " ms (median " + String(format: "%.1f", values.sorted()[values.count / 2])
+                + " ms)"
         }
         print("\(label): another process's write noticed after \(text(noticed)); delivered to the consuming task after \(text(delivered))")
     }
@@ -99,8 +101,9 @@ import Darwin
         #expect(finalSeen, "the state after the last write was never read after an event")
         #expect(events < writes / 10, "\(events) events for \(writes) writes")
         #expect(rereads == 0)
-        print("burstOfAThousandWritesIsCoalescedAndItsFinalStateSeen: \(writes) writes by another process, \(events) events, "
-              + "final state seen after \(ContinuousClock.now - started)")
+        print(
+            "burstOfAThousandWritesIsCoalescedAndItsFinalStateSeen: \(writes) writes by another process, \(events) events, "
+                + "final state seen after \(ContinuousClock.now - started)")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -133,12 +136,15 @@ import Darwin
         try store.deleteWorkStream(first)
         try store.updateSettings { $0.queueEnabled = true }
         let change = await Self.next(&changes)
-        #expect(change == .documents([
-            DocumentChange(.settings, .modified),
-            DocumentChange(.workStream(id), .created),
-            DocumentChange(.workStream(first), .deleted),
-            DocumentChange(.customisation(first), .created),
-        ].sorted { $0.document < $1.document }))
+        #expect(
+            change
+                == .documents(
+                    [
+                        DocumentChange(.settings, .modified),
+                        DocumentChange(.workStream(id), .created),
+                        DocumentChange(.workStream(first), .deleted),
+                        DocumentChange(.customisation(first), .created),
+                    ].sorted { $0.document < $1.document }))
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -148,7 +154,7 @@ import Darwin
         let changes = try store.changes(options: StoreChanges.Options(coalescing: .milliseconds(10), maximumPending: 3))
         var iterator = changes.makeAsyncIterator()
         for n in 0..<10 { try store.createWorkStream(workingDirectory: "/w\(n)") }
-        try await Task.sleep(for: .milliseconds(500))   // seen and dropped while nobody takes them
+        try await Task.sleep(for: .milliseconds(500))  // seen and dropped while nobody takes them
         #expect(await Self.next(&iterator) == .reread)
         try store.updateSettings { $0.queueEnabled = true }
         #expect(await Self.next(&iterator) == .documents([DocumentChange(.settings, .modified)]))

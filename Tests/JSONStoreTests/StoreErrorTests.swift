@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JSONStore
 
 @Suite struct StoreErrorTests {
@@ -19,7 +20,8 @@ import Testing
         let error = StoreError.systemCall(
             "fsync", errno: ENOSPC,
             context: ErrorContext("write", "/s/sessions/x.json", note: "the previous version of the file is unchanged"))
-        #expect(error.message == "Can't write '/s/sessions/x.json': the disk is full (ENOSPC). Free some space and try again; "
+        #expect(
+            error.message == "Can't write '/s/sessions/x.json': the disk is full (ENOSPC). Free some space and try again; "
                 + "the previous version of the file is unchanged.")
         #expect(error.description == error.message + " (fsync: ENOSPC)")
         #expect(error.file.hasSuffix("StoreErrorTests.swift"))

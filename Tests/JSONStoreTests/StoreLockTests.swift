@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 @Suite struct StoreLockTests {
@@ -11,7 +12,8 @@ import Testing
         }
         #expect(error?.code == .locked && error?.path == dir.path)
         let since = try #require(held.holder.since)
-        #expect(error?.message == "Can't write '\(dir.path)': it is locked by process \(getpid()) (migrate-store 0.3.0) "
+        #expect(
+            error?.message == "Can't write '\(dir.path)': it is locked by process \(getpid()) (migrate-store 0.3.0) "
                 + "since \(since). Wait for it to finish, or stop that process.")
         held.release()
         #expect(try StoreLock(store: dir.path, tool: "other", version: "1", timeout: .zero).isHeld)
@@ -68,10 +70,12 @@ import Testing
         #if os(Linux)
         // /proc/locks names the holder the record does not: this process, by its command name.
         let command = try String(contentsOfFile: "/proc/self/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
-        #expect(error?.message == "Can't write '\(dir.path)': it is locked by process \(getpid()) (\(command)). "
+        #expect(
+            error?.message == "Can't write '\(dir.path)': it is locked by process \(getpid()) (\(command)). "
                 + "Wait for it to finish, or stop that process.")
         #else
-        #expect(error?.message == "Can't write '\(dir.path)': it is locked by another process (it left no readable record "
+        #expect(
+            error?.message == "Can't write '\(dir.path)': it is locked by another process (it left no readable record "
                 + "of who it is). Wait for it to finish, or find it with 'lsof \(dir(".lock"))'.")
         #endif
         #expect(try StoreLock.currentHolder(store: dir.path)?.isUnknown == true)
@@ -158,7 +162,8 @@ import Testing
     }
 
     @Test func networkFileSystemsGetAWarning() {
-        #expect(FileSystemWarning.message(store: "/s", fileSystemType: "nfs4")
+        #expect(
+            FileSystemWarning.message(store: "/s", fileSystemType: "nfs4")
                 == "The store '/s' is on a network file system (nfs4), where locking between computers is not reliable. "
                 + "Use the store from one computer at a time.")
         #expect(FileSystemWarning.message(store: "/s", fileSystemType: "smbfs") != nil)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import JSONStore
+import Testing
 
 /// The `progress` closures of `Backup.create`, `BackupVerification.verify`, `StoreExport.write`,
 /// `StoreImport.read`, `Restore.run` and `StoreUpgrade.run`: exact sequences on the 15 files of
@@ -60,12 +60,15 @@ import JSONStore
         _ = try Backup.create(store: store, destination: folder("backup"), tool: "t", version: "1")
         var seen: [StoreProgress] = []
         _ = try Restore.run(backup: folder("backup"), target: folder("restored"), tool: "t", version: "1") { seen.append($0) }
-        #expect(seen == Self.counting(.verifyingBackup, to: Self.files) + Self.counting(.restoring, to: Self.files)
-            + Self.counting(.verifyingCopy, to: Self.files))
+        #expect(
+            seen == Self.counting(.verifyingBackup, to: Self.files) + Self.counting(.restoring, to: Self.files)
+                + Self.counting(.verifyingCopy, to: Self.files))
 
         var dryRun: [StoreProgress] = []
-        _ = try Restore.run(backup: folder("backup"), target: folder("other"), tool: "t", version: "1",
-                            options: .init(dryRun: true)) { dryRun.append($0) }
+        _ = try Restore.run(
+            backup: folder("backup"), target: folder("other"), tool: "t", version: "1",
+            options: .init(dryRun: true)
+        ) { dryRun.append($0) }
         #expect(dryRun == Self.counting(.verifyingBackup, to: Self.files), "a dry run only verifies")
     }
 
@@ -86,8 +89,9 @@ import JSONStore
         }
         #expect(total >= 8, "the old sessions/ holds the sample's eight work streams")
         #expect(removed.last == .phase(.removingOldFiles, done: total, total: total))
-        #expect(Array(seen.prefix(seen.count - removed.count)) == Self.counting(.validating, to: 8) + Self.counting(.backingUp, to: files)
-            + Self.counting(.verifyingBackup, to: files) + Self.counting(.migrating, to: 8))
+        #expect(
+            Array(seen.prefix(seen.count - removed.count)) == Self.counting(.validating, to: 8) + Self.counting(.backingUp, to: files)
+                + Self.counting(.verifyingBackup, to: files) + Self.counting(.migrating, to: 8))
     }
 
     @Test func breakingUpgradeReportsTheLayoutChangesValidationAndMigration() throws {
@@ -98,8 +102,9 @@ import JSONStore
             if case .progress(let progress) = event { seen.append(progress) }
         }
         let files = try BackupVerification.verify(backup: folder("backup")).fileCount
-        #expect(seen == Self.counting(.validating, to: 8) + Self.counting(.backingUp, to: files)
-            + Self.counting(.verifyingBackup, to: files) + Self.counting(.migrating, to: 8))
+        #expect(
+            seen == Self.counting(.validating, to: 8) + Self.counting(.backingUp, to: files)
+                + Self.counting(.verifyingBackup, to: files) + Self.counting(.migrating, to: 8))
     }
 
     @Test func backupSaysItWaitsForTheLockHolderThenBacksUp() throws {

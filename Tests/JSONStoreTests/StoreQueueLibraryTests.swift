@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// Spec §5, "Receiving a reply", through `Store` on a copy of `Samples/v3-store`
 /// (priority_queue_enabled is true there): `message_count` after an append, and a reply added to

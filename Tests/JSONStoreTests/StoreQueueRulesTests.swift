@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// Spec §5 through `Store`, on a copy of `Samples/v2-store`: what each queue call writes to
 /// `queue.json` and to the mirror keys, and that a call which changes no value writes nothing.
@@ -120,12 +121,12 @@ import StoreJSON
         let before = snapshot(path, includingRoot: true)
         #expect(before[".lock"] != nil, "opening for writing made the lock file: a lock would rewrite it")
 
-        try store.removeFromQueue(Sample.e)                               // not queued (testRemoveNonQueuedSessionHasNoEffect)
-        try store.removeFromPriorityQueue(Sample.g)                       // not queued (testRemoveFromPriorityQueueWhenNotInQueue)
-        try store.addToPriorityQueue(Sample.d)                            // already last of P1 (testAddToPriorityQueueIdempotent)
-        try store.changePriority(Sample.d, to: 1)                         // same level (testChangePriorityIdempotent)
-        try store.changePriority(Sample.g, to: 5)                         // not queued (testChangePriorityNotInQueue)
-        try store.movePriority(Sample.d, after: nil, before: nil)         // no neighbour (testReorderSingleItem)
+        try store.removeFromQueue(Sample.e)  // not queued (testRemoveNonQueuedSessionHasNoEffect)
+        try store.removeFromPriorityQueue(Sample.g)  // not queued (testRemoveFromPriorityQueueWhenNotInQueue)
+        try store.addToPriorityQueue(Sample.d)  // already last of P1 (testAddToPriorityQueueIdempotent)
+        try store.changePriority(Sample.d, to: 1)  // same level (testChangePriorityIdempotent)
+        try store.changePriority(Sample.g, to: 5)  // not queued (testChangePriorityNotInQueue)
+        try store.movePriority(Sample.d, after: nil, before: nil)  // no neighbour (testReorderSingleItem)
         try store.movePriority(Sample.g, after: Sample.c, before: Sample.d)  // not queued (testReorderSessionNotInQueue)
 
         #expect(snapshot(path, includingRoot: true) == before)
@@ -144,7 +145,7 @@ import StoreJSON
         let before = tree(path)
         try store.movePriority(Sample.c, after: Sample.g, before: nil)
         #expect(tree(path) == before)
-        try store.movePriority(Sample.c, after: Sample.g, before: Sample.f)   // only f counts: just before it
+        try store.movePriority(Sample.c, after: Sample.g, before: Sample.f)  // only f counts: just before it
         #expect(try Self.priorityList(store) == ["d:1/2.0", "c:10/1.0", "e:10/1.5", "f:10/2.0"])
         try Self.expectMirrorAgrees(store)
     }

@@ -1,16 +1,18 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import Schema
 import StoreGenerator
+import Testing
+
+@testable import JSONStore
 
 /// A `Store` keeps the messages it wrote last with their bytes (`RecentMessages`) and compares
 /// instead of parsing them on the next update. Whatever another writer did in between, every
 /// update must read and write exactly what a full decode and encode would.
 @Suite struct StoreRecentMessagesTests {
     static func message(_ i: Int, _ text: String) -> MessageV1 {
-        MessageV1(id: UUID(uuidString: String(format: "22222222-3333-4444-8555-%012d", i))!, sessionID: UUID(),
-                  role: i % 2 == 0 ? "user" : "assistant", text: text, timestamp: StoreFixtures.t0.addingTimeInterval(Double(i)))
+        MessageV1(
+            id: UUID(uuidString: String(format: "22222222-3333-4444-8555-%012d", i))!, sessionID: UUID(),
+            role: i % 2 == 0 ? "user" : "assistant", text: text, timestamp: StoreFixtures.t0.addingTimeInterval(Double(i)))
     }
 
     /// A store with one work stream holding `count` messages, and the file of that work stream.
@@ -83,7 +85,7 @@ import StoreGenerator
         try store.appendMessages(id, [Self.message(9, "appended")])
         #expect(try Self.decoded(path).fields.messages.map(\.text).last == "appended")
         try store.updateWorkStream(id) { $0.fields.unreadCount = 2 }
-        try store.updateWorkStream(id) { $0.fields.messages[0].text = "cafe\u{301}" }   // == "café" in Swift
+        try store.updateWorkStream(id) { $0.fields.messages[0].text = "cafe\u{301}" }  // == "café" in Swift
         try store.updateWorkStream(id) { $0.fields.unreadCount = 3 }
         let onDisk = try Self.file(path)
         #expect(String(decoding: onDisk, as: UTF8.self).contains("cafe\u{301}"))
@@ -141,7 +143,7 @@ import StoreGenerator
             case 2:
                 let message = Self.message(100 + step, "step \(step)")
                 try store.appendMessages(id, [message])
-                model = try Self.decoded(path)   // containment and last_modified: the store's rules
+                model = try Self.decoded(path)  // containment and last_modified: the store's rules
             case 3:
                 let index = Int(random.next() % UInt64(model.fields.messages.count))
                 try other.updateWorkStream(id) { $0.fields.messages[index].text = "other \(step)" }

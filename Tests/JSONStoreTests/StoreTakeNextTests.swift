@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// The one-step "take the next" on `Store` and `AsyncStore`, on a copy of `Samples/v3-store`
 /// (FIFO a, b, c; priority c P1/1, d P1/2 (deleted by the user), e P10/1.5, f P10/2).

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 enum StoreFixtures {
     static func mode(_ path: String) throws -> Int {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 @Suite struct StoreOpeningTests {
@@ -10,7 +11,9 @@ import Testing
         #expect(store.compatibility == .current)
         let files = tree(path)
         #expect(Set(files.keys) == ["store.json", "settings.json", "queue.json"])
-        #expect(String(decoding: files["settings.json"]!, as: UTF8.self) == "{\n  \"priority_queue_enabled\": false,\n  \"queue_enabled\": false,\n  \"schema_version\": 3\n}\n")
+        #expect(
+            String(decoding: files["settings.json"]!, as: UTF8.self)
+                == "{\n  \"priority_queue_enabled\": false,\n  \"queue_enabled\": false,\n  \"schema_version\": 3\n}\n")
         #expect(try StoreFixtures.mode(path) == 0o700)
         #expect(try StoreFixtures.mode(path + "/sessions") == 0o700)
         #expect(try StoreFixtures.mode(path + "/store.json") == 0o600)
@@ -25,13 +28,17 @@ import Testing
         let store = try Store.open(at: path)
         #expect(store.compatibility == .needsMigration(from: 1))
         let error = #expect(throws: StoreError.self) { try store.enqueue(UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!) }
-        #expect(error?.message == "Can't write to '\(path)': it is a schema v1 store, and this code writes schema v3 only. Upgrade it first with StoreUpgrade.run(at:), which takes a verified backup and migrates it to schema v3; then open it again.")
+        #expect(
+            error?.message
+                == "Can't write to '\(path)': it is a schema v1 store, and this code writes schema v3 only. Upgrade it first with StoreUpgrade.run(at:), which takes a verified backup and migrates it to schema v3; then open it again."
+        )
         #expect(tree(path) == before)
     }
 
     func storeWithManifest(_ dir: TemporaryDirectory, version: Int, minReader: Int) throws -> String {
         let path = try dir.copySample("v3-store")
-        let manifest = "{\"format\": \"work-stream-store\", \"schema_version\": \(version), \"min_reader_version\": \(minReader), \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
+        let manifest =
+            "{\"format\": \"work-stream-store\", \"schema_version\": \(version), \"min_reader_version\": \(minReader), \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
         try manifest.write(toFile: path + "/store.json", atomically: false, encoding: .utf8)
         return path
     }
@@ -41,14 +48,18 @@ import Testing
         let path = try storeWithManifest(dir, version: 5, minReader: 5)
         let error = #expect(throws: StoreError.self) { try Store.open(at: path, options: .readOnly) }
         #expect(error?.code == .unsupportedVersion)
-        #expect(error?.message == "Can't open '\(path)': the store has schema_version 5 and needs a reader of version 5 or newer (min_reader_version 5), but this tool reads version 4; use a newer version of the tool.")
+        #expect(
+            error?.message
+                == "Can't open '\(path)': the store has schema_version 5 and needs a reader of version 5 or newer (min_reader_version 5), but this tool reads version 4; use a newer version of the tool."
+        )
     }
 
     @Test func newerStoreThatAdmitsThisReaderIsOpened() throws {
         let dir = TemporaryDirectory()
         // Past v4 every store keeps its work streams in work-streams/ (spec §11).
         let path = try V4Store.make(dir)
-        let manifest = "{\"format\": \"work-stream-store\", \"schema_version\": 5, \"min_reader_version\": 4, \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
+        let manifest =
+            "{\"format\": \"work-stream-store\", \"schema_version\": 5, \"min_reader_version\": 4, \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
         try manifest.write(toFile: path + "/store.json", atomically: false, encoding: .utf8)
         let store = try Store.open(at: path)
         #expect(store.compatibility == .superseded(storeVersion: 5, minReaderVersion: 4))
@@ -76,14 +87,17 @@ import Testing
         let result = try Store.open(at: path, options: .readOnly).listWorkStreams()
         #expect(result.items.count == 6)
         #expect(result.problems.map(\.code) == [.invalidFileName, .corruptDocument, .invalidDocument])
-        #expect(result.problems[1].message.hasPrefix("Can't read '\(path)/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json': JSON syntax error at line 1, column 2 (byte 1)"))
+        #expect(
+            result.problems[1].message.hasPrefix(
+                "Can't read '\(path)/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json': JSON syntax error at line 1, column 2 (byte 1)"))
     }
 
     @Test func documentWhoseIDDiffersFromItsFileNameIsAnError() throws {
         let dir = TemporaryDirectory()
         let path = try dir.copySample("v2-store")
-        try FileManager.default.moveItem(atPath: path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json",
-                                         toPath: path + "/sessions/00000000-0000-4000-8000-000000000001.json")
+        try FileManager.default.moveItem(
+            atPath: path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json",
+            toPath: path + "/sessions/00000000-0000-4000-8000-000000000001.json")
         let store = try Store.open(at: path, options: .readOnly)
         let error = #expect(throws: StoreError.self) { try store.workStream(UUID(uuidString: "00000000-0000-4000-8000-000000000001")!) }
         #expect(error?.code == .invalidDocument)
@@ -143,11 +157,11 @@ import Testing
             ids.append(s.id)
         }
         calls.reset()
-        try store.removeFromQueue(ids[17])   // positions 19 and 20 move up, 18 leaves
+        try store.removeFromQueue(ids[17])  // positions 19 and 20 move up, 18 leaves
         #expect(calls.count(renamesEndingIn: "queue.json") == 1)
         #expect(calls.count(renamesEndingIn: ".json") == 1 + 3)
         calls.reset()
-        try store.enqueue(ids[0], at: StoreFixtures.t0)   // every other entry moves up by one
+        try store.enqueue(ids[0], at: StoreFixtures.t0)  // every other entry moves up by one
         #expect(calls.count(renamesEndingIn: ".json") == 1 + 19)
         calls.reset()
         try store.addToPriorityQueue(ids[5], priority: 1, at: StoreFixtures.t0)

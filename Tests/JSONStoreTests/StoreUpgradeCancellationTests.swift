@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import JSONStore
+import Testing
 
 /// Issue 18, upgrading from the app: `StoreUpgrade.run`'s `shouldContinue` and
 /// `AsyncStore.upgrade`'s task cancellation stop an upgrade at a safe point with `.cancelled`,
@@ -28,11 +28,14 @@ import JSONStore
         let answers = Answers(stopAt: stopAt)
         var events: [String] = []
         let error = #expect(throws: StoreError.self) {
-            try StoreUpgrade.run(at: store, backup: .folder(folder("backup")), tool: "test", version: "1",
-                                 progress: { events.append("\($0)") }, shouldContinue: answers.shouldContinue)
+            try StoreUpgrade.run(
+                at: store, backup: .folder(folder("backup")), tool: "test", version: "1",
+                progress: { events.append("\($0)") }, shouldContinue: answers.shouldContinue)
         }
         #expect(error?.code == .cancelled)
-        #expect(error?.message == "The upgrade of '\(store)' was cancelled before it changed the store. Nothing was changed: no backup was taken and the store is as it was.")
+        #expect(
+            error?.message
+                == "The upgrade of '\(store)' was cancelled before it changed the store. Nothing was changed: no backup was taken and the store is as it was.")
         #expect(answers.asked == stopAt)
         #expect(!FileManager.default.fileExists(atPath: folder("backup")))
         let after = snapshot(store)
@@ -97,7 +100,7 @@ import JSONStore
             try await AsyncStore.upgrade(at: store, backup: .folder(folder("backup")), tool: "test", version: "1") { event in
                 if case .backupStarted = event {
                     started.continuation.yield()
-                    cancelled.wait()   // the backup goes on only once the task is cancelled
+                    cancelled.wait()  // the backup goes on only once the task is cancelled
                 }
             }
         }

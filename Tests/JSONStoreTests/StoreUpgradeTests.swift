@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import JSONStore
+import Testing
 
 /// `StoreUpgrade.run`, the library's whole upgrade procedure (what `migrate-store migrate` calls).
 @Suite struct StoreUpgradeTests {
@@ -39,8 +39,11 @@ import JSONStore
         #expect(from == 1 && to == 3)
         #expect(backup == folder("backup"))
         #expect(!report.isNoop && report.filesChanged > 0)
-        #expect(events == ["validating", "backupStarted", "backingUp", "verifyingBackup", "backupFinished", "migrationStarted", "migrating",
-                           "migrationFinished", "removingOldFiles"])
+        #expect(
+            events == [
+                "validating", "backupStarted", "backingUp", "verifyingBackup", "backupFinished", "migrationStarted", "migrating",
+                "migrationFinished", "removingOldFiles",
+            ])
         #expect(Self.withoutManifest(tree(store)) == Self.withoutManifest(tree(Samples.v3Store)))
         #expect(try BackupVerification.verify(backup: folder("backup")).status == .ok)
         let backedUp = tree(folder("backup")).filter { StoreFilePath($0.key) != nil }
@@ -119,7 +122,7 @@ import JSONStore
     }
 
     /// What the upgrade running on another thread saw.
-    private final class Seen: @unchecked Sendable {   // every access holds `lock`
+    private final class Seen: @unchecked Sendable {  // every access holds `lock`
         let lock = NSLock()
         var events: [String] = []
         var outcome: Result<StoreUpgrade.Outcome, StoreError>?

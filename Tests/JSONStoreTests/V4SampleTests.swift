@@ -1,15 +1,17 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreGenerator
+import Testing
+
+@testable import JSONStore
 
 /// `Samples/v4-store` is what the breaking step makes of `Samples/v3-store` on disk (with the
 /// sample's fixed migration times), and what the pure `V4Fixture` makes of it; the inverse gives
 /// back `Samples/v3-store` except the reported normalisation and the two new migration records.
 /// Regenerate with `UPDATE_SAMPLES=1 swift test --filter V4SampleTests` and review the diff.
 @Suite struct V4SampleTests {
-    static let context = StoreMigration.Context(startedAt: V4Fixture.startedAt, finishedAt: V4Fixture.finishedAt,
-                                                toolVersion: V4Fixture.toolVersion, target: 4)
+    static let context = StoreMigration.Context(
+        startedAt: V4Fixture.startedAt, finishedAt: V4Fixture.finishedAt,
+        toolVersion: V4Fixture.toolVersion, target: 4)
 
     @Test func theBreakingStepOnDiskGivesTheV4SampleAndTheFixtureAgrees() throws {
         let temporary = TemporaryDirectory("v4-sample")
@@ -43,9 +45,12 @@ import StoreGenerator
         _ = try LayoutChange(path: store, system: .real).run(.inverse, write: true, context: context)
         var back = tree(store), original = tree(Samples.v3Store)
         let stale = "sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json"
-        #expect(back[stale].map { String(decoding: $0, as: UTF8.self) }
-                == original[stale].map { String(decoding: $0, as: UTF8.self).replacingOccurrences(
-                    of: "\"queued_at\": \"2025-10-28T08:33:10.031Z\"", with: "\"queued_at\": null") })
+        #expect(
+            back[stale].map { String(decoding: $0, as: UTF8.self) }
+                == original[stale].map {
+                    String(decoding: $0, as: UTF8.self).replacingOccurrences(
+                        of: "\"queued_at\": \"2025-10-28T08:33:10.031Z\"", with: "\"queued_at\": null")
+                })
         let manifest = try ManifestV2(bytes: try #require(back["store.json"]))
         #expect(manifest.schemaVersion == 3 && manifest.minReaderVersion == 1 && manifest.migrations.map(\.to) == [2, 3, 4, 3])
         for name in [stale, "store.json"] {

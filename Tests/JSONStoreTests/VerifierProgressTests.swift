@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import JSONStore
+import Testing
 
 @Suite struct VerifierProgressTests {
     @Test func verifyReportsEveryWorkStreamCheckedInOrder() throws {

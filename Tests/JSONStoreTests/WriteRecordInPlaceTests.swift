@@ -1,14 +1,16 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// Issue 19: the `.writes` record is written in place (one `pwrite`, an `ftruncate`), not by temp
 /// file and rename, and ends with a SHA-256 of the bytes before it, so that a record torn by a
 /// crash or spliced from two concurrent writes does not parse and the next open checks in full.
 @Suite struct WriteRecordInPlaceTests {
-    static let entry = WriteRecord.Entry(device: 2049, inode: 77, size: 4096, modified: 1_700_000_000_123_456_789,
-                                         changed: 1_700_000_000_223_456_789)
+    static let entry = WriteRecord.Entry(
+        device: 2049, inode: 77, size: 4096, modified: 1_700_000_000_123_456_789,
+        changed: 1_700_000_000_223_456_789)
     static let recordA = WriteRecord(entries: [entry, nil, nil, entry], capturedAt: 1_700_000_005_000_000_000)
     static let recordB: WriteRecord = {
         var other = entry
@@ -31,7 +33,7 @@ import StoreJSON
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasPrefix("jsonstore-writes 3\ncaptured 1700000005000000000\n"))
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 2 + WriteRecord.trackedNames.count + 2)   // + checksum line + the empty rest after the last newline
+        #expect(lines.count == 2 + WriteRecord.trackedNames.count + 2)  // + checksum line + the empty rest after the last newline
         let body = Array(lines.dropLast(2).joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
         #expect(lines[lines.count - 2] == "sha256 " + SHA256.hex(of: body))
         #expect(lines.last == "")
@@ -52,15 +54,15 @@ import StoreJSON
         #expect(WriteRecord(bytes: withChecksum(good)) == Self.recordA)
         let variants = [
             good.replacingOccurrences(of: "captured 1700000005000000000", with: "captured +1700000005000000000"),
-            good.replacingOccurrences(of: "captured 1700000005000000000", with: "captured 17000000050000000000"),   // out of range
+            good.replacingOccurrences(of: "captured 1700000005000000000", with: "captured 17000000050000000000"),  // out of range
             good.replacingOccurrences(of: "captured 1700000005000000000", with: "captured -"),
-            good.replacingOccurrences(of: " 2049 ", with: " -2049 "),                   // a device is unsigned
+            good.replacingOccurrences(of: " 2049 ", with: " -2049 "),  // a device is unsigned
             good.replacingOccurrences(of: " 2049 ", with: " 20x9 "),
             good.replacingOccurrences(of: "jsonstore-writes 3", with: "jsonstore-writes  3"),
             good.replacingOccurrences(of: "sessions absent", with: "sessions absent 1"),
             good.replacingOccurrences(of: "queue.json", with: "queue.jsom"),
             good + "extra\n",
-            String(good.dropLast()),                                                    // no final newline before the checksum
+            String(good.dropLast()),  // no final newline before the checksum
         ]
         for variant in variants {
             #expect(variant != good)
@@ -94,7 +96,7 @@ import StoreJSON
         for (first, second) in [(a, b), (b, a)] {
             for cut in 1..<first.count {
                 let spliced = Array(first.prefix(cut)) + Array(second.dropFirst(min(cut, second.count)))
-                guard spliced != a && spliced != b else { continue }   // identical bytes are that record, whole
+                guard spliced != a && spliced != b else { continue }  // identical bytes are that record, whole
                 #expect(WriteRecord(bytes: spliced) == nil, "a splice at \(cut) parsed")
                 // The longer record's tail left after a shorter one (the last ftruncate was the longer one's).
                 let withTail = first + Array(second.dropFirst(min(first.count, second.count)))
@@ -111,7 +113,7 @@ import StoreJSON
         _ = try Store.open(at: path)
         let current = try WriteRecord.capture(store: path, system: .real)
         var lines = String(decoding: current.encoded, as: UTF8.self).split(separator: "\n").map(String.init)
-        lines.removeLast()                        // the checksum line
+        lines.removeLast()  // the checksum line
         lines[0] = "jsonstore-writes 2"
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: Self.recordPath(path)))
         #expect(try WriteRecord.read(store: path, system: .real) == nil)
@@ -141,7 +143,7 @@ import StoreJSON
             var bytes = good
             bytes[40] ^= 0x01
             torn = bytes
-        default:   // the first half of the store's own record, the rest of another one
+        default:  // the first half of the store's own record, the rest of another one
             let other = Self.recordB.encoded
             torn = Array(good.prefix(good.count / 2)) + Array(other.dropFirst(good.count / 2))
         }
@@ -166,7 +168,7 @@ import StoreJSON
         try store.setCustomName(ids[2], "renamed")
         #expect(try Self.inode(Self.recordPath(path)) == inodeBefore)
         let renames = calls.log.filter { $0.hasPrefix("rename ") }
-        #expect(renames.count == 2, "\(renames)")                                   // the two documents'
+        #expect(renames.count == 2, "\(renames)")  // the two documents'
         #expect(!renames.contains { $0.contains(StoreLayout.Bookkeeping.writeRecord) }, "\(renames)")
         // open reads it once; the first write reads it under the lock and writes it after; the
         // second only writes it (the record the first stored still matches: `WriterGate.lastStoredRecord`)
@@ -255,7 +257,7 @@ import StoreJSON
 
         try FileManager.default.removeItem(atPath: Self.recordPath(path))
         try #require(mkfifo(Self.recordPath(path), 0o600) == 0)
-        #expect(throws: StoreError.self) { try Self.recordA.write(store: path, system: .real) }   // ENXIO: no reader, no wait
+        #expect(throws: StoreError.self) { try Self.recordA.write(store: path, system: .real) }  // ENXIO: no reader, no wait
         #expect(try WriteRecord.read(store: path, system: .real) == nil)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// Issue 19, the `.writes` record around one update: a writer checks the folders against the
 /// record it stored last itself (`WriterGate.lastStoredRecord`) before it reads `.writes`, and an
@@ -107,15 +108,19 @@ import StoreJSON
         let dir = TemporaryDirectory()
         let (path, ids) = try ConstantTimeOpenTests.populated(dir, count: 4)
         let queueFile = path + "/" + StoreLayout.queue
-        let calls = PathLoggingCalls(afterRenameTo: (StoreLayout.documentFileName(ids[1]), {
-            do {
-                var queue = try QueueV2(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: queueFile))), acceptingNewerVersions: true)
-                queue.fifo.removeAll { $0.workStreamID == ids[0] }
-                try ConstantTimeOpenTests.writeAsOlderApp(queue.encoded, to: queueFile)
-            } catch {
-                Issue.record("the other program's write failed: \(error)")
-            }
-        }))
+        let calls = PathLoggingCalls(
+            afterRenameTo: (
+                StoreLayout.documentFileName(ids[1]),
+                {
+                    do {
+                        var queue = try QueueV2(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: queueFile))), acceptingNewerVersions: true)
+                        queue.fifo.removeAll { $0.workStreamID == ids[0] }
+                        try ConstantTimeOpenTests.writeAsOlderApp(queue.encoded, to: queueFile)
+                    } catch {
+                        Issue.record("the other program's write failed: \(error)")
+                    }
+                }
+            ))
         let store = try Self.open(path, calls)
         #expect(try WriteRecord.matches(store: path, system: .real))
         try store.updateWorkStream(ids[1]) { $0.fields.unreadCount = 3 }

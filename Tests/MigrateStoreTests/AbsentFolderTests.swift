@@ -47,8 +47,10 @@ import Testing
         let (absent, _) = try pair(sample, dir)
         let run = try BuiltTool.run(["validate", absent])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("Note: user-sessions: absent, so it is read as an empty folder. Fix: Nothing to do: the store "
-                                    + "creates it with its first document. If it held documents, restore it from a backup.\n"))
+        #expect(
+            run.stdout.contains(
+                "Note: user-sessions: absent, so it is read as an empty folder. Fix: Nothing to do: the store "
+                    + "creates it with its first document. If it held documents, restore it from a backup.\n"))
     }
 
     @Test(arguments: ["v1-store", "v2-store"])
@@ -81,4 +83,3 @@ import Testing
         #expect(try BuiltTool.run(["verify", path]).code == 0)
     }
 }
-

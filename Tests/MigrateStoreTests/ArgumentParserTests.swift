@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MigrateStoreCLI
 
 /// Parses `words` for `spec`, failing the test on a usage error.
@@ -70,17 +71,20 @@ private func usageMessage(_ spec: CommandSpec, _ words: [String]) -> String? {
     @Test func integerOptionRejectsTextAndValuesBelowItsMinimum() {
         #expect(usageMessage(.plan, ["/s", "--to", "two"]) == "--to expects an integer, got 'two'.")
         #expect(usageMessage(.plan, ["/s", "--to", "0"]) == "--to expects an integer of at least 1, got '0'.")
-        #expect(usageMessage(.show, ["/s", "ab", "--messages", "-3"])
-            == "--messages expects an integer of at least 0, got '-3'.")
+        #expect(
+            usageMessage(.show, ["/s", "ab", "--messages", "-3"])
+                == "--messages expects an integer of at least 0, got '-3'.")
     }
 
     @Test func choiceOptionAcceptsOnlyItsValuesAndSuggestsACloseOne() throws {
         #expect(try parse(.list, ["/s"]).option("sort") == "last-modified")
         #expect(try parse(.list, ["/s", "--sort", "queue"]).option("sort") == "queue")
-        #expect(usageMessage(.list, ["/s", "--sort", "size"])
-            == "--sort expects one of 'last-modified', 'name' or 'queue', got 'size'.")
-        #expect(usageMessage(.list, ["/s", "--sort=nme"])
-            == "--sort expects one of 'last-modified', 'name' or 'queue', got 'nme'. Did you mean 'name'?")
+        #expect(
+            usageMessage(.list, ["/s", "--sort", "size"])
+                == "--sort expects one of 'last-modified', 'name' or 'queue', got 'size'.")
+        #expect(
+            usageMessage(.list, ["/s", "--sort=nme"])
+                == "--sort expects one of 'last-modified', 'name' or 'queue', got 'nme'. Did you mean 'name'?")
     }
 
     @Test func listOptionSplitsAtCommasAndAddsUpRepeats() throws {
@@ -100,8 +104,9 @@ private func usageMessage(_ spec: CommandSpec, _ words: [String]) -> String? {
     }
 
     @Test func mutuallyExclusiveOptionsCannotBeGivenTogether() throws {
-        #expect(usageMessage(.migrate, ["/s", "--backup-dir", "/b", "--no-backup"])
-            == "Options '--backup-dir' and '--no-backup' cannot be used together.")
+        #expect(
+            usageMessage(.migrate, ["/s", "--backup-dir", "/b", "--no-backup"])
+                == "Options '--backup-dir' and '--no-backup' cannot be used together.")
         #expect(try parse(.migrate, ["/s", "--no-backup"]).flag("no-backup"))
         #expect(try parse(.migrate, ["/s", "--backup-dir", "/b"]).option("backup-dir") == "/b")
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// A backup taken while another writer changes the store continuously is one instant of it.
 ///
@@ -23,7 +24,7 @@ import StoreJSON
         defer { writer.stop() }
         while writer.generation < 2 { usleep(1000) }
 
-        for round in 0 ..< 5 {
+        for round in 0..<5 {
             let backup = scratch("backup-\(round)")
             let run = try BuiltTool.run(["backup", store, backup])
             #expect(run.code == 0, "\(run)")
@@ -38,8 +39,9 @@ import StoreJSON
 
     private func generation(in path: String) -> Int {
         guard let bytes = FileManager.default.contents(atPath: path),
-              case .object(let object)? = try? JSONParser.parse(Array(bytes)),
-              case .number(let number)? = object["writer_generation"], let value = number.int64Value else { return -1 }
+            case .object(let object)? = try? JSONParser.parse(Array(bytes)),
+            case .number(let number)? = object["writer_generation"], let value = number.int64Value
+        else { return -1 }
         return Int(value)
     }
 }

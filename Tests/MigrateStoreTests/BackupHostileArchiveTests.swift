@@ -75,7 +75,7 @@ import Testing
                 let path = text.range(of: "\"path\": \"\(Self.session)\"")!.lowerBound
                 let start = text[..<path].range(of: "    {\n", options: .backwards)!.lowerBound
                 let end = text[start...].range(of: "    },\n")!.upperBound
-                return text.replacingCharacters(in: start ..< start, with: String(text[start ..< end]))
+                return text.replacingCharacters(in: start..<start, with: String(text[start..<end]))
             }
         case "symbolic link":
             let target = try String(contentsOfFile: file, encoding: .utf8)
@@ -160,7 +160,8 @@ import Testing
         case "hash mismatch": lines[index] = lines[index].replacingOccurrences(of: "Fix login", with: "Fix LOGIN")
         case "document that does not decode":
             let content = "{\"schema_version\": 2}\n"
-            lines[index] = "{\"content\":\"{\\\"schema_version\\\": 2}\\n\",\"path\":\"\(Self.session)\",\"sha256\":\""
+            lines[index] =
+                "{\"content\":\"{\\\"schema_version\\\": 2}\\n\",\"path\":\"\(Self.session)\",\"sha256\":\""
                 + sha256Hex(Array(content.utf8)) + "\",\"size\":\(content.utf8.count),\"type\":\"file\"}"
         case "no trailer": lines.removeLast()
         case "trailer count mismatch": lines[16] = lines[16].replacingOccurrences(of: "\"files\":15", with: "\"files\":14")
@@ -168,7 +169,7 @@ import Testing
         case "trailer checksum mismatch":
             let digit = try #require(lines[16].range(of: "\"sha256\":\"")).upperBound
             let flipped = lines[16][digit] == "0" ? "1" : "0"
-            lines[16].replaceSubrange(digit ... digit, with: flipped)
+            lines[16].replaceSubrange(digit...digit, with: flipped)
         case "last line cut off": lines[16] = String(lines[16].dropLast(5))
         case "data after the trailer": lines.append(lines[3])
         case "no header": lines.removeFirst()
@@ -191,12 +192,18 @@ import Testing
     @Test func importOfANewerExportFormatExits65() throws {
         let scratch = TemporaryDirectory()
         let export = scratch("e.jsonl")
-        try Data(("{\"format\":\"work-stream-store-export\",\"format_version\":2,\"store_schema_version\":2,"
-            + "\"tool_version\":\"9.0.0\",\"type\":\"header\"}\n").utf8).write(to: URL(fileURLWithPath: export))
-        #expect(try BuiltTool.run(["import", export, scratch("new")]) == ToolRun(stdout: "", stderr: """
-            Error: Can't import '\(export)': this tool can't read the export: 'line 1': has format_version 2, but this tool reads version 1; use a newer version of the tool. Nothing was written.
+        try Data(
+            ("{\"format\":\"work-stream-store-export\",\"format_version\":2,\"store_schema_version\":2,"
+                + "\"tool_version\":\"9.0.0\",\"type\":\"header\"}\n").utf8
+        ).write(to: URL(fileURLWithPath: export))
+        #expect(
+            try BuiltTool.run(["import", export, scratch("new")])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: Can't import '\(export)': this tool can't read the export: 'line 1': has format_version 2, but this tool reads version 1; use a newer version of the tool. Nothing was written.
 
-            """, code: 65))
+                        """, code: 65))
     }
 }
 

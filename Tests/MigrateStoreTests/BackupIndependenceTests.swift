@@ -42,8 +42,10 @@ import Testing
         let store = try scratch.copySample("v2-store", as: "store")
         let run = try BuiltTool.run(["backup", store, scratch("b"), "--link"])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("Hard-linked 15 files (--link: an in-place edit of one of the store's files changes the "
-                                    + "backup too) and copied 0."))
+        #expect(
+            run.stdout.contains(
+                "Hard-linked 15 files (--link: an in-place edit of one of the store's files changes the "
+                    + "backup too) and copied 0."))
         let settings = "/settings.json"
         let before = try bytes(scratch("b") + settings)
         try editInPlace(store + settings, "{\"x\":1}")

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import JSONStore
 @testable import MigrateStoreCLI
-import TestSupport
 
 /// `list-backups` and `prune-backups`, run as the built binary, and what `migrate` says of its
 /// backup. Each test builds the folders beside a copy of a sample store and checks the exact
@@ -29,7 +30,8 @@ import TestSupport
         }
     }
 
-    static let notJSON = "'backup.json': is not valid JSON: JSON syntax error at line 1, column 2 (byte 1): expected a string key or '}' "
+    static let notJSON =
+        "'backup.json': is not valid JSON: JSON syntax error at line 1, column 2 (byte 1): expected a string key or '}' "
         + "in object, found end of input"
 
     @Test func listShowsEveryBackupOldestFirstByItsBackupJSONWithTheTotal() throws {
@@ -39,29 +41,38 @@ import TestSupport
         let total = u + a + b
         let width = max(ByteCount.text(u).count, ByteCount.text(a).count, ByteCount.text(b).count, 7)
         func size(_ bytes: Int64) -> String { ByteCount.text(bytes).padding(toLength: width, withPad: " ", startingAt: 0) }
-        #expect(try BuiltTool.run(["list-backups", f.store]) == ToolRun(stdout: """
-            3 backups beside '\(f.store)', oldest first:
-              TAKEN                     SCHEMA  FILES  \("ON DISK".padding(toLength: width, withPad: " ", startingAt: 0))  STATE       BACKUP
-              ?                              ?      ?  \(size(u))  unreadable  store.backup-20240101T000000Z
-              \(ta)       1     14  \(size(a))  ok          store.backup-20250103T000000Z
-              \(tb)       1     14  \(size(b))  ok          store.backup-20250101T000000Z
-              store.backup-20240101T000000Z: backup.json does not read: \(Self.notJSON)
-            Total: 3 backups, \(total) bytes on disk (\(ByteCount.text(total))).
-            To remove all but the newest: \(ToolInfo.command("prune-backups", f.store, "--keep", "1")) (--dry-run shows what it would remove).
+        #expect(
+            try BuiltTool.run(["list-backups", f.store])
+                == ToolRun(
+                    stdout: """
+                        3 backups beside '\(f.store)', oldest first:
+                          TAKEN                     SCHEMA  FILES  \("ON DISK".padding(toLength: width, withPad: " ", startingAt: 0))  STATE       BACKUP
+                          ?                              ?      ?  \(size(u))  unreadable  store.backup-20240101T000000Z
+                          \(ta)       1     14  \(size(a))  ok          store.backup-20250103T000000Z
+                          \(tb)       1     14  \(size(b))  ok          store.backup-20250101T000000Z
+                          store.backup-20240101T000000Z: backup.json does not read: \(Self.notJSON)
+                        Total: 3 backups, \(total) bytes on disk (\(ByteCount.text(total))).
+                        To remove all but the newest: \(ToolInfo.command("prune-backups", f.store, "--keep", "1")) (--dry-run shows what it would remove).
 
-            """, stderr: "", code: 0))
+                        """, stderr: "", code: 0))
     }
 
     @Test func listJSONHasEachBackupsFields() throws {
         let f = try Fixture()
         let run = try BuiltTool.run(["list-backups", f.store, "--json"])
         // Information goes to standard error with --json; standard output holds only the object.
-        #expect(run.code == 0 && run.stderr == "To remove all but the newest: \(ToolInfo.command("prune-backups", f.store, "--keep", "1")) "
-                + "(--dry-run shows what it would remove).\n", "\(run)")
+        #expect(
+            run.code == 0
+                && run.stderr == "To remove all but the newest: \(ToolInfo.command("prune-backups", f.store, "--keep", "1")) "
+                    + "(--dry-run shows what it would remove).\n",
+            "\(run)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let backups = try #require(object["backups"] as? [[String: Any]])
-        #expect(backups.map { $0["name"] as? String } == ["store.backup-20240101T000000Z", "store.backup-20250103T000000Z",
-                                                          "store.backup-20250101T000000Z"])
+        #expect(
+            backups.map { $0["name"] as? String } == [
+                "store.backup-20240101T000000Z", "store.backup-20250103T000000Z",
+                "store.backup-20250101T000000Z",
+            ])
         #expect(backups.map { $0["state"] as? String } == ["unreadable", "ok", "ok"])
         #expect(backups.map { $0["prunable"] as? Bool } == [false, true, true])
         #expect(backups.map { $0["store_schema_version"] as? Int } == [nil, 1, 1])
@@ -86,13 +97,16 @@ import TestSupport
         let (a, b) = (try du(f.first), try du(f.second))
         let keptTree = tree(third, dotNames: true, everyKind: true)
         let storeTree = tree(f.store, dotNames: true, everyKind: true)
-        #expect(try BuiltTool.run(["prune-backups", f.store, "--keep", "1"]) == ToolRun(stdout: """
-            Removed 'store.backup-20250103T000000Z' (\(a) bytes on disk).
-            Removed 'store.backup-20250101T000000Z' (\(b) bytes on disk).
-            Freed \(a + b) bytes (\(ByteCount.text(a + b))). Kept the newest 1: 'store.backup-20250102T000000Z'.
-            Not pruned: 'store.backup-20240101T000000Z': its backup.json does not read (\(Self.notJSON)).
+        #expect(
+            try BuiltTool.run(["prune-backups", f.store, "--keep", "1"])
+                == ToolRun(
+                    stdout: """
+                        Removed 'store.backup-20250103T000000Z' (\(a) bytes on disk).
+                        Removed 'store.backup-20250101T000000Z' (\(b) bytes on disk).
+                        Freed \(a + b) bytes (\(ByteCount.text(a + b))). Kept the newest 1: 'store.backup-20250102T000000Z'.
+                        Not pruned: 'store.backup-20240101T000000Z': its backup.json does not read (\(Self.notJSON)).
 
-            """, stderr: "", code: 0))
+                        """, stderr: "", code: 0))
         #expect(folderNames(f.scratch.path) == ["store", "store.backup-20240101T000000Z", "store.backup-20250102T000000Z"])
         #expect(tree(third, dotNames: true, everyKind: true) == keptTree)
         #expect(tree(f.store, dotNames: true, everyKind: true) == storeTree)
@@ -103,11 +117,14 @@ import TestSupport
         let f = try Fixture()
         let a = try du(f.first)
         let before = folderNames(f.scratch.path)
-        #expect(try BuiltTool.run(["prune-backups", f.store, "--keep", "1", "--dry-run", "--quiet"]) == ToolRun(stdout: """
-            Would remove 'store.backup-20250103T000000Z' (\(a) bytes on disk).
-            Would free \(a) bytes (\(ByteCount.text(a))) and keep the newest 1: 'store.backup-20250101T000000Z'. Nothing was removed (--dry-run).
+        #expect(
+            try BuiltTool.run(["prune-backups", f.store, "--keep", "1", "--dry-run", "--quiet"])
+                == ToolRun(
+                    stdout: """
+                        Would remove 'store.backup-20250103T000000Z' (\(a) bytes on disk).
+                        Would free \(a) bytes (\(ByteCount.text(a))) and keep the newest 1: 'store.backup-20250101T000000Z'. Nothing was removed (--dry-run).
 
-            """, stderr: "", code: 0))
+                        """, stderr: "", code: 0))
         #expect(folderNames(f.scratch.path) == before)
         #expect(before == ["store", "store.backup-20240101T000000Z", "store.backup-20250101T000000Z", "store.backup-20250103T000000Z"])
     }
@@ -127,21 +144,27 @@ import TestSupport
         let before = folderNames(f.scratch.path)
 
         let run = try BuiltTool.run(["prune-backups", f.store, "--keep", "1"])
-        #expect(run == ToolRun(stdout: """
-            Nothing to remove: 1 backup of '\(f.store)' can be pruned, and --keep 1 keeps it.
-            Not pruned: 'store.backup-20240101T000000Z': its backup.json does not read (\(Self.notJSON)).
-            Not pruned: 'store.backup-20250103T000000Z': it is incomplete: 1 of its files is missing or has another size.
-            Not pruned: 'store.backup-20230101T000000Z': its backup.json names another store (created 2024-01-01T00:00:00.000Z).
-            Not pruned: 'kept-by-hand': its name is not one migrate gives (only '<store>.backup-<time>' folders are pruned).
+        #expect(
+            run
+                == ToolRun(
+                    stdout: """
+                        Nothing to remove: 1 backup of '\(f.store)' can be pruned, and --keep 1 keeps it.
+                        Not pruned: 'store.backup-20240101T000000Z': its backup.json does not read (\(Self.notJSON)).
+                        Not pruned: 'store.backup-20250103T000000Z': it is incomplete: 1 of its files is missing or has another size.
+                        Not pruned: 'store.backup-20230101T000000Z': its backup.json names another store (created 2024-01-01T00:00:00.000Z).
+                        Not pruned: 'kept-by-hand': its name is not one migrate gives (only '<store>.backup-<time>' folders are pruned).
 
-            """, stderr: "", code: 0))
+                        """, stderr: "", code: 0))
         #expect(folderNames(f.scratch.path) == before)
         let list = try BuiltTool.run(["list-backups", f.store, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
         let backups = try #require(object["backups"] as? [[String: Any]])
         #expect(backups.map { $0["state"] as? String } == ["unreadable", "incomplete", "ok", "other store", "ok"])
-        #expect(backups.map { $0["name"] as? String } == ["store.backup-20240101T000000Z", "store.backup-20250103T000000Z",
-                                                          "store.backup-20250101T000000Z", "store.backup-20230101T000000Z", "kept-by-hand"])
+        #expect(
+            backups.map { $0["name"] as? String } == [
+                "store.backup-20240101T000000Z", "store.backup-20250103T000000Z",
+                "store.backup-20250101T000000Z", "store.backup-20230101T000000Z", "kept-by-hand",
+            ])
     }
 
     @Test func pruneRefusesWithoutRemovingAnything() throws {
@@ -150,14 +173,21 @@ import TestSupport
         let zero = try BuiltTool.run(["prune-backups", f.store, "--keep", "0"])
         #expect(zero.code == 64 && zero.stdout == "" && zero.stderr.hasPrefix("Error: --keep expects an integer of at least 1, got '0'.\n"))
         let missing = try BuiltTool.run(["prune-backups", f.scratch("gone"), "--keep", "1"])
-        #expect(missing == ToolRun(stdout: "", stderr: "Error: '\(f.scratch("gone"))' does not exist, so it is not a store. Check the path.\n",
-                                   code: 64))
+        #expect(
+            missing
+                == ToolRun(
+                    stdout: "", stderr: "Error: '\(f.scratch("gone"))' does not exist, so it is not a store. Check the path.\n",
+                    code: 64))
         try Data("{".utf8).write(to: URL(fileURLWithPath: f.store + "/store.json"))
-        #expect(try BuiltTool.run(["prune-backups", f.store, "--keep", "1"]) == ToolRun(stdout: "", stderr: """
-            Error: Can't prune the backups of '\(f.store)': its store.json does not read, so no backup can be shown to be of this \
-            store. Nothing was removed. Check the store with 'validate'.
+        #expect(
+            try BuiltTool.run(["prune-backups", f.store, "--keep", "1"])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: Can't prune the backups of '\(f.store)': its store.json does not read, so no backup can be shown to be of this \
+                        store. Nothing was removed. Check the store with 'validate'.
 
-            """, code: 65))
+                        """, code: 65))
         #expect(folderNames(f.scratch.path) == before)
     }
 
@@ -168,8 +198,10 @@ import TestSupport
         try Data("x".utf8).write(to: URL(fileURLWithPath: leftover + "/sessions/a.json"))
         let list = try BuiltTool.run(["list-backups", f.store])
         #expect(list.code == 0 && list.stdout.hasPrefix("3 backups beside"))
-        #expect(list.stdout.contains("Note: '\(leftover)' is a backup an interrupted prune-backups was removing; the next "
-                                     + "prune-backups removes it.\n"))
+        #expect(
+            list.stdout.contains(
+                "Note: '\(leftover)' is a backup an interrupted prune-backups was removing; the next "
+                    + "prune-backups removes it.\n"))
         let prune = try BuiltTool.run(["prune-backups", f.store, "--keep", "2"])
         #expect(prune.code == 0)
         #expect(prune.stdout.hasPrefix("Finished removing '\(leftover)', left by an interrupted prune-backups.\nNothing to remove: "))
@@ -185,12 +217,13 @@ import TestSupport
         let backup = scratch(try #require(folderNames(scratch.path).first { $0.hasPrefix("store.backup-") }))
         let size = ByteCount.text(try du(backup))
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.dropFirst(2).prefix(3) == [
-            "Check it against the backup with: " + ToolInfo.command("verify", store, "--against", backup),
-            "Backup: '\(backup)' (14 files, 17737 bytes; \(size) on disk).",
-            "1 backup beside '\(store)' takes \(size) on disk: '\(ToolInfo.command("list-backups", store))' lists it, "
-                + "'\(ToolInfo.command("prune-backups", store, "--keep", "1"))' removes all but the newest.",
-        ])
+        #expect(
+            lines.dropFirst(2).prefix(3) == [
+                "Check it against the backup with: " + ToolInfo.command("verify", store, "--against", backup),
+                "Backup: '\(backup)' (14 files, 17737 bytes; \(size) on disk).",
+                "1 backup beside '\(store)' takes \(size) on disk: '\(ToolInfo.command("list-backups", store))' lists it, "
+                    + "'\(ToolInfo.command("prune-backups", store, "--keep", "1"))' removes all but the newest.",
+            ])
         // A second default backup in the same second would take the same name: this one goes to --backup-dir,
         // whose name beside the store still marks it as one of its backups.
         let json = try BuiltTool.run(["migrate", store, "--to", "3", "--json", "--backup-dir", scratch("store.backup-by-hand")])
@@ -205,7 +238,8 @@ import TestSupport
     }
 
     @Test func byteCountsForPeople() {
-        #expect([0, 1, 1023, 1024, 86016, 1_048_576, 325_058_560, 1_610_612_736, 5 * 1_099_511_627_776].map { ByteCount.text($0) }
+        #expect(
+            [0, 1, 1023, 1024, 86016, 1_048_576, 325_058_560, 1_610_612_736, 5 * 1_099_511_627_776].map { ByteCount.text($0) }
                 == ["0 bytes", "1 byte", "1023 bytes", "1.0 KiB", "84.0 KiB", "1.0 MiB", "310.0 MiB", "1.5 GiB", "5.0 TiB"])
     }
 
@@ -217,7 +251,8 @@ import TestSupport
         #expect(!Backup.isDefaultName("other.backup-20251120T090000Z", of: store))
         #expect(!Backup.isDefaultName("store.backup-x20251120T090000Z", of: store))
         #expect(Backup.date(inDefaultName: "store.backup-20251120T090000Z") == RFC3339Date.make("2025-11-20T09:00:00.000Z"))
-        #expect(try Backup.defaultDestination(store: "/data/store", date: #require(RFC3339Date.make("2025-11-20T09:00:00.000Z")))
+        #expect(
+            try Backup.defaultDestination(store: "/data/store", date: #require(RFC3339Date.make("2025-11-20T09:00:00.000Z")))
                 == "/data/store.backup-20251120T090000Z")
     }
 }

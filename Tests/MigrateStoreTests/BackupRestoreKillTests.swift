@@ -1,8 +1,7 @@
 import Foundation
 import JSONStore
-import Testing
-
 import StoreGenerator
+import Testing
 
 /// `restore --force` killed with SIGKILL at seeded random instants: after recovery (what the next
 /// `restore` or a store open runs first), the target is byte-identical to the old store or to
@@ -14,7 +13,8 @@ import StoreGenerator
     static let kills = 32
 
     @Test func restoreKilledAtRandomInstantsLeavesTheOldOrTheNewStoreNeverAMix() throws {
-        let seed = ProcessInfo.processInfo.environment["BACKUP_KILL_SEED"].flatMap(UInt64.init)
+        let seed =
+            ProcessInfo.processInfo.environment["BACKUP_KILL_SEED"].flatMap(UInt64.init)
             ?? UInt64(Date().timeIntervalSince1970 * 1000)
         print("BackupRestoreKillTests: seed \(seed) (set BACKUP_KILL_SEED=\(seed) to repeat)")
         var random = SeededGenerator(seed: seed)
@@ -29,7 +29,7 @@ import StoreGenerator
         // where the swap happens.
         let clock = ContinuousClock()
         var full = Duration.zero
-        for index in 0 ..< 3 {
+        for index in 0..<3 {
             let timed = try scratch.copySample("v1-store", as: "timed-\(index)")
             let start = clock.now
             #expect(try BuiltTool.run(["restore", scratch("backup"), timed, "--force"]).code == 0)
@@ -37,12 +37,12 @@ import StoreGenerator
         }
 
         var outcomes = (old: 0, new: 0, killedWhileRunning: 0)
-        for round in 0 ..< Self.kills {
+        for round in 0..<Self.kills {
             let folder = scratch("round-\(round)")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             let target = folder + "/store"
             try Samples.copy("v1-store", to: target)
-            let delay = full * Double.random(in: round % 2 == 0 ? 0 ... 1.1 : 0.75 ... 1.1, using: &random)
+            let delay = full * Double.random(in: round % 2 == 0 ? 0...1.1 : 0.75...1.1, using: &random)
 
             let process = Process()
             process.executableURL = BuiltTool.executable
@@ -55,7 +55,7 @@ import StoreGenerator
                 let journal = folder + "/.store.restore-journal"
                 let deadline = clock.now + full * 3
                 while process.isRunning && !FileManager.default.fileExists(atPath: journal) && clock.now < deadline { usleep(100) }
-                usleep(UInt32.random(in: 0 ... 2000, using: &random))
+                usleep(UInt32.random(in: 0...2000, using: &random))
             } else {
                 usleep(UInt32(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
             }
@@ -84,8 +84,9 @@ import StoreGenerator
                 #expect(folderNames(folder).allSatisfy { !$0.hasPrefix(".store.restoring-") && !$0.hasPrefix(".store.restore-journal") })
             }
         }
-        print("BackupRestoreKillTests: seed \(seed): \(Self.kills) runs, \(outcomes.killedWhileRunning) killed while running; "
-              + "\(outcomes.old) left the old store, \(outcomes.new) the new one; none a mix")
+        print(
+            "BackupRestoreKillTests: seed \(seed): \(Self.kills) runs, \(outcomes.killedWhileRunning) killed while running; "
+                + "\(outcomes.old) left the old store, \(outcomes.new) the new one; none a mix")
         #expect(outcomes.old + outcomes.new == Self.kills)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// `backup`, `verify-backup` and `restore`, run as the built binary on copies of the samples.
@@ -37,9 +38,11 @@ import Testing
         let scratch = TemporaryDirectory()
         let store = try scratch.copySample("v2-store", as: "store")
         _ = try BuiltTool.run(["backup", store, scratch("b")])
-        #expect(try BuiltTool.run(["verify-backup", scratch("b")]) == ToolRun(
-            stdout: "OK: '\(scratch("b"))' is complete: 15 files (20278 bytes, schema version 2); every size and SHA-256 "
-                + "matches and every document reads.\n", stderr: "", code: 0))
+        #expect(
+            try BuiltTool.run(["verify-backup", scratch("b")])
+                == ToolRun(
+                    stdout: "OK: '\(scratch("b"))' is complete: 15 files (20278 bytes, schema version 2); every size and SHA-256 "
+                        + "matches and every document reads.\n", stderr: "", code: 0))
     }
 
     @Test func oneFlippedByteIsCaughtByVerifyBackupAndBlocksRestore() throws {
@@ -74,10 +77,14 @@ import Testing
         let scratch = TemporaryDirectory()
         let store = try scratch.copySample("v2-store", as: "store")
         try FileManager.default.createDirectory(atPath: scratch("b"), withIntermediateDirectories: false)
-        #expect(try BuiltTool.run(["backup", store, scratch("b")]) == ToolRun(stdout: "", stderr: """
-            Error: Can't create the backup '\(scratch("b"))': it already exists. Choose a new folder name; an existing backup is never overwritten.
+        #expect(
+            try BuiltTool.run(["backup", store, scratch("b")])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: Can't create the backup '\(scratch("b"))': it already exists. Choose a new folder name; an existing backup is never overwritten.
 
-            """, code: 73))
+                        """, code: 73))
     }
 
     @Test func backupReportsEveryEntryThatDoesNotBelongAndWritesNothing() throws {
@@ -87,10 +94,11 @@ import Testing
         try Data("x".utf8).write(to: URL(fileURLWithPath: store + "/sessions/NOT-A-UUID.json"))
         let run = try BuiltTool.run(["backup", store, scratch("b")])
         #expect(run.code == 65)
-        #expect(run.stderr == "Error: Can't back up '\(store)': 2 entries do not belong in a store: 'notes.txt': is not part of a "
-            + "store (STORE-FORMAT §1 allows only store.json, settings.json, queue.json, sessions/ and user-sessions/); "
-            + "'sessions/NOT-A-UUID.json': is not a valid document name: only a lowercase UUID followed by '.json' is allowed. "
-            + "Move them out of the store and try again.\n")
+        #expect(
+            run.stderr == "Error: Can't back up '\(store)': 2 entries do not belong in a store: 'notes.txt': is not part of a "
+                + "store (STORE-FORMAT §1 allows only store.json, settings.json, queue.json, sessions/ and user-sessions/); "
+                + "'sessions/NOT-A-UUID.json': is not a valid document name: only a lowercase UUID followed by '.json' is allowed. "
+                + "Move them out of the store and try again.\n")
         #expect(folderNames(scratch.path) == ["store"])
     }
 
@@ -117,8 +125,9 @@ import Testing
 
         let refused = try BuiltTool.run(["restore", scratch("b"), target])
         #expect(refused.code == 73)
-        #expect(refused.stderr == "Error: Can't restore into '\(target)': it is not empty (4 entries). Use --force to replace it; "
-            + "the current content is then kept next to it as 'target.replaced-<time>'.\n")
+        #expect(
+            refused.stderr == "Error: Can't restore into '\(target)': it is not empty (4 entries). Use --force to replace it; "
+                + "the current content is then kept next to it as 'target.replaced-<time>'.\n")
         #expect(tree(target, dotNames: true, everyKind: true) == old)
 
         let forced = try BuiltTool.run(["restore", scratch("b"), target, "--force"])
@@ -173,8 +182,10 @@ import Testing
         _ = try BuiltTool.run(["backup", source, scratch("b")])
         let run = try BuiltTool.run(["restore", scratch("b"), scratch("new")])
         #expect(run.code == 0)
-        #expect(run.stdout.hasSuffix("Note: the restored store has schema version 1. To upgrade it, run "
-            + "'migrate-store migrate \(scratch("new"))' or restore with --migrate.\n"))
+        #expect(
+            run.stdout.hasSuffix(
+                "Note: the restored store has schema version 1. To upgrade it, run "
+                    + "'migrate-store migrate \(scratch("new"))' or restore with --migrate.\n"))
         #expect(tree(scratch("new"), everyKind: true) == tree(Samples.v1Store, everyKind: true))
     }
 
@@ -186,11 +197,15 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try replaceFile(path, with: Array(text.replacingOccurrences(of: "\"format_version\": 1", with: "\"format_version\": 2").utf8))
         let run = try BuiltTool.run(["verify-backup", scratch("b")])
-        #expect(run == ToolRun(stdout: "", stderr: """
-            Error: '\(scratch("b"))' can't be read by this version of the tool: 1 problem:
-              'backup.json': has format_version 2, but this tool reads version 1; use a newer version of the tool
+        #expect(
+            run
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: '\(scratch("b"))' can't be read by this version of the tool: 1 problem:
+                          'backup.json': has format_version 2, but this tool reads version 1; use a newer version of the tool
 
-            """, code: 65))
+                        """, code: 65))
     }
 
     @Test func verifyBackupExits65ForAStoreSchemaThisToolMayNotRead() throws {
@@ -221,8 +236,12 @@ import Testing
         #expect(tree(store, dotNames: true, everyKind: true) == before)
         _ = try BuiltTool.run(["backup", store, scratch("b")])
         let run = try BuiltTool.run(["restore", scratch("b"), scratch("b") + "/x"])
-        #expect(run == ToolRun(stdout: "", stderr: "Error: Can't restore into '\(scratch("b"))/x': it is inside the backup "
-            + "'\(scratch("b"))', which holds only the backed-up files. Choose a folder outside the backup.\n", code: 65))
+        #expect(
+            run
+                == ToolRun(
+                    stdout: "",
+                    stderr: "Error: Can't restore into '\(scratch("b"))/x': it is inside the backup "
+                        + "'\(scratch("b"))', which holds only the backed-up files. Choose a folder outside the backup.\n", code: 65))
         #expect(try BuiltTool.run(["verify-backup", scratch("b")]).code == 0)
     }
 }

@@ -14,7 +14,9 @@ import Testing
         (4, 4, true, "'work-streams/' holds no work stream and 'sessions/' holds 8 work stream file(s)"),
     ]
 
-    @Test(arguments: unreadable) func aStoreThisToolCantReadIsNotBackedUp(_ fixture: (schemaVersion: Int, minReader: Int, emptyFolder: Bool, why: String)) throws {
+    @Test(arguments: unreadable) func aStoreThisToolCantReadIsNotBackedUp(_ fixture: (schemaVersion: Int, minReader: Int, emptyFolder: Bool, why: String))
+        throws
+    {
         let scratch = TemporaryDirectory()
         let store = try VerifyKnownStoreTests.store(scratch, schemaVersion: fixture.schemaVersion, minReaderVersion: fixture.minReader)
         if fixture.emptyFolder { try FileManager.default.createDirectory(atPath: store + "/work-streams", withIntermediateDirectories: false) }

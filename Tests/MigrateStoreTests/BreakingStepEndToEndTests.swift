@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// Issue 15 acceptance on the built binary: the breaking step v3 → v4 (spec §9, §11) and its
 /// exact inverse.
@@ -19,11 +20,13 @@ import StoreJSON
         let run = try BuiltTool.run(["migrate", store, "--to", "4"])
         #expect(run.code == 64)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr.hasPrefix("Error: Can't migrate '\(store)' to schema version 4 without --allow-breaking: v3 → v4 is a breaking step: "
-                                     + "afterwards the store sets min_reader_version 4 and refuses every reader of schema versions 1 to 3 "
-                                     + "(app versions built on them stop opening it). See every change first with 'migrate-store plan \(store) --to 4'. "
-                                     + "To proceed, run 'migrate-store migrate \(store) --to 4 --allow-breaking' (a verified backup is taken first; "
-                                     + "'migrate-store migrate \(store) --to 3' goes back exactly). Nothing was changed.\n"), "\(run.stderr)")
+        #expect(
+            run.stderr.hasPrefix(
+                "Error: Can't migrate '\(store)' to schema version 4 without --allow-breaking: v3 → v4 is a breaking step: "
+                    + "afterwards the store sets min_reader_version 4 and refuses every reader of schema versions 1 to 3 "
+                    + "(app versions built on them stop opening it). See every change first with 'migrate-store plan \(store) --to 4'. "
+                    + "To proceed, run 'migrate-store migrate \(store) --to 4 --allow-breaking' (a verified backup is taken first; "
+                    + "'migrate-store migrate \(store) --to 3' goes back exactly). Nothing was changed.\n"), "\(run.stderr)")
         let noBackup = try BuiltTool.run(["migrate", store, "--to", "4", "--allow-breaking", "--no-backup"])
         #expect(noBackup.code == 64)
         #expect(noBackup.stderr.hasPrefix("Error: Options '--allow-breaking' and '--no-backup' cannot be used together.\n"), "\(noBackup.stderr)")
@@ -51,21 +54,27 @@ import StoreJSON
         let before = snapshot(temporary.path)
         let plan = try BuiltTool.run(["plan", store, "--to", "4"])
         #expect(plan.code == 0)
-        #expect(plan.stdout.hasPrefix("""
-            Plan for '\(store)': schema version 3 → 4, 1 step. Nothing has been written.
-              step 3 → 4 (breaking): renames sessions/ to work-streams/ and backend_name to name, and drops the queue mirror keys (§11)
-            App versions that can read the store after it: version 4 only.
+        #expect(
+            plan.stdout.hasPrefix(
+                """
+                Plan for '\(store)': schema version 3 → 4, 1 step. Nothing has been written.
+                  step 3 → 4 (breaking): renames sessions/ to work-streams/ and backend_name to name, and drops the queue mirror keys (§11)
+                App versions that can read the store after it: version 4 only.
 
-            """), "\(plan.stdout)")
-        #expect(plan.stdout.contains("""
-            work-streams/\(Self.stale).json
-              schema_version 3 → 4
-              rename backend_name to name (value kept)
-              drop queued_at = 2025-10-28T08:33:10.031Z: queue.json does not imply it (a stale leftover)
-              remove the seven queue keys (the queue is in queue.json)
+                """), "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains(
+                """
+                work-streams/\(Self.stale).json
+                  schema_version 3 → 4
+                  rename backend_name to name (value kept)
+                  drop queued_at = 2025-10-28T08:33:10.031Z: queue.json does not imply it (a stale leftover)
+                  remove the seven queue keys (the queue is in queue.json)
 
-            """), "\(plan.stdout)")
-        #expect(plan.stdout.contains("\nBreaking: v3 → v4 is a breaking step: afterwards the store sets min_reader_version 4 and refuses every reader of schema versions 1 to 3"))
+                """), "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains(
+                "\nBreaking: v3 → v4 is a breaking step: afterwards the store sets min_reader_version 4 and refuses every reader of schema versions 1 to 3"))
         #expect(plan.stdout.contains("store.json\n  schema_version 3 → 4, min_reader_version 4\n"))
         #expect(plan.stdout.contains("Run 'migrate-store migrate \(store) --to 4 --allow-breaking' to make exactly these changes"))
         let json = try BuiltTool.run(["--json", "plan", store, "--to", "4"])
@@ -83,8 +92,10 @@ import StoreJSON
         let original = tree(store)
         let up = try BuiltTool.run(["migrate", store, "--to", "4", "--allow-breaking", "--backup-dir", temporary.path + "/backup"])
         #expect(up.code == 0, "\(up)")
-        #expect(up.stdout.contains("Migrated '\(store)' from schema version 3 to 4: 15 files change: 8 key_renamed, 1 manifest_upgraded, "
-                                   + "1 migration_recorded, 8 mirror_keys_removed, 14 schema_version, 1 stale_mirror_key."), "\(up.stdout)")
+        #expect(
+            up.stdout.contains(
+                "Migrated '\(store)' from schema version 3 to 4: 15 files change: 8 key_renamed, 1 manifest_upgraded, "
+                    + "1 migration_recorded, 8 mirror_keys_removed, 14 schema_version, 1 stale_mirror_key."), "\(up.stdout)")
         let names = try FileManager.default.contentsOfDirectory(atPath: store).filter { !$0.hasPrefix(".") }.sorted()
         #expect(names == ["queue.json", "settings.json", "store.json", "user-sessions", "work-streams"])
         let manifest = try ManifestV2(json: try DocumentVersion.parse(try Self.read(store + "/store.json")), acceptingNewerVersions: true)
@@ -101,14 +112,17 @@ import StoreJSON
         }
         let down = try BuiltTool.run(["migrate", store, "--to", "3", "--no-backup"])
         #expect(down.code == 0, "\(down)")
-        #expect(down.stdout.contains("Migrated '\(store)' from schema version 4 to 3: 15 files change: 8 key_renamed, 1 manifest_upgraded, "
-                                     + "1 migration_recorded, 8 mirror_keys_written, 14 schema_version."), "\(down.stdout)")
+        #expect(
+            down.stdout.contains(
+                "Migrated '\(store)' from schema version 4 to 3: 15 files change: 8 key_renamed, 1 manifest_upgraded, "
+                    + "1 migration_recorded, 8 mirror_keys_written, 14 schema_version."), "\(down.stdout)")
         var back = tree(store), expected = original
         let staleFile = "sessions/\(Self.stale).json"
         let restoredStale = try #require(back[staleFile]), originalStale = try #require(expected[staleFile])
         back[staleFile] = nil
         expected[staleFile] = nil
-        #expect(String(decoding: originalStale, as: UTF8.self).replacingOccurrences(of: "\"queued_at\": \"2025-10-28T08:33:10.031Z\"", with: "\"queued_at\": null")
+        #expect(
+            String(decoding: originalStale, as: UTF8.self).replacingOccurrences(of: "\"queued_at\": \"2025-10-28T08:33:10.031Z\"", with: "\"queued_at\": null")
                 == String(decoding: restoredStale, as: UTF8.self), "only the reported stale value differs")
         let backManifest = try ManifestV2(bytes: try #require(back["store.json"]))
         let originalManifest = try ManifestV2(bytes: try #require(expected["store.json"]))
@@ -128,8 +142,11 @@ import StoreJSON
         let temporary = TemporaryDirectory("breaking-default")
         let store = try temporary.copySample("v3-store", as: "store")
         let before = snapshot(temporary.path)
-        #expect(try BuiltTool.run(["migrate", store]) == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no document was changed.\n",
-                                                                  stderr: "", code: 0))
+        #expect(
+            try BuiltTool.run(["migrate", store])
+                == ToolRun(
+                    stdout: "'\(store)' is already at version 3: nothing to do, no document was changed.\n",
+                    stderr: "", code: 0))
         #expect(snapshot(temporary.path) == before)
         #expect(try BuiltTool.run(["migrate", store, "--to", "4", "--allow-breaking", "--backup-dir", temporary.path + "/backup"]).code == 0)
         let at4 = snapshot(store)
@@ -149,7 +166,8 @@ import StoreJSON
         let header = try ManifestHeader(json: try DocumentVersion.parse(try Self.read(store + "/store.json")))
         let compatibility = header.compatibility(reader: reader)
         #expect(compatibility == .refused(storeVersion: 4, minReaderVersion: 4, reader: reader))
-        #expect(compatibility.refusal == "the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), "
+        #expect(
+            compatibility.refusal == "the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), "
                 + "but this tool reads version \(reader); use a newer version of the tool")
     }
 
@@ -161,19 +179,22 @@ import StoreJSON
         let before = snapshot(temporary.path)
         let run = try BuiltTool.run(["verify", store, "--against", backup])
         #expect(run.code == 0, "\(run)")
-        let refusal = { (reader: Int) in "the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), "
-            + "but this tool reads version \(reader); use a newer version of the tool" }
-        #expect(run.stdout == """
-            Verifying '\(store)' against the backup '\(backup)':
-              integrity: ok
-              the backup taken from v3 to v4 through the chain: ok (8 work streams, 4 customisations, settings.json and queue.json compared)
-              round trip of the breaking step v3 → v4 (inverse(step(d)) = d for each work stream d of the backup, apart from 1 reported normalisation): ok (8 checked)
-              a v1 reader is refused: ok (\(refusal(1)))
-              a v2 reader is refused: ok (\(refusal(2)))
-              a v3 reader is refused: ok (\(refusal(3)))
-            Verified: the breaking step goes back exactly, and older app versions are refused as they must be.
+        let refusal = { (reader: Int) in
+            "the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), "
+                + "but this tool reads version \(reader); use a newer version of the tool"
+        }
+        #expect(
+            run.stdout == """
+                Verifying '\(store)' against the backup '\(backup)':
+                  integrity: ok
+                  the backup taken from v3 to v4 through the chain: ok (8 work streams, 4 customisations, settings.json and queue.json compared)
+                  round trip of the breaking step v3 → v4 (inverse(step(d)) = d for each work stream d of the backup, apart from 1 reported normalisation): ok (8 checked)
+                  a v1 reader is refused: ok (\(refusal(1)))
+                  a v2 reader is refused: ok (\(refusal(2)))
+                  a v3 reader is refused: ok (\(refusal(3)))
+                Verified: the breaking step goes back exactly, and older app versions are refused as they must be.
 
-            """, "\(run.stdout)")
+                """, "\(run.stdout)")
         #expect(snapshot(temporary.path) == before, "verify writes nothing")
         // A v4 document edited by hand is no longer the step applied to the backup's: exit 69.
         let edited = store + "/work-streams/\(Self.stale).json"
@@ -181,12 +202,14 @@ import StoreJSON
         try text.replacingOccurrences(of: "\"preview\": \"", with: "\"preview\": \"edited ").write(toFile: edited, atomically: true, encoding: .utf8)
         let failing = try BuiltTool.run(["verify", store, "--against", backup])
         #expect(failing.code == 69)
-        #expect(failing.stdout.contains("""
-              round trip of the breaking step v3 → v4 (inverse(step(d)) = d for each work stream d of the backup, apart from 1 reported normalisation): 2 failed
-                - work-streams/\(Self.stale).json: is not the step applied to the backup's document
-                - work-streams/\(Self.stale).json: the inverse does not give back the backup's document (apart from 1 reported normalisation(s))
+        #expect(
+            failing.stdout.contains(
+                """
+                  round trip of the breaking step v3 → v4 (inverse(step(d)) = d for each work stream d of the backup, apart from 1 reported normalisation): 2 failed
+                    - work-streams/\(Self.stale).json: is not the step applied to the backup's document
+                    - work-streams/\(Self.stale).json: the inverse does not give back the backup's document (apart from 1 reported normalisation(s))
 
-            """), "\(failing.stdout)")
+                """), "\(failing.stdout)")
         #expect(failing.stdout.hasSuffix("Verification failed.\n"))
     }
 
@@ -197,25 +220,29 @@ import StoreJSON
         #expect(try BuiltTool.run(["migrate", store, "--to", "3", "--backup-dir", backup]).code == 0)
         let run = try BuiltTool.run(["verify", store, "--against", backup])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.hasPrefix("""
-            Verifying '\(store)' against the backup '\(backup)':
-              integrity: ok
-              the backup taken from v4 to v3 through the chain: ok (8 work streams, 4 customisations, settings.json and queue.json compared)
-              round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): ok (8 checked)
-              As a v1 reader:
+        #expect(
+            run.stdout.hasPrefix(
+                """
+                Verifying '\(store)' against the backup '\(backup)':
+                  integrity: ok
+                  the backup taken from v4 to v3 through the chain: ok (8 work streams, 4 customisations, settings.json and queue.json compared)
+                  round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): ok (8 checked)
+                  As a v1 reader:
 
-            """), "\(run.stdout)")
+                """), "\(run.stdout)")
         #expect(run.stdout.hasSuffix("Verified: v1 and v2 programs can read and write this store.\n"))
         let edited = store + "/sessions/\(Self.stale).json"
         let text = try String(contentsOfFile: edited, encoding: .utf8)
         try text.replacingOccurrences(of: "\"preview\": \"", with: "\"preview\": \"edited ").write(toFile: edited, atomically: true, encoding: .utf8)
         let failing = try BuiltTool.run(["verify", store, "--against", backup])
         #expect(failing.code == 69)
-        #expect(failing.stdout.contains("""
-              round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): 2 failed
-                - sessions/\(Self.stale).json: is not the inverse applied to the backup's document
-                - sessions/\(Self.stale).json: the step does not give back the backup's document
+        #expect(
+            failing.stdout.contains(
+                """
+                  round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): 2 failed
+                    - sessions/\(Self.stale).json: is not the inverse applied to the backup's document
+                    - sessions/\(Self.stale).json: the step does not give back the backup's document
 
-            """), "\(failing.stdout)")
+                """), "\(failing.stdout)")
     }
 }

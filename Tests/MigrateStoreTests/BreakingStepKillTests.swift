@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import JSONStore
-import StoreJSON
 import StoreGenerator
+import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// Issue 15 acceptance: `kill -9` at random instants of the breaking step and of its inverse.
 /// Every state a kill leaves opens as a v3 store (for a v3 reader: `sessions/` exactly as before,
@@ -11,8 +12,13 @@ import StoreGenerator
 /// same command again ends with the documents of an uninterrupted run.
 @Suite(.serialized) struct BreakingStepKillTests {
     enum Seen: String {
-        case v3 = "v3", v3Staging = "v3 + a staging folder", v3WithNewFolder = "v3 + work-streams/ (not adopted)",
-             v4WithOldFolder = "v4 + sessions/ (not removed yet)", v4SmallDocumentsPending = "v4, small documents at 3", v4 = "v4"
+        case v3 = "v3"
+        case v3Staging = "v3 + a staging folder"
+        case v3WithNewFolder = "v3 + work-streams/ (not adopted)"
+        case
+            v4WithOldFolder = "v4 + sessions/ (not removed yet)"
+        case v4SmallDocumentsPending = "v4, small documents at 3"
+        case v4 = "v4"
     }
 
     static func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
@@ -26,7 +32,8 @@ import StoreGenerator
     static func check(_ store: String, v3: [String: [UInt8]], v4: [String: [UInt8]], seed: UInt64) throws -> Seen {
         let header = try ManifestHeader(json: try DocumentVersion.parse(try read(store + "/store.json")))
         let top = names(store)
-        let smallDocuments = top.filter { $0 == "settings.json" || $0 == "queue.json" }.map { $0 }
+        let smallDocuments =
+            top.filter { $0 == "settings.json" || $0 == "queue.json" }.map { $0 }
             + names(store + "/user-sessions").map { "user-sessions/" + $0 }
         switch header.schemaVersion {
         case 3:
@@ -42,8 +49,13 @@ import StoreGenerator
             for path in smallDocuments {
                 let bytes = try read(store + "/" + path)
                 #expect(bytes == v3[path], "\(path) is the v3 store's, seed \(seed)")
-                if path.hasPrefix("user-sessions/") { _ = try CustomisationV1(bytes: bytes) }
-                else if path == "queue.json" { _ = try QueueV2(bytes: bytes) } else { _ = try SettingsV1(bytes: bytes) }
+                if path.hasPrefix("user-sessions/") {
+                    _ = try CustomisationV1(bytes: bytes)
+                } else if path == "queue.json" {
+                    _ = try QueueV2(bytes: bytes)
+                } else {
+                    _ = try SettingsV1(bytes: bytes)
+                }
             }
             if top.contains("work-streams") { return .v3WithNewFolder }
             return FileManager.default.fileExists(atPath: store + "/" + StoreLayout.Bookkeeping.stagingWorkStreams) ? .v3Staging : .v3
@@ -73,8 +85,10 @@ import StoreGenerator
 
     /// Runs `arguments` (with `{store}` and `{n}` replaced) on a fresh copy of `source`, `kills`
     /// times, killing it at a random instant; checks each state, then the resumed run.
-    static func killRuns(_ name: String, source: String, arguments: [String], v3: [String: [UInt8]], v4: [String: [UInt8]],
-                         final: [String: [UInt8]], fullRun: TimeInterval, in dir: String) throws -> [Seen: Int] {
+    static func killRuns(
+        _ name: String, source: String, arguments: [String], v3: [String: [UInt8]], v4: [String: [UInt8]],
+        final: [String: [UInt8]], fullRun: TimeInterval, in dir: String
+    ) throws -> [Seen: Int] {
         let kills = Int(ProcessInfo.processInfo.environment["MIGRATE_KILLS"] ?? "") ?? 50
         let seed = UInt64(ProcessInfo.processInfo.environment["MIGRATE_KILL_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
         print("\(name): \(kills) kills, seed \(seed) (replay with MIGRATE_KILL_SEED=\(seed))")
@@ -94,7 +108,8 @@ import StoreGenerator
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             seen[try check(store, v3: v3, v4: v4, seed: seed), default: 0] += 1
-            let again = try BuiltTool.run(arguments.map { $0.replacingOccurrences(of: "{store}", with: store).replacingOccurrences(of: "{n}", with: "\(kill)-again") })
+            let again = try BuiltTool.run(
+                arguments.map { $0.replacingOccurrences(of: "{store}", with: store).replacingOccurrences(of: "{n}", with: "\(kill)-again") })
             #expect(again.code == 0, "seed \(seed): \(again)")
             #expect(try StoreTrees.documents(store) == final, "the next run finishes the job, seed \(seed)")
             #expect(!names(store).contains("sessions") || !names(store).contains("work-streams"), "one folder of work streams, seed \(seed)")
@@ -118,15 +133,17 @@ import StoreGenerator
         #expect(try BuiltTool.run(["migrate", dir + "/back", "--to", "3", "--no-backup", "--quiet"]).code == 0)
         let inverseRun = Date().timeIntervalSince(startedBack)
         let v3 = tree(dir + "/v3"), v4 = tree(dir + "/v4"), back = tree(dir + "/back")
-        let forward = try Self.killRuns("breaking step v3 → v4", source: dir + "/v3",
-                                        arguments: ["migrate", "{store}", "--to", "4", "--allow-breaking", "--backup-dir", dir + "/backups/{n}", "--quiet"],
-                                        v3: v3, v4: v4, final: try StoreTrees.documents(dir + "/v4"), fullRun: forwardRun, in: dir)
+        let forward = try Self.killRuns(
+            "breaking step v3 → v4", source: dir + "/v3",
+            arguments: ["migrate", "{store}", "--to", "4", "--allow-breaking", "--backup-dir", dir + "/backups/{n}", "--quiet"],
+            v3: v3, v4: v4, final: try StoreTrees.documents(dir + "/v4"), fullRun: forwardRun, in: dir)
         // The inverse's v3 store is `back` (store.json aside, the v3 store but for the stale values reported).
         var backV3 = back
         backV3["store.json"] = v3["store.json"]
-        let inverse = try Self.killRuns("inverse v4 → v3", source: dir + "/v4", arguments: ["migrate", "{store}", "--to", "3", "--no-backup", "--quiet"],
-                                        v3: backV3.filter { $0.key != "store.json" }, v4: v4, final: try StoreTrees.documents(dir + "/back"),
-                                        fullRun: inverseRun, in: dir)
+        let inverse = try Self.killRuns(
+            "inverse v4 → v3", source: dir + "/v4", arguments: ["migrate", "{store}", "--to", "3", "--no-backup", "--quiet"],
+            v3: backV3.filter { $0.key != "store.json" }, v4: v4, final: try StoreTrees.documents(dir + "/back"),
+            fullRun: inverseRun, in: dir)
         print("breaking-step kill test: full runs \(Int(forwardRun * 1000)) ms forward (with its backup), \(Int(inverseRun * 1000)) ms inverse")
         let midway: Set<Seen> = [.v3Staging, .v3WithNewFolder, .v4WithOldFolder, .v4SmallDocumentsPending]
         let inside = (forward.merging(inverse, uniquingKeysWith: +)).filter { midway.contains($0.key) }.values.reduce(0, +)

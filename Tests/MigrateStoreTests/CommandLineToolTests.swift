@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MigrateStoreCLI
 
 private struct Explosion: Error {}
@@ -10,15 +11,16 @@ private struct Explosion: Error {}
     }
 
     @Test func versionWithJSONIsOneObject() {
-        #expect(runInProcess(["--json", "--version"]).stdout == """
-            {
-              "command": "version",
-              "format_version": 1,
-              "name": "migrate-store",
-              "version": "0.1.0"
-            }
+        #expect(
+            runInProcess(["--json", "--version"]).stdout == """
+                {
+                  "command": "version",
+                  "format_version": 1,
+                  "name": "migrate-store",
+                  "version": "0.1.0"
+                }
 
-            """)
+                """)
     }
 
     @Test func commandHelpIsTheSameWithHelpCommandAndWithHelpFlags() {
@@ -43,12 +45,16 @@ private struct Explosion: Error {}
     }
 
     @Test func missingCommandIsAUsageError() {
-        #expect(runInProcess([]) == ToolRun(stdout: "", stderr: """
-            Error: Missing command.
-            Usage: migrate-store <command> [options]
-            See 'migrate-store help'.
+        #expect(
+            runInProcess([])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: Missing command.
+                        Usage: migrate-store <command> [options]
+                        See 'migrate-store help'.
 
-            """, code: 64))
+                        """, code: 64))
     }
 
     @Test func unknownCommandSuggestsTheClosestCommand() {
@@ -58,12 +64,16 @@ private struct Explosion: Error {}
     }
 
     @Test func helpForAnUnknownCommandShowsHelpUsage() {
-        #expect(runInProcess(["help", "exit-code"]) == ToolRun(stdout: "", stderr: """
-            Error: Unknown command 'exit-code'. Did you mean 'exit-codes'?
-            Usage: migrate-store help [<command>]
-            See 'migrate-store help'.
+        #expect(
+            runInProcess(["help", "exit-code"])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: Unknown command 'exit-code'. Did you mean 'exit-codes'?
+                        Usage: migrate-store help [<command>]
+                        See 'migrate-store help'.
 
-            """, code: 64))
+                        """, code: 64))
     }
 
     @Test func unknownTopLevelOptionSuggestsAGlobalOption() {
@@ -71,17 +81,22 @@ private struct Explosion: Error {}
     }
 
     @Test func usageErrorOfACommandShowsThatCommandsUsage() {
-        #expect(runInProcess(["rollback", "/s"]) == ToolRun(stdout: "", stderr: """
-            Error: Missing required option '--from-backup <backup>'.
-            Usage: migrate-store rollback <store> --from-backup <backup> [options]
-            See 'migrate-store help rollback'.
+        #expect(
+            runInProcess(["rollback", "/s"])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: Missing required option '--from-backup <backup>'.
+                        Usage: migrate-store rollback <store> --from-backup <backup> [options]
+                        See 'migrate-store help rollback'.
 
-            """, code: 64))
+                        """, code: 64))
     }
 
     @Test func unimplementedCommandFailsWithInternalError() {
-        #expect(runInProcess(["status", "/s"])
-            == ToolRun(stdout: "", stderr: "Error: 'status' is not implemented yet.\n", code: 70))
+        #expect(
+            runInProcess(["status", "/s"])
+                == ToolRun(stdout: "", stderr: "Error: 'status' is not implemented yet.\n", code: 70))
     }
 
     @Test func hookReadsParsedArgumentsAndItsExitCodeIsReturned() {
@@ -89,22 +104,26 @@ private struct Explosion: Error {}
             out.print("\(arguments.argument("store")) \(arguments.list("locked"))")
             return .verificationFailed
         }
-        #expect(runInProcess(["queue", "/s", "--locked", "a,b"], registry: registry)
-            == ToolRun(stdout: "/s [\"a\", \"b\"]\n", stderr: "", code: 69))
+        #expect(
+            runInProcess(["queue", "/s", "--locked", "a,b"], registry: registry)
+                == ToolRun(stdout: "/s [\"a\", \"b\"]\n", stderr: "", code: 69))
     }
 
     @Test func commandErrorPrintsItsMessageAndExitsWithItsCode() {
         let registry = CommandRegistry.with("migrate") { _, _ in
             throw CommandError(.locked, "'/s' is locked by process 4242. Wait for it to finish.")
         }
-        #expect(runInProcess(["migrate", "/s"], registry: registry) == ToolRun(
-            stdout: "", stderr: "Error: '/s' is locked by process 4242. Wait for it to finish.\n", code: 75))
+        #expect(
+            runInProcess(["migrate", "/s"], registry: registry)
+                == ToolRun(
+                    stdout: "", stderr: "Error: '/s' is locked by process 4242. Wait for it to finish.\n", code: 75))
     }
 
     @Test func unexpectedErrorIsReportedAsInternalError() {
         let registry = CommandRegistry.with("stats") { _, _ in throw Explosion() }
-        #expect(runInProcess(["stats", "/s"], registry: registry)
-            == ToolRun(stdout: "", stderr: "Error: Internal error: Explosion()\n", code: 70))
+        #expect(
+            runInProcess(["stats", "/s"], registry: registry)
+                == ToolRun(stdout: "", stderr: "Error: Internal error: Explosion()\n", code: 70))
     }
 
     @Test func jsonModePrintsTheCommandsObjectAndNoText() {
@@ -114,39 +133,47 @@ private struct Explosion: Error {}
             out.emitJSON(["work_streams": 8])
             return .success
         }
-        #expect(runInProcess(["stats", "/s", "--json"], registry: registry) == ToolRun(stdout: """
-            {
-              "command": "stats",
-              "format_version": 1,
-              "work_streams": 8
-            }
+        #expect(
+            runInProcess(["stats", "/s", "--json"], registry: registry)
+                == ToolRun(
+                    stdout: """
+                        {
+                          "command": "stats",
+                          "format_version": 1,
+                          "work_streams": 8
+                        }
 
-            """, stderr: "Counting...\n", code: 0))
+                        """, stderr: "Counting...\n", code: 0))
     }
 
     @Test func jsonModeFailureStillPrintsOneObjectWithTheError() {
-        #expect(runInProcess(["--json", "plan", "/s", "--to", "two"]) == ToolRun(stdout: """
-            {
-              "command": "plan",
-              "error": {
-                "exit_code": 64,
-                "message": "--to expects an integer, got 'two'."
-              },
-              "format_version": 1
-            }
+        #expect(
+            runInProcess(["--json", "plan", "/s", "--to", "two"])
+                == ToolRun(
+                    stdout: """
+                        {
+                          "command": "plan",
+                          "error": {
+                            "exit_code": 64,
+                            "message": "--to expects an integer, got 'two'."
+                          },
+                          "format_version": 1
+                        }
 
-            """, stderr: """
-            Error: --to expects an integer, got 'two'.
-            Usage: migrate-store plan <store> [options]
-            See 'migrate-store help plan'.
+                        """,
+                    stderr: """
+                        Error: --to expects an integer, got 'two'.
+                        Usage: migrate-store plan <store> [options]
+                        See 'migrate-store help plan'.
 
-            """, code: 64))
+                        """, code: 64))
     }
 
     @Test func jsonModeSuccessWithoutAnObjectPrintsABareOne() {
         let registry = CommandRegistry.with("validate") { _, _ in .success }
-        #expect(runInProcess(["validate", "/s", "--json"], registry: registry).stdout
-            == "{\n  \"command\": \"validate\",\n  \"format_version\": 1\n}\n")
+        #expect(
+            runInProcess(["validate", "/s", "--json"], registry: registry).stdout
+                == "{\n  \"command\": \"validate\",\n  \"format_version\": 1\n}\n")
     }
 
     @Test func quietHidesInformationButNotResultsOrErrors() {
@@ -156,8 +183,10 @@ private struct Explosion: Error {}
             out.warning("1 file skipped.")
             throw CommandError(.ioError, "Can't read 'x'.")
         }
-        #expect(runInProcess(["backup", "/s", "/b", "--quiet"], registry: registry) == ToolRun(
-            stdout: "Backed up.\n", stderr: "Warning: 1 file skipped.\nError: Can't read 'x'.\n", code: 74))
+        #expect(
+            runInProcess(["backup", "/s", "/b", "--quiet"], registry: registry)
+                == ToolRun(
+                    stdout: "Backed up.\n", stderr: "Warning: 1 file skipped.\nError: Can't read 'x'.\n", code: 74))
     }
 
     @Test func globalFlagsAfterDoubleDashAreArguments() {

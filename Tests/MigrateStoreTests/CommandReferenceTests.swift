@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import MigrateStoreCLI
 
 /// The generated reference (`help --markdown`, `help --man`): the checked-in files are what the
@@ -16,22 +17,28 @@ import TestSupport
         #expect(generated.code == 0 && generated.stderr.isEmpty, "\(generated)")
         let file = Self.packageRoot.appendingPathComponent(format.file)
         let checkedIn = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        let firstDifference = zip(checkedIn.split(separator: "\n", omittingEmptySubsequences: false),
-                                  generated.stdout.split(separator: "\n", omittingEmptySubsequences: false))
+        let firstDifference =
+            zip(
+                checkedIn.split(separator: "\n", omittingEmptySubsequences: false),
+                generated.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            )
             .enumerated().first { $0.element.0 != $0.element.1 }
             .map { "line \($0.offset + 1):\n  checked in: \($0.element.0)\n  generated:  \($0.element.1)" }
             ?? "one is longer than the other"
         // A Bool, so that a failure prints the message, not both files whole.
         let isCurrent = checkedIn == generated.stdout
-        #expect(isCurrent, """
+        #expect(
+            isCurrent,
+            """
             \(format.file) is not what '\(ToolInfo.name) help \(format.option)' prints (\(firstDifference)). \
             Run \(CommandReference.regenerateCommand) and commit the result.
             """)
     }
 
     @Test func theScriptWritesEveryFormatToItsFile() throws {
-        let script = try String(contentsOf: Self.packageRoot.appendingPathComponent(CommandReference.regenerateCommand),
-                                encoding: .utf8)
+        let script = try String(
+            contentsOf: Self.packageRoot.appendingPathComponent(CommandReference.regenerateCommand),
+            encoding: .utf8)
         for format in CommandReference.Format.allCases {
             #expect(script.contains("help \(format.option) > \(format.file)"), "\(format.file)")
         }
@@ -43,14 +50,19 @@ import TestSupport
     }
 
     @Test func referenceOptionsTakeNoTopicAndNotEachOther() {
-        #expect(runInProcess(["help", "--markdown", "migrate"]) == ToolRun(stdout: "", stderr: """
-            Error: Unexpected argument 'migrate'.
-            Usage: migrate-store help [<command>]
-            See 'migrate-store help'.
+        #expect(
+            runInProcess(["help", "--markdown", "migrate"])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: Unexpected argument 'migrate'.
+                        Usage: migrate-store help [<command>]
+                        See 'migrate-store help'.
 
-            """, code: 64))
-        #expect(runInProcess(["help", "--man", "--markdown"]).stderr
-            .hasPrefix("Error: Options '--markdown' and '--man' cannot be used together.\n"))
+                        """, code: 64))
+        #expect(
+            runInProcess(["help", "--man", "--markdown"]).stderr
+                .hasPrefix("Error: Options '--markdown' and '--man' cannot be used together.\n"))
         #expect(runInProcess(["help", "--markdown", "--markdown"]).code == 0)
         #expect(runInProcess(["help", "--mann"]).stderr.hasPrefix("Error: Unknown option '--mann'.\n"))
     }
@@ -114,8 +126,9 @@ import TestSupport
     /// `groff -man -ww -z` prints nothing.
     @Test func manPageRendersWithoutWarnings() throws {
         let groff = BuiltTool.which("groff")
-        try SkippedTests.require(FileManager.default.isExecutableFile(atPath: groff),
-                                 "groff not found: apt-get install groff-base (the roff escaping tests still run)")
+        try SkippedTests.require(
+            FileManager.default.isExecutableFile(atPath: groff),
+            "groff not found: apt-get install groff-base (the roff escaping tests still run)")
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-store-\(UUID().uuidString).1")
         defer { try? FileManager.default.removeItem(at: page) }
         let registry = CommandRegistry(CommandRegistry.all + [ExtraCommand.self])
@@ -134,8 +147,10 @@ private struct ExtraCommand: Subcommand {
         abstract: "A command added after the reference was written.",
         discussion: #".leading dot, 'quote', back\slash, <tag>, a|b, *star*"#,
         arguments: [.store],
-        options: [allow, dryRun, .integer("level", valueName: "n", help: "A number.", default: 3),
-                  .string("from", valueName: "file", help: "A required file.", required: true)],
+        options: [
+            allow, dryRun, .integer("level", valueName: "n", help: "A number.", default: 3),
+            .string("from", valueName: "file", help: "A required file.", required: true),
+        ],
         mutuallyExclusive: [[allow.name, dryRun.name]])
 
     init(_ arguments: ParsedArguments) {}

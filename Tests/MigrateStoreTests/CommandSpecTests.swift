@@ -1,13 +1,15 @@
 import Testing
+
 @testable import MigrateStoreCLI
 
 @Suite struct CommandSpecTests {
     @Test func registryListsTheEighteenCommandsInHelpOrder() {
-        #expect(CommandRegistry.unimplemented.commands.map(\.spec.name) == [
-            "status", "plan", "migrate", "verify", "rollback",
-            "ls", "show", "queue", "stats", "validate",
-            "backup", "verify-backup", "restore", "export", "import", "import-coredata", "list-backups", "prune-backups",
-        ])
+        #expect(
+            CommandRegistry.unimplemented.commands.map(\.spec.name) == [
+                "status", "plan", "migrate", "verify", "rollback",
+                "ls", "show", "queue", "stats", "validate",
+                "backup", "verify-backup", "restore", "export", "import", "import-coredata", "list-backups", "prune-backups",
+            ])
     }
 
     @Test(arguments: CommandSpec.all.map(\.name))
@@ -17,8 +19,9 @@ import Testing
         #expect(Set(optionNames).count == optionNames.count, "option names clash with each other or the globals")
         #expect(Set(spec.arguments.map(\.name)).isDisjoint(with: optionNames))
         for group in spec.mutuallyExclusive { #expect(group.allSatisfy(optionNames.contains)) }
-        #expect(spec.abstract.hasSuffix(".") && spec.abstract.count <= HelpFormatter.width - HelpFormatter.helpColumn,
-                "an abstract is one sentence that fits the help column")
+        #expect(
+            spec.abstract.hasSuffix(".") && spec.abstract.count <= HelpFormatter.width - HelpFormatter.helpColumn,
+            "an abstract is one sentence that fits the help column")
         for option in spec.allOptions {
             #expect(option.help.hasSuffix("."), "--\(option.name)")
         }
@@ -35,8 +38,9 @@ import Testing
             out.print("stats ran")
             return .success
         }
-        #expect(runInProcess(["stats", "/s"], registry: registry)
-            == ToolRun(stdout: "stats ran\n", stderr: "", code: 0))
+        #expect(
+            runInProcess(["stats", "/s"], registry: registry)
+                == ToolRun(stdout: "stats ran\n", stderr: "", code: 0))
         #expect(runInProcess(["status", "/s"], registry: registry).code == 70)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import JSONStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import JSONStore
 
 /// `migrate-store import-coredata`, run as the built binary: the result passes `verify` and
 /// `validate`, the source files keep their bytes and times, and every bad input is refused with
@@ -35,7 +36,9 @@ struct CoreDataImportCLITests {
         let source = try S.write(version: 7, in: scratch.path)
         let run = try BuiltTool.run(["import-coredata", source, scratch("store")])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.hasPrefix("Imported '\(source)' (Core Data model version 7, with its -wal file) into '\(scratch("store"))': 10 files ("), "\(run.stdout)")
+        #expect(
+            run.stdout.hasPrefix("Imported '\(source)' (Core Data model version 7, with its -wal file) into '\(scratch("store"))': 10 files ("), "\(run.stdout)"
+        )
         #expect(run.stdout.contains("\n  4 work streams, 4 messages, 3 customisations\n  queue: 3 in the FIFO queue, 3 in the priority queue\n"))
         #expect(run.stdout.contains("  settings: the defaults, queue_enabled false, priority_queue_enabled false: no --preferences was given\n"))
         #expect(run.stdout.contains("  orphan_message: ZCDMESSAGE Z_PK 4 (id \(S.orphan.uuidString.lowercased())): sessionId "))
@@ -71,7 +74,10 @@ struct CoreDataImportCLITests {
         let source = try S.write(version: 5, in: scratch.path)
         let run = try BuiltTool.run(["import-coredata", source, scratch("store"), "--dry-run"])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.hasPrefix("Dry run: nothing was written. Importing '\(source)' (Core Data model version 5, with its -wal file) into '\(scratch("store"))' would write 10 files ("), "\(run.stdout)")
+        #expect(
+            run.stdout.hasPrefix(
+                "Dry run: nothing was written. Importing '\(source)' (Core Data model version 5, with its -wal file) into '\(scratch("store"))' would write 10 files ("
+            ), "\(run.stdout)")
         #expect(!FileManager.default.fileExists(atPath: scratch("store")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).allSatisfy { !$0.hasPrefix(".store") })
     }
@@ -105,14 +111,17 @@ struct CoreDataImportCLITests {
 
     // MARK: bad input: a clear error naming the file, the README's exit status, nothing written
 
-    private func refused(_ arguments: [String], _ code: Int32, _ message: String, _ scratch: TemporaryDirectory,
-                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func refused(
+        _ arguments: [String], _ code: Int32, _ message: String, _ scratch: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let run = try BuiltTool.run(["import-coredata"] + arguments)
         #expect(run.code == code, "\(run)", sourceLocation: sourceLocation)
         #expect(run.stderr.contains(message), "\(run.stderr)", sourceLocation: sourceLocation)
         #expect(!FileManager.default.fileExists(atPath: scratch("store")), "a store was written", sourceLocation: sourceLocation)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).allSatisfy { !$0.hasPrefix(".store") },
-                "a staging folder was left", sourceLocation: sourceLocation)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path).allSatisfy { !$0.hasPrefix(".store") },
+            "a staging folder was left", sourceLocation: sourceLocation)
     }
 
     @Test func aFileThatIsNotSQLiteIsRefusedWith65() throws {
@@ -125,42 +134,52 @@ struct CoreDataImportCLITests {
         let scratch = TemporaryDirectory()
         let db = try SQLiteDatabase(scratch("other.sqlite"), readOnly: false, create: true)
         try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
-        try refused([scratch("other.sqlite"), scratch("store")], 65,
-                    "it is an SQLite database but not a Core Data store (it has tables 'notes'; a Core Data store has Z_PRIMARYKEY and Z_METADATA)", scratch)
+        try refused(
+            [scratch("other.sqlite"), scratch("store")], 65,
+            "it is an SQLite database but not a Core Data store (it has tables 'notes'; a Core Data store has Z_PRIMARYKEY and Z_METADATA)", scratch)
     }
 
     @Test func anotherAppsCoreDataStoreIsRefusedWith65NamingItsEntities() throws {
         let scratch = TemporaryDirectory()
         let db = try SQLiteDatabase(scratch("Notes.sqlite"), readOnly: false, create: true)
-        try db.execute("CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR); "
-            + "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
-            + "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 0); CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        try db.execute(
+            "CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR); "
+                + "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
+                + "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 0); CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)"
+        )
         try db.query("INSERT INTO Z_METADATA VALUES (1, 'U', ?)", [.blob(try CoreDataFixture.metadataPlist(["Note": Data(count: 32)], uuid: "U"))])
-        try refused([scratch("Notes.sqlite"), scratch("store")], 65,
-                    "it is a Core Data store, but not the app's: its model's entities are 'Note' (the app's are 'CDBackendSession', 'CDMessage' and "
-                        + "'CDUserSession', or before 2025-11-15 'CDSession' and 'CDMessage')", scratch)
+        try refused(
+            [scratch("Notes.sqlite"), scratch("store")], 65,
+            "it is a Core Data store, but not the app's: its model's entities are 'Note' (the app's are 'CDBackendSession', 'CDMessage' and "
+                + "'CDUserSession', or before 2025-11-15 'CDSession' and 'CDMessage')", scratch)
     }
 
     @Test func aCoreDataStoreWithoutItsModelPlistIsRefusedWith65() throws {
         let scratch = TemporaryDirectory()
         let db = try SQLiteDatabase(scratch("Notes.sqlite"), readOnly: false, create: true)
-        try db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
-            + "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB); INSERT INTO Z_METADATA VALUES (1, 'U', X'62706C6973743030')")
-        try refused([scratch("Notes.sqlite"), scratch("store")], 65,
-                    "Error: Can't import '\(scratch("Notes.sqlite"))': its Z_METADATA Z_PLIST has no NSStoreModelVersionHashes dictionary, so the model that wrote it is unknown", scratch)
+        try db.execute(
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
+                + "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB); INSERT INTO Z_METADATA VALUES (1, 'U', X'62706C6973743030')"
+        )
+        try refused(
+            [scratch("Notes.sqlite"), scratch("store")], 65,
+            "Error: Can't import '\(scratch("Notes.sqlite"))': its Z_METADATA Z_PLIST has no NSStoreModelVersionHashes dictionary, so the model that wrote it is unknown",
+            scratch)
     }
 
     @Test func anUnknownModelVersionIsRefusedWith65SayingWhatIsMissing() throws {
         let scratch = TemporaryDirectory()
         let db = try SQLiteDatabase(scratch("odd.sqlite"), readOnly: false, create: true)
-        try db.execute("CREATE TABLE ZCDBACKENDSESSION (Z_PK INTEGER PRIMARY KEY, ZID BLOB, ZNEXTSEQ INTEGER); "
-            + "CREATE TABLE ZCDMESSAGE (Z_PK INTEGER PRIMARY KEY, ZID BLOB); CREATE TABLE ZCDUSERSESSION (Z_PK INTEGER PRIMARY KEY, ZID BLOB); "
-            + "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
-            + "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        try db.execute(
+            "CREATE TABLE ZCDBACKENDSESSION (Z_PK INTEGER PRIMARY KEY, ZID BLOB, ZNEXTSEQ INTEGER); "
+                + "CREATE TABLE ZCDMESSAGE (Z_PK INTEGER PRIMARY KEY, ZID BLOB); CREATE TABLE ZCDUSERSESSION (Z_PK INTEGER PRIMARY KEY, ZID BLOB); "
+                + "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
+                + "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         let hashes = Dictionary(uniqueKeysWithValues: ["CDBackendSession", "CDMessage", "CDUserSession"].map { ($0, Data(count: 32)) })
         try db.query("INSERT INTO Z_METADATA VALUES (1, 'U', ?)", [.blob(try CoreDataFixture.metadataPlist(hashes, uuid: "U"))])
-        try refused([scratch("odd.sqlite"), scratch("store")], 65,
-                    "it looks like the app's store, model version 5, but lacks ZCDBACKENDSESSION.ZBACKENDNAME", scratch)
+        try refused(
+            [scratch("odd.sqlite"), scratch("store")], 65,
+            "it looks like the app's store, model version 5, but lacks ZCDBACKENDSESSION.ZBACKENDNAME", scratch)
     }
 
     @Test func aTruncatedFileIsRefusedWith65() throws {
@@ -169,7 +188,8 @@ struct CoreDataImportCLITests {
         // Checkpointed: the rows are in the main file; cut it in half and leave out the -wal.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch("full.sqlite")))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: scratch("cut.sqlite")))
-        try refused([scratch("cut.sqlite"), scratch("store")], 65, "Error: Can't read '\(scratch("cut.sqlite"))': the database is damaged or truncated", scratch)
+        try refused(
+            [scratch("cut.sqlite"), scratch("store")], 65, "Error: Can't read '\(scratch("cut.sqlite"))': the database is damaged or truncated", scratch)
     }
 
     @Test func aDatabaseAnotherProcessIsWritingIsRefusedWith75() throws {
@@ -210,7 +230,9 @@ struct CoreDataImportCLITests {
 
     @Test func aMissingFileOrAFolderIsAUsageError() throws {
         let scratch = TemporaryDirectory()
-        try refused([scratch("nope.sqlite"), scratch("store")], 64, "Error: '\(scratch("nope.sqlite"))' does not exist. Check the path of the app's VoiceCode.sqlite.", scratch)
+        try refused(
+            [scratch("nope.sqlite"), scratch("store")], 64, "Error: '\(scratch("nope.sqlite"))' does not exist. Check the path of the app's VoiceCode.sqlite.",
+            scratch)
         try refused([scratch.path, scratch("store")], 64, "is a folder, not the app's VoiceCode.sqlite", scratch)
     }
 }

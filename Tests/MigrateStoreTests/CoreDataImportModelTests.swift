@@ -1,7 +1,8 @@
 import Foundation
-@testable import JSONStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import JSONStore
 
 /// `import-coredata` reads the model as Core Data recorded it (spec §13): the entity set and
 /// hashes of `Z_METADATA`'s plist, unknown tables, columns and entities refused or, with
@@ -35,8 +36,9 @@ struct CoreDataImportModelTests {
         let scratch = TemporaryDirectory()
         let source = try S.write(version: 6, in: scratch.path)
         let report = try CoreDataImport.run(source: source, into: scratch("store"), tool: "tests", version: "9.9")
-        #expect(report.modelExplanation == "entities CDBackendSession, CDMessage, CDUserSession; ZCDBACKENDSESSION has ZLIVEFROMSEQ, "
-                    + "added in version 6, and not ZLASTFILESIGNATURE (version 7's)")
+        #expect(
+            report.modelExplanation == "entities CDBackendSession, CDMessage, CDUserSession; ZCDBACKENDSESSION has ZLIVEFROMSEQ, "
+                + "added in version 6, and not ZLASTFILESIGNATURE (version 7's)")
         let migrations = try #require(try document(scratch("store/store.json"))["migrations"] as? [[String: Any]])
         #expect(migrations.count == 1)
         let record = try #require(migrations.first)
@@ -70,10 +72,12 @@ struct CoreDataImportModelTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: source))
         let run = try BuiltTool.run(["import-coredata", source, scratch("store")])
         #expect(run.code == 65, "\(run)")
-        #expect(run.stderr.contains("Error: Can't import '\(source)': it has 4 tables, columns or entities that no model of the app has "
-                                        + "(a newer model, or an edit), whose data would not be imported: entity CDAttachment (2 rows); table ZEXTRA (1 row); "
-                                        + "column ZCDBACKENDSESSION.ZPROVIDERSESSIONID (1 row holds a value); column ZCDMESSAGE.ZATTACHMENTS "
-                                        + "(0 rows hold a value). Run again with --allow-unknown"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "Error: Can't import '\(source)': it has 4 tables, columns or entities that no model of the app has "
+                    + "(a newer model, or an edit), whose data would not be imported: entity CDAttachment (2 rows); table ZEXTRA (1 row); "
+                    + "column ZCDBACKENDSESSION.ZPROVIDERSESSIONID (1 row holds a value); column ZCDMESSAGE.ZATTACHMENTS "
+                    + "(0 rows hold a value). Run again with --allow-unknown"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch("store")))
         #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == before)
     }
@@ -83,14 +87,17 @@ struct CoreDataImportModelTests {
         let source = try sampleWithUnknowns(scratch)
         let run = try BuiltTool.run(["import-coredata", source, scratch("store"), "--allow-unknown"])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("\n  left out (--allow-unknown), 4 not in any model of the app:\n    entity CDAttachment (2 rows)\n    table ZEXTRA (1 row)\n"
-                                        + "    column ZCDBACKENDSESSION.ZPROVIDERSESSIONID (1 row holds a value)\n"
-                                        + "    column ZCDMESSAGE.ZATTACHMENTS (0 rows hold a value)\n"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "\n  left out (--allow-unknown), 4 not in any model of the app:\n    entity CDAttachment (2 rows)\n    table ZEXTRA (1 row)\n"
+                    + "    column ZCDBACKENDSESSION.ZPROVIDERSESSIONID (1 row holds a value)\n"
+                    + "    column ZCDMESSAGE.ZATTACHMENTS (0 rows hold a value)\n"), "\(run.stdout)")
         let json = try BuiltTool.run(["import-coredata", source, scratch("store2"), "--allow-unknown", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let unknown = try #require(object["unknown"] as? [[String: Any]])
-        #expect(unknown.map { "\($0["kind"]!) \($0["name"]!) \($0["rows"]!)" }
-                    == ["entity CDAttachment 2", "table ZEXTRA 1", "column ZCDBACKENDSESSION.ZPROVIDERSESSIONID 1", "column ZCDMESSAGE.ZATTACHMENTS 0"])
+        #expect(
+            unknown.map { "\($0["kind"]!) \($0["name"]!) \($0["rows"]!)" }
+                == ["entity CDAttachment 2", "table ZEXTRA 1", "column ZCDBACKENDSESSION.ZPROVIDERSESSIONID 1", "column ZCDMESSAGE.ZATTACHMENTS 0"])
     }
 
     @Test func aMissingEntityTableIsNamed() throws {
@@ -99,8 +106,10 @@ struct CoreDataImportModelTests {
         try SQLiteDatabase(source, readOnly: false).execute("DROP TABLE ZCDMESSAGE")
         let run = try BuiltTool.run(["import-coredata", source, scratch("store")])
         #expect(run.code == 65, "\(run)")
-        #expect(run.stderr.contains("Can't import '\(source)': its model has the entity CDMessage (table ZCDMESSAGE) but the file has no "
-                                        + "table 'ZCDMESSAGE': it is damaged or was edited."), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "Can't import '\(source)': its model has the entity CDMessage (table ZCDMESSAGE) but the file has no "
+                    + "table 'ZCDMESSAGE': it is damaged or was edited."), "\(run.stderr)")
     }
 
     /// The app's builds before 2025-11-15: `CDSession` with `localName` and `markedDeleted`; the
@@ -111,30 +120,41 @@ struct CoreDataImportModelTests {
         let fixture = try F(scratch("build.sqlite"), version: 1, early: true, queueColumns: queueColumns)
         let named = UUID(), deleted = UUID(), plain = UUID()
         for (id, name, gone) in [(named, "Mine", 0), (deleted, "", 1), (plain, nil, 0)] as [(UUID, String?, Int64)] {
-            try fixture.insert("ZCDSESSION", ["ZID": F.blob(id), "ZBACKENDNAME": .text("b"), "ZWORKINGDIRECTORY": .text("/w"),
-                                              "ZLASTMODIFIED": F.date("2025-11-01T10:00:00.000Z"), "ZMESSAGECOUNT": .integer(1),
-                                              "ZPREVIEW": .text(""), "ZLOCALNAME": name.map { .text($0) } ?? .null,
-                                              "ZMARKEDDELETED": .integer(gone), "ZISINQUEUE": .integer(1), "ZQUEUEPOSITION": .integer(1)])
+            try fixture.insert(
+                "ZCDSESSION",
+                [
+                    "ZID": F.blob(id), "ZBACKENDNAME": .text("b"), "ZWORKINGDIRECTORY": .text("/w"),
+                    "ZLASTMODIFIED": F.date("2025-11-01T10:00:00.000Z"), "ZMESSAGECOUNT": .integer(1),
+                    "ZPREVIEW": .text(""), "ZLOCALNAME": name.map { .text($0) } ?? .null,
+                    "ZMARKEDDELETED": .integer(gone), "ZISINQUEUE": .integer(1), "ZQUEUEPOSITION": .integer(1),
+                ])
         }
-        try fixture.insert("ZCDMESSAGE", ["ZID": F.blob(UUID()), "ZSESSIONID": F.blob(named), "ZSESSION": .integer(1), "ZROLE": .text("user"),
-                                          "ZTEXT": .text("hi"), "ZTIMESTAMP": F.date("2025-11-01T09:00:00.000Z"), "ZSTATUS": .text("confirmed")])
+        try fixture.insert(
+            "ZCDMESSAGE",
+            [
+                "ZID": F.blob(UUID()), "ZSESSIONID": F.blob(named), "ZSESSION": .integer(1), "ZROLE": .text("user"),
+                "ZTEXT": .text("hi"), "ZTIMESTAMP": F.date("2025-11-01T09:00:00.000Z"), "ZSTATUS": .text("confirmed"),
+            ])
         try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
         let report = try CoreDataImport.run(source: scratch("VoiceCode.sqlite"), into: scratch("store"), tool: "tests", version: "1")
         #expect(report.modelVersion == 1 && report.earlyBuild && report.workStreams == 3 && report.messages == 1 && report.customisations == 2)
-        #expect(report.modelExplanation == "entities CDSession, CDMessage, no CDUserSession: the app's builds before 2025-11-15"
-                    + (queueColumns ? "" : ", from before 2025-11-14 (no queue columns: their defaults are taken)"))
+        #expect(
+            report.modelExplanation == "entities CDSession, CDMessage, no CDUserSession: the app's builds before 2025-11-15"
+                + (queueColumns ? "" : ", from before 2025-11-14 (no queue columns: their defaults are taken)"))
         #expect(report.fifo.count == (queueColumns ? 3 : 0))
         let mine = try document(scratch("store/user-sessions/\(named.lowercased).json"))
-        #expect(mine["custom_name"] as? String == "Mine" && mine["is_user_deleted"] as? Bool == false
-                    && mine["created_at"] as? String == "2025-11-01T10:00:00.000Z")
+        #expect(
+            mine["custom_name"] as? String == "Mine" && mine["is_user_deleted"] as? Bool == false
+                && mine["created_at"] as? String == "2025-11-01T10:00:00.000Z")
         let gone = try document(scratch("store/user-sessions/\(deleted.lowercased).json"))
         #expect(gone["custom_name"] is NSNull && gone["is_user_deleted"] as? Bool == true)
         #expect(!FileManager.default.fileExists(atPath: scratch("store/user-sessions/\(plain.lowercased).json")))
         let taken = report.findings.filter { $0.kind == .customisationFromSession }
-        #expect(Set(taken.map(\.detail)) == [
-            "localName 'Mine' and markedDeleted 0 taken as the customisation: custom_name 'Mine', is_user_deleted false, created_at 2025-11-01T10:00:00.000Z (lastModified)",
-            "localName empty and markedDeleted 1 taken as the customisation: custom_name none, is_user_deleted true, created_at 2025-11-01T10:00:00.000Z (lastModified)",
-        ])
+        #expect(
+            Set(taken.map(\.detail)) == [
+                "localName 'Mine' and markedDeleted 0 taken as the customisation: custom_name 'Mine', is_user_deleted false, created_at 2025-11-01T10:00:00.000Z (lastModified)",
+                "localName empty and markedDeleted 1 taken as the customisation: custom_name none, is_user_deleted true, created_at 2025-11-01T10:00:00.000Z (lastModified)",
+            ])
     }
 
     @Test(arguments: [4, 5, 6])
@@ -149,7 +169,10 @@ struct CoreDataImportModelTests {
         #expect(report.backfillApplied && report.offsetsBackfilled == 2 + (version >= 5 ? 1 : 0) + (version >= 6 ? 1 : 0))
         #expect(report.findings.contains { $0.kind == .offsetBackfilled && $0.detail == "offset 0 → 41: max(0, seq 42 − 1), as the app does once on model 7" })
         if version >= 5 {
-            #expect(report.findings.contains { $0.table == "ZCDBACKENDSESSION" && $0.detail == "last_offset_merged 0 → 41: max(0, next_seq 42 − 1), as the app does once on model 7" })
+            #expect(
+                report.findings.contains {
+                    $0.table == "ZCDBACKENDSESSION" && $0.detail == "last_offset_merged 0 → 41: max(0, next_seq 42 − 1), as the app does once on model 7"
+                })
         }
     }
 
@@ -159,8 +182,12 @@ struct CoreDataImportModelTests {
         let scratch = TemporaryDirectory()
         let fixture = try F(scratch("build.sqlite"), version: 7)
         let id = UUID()
-        try fixture.insert("ZCDBACKENDSESSION", ["ZID": F.blob(id), "ZBACKENDNAME": .text("x"), "ZWORKINGDIRECTORY": .text("/"),
-                                                 "ZLASTMODIFIED": .real(1), "ZNEXTSEQ": .integer(19), "ZLASTOFFSETMERGED": .integer(0)])
+        try fixture.insert(
+            "ZCDBACKENDSESSION",
+            [
+                "ZID": F.blob(id), "ZBACKENDNAME": .text("x"), "ZWORKINGDIRECTORY": .text("/"),
+                "ZLASTMODIFIED": .real(1), "ZNEXTSEQ": .integer(19), "ZLASTOFFSETMERGED": .integer(0),
+            ])
         try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
         var prefs: String?
         if let done {
@@ -180,8 +207,12 @@ struct CoreDataImportModelTests {
         let id = UUID()
         try fixture.insert("ZCDBACKENDSESSION", ["ZID": F.blob(id), "ZBACKENDNAME": .text("x"), "ZWORKINGDIRECTORY": .text("/"), "ZLASTMODIFIED": .real(1)])
         for (text, time, offset) in [("third", 5.0, 30), ("second", 5.0, 20), ("first", 4.0, 99), ("fourth", 6.0, 0)] as [(String, Double, Int64)] {
-            try fixture.insert("ZCDMESSAGE", ["ZID": F.blob(UUID()), "ZSESSIONID": F.blob(id), "ZROLE": .text("user"), "ZTEXT": .text(text),
-                                              "ZTIMESTAMP": .real(time), "ZSEQ": .integer(0), "ZOFFSET": .integer(offset)])
+            try fixture.insert(
+                "ZCDMESSAGE",
+                [
+                    "ZID": F.blob(UUID()), "ZSESSIONID": F.blob(id), "ZROLE": .text("user"), "ZTEXT": .text(text),
+                    "ZTIMESTAMP": .real(time), "ZSEQ": .integer(0), "ZOFFSET": .integer(offset),
+                ])
         }
         try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
         _ = try CoreDataImport.run(source: scratch("VoiceCode.sqlite"), into: scratch("store"), tool: "tests", version: "1")

@@ -1,7 +1,8 @@
 import Foundation
-@testable import JSONStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import JSONStore
 
 /// `import-coredata`: the shipped app's Core Data file (every model version, its -wal, its odd
 /// rows) into a new store at schema v3, the source untouched (spec §13).
@@ -127,23 +128,39 @@ struct CoreDataImportTests {
         let scratch = TemporaryDirectory()
         let fixture = try CoreDataFixture(scratch("build.sqlite"), version: 7)
         let id = UUID(), message = UUID()
-        try fixture.insert("ZCDBACKENDSESSION", ["ZID": CoreDataFixture.blob(id), "ZBACKENDNAME": .text("first"), "ZWORKINGDIRECTORY": .text("/"),
-                                                 "ZLASTMODIFIED": .real(1), "ZMESSAGECOUNT": .integer(-3), "ZPRIORITY": .integer(5_000_000_000),
-                                                 "ZPRIORITYORDER": .real(1), "ZNEXTSEQ": .integer(-1)])
-        try fixture.insert("ZCDBACKENDSESSION", ["ZID": CoreDataFixture.blob(id), "ZBACKENDNAME": .text("second"), "ZWORKINGDIRECTORY": .text("/"),
-                                                 "ZLASTMODIFIED": .real(2)])
+        try fixture.insert(
+            "ZCDBACKENDSESSION",
+            [
+                "ZID": CoreDataFixture.blob(id), "ZBACKENDNAME": .text("first"), "ZWORKINGDIRECTORY": .text("/"),
+                "ZLASTMODIFIED": .real(1), "ZMESSAGECOUNT": .integer(-3), "ZPRIORITY": .integer(5_000_000_000),
+                "ZPRIORITYORDER": .real(1), "ZNEXTSEQ": .integer(-1),
+            ])
+        try fixture.insert(
+            "ZCDBACKENDSESSION",
+            [
+                "ZID": CoreDataFixture.blob(id), "ZBACKENDNAME": .text("second"), "ZWORKINGDIRECTORY": .text("/"),
+                "ZLASTMODIFIED": .real(2),
+            ])
         for text in ["one", "two"] {
-            try fixture.insert("ZCDMESSAGE", ["ZID": CoreDataFixture.blob(message), "ZSESSIONID": CoreDataFixture.blob(id), "ZROLE": .text("user"),
-                                              "ZTEXT": .text(text), "ZTIMESTAMP": .real(text == "one" ? 1 : 2), "ZSEQ": .integer(0), "ZOFFSET": .integer(0)])
+            try fixture.insert(
+                "ZCDMESSAGE",
+                [
+                    "ZID": CoreDataFixture.blob(message), "ZSESSIONID": CoreDataFixture.blob(id), "ZROLE": .text("user"),
+                    "ZTEXT": .text(text), "ZTIMESTAMP": .real(text == "one" ? 1 : 2), "ZSEQ": .integer(0), "ZOFFSET": .integer(0),
+                ])
         }
         try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
         let report = try CoreDataImport.run(source: scratch("VoiceCode.sqlite"), into: scratch("store"), tool: "tests", version: "1")
         let lines = report.findings.map { "\($0.kind.rawValue) \($0)" }
         let idText = id.uuidString.lowercased()
         #expect(lines.contains("out_of_range ZCDBACKENDSESSION Z_PK 1 (id \(idText)): messageCount is -3, outside 0…2147483647; taken as 0"))
-        #expect(lines.contains("out_of_range ZCDBACKENDSESSION Z_PK 1 (id \(idText)): priority is 5000000000, outside -2147483648…2147483647; taken as 2147483647"))
+        #expect(
+            lines.contains("out_of_range ZCDBACKENDSESSION Z_PK 1 (id \(idText)): priority is 5000000000, outside -2147483648…2147483647; taken as 2147483647"))
         #expect(lines.contains("out_of_range ZCDBACKENDSESSION Z_PK 1 (id \(idText)): nextSeq is -1, below 0; taken as 0"))
-        #expect(lines.contains("duplicate_id ZCDBACKENDSESSION Z_PK 2 (id \(idText)): a second work stream with this id; the first (lowest Z_PK) is imported, this row is left out"))
+        #expect(
+            lines.contains(
+                "duplicate_id ZCDBACKENDSESSION Z_PK 2 (id \(idText)): a second work stream with this id; the first (lowest Z_PK) is imported, this row is left out"
+            ))
         #expect(lines.contains { $0.hasPrefix("duplicate_id ZCDMESSAGE Z_PK 2 (id \(message.uuidString.lowercased())): a second message") })
         let store = try Store.open(at: scratch("store"), options: .init(readOnly: true))
         let imported = try store.workStream(id)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import JSONStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import JSONStore
 
 /// `import-coredata` on values of the wrong SQLite type, on a `-wal` that is foreign, garbage or
 /// cut, on a source given through a symbolic link, and on preferences it does not carry: each
@@ -15,11 +16,19 @@ struct CoreDataImportValueTests {
         let scratch = TemporaryDirectory()
         let fixture = try F(scratch("build.sqlite"), version: 7)
         let id = UUID(), message = UUID()
-        try fixture.insert("ZCDBACKENDSESSION", ["ZID": F.blob(id), "ZBACKENDNAME": .text("x"), "ZWORKINGDIRECTORY": .text("/"),
-                                                 "ZLASTMODIFIED": .text("yesterday"), "ZMESSAGECOUNT": .real(3.7), "ZUNREADCOUNT": .text("12abc"),
-                                                 "ZNEXTSEQ": .real(1e30), "ZQUEUEPOSITION": .real(1), "ZISINQUEUE": .integer(1)])
-        try fixture.insert("ZCDMESSAGE", ["ZID": F.blob(message), "ZSESSIONID": F.blob(id), "ZROLE": .text("user"), "ZTEXT": .text("x"),
-                                          "ZTIMESTAMP": .text("2025-01-01"), "ZSEQ": .text("abc"), "ZOFFSET": .integer(0)])
+        try fixture.insert(
+            "ZCDBACKENDSESSION",
+            [
+                "ZID": F.blob(id), "ZBACKENDNAME": .text("x"), "ZWORKINGDIRECTORY": .text("/"),
+                "ZLASTMODIFIED": .text("yesterday"), "ZMESSAGECOUNT": .real(3.7), "ZUNREADCOUNT": .text("12abc"),
+                "ZNEXTSEQ": .real(1e30), "ZQUEUEPOSITION": .real(1), "ZISINQUEUE": .integer(1),
+            ])
+        try fixture.insert(
+            "ZCDMESSAGE",
+            [
+                "ZID": F.blob(message), "ZSESSIONID": F.blob(id), "ZROLE": .text("user"), "ZTEXT": .text("x"),
+                "ZTIMESTAMP": .text("2025-01-01"), "ZSEQ": .text("abc"), "ZOFFSET": .integer(0),
+            ])
         try fixture.database.execute("UPDATE ZCDMESSAGE SET ZTEXT = CAST(X'48C3FF49' AS TEXT)")
         try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
         let report = try CoreDataImport.run(source: scratch("VoiceCode.sqlite"), into: scratch("store"), tool: "tests", version: "1")
@@ -27,15 +36,16 @@ struct CoreDataImportValueTests {
         let now = try #require(manifest?["created_at"] as? String)
         let (s, m) = ("ZCDBACKENDSESSION Z_PK 1 (id \(id.lowercased))", "ZCDMESSAGE Z_PK 1 (id \(message.lowercased))")
         // Columns the rows leave NULL are reported as empty (missing_value); these are the others.
-        #expect(report.findings.filter { $0.kind != .missingValue }.map { "\($0.kind.rawValue) \($0)" } == [
-            "wrong_type \(m): seq is the text 'abc', not an integer; taken as 0",
-            "invalid_text \(m): text holds bytes that are not UTF-8 (4 bytes in all); each invalid sequence taken as U+FFFD, the rest as it is",
-            "wrong_type \(m): timestamp is the text '2025-01-01', not a date; taken as empty, so set to the time of the import, \(now)",
-            "wrong_type \(s): lastModified is the text 'yesterday', not a date; taken as empty, so set to the time of the import, \(now)",
-            "wrong_type \(s): messageCount is the number 3.7, not an integer; taken as 0",
-            "wrong_type \(s): unreadCount is the text '12abc', not an integer; taken as 0",
-            "wrong_type \(s): nextSeq is the number 1e+30, not an integer; taken as 0",
-        ])
+        #expect(
+            report.findings.filter { $0.kind != .missingValue }.map { "\($0.kind.rawValue) \($0)" } == [
+                "wrong_type \(m): seq is the text 'abc', not an integer; taken as 0",
+                "invalid_text \(m): text holds bytes that are not UTF-8 (4 bytes in all); each invalid sequence taken as U+FFFD, the rest as it is",
+                "wrong_type \(m): timestamp is the text '2025-01-01', not a date; taken as empty, so set to the time of the import, \(now)",
+                "wrong_type \(s): lastModified is the text 'yesterday', not a date; taken as empty, so set to the time of the import, \(now)",
+                "wrong_type \(s): messageCount is the number 3.7, not an integer; taken as 0",
+                "wrong_type \(s): unreadCount is the text '12abc', not an integer; taken as 0",
+                "wrong_type \(s): nextSeq is the number 1e+30, not an integer; taken as 0",
+            ])
         let stream = try Store.open(at: scratch("store"), options: .init(readOnly: true)).workStream(id).fields
         #expect(stream.messageCount == 0 && stream.unreadCount == 0 && stream.queuePosition == 1 && stream.isInQueue)
         #expect(stream.messages.map(\.text) == ["H\u{FFFD}\u{FFFD}I"])
@@ -45,13 +55,19 @@ struct CoreDataImportValueTests {
         let scratch = TemporaryDirectory()
         let fixture = try F(scratch("build.sqlite"), version: 7)
         let id = UUID()
-        try fixture.insert("ZCDBACKENDSESSION", ["ZID": F.blob(id), "ZBACKENDNAME": .text("x"), "ZWORKINGDIRECTORY": .text("/"),
-                                                 "ZLASTMODIFIED": .real(1), "ZISINQUEUE": .text("yes")])
+        try fixture.insert(
+            "ZCDBACKENDSESSION",
+            [
+                "ZID": F.blob(id), "ZBACKENDNAME": .text("x"), "ZWORKINGDIRECTORY": .text("/"),
+                "ZLASTMODIFIED": .real(1), "ZISINQUEUE": .text("yes"),
+            ])
         try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
         let run = try BuiltTool.run(["import-coredata", scratch("VoiceCode.sqlite"), scratch("store")])
         #expect(run.code == 65, "\(run)")
-        #expect(run.stderr.hasPrefix("Error: Can't import '\(scratch("VoiceCode.sqlite"))': ZCDBACKENDSESSION Z_PK 1 (id \(id.lowercased)): "
-                                         + "isInQueue is the text 'yes', not 0 or 1 (false or true)."), "\(run.stderr)")
+        #expect(
+            run.stderr.hasPrefix(
+                "Error: Can't import '\(scratch("VoiceCode.sqlite"))': ZCDBACKENDSESSION Z_PK 1 (id \(id.lowercased)): "
+                    + "isInQueue is the text 'yes', not 0 or 1 (false or true)."), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch("store")))
     }
 
@@ -76,8 +92,10 @@ struct CoreDataImportValueTests {
         return Array(try Data(contentsOf: URL(fileURLWithPath: scratch("other.sqlite-wal"))))
     }
 
-    private func refusedBlamingTheWAL(_ wal: [UInt8], _ message: String, _ scratch: TemporaryDirectory,
-                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func refusedBlamingTheWAL(
+        _ wal: [UInt8], _ message: String, _ scratch: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let source = try S.write(version: 7, in: scratch.path)
         try Data(wal).write(to: URL(fileURLWithPath: source + "-wal"))
         let run = try BuiltTool.run(["import-coredata", source, scratch("store")])
@@ -90,18 +108,24 @@ struct CoreDataImportValueTests {
     @Test func aWALOfAnotherDatabaseIsBlamedOnTheWAL() throws {
         let scratch = TemporaryDirectory()
         let source = scratch("VoiceCode.sqlite")
-        try refusedBlamingTheWAL(try foreignWAL(scratch), "Error: Can't import '\(source)': its -wal file '\(source)-wal' belongs to another "
-                                    + "database or is damaged: the main file alone is sound, but with the -wal applied", scratch)
+        try refusedBlamingTheWAL(
+            try foreignWAL(scratch),
+            "Error: Can't import '\(source)': its -wal file '\(source)-wal' belongs to another "
+                + "database or is damaged: the main file alone is sound, but with the -wal applied", scratch)
     }
 
     @Test func aGarbageOrCutWALHeaderIsBlamedOnTheWAL() throws {
         let scratch = TemporaryDirectory()
         let source = scratch("VoiceCode.sqlite")
-        try refusedBlamingTheWAL(Array(repeating: 0x41, count: 5000), "Error: Can't import '\(source)': its -wal file '\(source)-wal' is not an SQLite "
-                                    + "WAL file (its first bytes are not a WAL header).", scratch)
+        try refusedBlamingTheWAL(
+            Array(repeating: 0x41, count: 5000),
+            "Error: Can't import '\(source)': its -wal file '\(source)-wal' is not an SQLite "
+                + "WAL file (its first bytes are not a WAL header).", scratch)
         let other = TemporaryDirectory()
-        try refusedBlamingTheWAL(Array(try foreignWAL(other).prefix(20)), "Error: Can't import '\(other("VoiceCode.sqlite"))': its -wal file '\(other("VoiceCode.sqlite"))-wal' "
-                                    + "is cut short (20 bytes, shorter than a WAL file's 32-byte header).", other)
+        try refusedBlamingTheWAL(
+            Array(try foreignWAL(other).prefix(20)),
+            "Error: Can't import '\(other("VoiceCode.sqlite"))': its -wal file '\(other("VoiceCode.sqlite"))-wal' "
+                + "is cut short (20 bytes, shorter than a WAL file's 32-byte header).", other)
     }
 
     @Test func aWALCutBeforeItsCommitIsNotCalledApplied() throws {
@@ -124,16 +148,20 @@ struct CoreDataImportValueTests {
         let report = try CoreDataImport.run(source: source, into: scratch("store"), tool: "tests", version: "1")
         #expect(report.walCommits > 0 && report.walIgnoredBytes == 100 && report.workStreams == 4)
         let run = try BuiltTool.run(["import-coredata", source, scratch("store2")])
-        #expect(run.stdout.contains("\n  -wal: \(report.walCommits) commits applied; the 100 bytes after its last commit are not, as SQLite "
-                                        + "does not apply them (frames of an unfinished or cut transaction, or older ones already in the main file)\n"),
-                "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "\n  -wal: \(report.walCommits) commits applied; the 100 bytes after its last commit are not, as SQLite "
+                    + "does not apply them (frames of an unfinished or cut transaction, or older ones already in the main file)\n"),
+            "\(run.stdout)")
     }
 
     @Test func preferenceKeysNotCarriedAreListedByName() throws {
         let scratch = TemporaryDirectory()
         let source = try S.write(version: 7, in: scratch.path)
-        let plist: [String: Any] = ["queueEnabled": true, "sessionDrafts": ["a": "draft"], "commandMRU": ["x"], "serverURL": "host",
-                                    "VoiceCode.v6ToV7BackfillComplete": true]
+        let plist: [String: Any] = [
+            "queueEnabled": true, "sessionDrafts": ["a": "draft"], "commandMRU": ["x"], "serverURL": "host",
+            "VoiceCode.v6ToV7BackfillComplete": true,
+        ]
         try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: URL(fileURLWithPath: scratch("p.plist")))
         let run = try BuiltTool.run(["import-coredata", source, scratch("store"), "--preferences", scratch("p.plist")])
         #expect(run.code == 0, "\(run)")

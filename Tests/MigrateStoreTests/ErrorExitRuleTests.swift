@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import MigrateStoreCLI
 import JSONStore
+import Testing
+
+@testable import MigrateStoreCLI
 
 /// Issue 17 item 14: one exit-code rule for the same fault whichever command meets it.
 @Suite struct ErrorExitRuleTests {
@@ -32,7 +33,9 @@ import JSONStore
         #expect(run.code == 74, "\(run)")
         #expect(run.stderr.hasPrefix("Error: Can't read '\(fixture.path(Self.d664))': permission was denied (EACCES)."), "\(run.stderr)")
         #expect(!run.stderr.contains("staging"), "\(run.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.root.path).sorted() == ["migrate-store", "v2-store"].filter { $0 != "migrate-store" || geteuid() == 0 })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.root.path).sorted()
+                == ["migrate-store", "v2-store"].filter { $0 != "migrate-store" || geteuid() == 0 })
     }
 
     @Test func ioFailureAmongProblemsIs74AndABadDocumentIs65() {
@@ -59,7 +62,8 @@ import JSONStore
         #expect(validate.code == 65, "\(validate)")
         let stats = try fixture.run("stats")
         #expect(stats.code == 65, "\(stats)")
-        #expect(stats.stderr == "Error: '<store>' has 1 entry in its document folders that is no document (a symbolic link, FIFO, folder or badly named file); "
+        #expect(
+            stats.stderr == "Error: '<store>' has 1 entry in its document folders that is no document (a symbolic link, FIFO, folder or badly named file); "
                 + "they are left out of the counts. Run 'migrate-store validate <store>' for every problem.\n", "\(kind)")
     }
 }
@@ -79,10 +83,12 @@ import JSONStore
         let action = command == "backup" ? "back up" : "export"
         let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines[2].isEmpty, "\(run.stderr)")
-        #expect(lines.first?.hasPrefix("Waiting for process \(getpid()) (lock-test 9.9) since ") == true
+        #expect(
+            lines.first?.hasPrefix("Waiting for process \(getpid()) (lock-test 9.9) since ") == true
                 && lines.first?.hasSuffix(" to release '<store>' (up to 10 s).") == true, "\(run.stderr)")
-        #expect(lines.dropFirst().first?.hasPrefix("Error: Can't \(action) '<store>': it is locked by process \(getpid()) (lock-test 9.9)") == true,
-                "\(run.stderr)")
+        #expect(
+            lines.dropFirst().first?.hasPrefix("Error: Can't \(action) '<store>': it is locked by process \(getpid()) (lock-test 9.9)") == true,
+            "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import JSONStore
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 19 made `export` faster (one-pass escaping, SHA-NI, a pipeline, early write-back); the
 /// format did not change. An export written by the tool before that change still imports, and
@@ -15,8 +15,11 @@ import TestSupport
     @Test func anExportWrittenBeforeIssue19ImportsByteIdentical() throws {
         let scratch = TemporaryDirectory()
         let run = try BuiltTool.run(["import", Self.oldExport, scratch("copy")])
-        #expect(run == ToolRun(stdout: "Imported 15 files (22284 bytes, schema version 3) from '\(Self.oldExport)' into "
-            + "'\(scratch("copy"))'; every file was verified first.\n", stderr: "", code: 0))
+        #expect(
+            run
+                == ToolRun(
+                    stdout: "Imported 15 files (22284 bytes, schema version 3) from '\(Self.oldExport)' into "
+                        + "'\(scratch("copy"))'; every file was verified first.\n", stderr: "", code: 0))
         #expect(tree(scratch("copy"), dotNames: true, everyKind: true) == tree(Samples.v3Store, everyKind: true))
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MigrateStoreCLI
 
 @Suite struct HelpFormatterTests {
@@ -9,46 +10,51 @@ import Testing
     }
 
     @Test func rowAlignsHelpAtColumn26AndMovesItDownAfterAWideLabel() {
-        #expect(HelpFormatter.row("<store>", "The store directory.")
-            == "  <store>                 The store directory.")
-        #expect(HelpFormatter.row("--a-very-long-option <value>", "Help.")
-            == "  --a-very-long-option <value>\n" + String(repeating: " ", count: 26) + "Help.")
+        #expect(
+            HelpFormatter.row("<store>", "The store directory.")
+                == "  <store>                 The store directory.")
+        #expect(
+            HelpFormatter.row("--a-very-long-option <value>", "Help.")
+                == "  --a-very-long-option <value>\n" + String(repeating: " ", count: 26) + "Help.")
     }
 
     @Test func optionHelpShowsChoicesAndDefault() {
-        #expect(HelpFormatter.help(for: ListCommand.spec.options[0]) == "The order of the list: newest first, "
-            + "by display name, or by queue position. (values: last-modified, name, queue; default: last-modified)")
+        #expect(
+            HelpFormatter.help(for: ListCommand.spec.options[0]) == "The order of the list: newest first, "
+                + "by display name, or by queue position. (values: last-modified, name, queue; default: last-modified)")
     }
 
     @Test func exitCodesTopicIsATableOfEveryCode() {
-        #expect(HelpFormatter.exitCodesHelp() == """
-            OVERVIEW: The exit statuses of migrate-store.
+        #expect(
+            HelpFormatter.exitCodesHelp() == """
+                OVERVIEW: The exit statuses of migrate-store.
 
-            EXIT CODES:
-              0                       Success: the command did what was asked.
-              64                      Usage error: the command line is wrong, or a path on
-                                      it does not exist or is not a store, backup or export.
-                                      Nothing was changed.
-              65                      Data error: a document is bad or incompatible with
-                                      this tool version.
-              69                      Verification failed: a check ran and found a
-                                      difference.
-              70                      Internal error: a bug in migrate-store. Please report
-                                      it.
-              73                      Can't create an output file or directory.
-              74                      I/O error: reading or writing failed.
-              75                      The store is locked by another process, or a restore
-                                      into it has not finished. Try again when it has
-                                      finished.
+                EXIT CODES:
+                  0                       Success: the command did what was asked.
+                  64                      Usage error: the command line is wrong, or a path on
+                                          it does not exist or is not a store, backup or export.
+                                          Nothing was changed.
+                  65                      Data error: a document is bad or incompatible with
+                                          this tool version.
+                  69                      Verification failed: a check ran and found a
+                                          difference.
+                  70                      Internal error: a bug in migrate-store. Please report
+                                          it.
+                  73                      Can't create an output file or directory.
+                  74                      I/O error: reading or writing failed.
+                  75                      The store is locked by another process, or a restore
+                                          into it has not finished. Try again when it has
+                                          finished.
 
-            The values follow BSD sysexits.h. With --json, a failed command still prints one
-            JSON object, with an "error" member holding "exit_code" and "message".
+                The values follow BSD sysexits.h. With --json, a failed command still prints one
+                JSON object, with an "error" member holding "exit_code" and "message".
 
-            """)
+                """)
     }
 
     @Test func everyLineOfEveryHelpFitsEightyColumns() {
-        let texts = [HelpFormatter.toolHelp(.unimplemented), HelpFormatter.exitCodesHelp()]
+        let texts =
+            [HelpFormatter.toolHelp(.unimplemented), HelpFormatter.exitCodesHelp()]
             + CommandSpec.all.map(HelpFormatter.help(for:))
         for text in texts {
             for line in text.split(separator: "\n") where !line.hasPrefix("USAGE:") {

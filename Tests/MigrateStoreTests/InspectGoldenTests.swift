@@ -66,28 +66,32 @@ enum InspectBrokenStore {
         // Something that is not part of a store.
         try f.write("notes.txt", "hello\n")
         // A document whose id is another file's: a duplicate id.
-        try FileManager.default.copyItem(atPath: f.path("sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json"),
-                                         toPath: f.path("sessions/\(copyWithWrongName).json"))
+        try FileManager.default.copyItem(
+            atPath: f.path("sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json"),
+            toPath: f.path("sessions/\(copyWithWrongName).json"))
         // A missing required key.
         try f.edit("sessions/d664cf84-65da-4768-8ba1-acf742bdc1f1.json", replacing: "\"working_directory\"", with: "\"working_dir\"")
         // A v1 writer's document in a v2 store.
         try f.edit("sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json", replacing: "\"schema_version\": 2", with: "\"schema_version\": 1")
         // A message naming another work stream, in a v2 document.
-        try f.edit("sessions/ec3629cb-f446-449f-b8a0-f43e156345d8.json",
-                   replacing: "\"session_id\": \"ec3629cb-f446-449f-b8a0-f43e156345d8\",\n      \"status\": \"confirmed\",\n      \"text\": \"Call it",
-                   with: "\"session_id\": \"ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b\",\n      \"status\": \"confirmed\",\n      \"text\": \"Call it")
+        try f.edit(
+            "sessions/ec3629cb-f446-449f-b8a0-f43e156345d8.json",
+            replacing: "\"session_id\": \"ec3629cb-f446-449f-b8a0-f43e156345d8\",\n      \"status\": \"confirmed\",\n      \"text\": \"Call it",
+            with: "\"session_id\": \"ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b\",\n      \"status\": \"confirmed\",\n      \"text\": \"Call it")
         // queue.json names a work stream that doesn't exist (in its sorted place: priority 5).
-        try f.edit("queue.json", replacing: "\"work_stream_id\": \"683f9ade-0200-46b6-be6c-47f29ee5bdeb\"\n    },\n", with: """
-            "work_stream_id": "683f9ade-0200-46b6-be6c-47f29ee5bdeb"
-                },
-                {
-                  "priority": 5,
-                  "priority_order": 1.0,
-                  "priority_queued_at": null,
-                  "work_stream_id": "99999999-9999-4999-8999-999999999999"
-                },
+        try f.edit(
+            "queue.json", replacing: "\"work_stream_id\": \"683f9ade-0200-46b6-be6c-47f29ee5bdeb\"\n    },\n",
+            with: """
+                "work_stream_id": "683f9ade-0200-46b6-be6c-47f29ee5bdeb"
+                    },
+                    {
+                      "priority": 5,
+                      "priority_order": 1.0,
+                      "priority_queued_at": null,
+                      "work_stream_id": "99999999-9999-4999-8999-999999999999"
+                    },
 
-            """)
+                """)
         return f
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MigrateStoreCLI
 
 /// Names with terminal escapes, bidirectional overrides and newlines, and a very long name:
@@ -10,19 +11,23 @@ import Testing
     static let colour = "Fix \u{1B}[31mlogin crash on iPad"
     static let override = "Add \u{202E}dark mode to settings screen"
     static let newline = "Speed up\nCI test run"
-    static let long = "Network " + String(repeating: "layer ", count: 49)   // 8 + 294 = 302 characters
+    static let long = "Network " + String(repeating: "layer ", count: 49)  // 8 + 294 = 302 characters
 
     /// The v2 sample with four names replaced, written as JSON escapes in the documents.
     static func fixture(label: String = #function) throws -> InspectFixture {
         let f = try InspectFixture("v2-store", label: label)
-        try f.edit("sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json", replacing: "\"Fix login crash on iPad\"",
-                   with: "\"Fix \\u001b[31mlogin crash on iPad\"")
-        try f.edit("sessions/ec3629cb-f446-449f-b8a0-f43e156345d8.json", replacing: "\"backend_name\": \"Add dark mode",
-                   with: "\"backend_name\": \"Add \\u202Edark mode")
-        try f.edit("sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json", replacing: "\"Speed up CI test run\"",
-                   with: "\"Speed up\\nCI test run\"")
-        try f.edit("user-sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json", replacing: "\"Network layer: async/await\"",
-                   with: "\"\(long)\"")
+        try f.edit(
+            "sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json", replacing: "\"Fix login crash on iPad\"",
+            with: "\"Fix \\u001b[31mlogin crash on iPad\"")
+        try f.edit(
+            "sessions/ec3629cb-f446-449f-b8a0-f43e156345d8.json", replacing: "\"backend_name\": \"Add dark mode",
+            with: "\"backend_name\": \"Add \\u202Edark mode")
+        try f.edit(
+            "sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json", replacing: "\"Speed up CI test run\"",
+            with: "\"Speed up\\nCI test run\"")
+        try f.edit(
+            "user-sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json", replacing: "\"Network layer: async/await\"",
+            with: "\"\(long)\"")
         return f
     }
 
@@ -41,15 +46,16 @@ import Testing
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count == 1 + 7 + 2 + 1, "header, 7 rows, footer, note, and the final newline: \(run.stdout)")
         let names = lines.dropFirst().prefix(7).map { line in String(line.dropFirst(10).prefix(TerminalText.nameWidth)) }
-        #expect(names == [
-            "Add \\u{202E}dark mode to settings screen        ",
-            "Explain the Package.swift layout                ",
-            "Fix \\u{1B}[31mlogin crash on iPad               ",
-            Self.cutLong,
-            "Speed up\\u{A}CI test run                        ",
-            "Untitled work stream                            ",
-            "Write release notes for 2.4                     ",
-        ])
+        #expect(
+            names == [
+                "Add \\u{202E}dark mode to settings screen        ",
+                "Explain the Package.swift layout                ",
+                "Fix \\u{1B}[31mlogin crash on iPad               ",
+                Self.cutLong,
+                "Speed up\\u{A}CI test run                        ",
+                "Untitled work stream                            ",
+                "Write release notes for 2.4                     ",
+            ])
         #expect(lines[8] == "7 work streams (1 deleted by the user not shown; --deleted shows it).")
         #expect(lines[9] == TerminalText.note)
         #expect(lines.filter { $0.hasPrefix("Note:") }.count == 1)
@@ -60,8 +66,11 @@ import Testing
     @Test func lsJSONKeepsNamesExactly() throws {
         let object = try Self.fixture().json("ls", ["--sort", "name"])
         let names = (object["work_streams"] as? [[String: Any]] ?? []).compactMap { $0["display_name"] as? String }
-        #expect(names == [Self.override, "Explain the Package.swift layout", Self.colour, Self.long, Self.newline,
-                          "Untitled work stream", "Write release notes for 2.4"])
+        #expect(
+            names == [
+                Self.override, "Explain the Package.swift layout", Self.colour, Self.long, Self.newline,
+                "Untitled work stream", "Write release notes for 2.4",
+            ])
     }
 
     @Test func showEscapesButDoesNotCutTheName() throws {

@@ -30,7 +30,8 @@ import Testing
         #expect(run.code == 0, "\(run)")
         #expect(run.stdout.contains("    1  ec3629cb"), "\(run.stdout)")
         #expect(run.stdout.contains("    3  ad9a22b8"), "\(run.stdout)")
-        let pending = "Reconcile pending: a v1 writer wrote 1 work stream, so the session keys are the truth and queue.json is rebuilt from them. "
+        let pending =
+            "Reconcile pending: a v1 writer wrote 1 work stream, so the session keys are the truth and queue.json is rebuilt from them. "
             + "Shown is the queue the next writer ('migrate-store migrate', or any client opening the store for writing) establishes.\n"
         #expect(run.stdout.components(separatedBy: "Reconcile pending:").count == 2)
         #expect(run.stdout.contains(pending), "\(run.stdout)")

@@ -21,9 +21,10 @@ import Testing
 
     @Test func lockIsMatchedAgainstTheProviderSessionNotTheWorkStreamID() throws {
         let fixture = try InspectFixture("v2-store")
-        try fixture.edit("sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json",
-                         replacing: "\"provider_session_id\": \"ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b\"",
-                         with: "\"provider_session_id\": \"0f0f0f0f-1111-4222-8333-444444444444\"")
+        try fixture.edit(
+            "sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json",
+            replacing: "\"provider_session_id\": \"ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b\"",
+            with: "\"provider_session_id\": \"0f0f0f0f-1111-4222-8333-444444444444\"")
         let byID = try fixture.run("queue", ["--locked", "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b"])
         #expect(byID.stdout.contains("    1  ad9a22b8  Fix login crash on iPad           2025-11-03T09:03:02.760Z  yes\n"))
         #expect(byID.stdout.hasSuffix("Note: --locked 'ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b' is no work stream's provider session.\n"))
@@ -35,14 +36,16 @@ import Testing
         let fixture = try InspectFixture("v2-store")
         try fixture.edit("settings.json", replacing: "\"queue_enabled\": true", with: "\"queue_enabled\": false")
         let run = try fixture.run("queue")
-        #expect(run.stdout.hasPrefix("""
-            FIFO queue: 3 entries, 0 shown by a client (queue_enabled false)
-              POS  ID        NAME                              QUEUED AT                 SHOWN
-                1  ad9a22b8  Fix login crash on iPad           2025-11-03T09:03:02.760Z  hidden: queue_disabled
-                2  555a622d  Network layer: async/await        2025-11-04T15:24:05.930Z  hidden: queue_disabled
-                3  ec3629cb  Add dark mode to settings screen  2025-11-05T10:14:52.871Z  hidden: queue_disabled
+        #expect(
+            run.stdout.hasPrefix(
+                """
+                FIFO queue: 3 entries, 0 shown by a client (queue_enabled false)
+                  POS  ID        NAME                              QUEUED AT                 SHOWN
+                    1  ad9a22b8  Fix login crash on iPad           2025-11-03T09:03:02.760Z  hidden: queue_disabled
+                    2  555a622d  Network layer: async/await        2025-11-04T15:24:05.930Z  hidden: queue_disabled
+                    3  ec3629cb  Add dark mode to settings screen  2025-11-05T10:14:52.871Z  hidden: queue_disabled
 
-            """))
+                """))
     }
 
     /// With every document readable, the entry is dropped as the next writer drops it
@@ -75,11 +78,13 @@ import Testing
         let fixture = try InspectFixture("v2-store")
         try fixture.edit("sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json", replacing: "\"is_in_queue\": true", with: "\"is_in_queue\": false")
         let object = try fixture.json("queue")
-        #expect(object["mirror"] as? [String: String] == [
-            "status": "disagrees",
-            "detail": "FIFO position 2: the session keys give ec3629cb-f446-449f-b8a0-f43e156345d8, queue.json has 555a622d-4eba-4eda-8989-fc9e679fc303 (2 vs 3 entries); "
-                + "queue.json is the truth (spec §7): 'migrate-store migrate', or any client opening the store for writing, rewrites the mirror",
-        ])
+        #expect(
+            object["mirror"] as? [String: String] == [
+                "status": "disagrees",
+                "detail":
+                    "FIFO position 2: the session keys give ec3629cb-f446-449f-b8a0-f43e156345d8, queue.json has 555a622d-4eba-4eda-8989-fc9e679fc303 (2 vs 3 entries); "
+                    + "queue.json is the truth (spec §7): 'migrate-store migrate', or any client opening the store for writing, rewrites the mirror",
+            ])
         // The queue shown is still queue.json's: what v2 code uses.
         #expect(entries(object, "fifo").count == 3)
     }
@@ -89,7 +94,10 @@ import Testing
         try fixture.edit("sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json", replacing: "\"schema_version\": 2", with: "\"schema_version\": 1")
         try fixture.edit("sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json", replacing: "\"is_in_queue\": true", with: "\"is_in_queue\": false")
         let mirror = try #require(try fixture.json("queue")["mirror"] as? [String: String])
-        #expect(mirror["detail"]?.hasSuffix("; the session keys are the truth because a v1 writer wrote 1 work stream (spec §7): 'migrate-store migrate' rebuilds queue.json from them") == true)
+        #expect(
+            mirror["detail"]?.hasSuffix(
+                "; the session keys are the truth because a v1 writer wrote 1 work stream (spec §7): 'migrate-store migrate' rebuilds queue.json from them")
+                == true)
     }
 
     @Test func v1StoreQueueComesFromTheSessionKeys() throws {

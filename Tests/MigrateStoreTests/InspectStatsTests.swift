@@ -9,13 +9,15 @@ import Testing
         let run = try fixture.run("stats")
         #expect(run.code == 0)
         #expect(run.stdout.contains("\n  work streams        8  17,830  v1: 1, v2: 7\n"))
-        #expect(run.stdout.hasSuffix("""
-            Anomalies: 1 problem, 1 note; 'migrate-store validate <store>' lists each
-              COUNT  CODE
-                  1  v1_document_in_v2_store
-                  1  orphan_customization (note)
+        #expect(
+            run.stdout.hasSuffix(
+                """
+                Anomalies: 1 problem, 1 note; 'migrate-store validate <store>' lists each
+                  COUNT  CODE
+                      1  v1_document_in_v2_store
+                      1  orphan_customization (note)
 
-            """))
+                """))
     }
 
     @Test func unreadableDocumentIsLeftOutOfTheCountsAndExits65() throws {
@@ -25,7 +27,9 @@ import Testing
         #expect(run.code == 65)
         #expect(run.stdout.contains("\n  work streams        7  "))
         #expect(run.stdout.contains("\n      1  not_an_object\n"))
-        #expect(run.stderr == "Error: 1 document of '<store>' can't be read and is left out of the counts. Run 'migrate-store validate <store>' for every problem.\n")
+        #expect(
+            run.stderr
+                == "Error: 1 document of '<store>' can't be read and is left out of the counts. Run 'migrate-store validate <store>' for every problem.\n")
     }
 
     @Test func jsonCountsMatchTheSample() throws {

@@ -1,8 +1,9 @@
 import Foundation
+import JSONStore
 import StoreGenerator
 import Testing
+
 @testable import MigrateStoreCLI
-import JSONStore
 
 /// A copy of a sample store in a fresh temporary folder, and the built tool run against it
 /// with the folder's path replaced by `<store>` in everything it prints.
@@ -86,15 +87,18 @@ enum Golden {
         let expected = try? String(contentsOf: url, encoding: .utf8)
         #expect(expected != nil, "no golden file '\(name)'; run the tests with UPDATE_GOLDEN=1 to write it", sourceLocation: sourceLocation)
         guard let expected else { return }
-        #expect(actual == expected, "output differs from Golden/\(name) (UPDATE_GOLDEN=1 rewrites it):\n\(firstDifference(actual, expected))",
-                sourceLocation: sourceLocation)
+        #expect(
+            actual == expected, "output differs from Golden/\(name) (UPDATE_GOLDEN=1 rewrites it):\n\(firstDifference(actual, expected))",
+            sourceLocation: sourceLocation)
     }
 
     /// The first line that differs, for a readable failure.
     static func firstDifference(_ actual: String, _ expected: String) -> String {
         let a = actual.components(separatedBy: "\n"), e = expected.components(separatedBy: "\n")
-        for index in 0..<max(a.count, e.count) where a.indices.contains(index) != e.indices.contains(index) || (a.indices.contains(index) && a[index] != e[index]) {
-            return "line \(index + 1):\n  actual:   \(a.indices.contains(index) ? a[index] : "<none>")\n  expected: \(e.indices.contains(index) ? e[index] : "<none>")"
+        for index in 0..<max(a.count, e.count)
+        where a.indices.contains(index) != e.indices.contains(index) || (a.indices.contains(index) && a[index] != e[index]) {
+            return
+                "line \(index + 1):\n  actual:   \(a.indices.contains(index) ? a[index] : "<none>")\n  expected: \(e.indices.contains(index) ? e[index] : "<none>")"
         }
         return "(no line differs)"
     }
@@ -114,11 +118,12 @@ enum Golden {
         var table = TextTable(["POS", "NAME", "FLAGS"], rightAligned: [0])
         table.append(["1", "Café", ""])
         table.append(["10", "Résumé notes", "local"])
-        #expect(table.render(indent: "  ") == [
-            "  POS  NAME          FLAGS",
-            "    1  Café",
-            "   10  Résumé notes  local",
-        ])
+        #expect(
+            table.render(indent: "  ") == [
+                "  POS  NAME          FLAGS",
+                "    1  Café",
+                "   10  Résumé notes  local",
+            ])
     }
 
     @Test func shortIDsGrowUntilEveryIDIsDistinct() throws {
@@ -130,8 +135,9 @@ enum Golden {
     }
 
     @Test func problemLineNamesFileKeyPathWhatAndFix() {
-        let problem = StoreProblem(file: "queue.json", keyPath: "fifo[3].work_stream_id", code: "queue_entry_missing",
-                                     message: "work stream 'x' does not exist", fix: "Run migrate.")
+        let problem = StoreProblem(
+            file: "queue.json", keyPath: "fifo[3].work_stream_id", code: "queue_entry_missing",
+            message: "work stream 'x' does not exist", fix: "Run migrate.")
         #expect(problem.line == "queue.json: fifo[3].work_stream_id: work stream 'x' does not exist. Fix: Run migrate.")
         var whole = problem
         whole.keyPath = nil

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// A store whose restore was interrupted between its renames (the journal next to it, the store
@@ -12,8 +13,9 @@ import Testing
         let store = try scratch.copySample("v2-store", as: "store")
         try FileManager.default.moveItem(atPath: store, toPath: scratch("store.replaced-20260101T000000Z"))
         _ = try scratch.copySample("v2-store", as: ".store.restoring-0123456789abcdef")
-        let journal = RestoreJournal(target: "store", staging: ".store.restoring-0123456789abcdef",
-                                     aside: "store.replaced-20260101T000000Z", startedAt: "2026-01-01T00:00:00.000Z")
+        let journal = RestoreJournal(
+            target: "store", staging: ".store.restoring-0123456789abcdef",
+            aside: "store.replaced-20260101T000000Z", startedAt: "2026-01-01T00:00:00.000Z")
         try AtomicFile.durableReplace(directory: scratch.path, name: ".store.restore-journal", bytes: journal.encoded)
         return store
     }
@@ -27,13 +29,15 @@ import Testing
     func aReadOfAStoreWithAnUnfinishedRestoreSaysSoWithExit75AndChangesNothing(command: [String]) throws {
         let scratch = TemporaryDirectory()
         let store = try Self.interruptedStore(scratch)
-        let arguments = command.count == 1 || command[1].hasPrefix("--")
+        let arguments =
+            command.count == 1 || command[1].hasPrefix("--")
             ? [command[0], store] + command.dropFirst()
             : command.map { $0 == "@" ? store : $0 == "BACKUP" ? scratch("b") : $0 == "EXPORT" ? scratch("e.jsonl") : $0 }
         let before = snapshot(scratch.path)
         let run = try BuiltTool.run(arguments)
         #expect(run.code == 75, "\(arguments): \(run)")
-        #expect(run.stderr == "Error: Can't read the store '\(store)': a restore into it was interrupted before the restored store "
+        #expect(
+            run.stderr == "Error: Can't read the store '\(store)': a restore into it was interrupted before the restored store "
                 + "was put in place (its journal '\(scratch(".store.restore-journal"))' is next to it), or is still running. "
                 + "Nothing was changed. The next restore into '\(store)', or the next open of it for writing, finishes that "
                 + "restore; then try again.\n", "\(arguments)")
@@ -88,8 +92,10 @@ extension InterruptedRestoreTests {
         let store = try Self.interruptedStore(scratch)
         let run = try BuiltTool.run(["restore", scratch("b"), store])
         #expect(run.code == 73, "\(run)")
-        #expect(run.stderr.hasPrefix("Error: Finished an interrupted restore into '\(store)'; the replaced store is kept at "
-                                     + "'\(scratch("store.replaced-20260101T000000Z"))'. Can't restore into '\(store)': it is not empty"))
+        #expect(
+            run.stderr.hasPrefix(
+                "Error: Finished an interrupted restore into '\(store)'; the replaced store is kept at "
+                    + "'\(scratch("store.replaced-20260101T000000Z"))'. Can't restore into '\(store)': it is not empty"))
         #expect(try BuiltTool.run(["status", store]).code == 0)
     }
 }

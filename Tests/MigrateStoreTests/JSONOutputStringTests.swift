@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MigrateStoreCLI
 
 /// `--json` output strings: the no-escape fast path and the escaping path give exactly the
@@ -16,7 +17,7 @@ import Testing
             case 0x09: out += "\\t"
             case 0x08: out += "\\b"
             case 0x0C: out += "\\f"
-            case 0 ..< 0x20: out += String(format: "\\u%04x", scalar.value)
+            case 0..<0x20: out += String(format: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
         }

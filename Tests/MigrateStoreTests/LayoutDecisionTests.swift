@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// Which folder holds a store's work streams is decided from `store.json` and from what is on
@@ -25,13 +26,17 @@ import Testing
         let scratch = TemporaryDirectory("layout-contradiction")
         let store = try Self.editedManifest(scratch, schema: schema, minReader: minReader)
         let before = snapshot(scratch.path)
-        for arguments in [["validate", store], ["migrate", store], ["migrate", store, "--no-backup"], ["migrate", store, "--to", "3"],
-                          ["ls", store], ["backup", store, scratch("backup")], ["verify", store]] {
+        for arguments in [
+            ["validate", store], ["migrate", store], ["migrate", store, "--no-backup"], ["migrate", store, "--to", "3"],
+            ["ls", store], ["backup", store, scratch("backup")], ["verify", store],
+        ] {
             let run = try BuiltTool.run(arguments)
             #expect(run.code == 65, "\(arguments): \(run)")
-            #expect(run.stderr.contains("Can't tell which folder holds the work streams of '\(store)': store.json says schema version 4, "
-                                        + "whose work streams are in 'work-streams/', but 'work-streams/' is missing and 'sessions/' holds 8 "
-                                        + "work stream file(s). Nothing was changed."), "\(arguments): \(run.stderr)")
+            #expect(
+                run.stderr.contains(
+                    "Can't tell which folder holds the work streams of '\(store)': store.json says schema version 4, "
+                        + "whose work streams are in 'work-streams/', but 'work-streams/' is missing and 'sessions/' holds 8 "
+                        + "work stream file(s). Nothing was changed."), "\(arguments): \(run.stderr)")
         }
         #expect(snapshot(scratch.path) == before, "no byte, no lock file, no backup folder")
     }
@@ -44,8 +49,10 @@ import Testing
         for arguments in [["migrate", store], ["migrate", store, "--to", "4", "--allow-breaking"]] {
             let run = try BuiltTool.run(arguments)
             #expect(run.code == 65, "\(arguments): \(run)")
-            #expect(run.stderr.contains("is at schema version 3, so 'work-streams/' is not what an interrupted layout change leaves. "
-                                        + "Nothing was changed."), "\(arguments): \(run.stderr)")
+            #expect(
+                run.stderr.contains(
+                    "is at schema version 3, so 'work-streams/' is not what an interrupted layout change leaves. "
+                        + "Nothing was changed."), "\(arguments): \(run.stderr)")
         }
         #expect(snapshot(scratch.path) == before)
     }

@@ -3,8 +3,9 @@ import JSONStore
 import Schema
 import StoreGenerator
 import StoreJSON
-import Testing
 import TestSupport
+import Testing
+
 @testable import MigrateStoreCLI
 
 /// The pieces that make `ls` fast at 50,000 work streams give exactly what the slower ones gave:
@@ -78,7 +79,7 @@ import TestSupport
 
     /// Rows with every field drawn at random, from a sample work stream's summary.
     static func randomRows(_ count: Int) throws -> [WorkStreamRow] {
-        var random = SeededGenerator(seed: 20251124)
+        var random = SeededGenerator(seed: 20_251_124)
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Samples.v2Store + "/sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json")))
         let summary = try WorkStreamSummary(bytes: bytes, acceptingNewerVersions: false)
         let template = WorkStreamRow(summary, customisation: nil, queue: QueueLookup(QueueV2()))
@@ -91,7 +92,8 @@ import TestSupport
             row.summary.workingDirectory = text()
             row.summary.effectiveProvider = text()
             row.summary.effectiveProviderSessionID = text()
-            row.summary.lastModified = Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -2_000_000_000_000...2_000_000_000_000, using: &random)) / 1000)
+            row.summary.lastModified = Date(
+                timeIntervalSinceReferenceDate: Double(Int.random(in: -2_000_000_000_000...2_000_000_000_000, using: &random)) / 1000)
             row.summary.isLocallyCreated = Bool.random(using: &random)
             row.summary.messageCount = Int32.random(in: 0...Int32.max, using: &random)
             row.summary.storedMessages = Int.random(in: 0...1_000_000, using: &random)
@@ -103,8 +105,10 @@ import TestSupport
             row.isUserDeleted = Bool.random(using: &random)
             row.fifoPosition = maybe(Int.random(in: 1...50_000, using: &random))
             let order = [0.5, 1, -3.25, 1e-7, 123456789.125, Double.random(in: -1e6...1e6, using: &random)].randomElement(using: &random)!
-            row.priorityEntry = maybe(PriorityEntry(workStreamID: row.summary.id, priority: Int32.random(in: -5...5, using: &random),
-                                                    priorityOrder: order, priorityQueuedAt: nil))
+            row.priorityEntry = maybe(
+                PriorityEntry(
+                    workStreamID: row.summary.id, priority: Int32.random(in: -5...5, using: &random),
+                    priorityOrder: order, priorityQueuedAt: nil))
             row.priorityPosition = maybe(Int.random(in: 1...50_000, using: &random))
             return row
         }
@@ -126,8 +130,10 @@ import TestSupport
         for _ in 0..<500 {
             var members: [String: JSONOutputValue] = [:]
             for key in keys where Bool.random(using: &random) {
-                members[key] = [.null, .bool(true), .int(-4), .double(2.5), .string(Self.texts.randomElement(using: &random)!),
-                                .array([]), .object([:]), .array([.int(1), .object(["x": .null])])].randomElement(using: &random)!
+                members[key] = [
+                    .null, .bool(true), .int(-4), .double(2.5), .string(Self.texts.randomElement(using: &random)!),
+                    .array([]), .object([:]), .array([.int(1), .object(["x": .null])]),
+                ].randomElement(using: &random)!
             }
             let sorted = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { JSONOutputMember($0, members[$0]!) }
             #expect(JSONOutputValue.array([.sortedObject(sorted)]).rendered() == JSONOutputValue.array([.object(members)]).rendered())
@@ -139,8 +145,9 @@ import TestSupport
         let rows = (0..<60_000).map { index in JSONOutputValue.object(["n": .int(index), "text": .string("é漢🦊\"\n\(index)")]) }
         let fields: [String: JSONOutputValue] = ["rows": .array(rows), "note": "x"]
         let collected = Pieces()
-        let output = Output(streams: OutputStreams(standardOutput: collected.append, standardError: { _ in }, standardErrorIsTerminal: false),
-                            isJSON: true, command: "test")
+        let output = Output(
+            streams: OutputStreams(standardOutput: collected.append, standardError: { _ in }, standardErrorIsTerminal: false),
+            isJSON: true, command: "test")
         output.emitJSON(fields)
         let pieces = collected.all
         var expected = fields
@@ -161,8 +168,9 @@ import TestSupport
     static func damagedFixture() throws -> InspectFixture {
         let f = try InspectHostileNameTests.fixture(label: "ls-modes")
         try f.write("sessions/0badf00d-0000-4000-8000-000000000001.json", "{\n  \"schema_version\": 2,\n  \"id\": ")
-        try FileManager.default.copyItem(atPath: f.path("sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json"),
-                                         toPath: f.path("sessions/00000000-f10a-49a3-9ec4-a9355366da75.json"))
+        try FileManager.default.copyItem(
+            atPath: f.path("sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json"),
+            toPath: f.path("sessions/00000000-f10a-49a3-9ec4-a9355366da75.json"))
         try f.write("user-sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json", "[1, 2")
         try f.write("sessions/README.txt", "notes\n")
         return f

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JSONStore
+import Testing
+
 @testable import MigrateStoreCLI
 
 /// The progress lines of `backup`, `verify-backup`, `export`, `import`, `restore`, `rollback`,
@@ -17,7 +18,7 @@ import JSONStore
         let captured = CapturedOutput()
         let output = Output(streams: captured.streams(terminal: terminal))
         output.progressTiming = (delay: .zero, redrawInterval: .zero)
-        output.progressClock = { .zero }   // frozen: the rate and time left (after a second) are ProgressLineTests' concern
+        output.progressClock = { .zero }  // frozen: the rate and time left (after a second) are ProgressLineTests' concern
         let code = CommandLineTool(registry: CommandRegistry()).run(words, output: output)
         return ToolRun(stdout: captured.stdout, stderr: captured.stderr, code: code.rawValue)
     }
@@ -52,8 +53,9 @@ import JSONStore
         let store = try folder.copySample("v2-store", as: "store")
         let run = Self.run(["backup", store, folder("b")], terminal: true)
         #expect(run.code == 0, "\(run)")
-        #expect(run.stderr == Self.drawn(Self.counts("Backing up", total: Self.files))
-            + Self.drawn(Self.counts("Verifying backup", total: Self.files)))
+        #expect(
+            run.stderr == Self.drawn(Self.counts("Backing up", total: Self.files))
+                + Self.drawn(Self.counts("Verifying backup", total: Self.files)))
     }
 
     @Test func backupDrawsNothingWhenStandardErrorIsNotATerminalAndPrintsTheSameResult() throws {
@@ -99,8 +101,9 @@ import JSONStore
         let imported = Self.run(["import", folder("e.jsonl"), folder("imported")], terminal: true)
         #expect(imported.code == 0, "\(imported)")
         // The export's header gives the import its total.
-        #expect(imported.stderr == Self.drawn(Self.counts("Importing", total: Self.files))
-            + Self.drawn(Self.counts("Verifying copy", total: Self.files)))
+        #expect(
+            imported.stderr == Self.drawn(Self.counts("Importing", total: Self.files))
+                + Self.drawn(Self.counts("Verifying copy", total: Self.files)))
         let plain = Self.run(["import", folder("e.jsonl"), folder("plain")], terminal: false)
         #expect(plain.code == 0 && plain.stderr == "")
     }
@@ -108,7 +111,8 @@ import JSONStore
     @Test func restoreAndRollbackDrawVerificationCopyAndReadBackOnATerminalOnly() throws {
         let folder = TemporaryDirectory()
         let (store, backup) = try Self.storeAndBackup(folder)
-        let phases = Self.drawn(Self.counts("Verifying backup", total: Self.files))
+        let phases =
+            Self.drawn(Self.counts("Verifying backup", total: Self.files))
             + Self.drawn(Self.counts("Restoring", total: Self.files)) + Self.drawn(Self.counts("Verifying copy", total: Self.files))
         let restore = Self.run(["restore", backup, folder("restored")], terminal: true)
         #expect(restore.code == 0, "\(restore)")
@@ -127,8 +131,9 @@ import JSONStore
             .appendingPathComponent("Golden/export-v3-store-before-issue-19.jsonl").path
         let imported = Self.run(["import", oldExport, folder("imported")], terminal: true)
         #expect(imported.code == 0, "\(imported)")
-        #expect(imported.stderr == Self.drawn(Self.counts("Importing", total: nil))
-            + Self.drawn(Self.counts("Verifying copy", total: Self.files)))
+        #expect(
+            imported.stderr == Self.drawn(Self.counts("Importing", total: nil))
+                + Self.drawn(Self.counts("Verifying copy", total: Self.files)))
     }
 
     @Test func migrateDrawsEachPhaseOfTheUpgradeOnATerminalOnly() throws {
@@ -139,11 +144,12 @@ import JSONStore
         #expect(run.code == 0, "\(run)")
         let files = try BackupVerification.verify(backup: folder("backup")).fileCount
         // The old sessions/ the folder exchange replaced: the sample's eight work streams, removed in one slice.
-        #expect(run.stderr == Self.drawn(Self.counts("Validating", total: 8, upTo: 8, unit: "work streams"))
-            + Self.drawn(Self.counts("Backing up", total: files, upTo: files))
-            + Self.drawn(Self.counts("Verifying backup", total: files, upTo: files))
-            + Self.drawn(Self.counts("Migrating", total: 8, upTo: 8, unit: "work streams"))
-            + Self.drawn(["Removing the old files: 0/8 files", "Removing the old files: 8/8 files"]))
+        #expect(
+            run.stderr == Self.drawn(Self.counts("Validating", total: 8, upTo: 8, unit: "work streams"))
+                + Self.drawn(Self.counts("Backing up", total: files, upTo: files))
+                + Self.drawn(Self.counts("Verifying backup", total: files, upTo: files))
+                + Self.drawn(Self.counts("Migrating", total: 8, upTo: 8, unit: "work streams"))
+                + Self.drawn(["Removing the old files: 0/8 files", "Removing the old files: 8/8 files"]))
         let plain = Self.run(["migrate", plainStore, "--backup-dir", folder("plain-backup")], terminal: false)
         #expect(plain.code == 0 && plain.stderr == "", "\(plain)")
     }

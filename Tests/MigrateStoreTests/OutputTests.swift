@@ -1,6 +1,7 @@
 import Foundation
 import Schema
 import Testing
+
 @testable import MigrateStoreCLI
 
 @Suite struct OutputTests {
@@ -106,9 +107,10 @@ import Testing
         harness.line.update(14)
         harness.line.finish()
         harness.line.update(15)  // after finish: ignored
-        #expect(harness.drawn == "\rMigrating: 12/40 sessions/ab.json, 12/s, 3 s left"
-            + "\rMigrating: 14/40, 13/s, 3 s left" + String(repeating: " ", count: 17)
-            + "\r" + String(repeating: " ", count: 32) + "\r")
+        #expect(
+            harness.drawn == "\rMigrating: 12/40 sessions/ab.json, 12/s, 3 s left"
+                + "\rMigrating: 14/40, 13/s, 3 s left" + String(repeating: " ", count: 17)
+                + "\r" + String(repeating: " ", count: 32) + "\r")
     }
 
     @Test func rateAndTimeLeftAppearAfterASecondOfWork() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MigrateStoreCLI
 
 /// The one rule for a path on the command line (see `PathRole`): a path that does not exist,
@@ -35,7 +36,10 @@ import Testing
         Case(command: "prune-backups") { p, _ in ["prune-backups", p, "--keep", "1"] },
     ]
 
-    enum Path: String, CaseIterable, Sendable { case missing = "no-such-path", notAStore = "not-a-store" }
+    enum Path: String, CaseIterable, Sendable {
+        case missing = "no-such-path"
+        case notAStore = "not-a-store"
+    }
 
     @Test(arguments: cases, Path.allCases)
     func pathThatIsMissingOrNotAStoreExits64(_ c: Case, _ kind: Path) throws {
@@ -53,7 +57,8 @@ import Testing
         #expect(run.code == 64, "\(run)")
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("Error: '\(path)' "), "the message names the path first: \(run.stderr)")
-        #expect(run.stderr.hasSuffix("Check the path.\n") || run.stderr.contains("Check the path;")
+        #expect(
+            run.stderr.hasSuffix("Check the path.\n") || run.stderr.contains("Check the path;")
                 || run.stderr.contains("Check the path, or create a store first."), "\(run.stderr)")
         #expect(snapshot(dir, includingRoot: false) == before, "nothing is created or changed")
 
@@ -73,10 +78,14 @@ import Testing
         #expect(try BuiltTool.run([command == "import" ? "export" : "backup", store, source]).code == 0)
         try Data("a file\n".utf8).write(to: URL(fileURLWithPath: dir + "/afile"))
         let run = try BuiltTool.run([command, source, dir + "/afile"])
-        #expect(run == ToolRun(stdout: "", stderr: """
-            Error: Can't \(command) into '\(dir)/afile': it is not a folder. Move it away or choose another path.
+        #expect(
+            run
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: Can't \(command) into '\(dir)/afile': it is not a folder. Move it away or choose another path.
 
-            """, code: 64))
+                        """, code: 64))
     }
 
     @Test func noOpMigrateJSONLeavesOutDocumentsAsTheREADMESays() throws {

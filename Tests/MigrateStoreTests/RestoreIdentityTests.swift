@@ -34,15 +34,19 @@ import Testing
         let run = try BuiltTool.run(["rollback", other, "--from-backup", scratch("backup")])
         #expect(run.code == 65, "\(run)")
         #expect(run.stdout == "")
-        #expect(run.stderr.contains("the backup is of another store: '\(other)' was created \(Self.otherCreated), "
-                                    + "the store the backup was taken from was created \(Self.sampleCreated). Nothing was written."))
+        #expect(
+            run.stderr.contains(
+                "the backup is of another store: '\(other)' was created \(Self.otherCreated), "
+                    + "the store the backup was taken from was created \(Self.sampleCreated). Nothing was written."))
         #expect(run.stderr.contains("--other-store"))
         #expect(snapshot(scratch.path) == before)
 
         let forced = try BuiltTool.run(["rollback", other, "--from-backup", scratch("backup"), "--other-store"])
         #expect(forced.code == 0, "\(forced)")
-        #expect(forced.stdout.contains("Note: replacing '\(other)' (created \(Self.otherCreated)) with a backup of another store "
-                                       + "(created \(Self.sampleCreated)), as --other-store asks."))
+        #expect(
+            forced.stdout.contains(
+                "Note: replacing '\(other)' (created \(Self.otherCreated)) with a backup of another store "
+                    + "(created \(Self.sampleCreated)), as --other-store asks."))
         #expect(tree(other) == tree(Samples.path("v1-store")))
     }
 
@@ -66,8 +70,10 @@ import Testing
         for extra in [[], ["--dry-run"]] {
             let run = try BuiltTool.run(["restore", "--force", scratch("b"), other] + extra)
             #expect(run.code == 65, "\(extra): \(run)")
-            #expect(run.stderr.contains("Can't restore '\(scratch("b"))' into '\(other)': the backup is of another store: "
-                                        + "'\(other)' was created \(Self.otherCreated)"))
+            #expect(
+                run.stderr.contains(
+                    "Can't restore '\(scratch("b"))' into '\(other)': the backup is of another store: "
+                        + "'\(other)' was created \(Self.otherCreated)"))
             #expect(snapshot(scratch.path) == before)
         }
         let forced = try BuiltTool.run(["restore", "--force", "--other-store", scratch("b"), other])
@@ -86,8 +92,10 @@ import Testing
         let other = try Self.otherStore(scratch, as: "other")
         let run = try BuiltTool.run(["restore", "--force", scratch("b"), other])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("Note: the backup '\(scratch("b"))' was made before backups recorded which store they are of, "
-                                    + "so it can't be checked that it is a backup of '\(other)'."))
+        #expect(
+            run.stdout.contains(
+                "Note: the backup '\(scratch("b"))' was made before backups recorded which store they are of, "
+                    + "so it can't be checked that it is a backup of '\(other)'."))
         #expect(tree(other) == tree(Samples.path("v2-store")))
     }
 }

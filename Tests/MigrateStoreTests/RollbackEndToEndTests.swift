@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 @Suite(.serialized) struct RollbackEndToEndTests {
     static let login = UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!
@@ -36,13 +37,19 @@ import StoreJSON
 
         // v1 app (rollback): edits 'network', removes 'login' from the queue closing the gap,
         // deletes 'drafts', creates a new queued work stream.
-        try Self.v1Write(path, Self.network) { $0.fields.preview = "edited by v1"; $0.fields.queuePosition = 1 }
-        try Self.v1Write(path, Self.login) { $0.fields.isInQueue = false; $0.fields.queuePosition = 0 }
+        try Self.v1Write(path, Self.network) {
+            $0.fields.preview = "edited by v1"; $0.fields.queuePosition = 1
+        }
+        try Self.v1Write(path, Self.login) {
+            $0.fields.isInQueue = false; $0.fields.queuePosition = 0
+        }
         try FileManager.default.removeItem(atPath: path + "/sessions/\(Self.drafts.lowercased).json")
         let newID = UUID(uuidString: "7b7b7b7b-1111-4222-8333-444444444444")!
-        var created = WorkStreamV1(fields: WorkStreamFieldsV1(id: newID, backendName: "Created by v1", workingDirectory: "/w",
-                                                         lastModified: RFC3339.parse("2025-11-21T08:00:00.000Z")!,
-                                                         isInQueue: true, queuePosition: 3))
+        var created = WorkStreamV1(
+            fields: WorkStreamFieldsV1(
+                id: newID, backendName: "Created by v1", workingDirectory: "/w",
+                lastModified: RFC3339.parse("2025-11-21T08:00:00.000Z")!,
+                isInQueue: true, queuePosition: 3))
         created.schemaVersion = 1
         try Data(created.encoded).write(to: URL(fileURLWithPath: path + "/sessions/\(newID.lowercased).json"))
 
@@ -55,7 +62,8 @@ import StoreJSON
 
         let after = try Store.open(at: path, options: .readOnly)
         guard case .v3(let login) = try after.workStream(Self.login), case .v3(let network) = try after.workStream(Self.network),
-              case .v3(let new) = try after.workStream(newID) else { Issue.record("not all upgraded"); return }
+            case .v3(let new) = try after.workStream(newID)
+        else { Issue.record("not all upgraded"); return }
         #expect(login.providerSessionID == Self.compacted, "the compacted provider session survives the rollback")
         #expect(network.preview == "edited by v1")
         #expect(new.providerSessionID == newID.lowercased && new.provider == "claude")
@@ -83,15 +91,28 @@ import StoreJSON
     @Test func verifyFailsOnEachBrokenCheckWithExit69() throws {
         let plainFile = "/sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json"
         let cases: [(String, (String) throws -> Void, String)] = [
-            ("a", { try Self.replace($0 + plainFile, "\"unread_count\": 2", "\"unread_count\": \"two\"") },
-             "(a) a v1 reader decodes every work stream: 1 failed"),
-            ("b", { try Self.replace($0 + plainFile, "\"unread_count\": 2", "\"unread_count\": 5") },
-             "(b) a v1 reader sees the pre-migration values: 1 failed"),
+            (
+                "a", { try Self.replace($0 + plainFile, "\"unread_count\": 2", "\"unread_count\": \"two\"") },
+                "(a) a v1 reader decodes every work stream: 1 failed"
+            ),
+            (
+                "b", { try Self.replace($0 + plainFile, "\"unread_count\": 2", "\"unread_count\": 5") },
+                "(b) a v1 reader sees the pre-migration values: 1 failed"
+            ),
             // A value a v1 write re-encodes (an offset date becomes UTC): the write would change it.
-            ("c", { try Self.replace($0 + plainFile, "\"queued_at\": null", "\"queued_at\": \"2025-11-05T11:14:52+01:00\"") },
-             "(c) a v1 read-modify-write keeps the v2 keys: 1 failed"),
-            ("d", { try Self.replace($0 + "/queue.json", "\"work_stream_id\": \"ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b\"", "\"work_stream_id\": \"c25e47cd-f10a-49a3-9ec4-a9355366da75\"") },
-             "(d) the queue a v1 reader derives equals queue.json: 1 failed"),
+            (
+                "c", { try Self.replace($0 + plainFile, "\"queued_at\": null", "\"queued_at\": \"2025-11-05T11:14:52+01:00\"") },
+                "(c) a v1 read-modify-write keeps the v2 keys: 1 failed"
+            ),
+            (
+                "d",
+                {
+                    try Self.replace(
+                        $0 + "/queue.json", "\"work_stream_id\": \"ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b\"",
+                        "\"work_stream_id\": \"c25e47cd-f10a-49a3-9ec4-a9355366da75\"")
+                },
+                "(d) the queue a v1 reader derives equals queue.json: 1 failed"
+            ),
         ]
         for (label, breakIt, line) in cases {
             let run = try Self.brokenStore("verify-\(label)", breakIt)

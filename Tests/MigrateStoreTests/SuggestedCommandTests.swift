@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import MigrateStoreCLI
 import JSONStore
+import Testing
+
+@testable import MigrateStoreCLI
 
 /// Every command the tool suggests is shell-quoted: pasted into `/bin/sh`, it runs, whatever
 /// the store's path holds (spaces, single quotes, `$`). Paths of only safe characters are
@@ -28,7 +29,8 @@ import JSONStore
         #expect(StoreError.Operation.validate(store: store).commandLine == "migrate-store validate \(quoted)")
         #expect(StoreError.Operation.migrate(store: nil).commandLine == "migrate-store migrate")
         #expect(StoreError.Operation.migrate(store: store).commandLine == "migrate-store migrate \(quoted)")
-        #expect(StoreError.Operation.migrate(store: store, to: 4, allowBreaking: true).commandLine
+        #expect(
+            StoreError.Operation.migrate(store: store, to: 4, allowBreaking: true).commandLine
                 == "migrate-store migrate --to 4 --allow-breaking \(quoted)")
         #expect(StoreError.Operation.rollback(store: store, backup: nil).commandLine == "migrate-store rollback \(quoted) --from-backup BACKUP")
         #expect(StoreError.Operation.restore(backup: nil, over: store).commandLine == "migrate-store restore BACKUP \(quoted) --force")
@@ -83,11 +85,14 @@ import JSONStore
     }
 
     /// The text between the first `start` and the next `end` after it.
-    static func between(_ text: String, _ start: String, _ end: String,
-                        sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func between(
+        _ text: String, _ start: String, _ end: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         let from = try #require(text.range(of: start), "no '\(start)' in: \(text)", sourceLocation: sourceLocation)
-        let to = try #require(text.range(of: end, range: from.upperBound..<text.endIndex), "no '\(end)' in: \(text)",
-                              sourceLocation: sourceLocation)
+        let to = try #require(
+            text.range(of: end, range: from.upperBound..<text.endIndex), "no '\(end)' in: \(text)",
+            sourceLocation: sourceLocation)
         return String(text[from.upperBound..<to.lowerBound])
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreGenerator
+import Testing
+
+@testable import JSONStore
 
 /// Issue 4 acceptance, on the built binary.
 @Suite(.serialized) struct UpgradeEndToEndTests {
@@ -108,10 +109,12 @@ import StoreGenerator
             if process.terminationReason == .uncaughtSignal { interrupted += 1 }
             let manifest = try String(contentsOfFile: store + "/store.json", encoding: .utf8)
             let upgraded = try FileManager.default.contentsOfDirectory(atPath: store + "/sessions").filter { name in
-                !name.hasPrefix(".") && ((try? String(contentsOfFile: store + "/sessions/" + name, encoding: .utf8))?.contains("\"provider_session_id\"") ?? false)
+                !name.hasPrefix(".")
+                    && ((try? String(contentsOfFile: store + "/sessions/" + name, encoding: .utf8))?.contains("\"provider_session_id\"") ?? false)
             }.count
             // Staged files: `<id>.json` in `.migration-sessions` (an upgrade), or temp files beside the documents.
-            let temporaries = try FileManager.default.contentsOfDirectory(atPath: store + "/sessions").filter { $0.hasPrefix(".tmp-") }.count
+            let temporaries =
+                try FileManager.default.contentsOfDirectory(atPath: store + "/sessions").filter { $0.hasPrefix(".tmp-") }.count
                 + (FileManager.default.fileExists(atPath: store + "/.migration-sessions") ? 1 : 0)
             if manifest.contains("\"schema_version\": 1") && upgraded > 0 { halfway += 1 } else if temporaries > 0 { staging += 1 }
             let view = try StoreTrees.v1View(store)
@@ -123,7 +126,7 @@ import StoreGenerator
                 for i in expectedFields.messages.indices { expectedFields.messages[i].sessionID = id }
                 for i in seen.messages.indices {
                     seen.messages[i].sessionID = id
-                    for key in MessageSync.keys { seen.messages[i].unknown.removeValue(forKey: key) }   // v3 keys, kept by a v1 reader
+                    for key in MessageSync.keys { seen.messages[i].unknown.removeValue(forKey: key) }  // v3 keys, kept by a v1 reader
                 }
                 #expect(seen == expectedFields, "v1 values of \(id) survive")
             }
@@ -137,15 +140,18 @@ import StoreGenerator
                 let before = try WorkStreamDocument(bytes: originalBytes)
                 let version = try DocumentVersion.peek(try DocumentVersion.parse(bytes))
                 for reader in [1, 2] {
-                    let failures = RollbackCheck.checkWorkStream(bytes: bytes, file: name, original: before, reader: reader,
-                                                              storeVersion: max(reader, version))
+                    let failures = RollbackCheck.checkWorkStream(
+                        bytes: bytes, file: name, original: before, reader: reader,
+                        storeVersion: max(reader, version))
                     #expect(failures.isEmpty, "v\(reader) reader, seed \(seed): \(failures)")
                 }
             }
             #expect(try BuiltTool.run(["migrate", store, "--no-backup", "--quiet"]).code == 0)
             #expect(try StoreTrees.documents(store) == expected, "seed \(seed)")
         }
-        print("killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (staged files only), \(halfway) while committing (work streams at v3, exchanged at once or some renamed; store.json still v1) (full run \(Int(fullRun * 1000)) ms)")
+        print(
+            "killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (staged files only), \(halfway) while committing (work streams at v3, exchanged at once or some renamed; store.json still v1) (full run \(Int(fullRun * 1000)) ms)"
+        )
         // The rename window is a few milliseconds (unordered renames run in parallel), so how many
         // kills land in it varies; every state between two renames is checked exhaustively by
         // StoreMigrationTests.partiallyAppliedRenumbering… and by the power-loss model (ReliabilityTests).

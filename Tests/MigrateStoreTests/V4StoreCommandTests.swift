@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StoreGenerator
+import Testing
 
 /// Every command but `migrate` on a v4 store (spec §11, `V4Fixture` made from `Samples/v3-store`),
 /// run as the built binary: backup, verify-backup, restore, export and import keep it byte for
@@ -22,9 +22,12 @@ import StoreGenerator
         expected["backup.json"] = tree(scratch("backup"), everyKind: true)["backup.json"]
         expected["SHA256SUMS"] = tree(scratch("backup"), everyKind: true)["SHA256SUMS"]
         #expect(tree(scratch("backup"), dotNames: true, everyKind: true) == expected)
-        #expect(try BuiltTool.run(["verify-backup", scratch("backup")]) == ToolRun(
-            stdout: "OK: '\(scratch("backup"))' is complete: 15 files (20991 bytes, schema version 4); every size and SHA-256 matches and every document reads.\n",
-            stderr: "", code: 0))
+        #expect(
+            try BuiltTool.run(["verify-backup", scratch("backup")])
+                == ToolRun(
+                    stdout:
+                        "OK: '\(scratch("backup"))' is complete: 15 files (20991 bytes, schema version 4); every size and SHA-256 matches and every document reads.\n",
+                    stderr: "", code: 0))
         let restore = try BuiltTool.run(["restore", scratch("backup"), scratch("restored")])
         #expect(restore.code == 0, "\(restore)")
         #expect(tree(scratch("restored"), dotNames: true, everyKind: true) == tree(store, everyKind: true))
@@ -39,7 +42,8 @@ import StoreGenerator
         let imported = try BuiltTool.run(["import", scratch("store.export"), scratch("imported")] + (flag.map { [$0] } ?? []))
         #expect(imported.code == 0, "\(imported)")
         if flag == nil {
-            #expect(imported.stdout.hasPrefix("Imported 15 files (20991 bytes, schema version 4) from '\(scratch("store.export"))' into '\(scratch("imported"))'"))
+            #expect(
+                imported.stdout.hasPrefix("Imported 15 files (20991 bytes, schema version 4) from '\(scratch("store.export"))' into '\(scratch("imported"))'"))
         }
         #expect(tree(scratch("imported"), dotNames: true, everyKind: true) == tree(store, everyKind: true))
         #expect(try BuiltTool.run(["validate", scratch("imported")]).code == 0)
@@ -52,11 +56,17 @@ import StoreGenerator
         try FileManager.default.copyItem(atPath: Samples.v3Store + "/sessions", toPath: store + "/sessions")
         let status = try BuiltTool.run(["status", store])
         #expect(status.code == 0)
-        #expect(status.stdout.contains("\nWarning:         interrupted_layout_change: sessions/ was left by an interrupted change of layout between schema v3 and v4 (spec §11); this v4 store keeps its work streams in work-streams/ and never reads it; run 'migrate-store migrate \(store)' to finish\n"))
+        #expect(
+            status.stdout.contains(
+                "\nWarning:         interrupted_layout_change: sessions/ was left by an interrupted change of layout between schema v3 and v4 (spec §11); this v4 store keeps its work streams in work-streams/ and never reads it; run 'migrate-store migrate \(store)' to finish\n"
+            ))
         #expect(status.stdout.contains("\nWork streams:    8 (v4: 8)\n"))
         let validate = try BuiltTool.run(["validate", store])
         #expect(validate.code == 0)
-        #expect(validate.stdout.hasPrefix("Note: sessions: left by an interrupted change of layout between schema v3 and v4 (spec §11); this v4 store keeps its work streams in work-streams/ and never reads it. Fix: Run 'migrate-store migrate \(store)' to finish it.\n"))
+        #expect(
+            validate.stdout.hasPrefix(
+                "Note: sessions: left by an interrupted change of layout between schema v3 and v4 (spec §11); this v4 store keeps its work streams in work-streams/ and never reads it. Fix: Run 'migrate-store migrate \(store)' to finish it.\n"
+            ))
         let json = try BuiltTool.run(["status", store, "--json"])
         #expect(json.code == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -83,7 +93,10 @@ import StoreGenerator
         #expect(validate.code == 0)
         #expect(validate.stdout.contains("\"interrupted_layout_change\""))
         let status = try BuiltTool.run(["status", store])
-        #expect(status.stdout.contains("\nWarning:         interrupted_layout_change: work-streams/ was left by an interrupted change of layout between schema v3 and v4 (spec §11); this v3 store keeps its work streams in sessions/ and never reads it; run 'migrate-store migrate \(store)' to finish\n"))
+        #expect(
+            status.stdout.contains(
+                "\nWarning:         interrupted_layout_change: work-streams/ was left by an interrupted change of layout between schema v3 and v4 (spec §11); this v3 store keeps its work streams in sessions/ and never reads it; run 'migrate-store migrate \(store)' to finish\n"
+            ))
         #expect(try BuiltTool.run(["backup", store, scratch("backup")]).code == 0)
         #expect(!FileManager.default.fileExists(atPath: scratch("backup") + "/work-streams"))
         #expect(tree(scratch("backup")).keys.filter { $0.hasPrefix("sessions/") }.count == 8)
@@ -103,11 +116,15 @@ import StoreGenerator
                 .write(toFile: scratch("backup") + "/" + file, atomically: false, encoding: .utf8)
         }
         // sessions/ of a v4 backup is the other layout's folder: never read, so the listed file is missing.
-        #expect(try BuiltTool.run(["verify-backup", scratch("backup")]) == ToolRun(stdout: "", stderr: """
-            Error: '\(scratch("backup"))' is corrupt: 1 problem:
-              'sessions/\(name)': is listed in backup.json but missing from the backup folder
+        #expect(
+            try BuiltTool.run(["verify-backup", scratch("backup")])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: '\(scratch("backup"))' is corrupt: 1 problem:
+                          'sessions/\(name)': is listed in backup.json but missing from the backup folder
 
-            """, code: 69))
+                        """, code: 69))
     }
 
     /// On a v4 store at its version, `migrate` and `plan` change nothing and write nothing (not
@@ -116,13 +133,20 @@ import StoreGenerator
         let scratch = TemporaryDirectory()
         let store = try Self.fixture(scratch)
         let before = snapshot(scratch.path, includingRoot: true)
-        #expect(try BuiltTool.run(["migrate", store]) == ToolRun(stdout: "'\(store)' is already at version 4: nothing to do, no document was changed.\n",
-                                                                  stderr: "", code: 0))
-        #expect(try BuiltTool.run(["plan", store]) == ToolRun(stdout: "'\(store)' is already at version 4: a migration would change nothing.\n",
-                                                               stderr: "", code: 0))
+        #expect(
+            try BuiltTool.run(["migrate", store])
+                == ToolRun(
+                    stdout: "'\(store)' is already at version 4: nothing to do, no document was changed.\n",
+                    stderr: "", code: 0))
+        #expect(
+            try BuiltTool.run(["plan", store])
+                == ToolRun(
+                    stdout: "'\(store)' is already at version 4: a migration would change nothing.\n",
+                    stderr: "", code: 0))
         let verify = try BuiltTool.run(["verify", store])
-        #expect(verify.code == 0 && verify.stdout.hasSuffix("Verified: the breaking step goes back exactly, and older app versions are refused as they must be.\n"),
-                "\(verify)")
+        #expect(
+            verify.code == 0 && verify.stdout.hasSuffix("Verified: the breaking step goes back exactly, and older app versions are refused as they must be.\n"),
+            "\(verify)")
         #expect(snapshot(scratch.path, includingRoot: true) == before)
     }
 }

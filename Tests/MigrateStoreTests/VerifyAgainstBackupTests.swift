@@ -30,8 +30,10 @@ import Testing
         let (store, backup) = try Self.v3FromV1(scratch)
         let run = try BuiltTool.run(["verify", store, "--against", backup])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("  the backup taken from v1 to v3 through the chain: ok (8 work streams, 4 customisations, "
-                                    + "settings.json and queue.json compared)\n"), "\(run)")
+        #expect(
+            run.stdout.contains(
+                "  the backup taken from v1 to v3 through the chain: ok (8 work streams, 4 customisations, "
+                    + "settings.json and queue.json compared)\n"), "\(run)")
     }
 
     @Test func aChangedCustomNameFailsAgainstTheV1Backup() throws {
@@ -40,9 +42,11 @@ import Testing
         try VerifyKnownStoreTests.edit(store + "/user-sessions/\(Self.network).json", "Network layer: async/await", "Renamed")
         let run = try BuiltTool.run(["verify", store, "--against", backup])
         #expect(run.code == 69, "\(run)")
-        #expect(run.stdout.contains("  the backup taken from v1 to v3 through the chain: 1 difference\n"
-                                    + "    - user-sessions/\(Self.network).json: custom_name is 'Renamed' in the store, "
-                                    + "'Network layer: async/await' in the backup taken to v3\n"), "\(run)")
+        #expect(
+            run.stdout.contains(
+                "  the backup taken from v1 to v3 through the chain: 1 difference\n"
+                    + "    - user-sessions/\(Self.network).json: custom_name is 'Renamed' in the store, "
+                    + "'Network layer: async/await' in the backup taken to v3\n"), "\(run)")
         #expect(run.stdout.hasSuffix("Verification failed.\n"), "\(run)")
         let json = try BuiltTool.run(["--json", "verify", store, "--against", backup])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -77,7 +81,9 @@ import Testing
         let run = try BuiltTool.run(["verify", store, "--against", backup])
         #expect(run.code == 69, "\(run)")
         let (login, network) = ("'ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b'", "'555a622d-4eba-4eda-8989-fc9e679fc303'")
-        let reason = change == "deleted" ? "in the backup but not in the store"
+        let reason =
+            change == "deleted"
+            ? "in the backup but not in the store"
             : "fifo[0].work_stream_id is \(network) in the store, \(login) in the backup taken to v4; "
                 + "fifo[1].work_stream_id is \(login) in the store, \(network) in the backup taken to v4"
         #expect(run.stdout.contains("  the backup taken from v3 to v4 through the chain: 1 difference\n    - queue.json: \(reason)\n"), "\(run)")
@@ -93,14 +99,18 @@ import Testing
         try #require(breaking.code == 0, "\(breaking)")
         let run = try BuiltTool.run(["verify", store, "--against", backup1])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("  the backup taken from v1 to v4 through the chain: ok (8 work streams, 4 customisations, "
-                                    + "settings.json and queue.json compared)\n"), "\(run)")
+        #expect(
+            run.stdout.contains(
+                "  the backup taken from v1 to v4 through the chain: ok (8 work streams, 4 customisations, "
+                    + "settings.json and queue.json compared)\n"), "\(run)")
         #expect(!run.stdout.contains("Note: without --against"), "\(run)")
         try VerifyKnownStoreTests.edit(store + "/user-sessions/\(Self.network).json", "Network layer: async/await", "Renamed")
         let failing = try BuiltTool.run(["verify", store, "--against", backup1])
         #expect(failing.code == 69, "\(failing)")
-        #expect(failing.stdout.contains("    - user-sessions/\(Self.network).json: custom_name is 'Renamed' in the store, "
-                                        + "'Network layer: async/await' in the backup taken to v4\n"), "\(failing)")
+        #expect(
+            failing.stdout.contains(
+                "    - user-sessions/\(Self.network).json: custom_name is 'Renamed' in the store, "
+                    + "'Network layer: async/await' in the backup taken to v4\n"), "\(failing)")
     }
 
     /// No step takes a v3 backup back to a v2 store: refused with 65, naming both versions.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// `verify` claims only what it checked (issue 32, item 5), run as the built binary: a store of a
@@ -20,8 +21,9 @@ import Testing
     static func store(_ scratch: TemporaryDirectory, schemaVersion: Int, minReaderVersion: Int) throws -> String {
         let sample = schemaVersion == 2 ? 2 : 3
         let store = try scratch.copySample("v\(sample)-store", as: "store")
-        try edit(store + "/store.json", "\"min_reader_version\": 1,\n  \"schema_version\": \(sample)",
-                 "\"min_reader_version\": \(minReaderVersion),\n  \"schema_version\": \(schemaVersion)")
+        try edit(
+            store + "/store.json", "\"min_reader_version\": 1,\n  \"schema_version\": \(sample)",
+            "\"min_reader_version\": \(minReaderVersion),\n  \"schema_version\": \(schemaVersion)")
         return store
     }
 
@@ -44,8 +46,11 @@ import Testing
         if emptyFolder { try FileManager.default.createDirectory(atPath: store + "/work-streams", withIntermediateDirectories: false) }
         let run = try BuiltTool.run(["verify", store])
         #expect(run.code == 65, "\(run)")
-        #expect(run.stderr.contains(emptyFolder ? "'work-streams/' holds no work stream and 'sessions/' holds 8 work stream file(s)"
-                                                : "'work-streams/' is missing and 'sessions/' holds 8 work stream file(s)"), "\(run)")
+        #expect(
+            run.stderr.contains(
+                emptyFolder
+                    ? "'work-streams/' holds no work stream and 'sessions/' holds 8 work stream file(s)"
+                    : "'work-streams/' is missing and 'sessions/' holds 8 work stream file(s)"), "\(run)")
         #expect(!run.stdout.contains("Verified"), "\(run)")
     }
 
@@ -58,8 +63,10 @@ import Testing
         let run = try BuiltTool.run(["verify", store])
         #expect(run.code == 69, "\(run)")
         for reader in fixture.refused {
-            #expect(run.stdout.contains("  a v\(reader) reader is refused by store.json (min_reader_version \(fixture.minReader)): "
-                                        + "FAILED, a v\(fixture.schemaVersion) store must admit it"), "\(run)")
+            #expect(
+                run.stdout.contains(
+                    "  a v\(reader) reader is refused by store.json (min_reader_version \(fixture.minReader)): "
+                        + "FAILED, a v\(fixture.schemaVersion) store must admit it"), "\(run)")
         }
         #expect(!run.stdout.contains("can read and write this store"), "\(run)")
         #expect(run.stdout.hasSuffix("Verification failed.\n"), "\(run)")
@@ -76,7 +83,8 @@ import Testing
         _ = try Store.create(at: scratch("store"))
         let run = try BuiltTool.run(["verify", scratch("store")])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("  the store holds no work stream ('sessions/' is empty): checks (a) to (c) had no document to examine\n"),
-                "\(run)")
+        #expect(
+            run.stdout.contains("  the store holds no work stream ('sessions/' is empty): checks (a) to (c) had no document to examine\n"),
+            "\(run)")
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 /// Issue 14 acceptance on the built binary: the version chain (spec §9) and schema v3 (§10).
 @Suite(.serialized) struct VersionChainEndToEndTests {
-    static let tagged = UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!   // FIFO 1
+    static let tagged = UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!  // FIFO 1
     static let network = UUID(uuidString: "555a622d-4eba-4eda-8989-fc9e679fc303")!  // FIFO 2
-    static let drafts = UUID(uuidString: "ec3629cb-f446-449f-b8a0-f43e156345d8")!   // FIFO 3
+    static let drafts = UUID(uuidString: "ec3629cb-f446-449f-b8a0-f43e156345d8")!  // FIFO 3
 
     static func file(_ store: String, _ id: UUID) -> String { store + "/sessions/\(id.lowercased).json" }
 
@@ -18,8 +19,10 @@ import StoreJSON
         let store = try temporary.copySample("v1-store", as: "store")
         let run = try BuiltTool.run(["migrate", store, "--no-backup"])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("Migrated '\(store)' from schema version 1 to 3 in 2 steps: 15 files change: 56 added_key, "
-                                     + "1 manifest_upgraded, 7 message_keys_added, "), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "Migrated '\(store)' from schema version 1 to 3 in 2 steps: 15 files change: 56 added_key, "
+                    + "1 manifest_upgraded, 7 message_keys_added, "), "\(run.stdout)")
         #expect(run.stdout.contains("App versions 1 to 3 can read and write the migrated store as it is"))
         var migrated = tree(store), expected = tree(Samples.v3Store)
         #expect(migrated.removeValue(forKey: "store.json") != nil && expected.removeValue(forKey: "store.json") != nil)
@@ -44,8 +47,9 @@ import StoreJSON
         let before = snapshot(temporary.path)
         let back = try BuiltTool.run(["migrate", store, "--to", "2"])
         #expect(back.code == 64)
-        #expect(back.stderr.contains("Can't migrate '\(store)' to schema version 2: the store is at version 3 already, and a migration never goes back."),
-                "\(back.stderr)")
+        #expect(
+            back.stderr.contains("Can't migrate '\(store)' to schema version 2: the store is at version 3 already, and a migration never goes back."),
+            "\(back.stderr)")
         let beyond = try BuiltTool.run(["migrate", store, "--to", "9"])
         #expect(beyond.code == 64)
         #expect(beyond.stderr.contains("knows schema versions 1 to 4; '--to 9' is not one of them"), "\(beyond.stderr)")
@@ -63,15 +67,17 @@ import StoreJSON
         #expect(lines[3] == "Readers:         app versions 1 to 2 now; after 2 → 3: versions 1 to 3; after 3 → 4: version 4 only")
         let plan = try BuiltTool.run(["plan", store])
         #expect(plan.code == 0)
-        #expect(plan.stdout.hasPrefix("""
-            Plan for '\(store)': schema version 2 → 3, 1 step. Nothing has been written.
-              step 2 → 3 (rollback-safe): adds the sync cursors and each message's seq and offset (§10)
-            App versions that can read the store after it: versions 1 to 3.
+        #expect(
+            plan.stdout.hasPrefix(
+                """
+                Plan for '\(store)': schema version 2 → 3, 1 step. Nothing has been written.
+                  step 2 → 3 (rollback-safe): adds the sync cursors and each message's seq and offset (§10)
+                App versions that can read the store after it: versions 1 to 3.
 
-            queue.json
-              write queue.json: 3 FIFO, 4 priority entries
+                queue.json
+                  write queue.json: 3 FIFO, 4 priority entries
 
-            """), "\(plan.stdout)")
+                """), "\(plan.stdout)")
         let json = try BuiltTool.run(["--json", "status", store])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["readers"] as? [Int] == [1, 2])
@@ -95,8 +101,9 @@ import StoreJSON
         }
         // The v2 app (rollback) appends a message to 'tagged' with the frozen v2 type.
         var tagged = try WorkStreamV2(bytes: try Self.read(Self.file(store, Self.tagged)), acceptingNewerVersions: true)
-        let sent = MessageV1(id: UUID(uuidString: "0b0b0b0b-1111-4222-8333-444444444444")!, sessionID: Self.tagged, role: "user",
-                             text: "Sent from the old app", timestamp: RFC3339.parse("2025-11-22T10:00:00.000Z")!)
+        let sent = MessageV1(
+            id: UUID(uuidString: "0b0b0b0b-1111-4222-8333-444444444444")!, sessionID: Self.tagged, role: "user",
+            text: "Sent from the old app", timestamp: RFC3339.parse("2025-11-22T10:00:00.000Z")!)
         tagged.fields.messages.append(sent)
         tagged.schemaVersion = 2
         try Data(tagged.encoded).write(to: URL(fileURLWithPath: Self.file(store, Self.tagged)))
@@ -118,14 +125,18 @@ import StoreJSON
         #expect(status.stdout.contains("\"migration\": \"touched_by_older_writer\""), "\(status.stdout)")
         let validate = try BuiltTool.run(["validate", store])
         #expect(validate.code == 65)
-        #expect(validate.stdout.contains("sessions/\(Self.tagged.lowercased).json: schema_version: schema_version 2 in a v3 store: "
-                                         + "an older app (after a rollback) wrote it, so its sync cursors can't be trusted."), "\(validate.stdout)")
+        #expect(
+            validate.stdout.contains(
+                "sessions/\(Self.tagged.lowercased).json: schema_version: schema_version 2 in a v3 store: "
+                    + "an older app (after a rollback) wrote it, so its sync cursors can't be trusted."), "\(validate.stdout)")
         #expect(validate.stdout.contains("'\(store)' (schema v3): 3 problems"), "\(validate.stdout)")
         let plan = try BuiltTool.run(["plan", store])
         #expect(plan.code == 0)
         #expect(plan.stdout.contains("schema version 3 → 3, no change of version (a reconcile after an older app wrote, spec §7)"), "\(plan.stdout)")
-        for reset in ["next_seq 12 → default", "live_from_seq 9 → default", "last_offset_merged 4096 → default",
-                      "live_from_offset 2048 → default", "last_file_signature 'sig-1' → default"] {
+        for reset in [
+            "next_seq 12 → default", "live_from_seq 9 → default", "last_offset_merged 4096 → default",
+            "live_from_offset 2048 → default", "last_file_signature 'sig-1' → default",
+        ] {
             #expect(plan.stdout.contains(reset), "plan reports \(reset): \(plan.stdout)")
         }
         let run = try BuiltTool.run(["migrate", store, "--backup-dir", temporary("backup")])
@@ -137,8 +148,9 @@ import StoreJSON
         #expect(upgraded.cursors == .defaults, "the cursors the old app did not move are reset: the app re-syncs from the start")
         #expect(upgraded.fields.messages.last?.text == "Sent from the old app", "the old app's message is kept")
         #expect(upgraded.fields.messages.last?.sync == .unknown)
-        #expect(upgraded.fields.messages.dropLast().map { $0.sync?.seq } == (1...upgraded.fields.messages.count - 1).map { Int64($0) },
-                "messages keep their seq")
+        #expect(
+            upgraded.fields.messages.dropLast().map { $0.sync?.seq } == (1...upgraded.fields.messages.count - 1).map { Int64($0) },
+            "messages keep their seq")
         #expect(try after.queue().fifo.map(\.workStreamID) == [Self.tagged, Self.drafts], "the old app's queue move is kept")
         for id in [Self.network, Self.drafts] {
             guard case .v3 = try after.workStream(id) else { Issue.record("\(id) not upgraded"); continue }

@@ -1,8 +1,9 @@
 import Foundation
+import StoreGenerator
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
-import StoreGenerator
 
 /// Random work-stream models (fixed seed, so a failure repeats) encoded both ways.
 @Suite struct CanonicalEncodingRandomTests {
@@ -11,10 +12,13 @@ import StoreGenerator
         for round in 0..<400 {
             let fields = random.fields()
             let unknown = random.unknownMembers()
-            let document: WorkStreamDocument = random.flip()
+            let document: WorkStreamDocument =
+                random.flip()
                 ? .v1(WorkStreamV1(fields: fields, unknown: unknown, schemaVersion: random.version()))
-                : .v2(WorkStreamV2(fields: fields, providerSessionID: random.text(), provider: random.text(),
-                                unknown: unknown, schemaVersion: random.version()))
+                : .v2(
+                    WorkStreamV2(
+                        fields: fields, providerSessionID: random.text(), provider: random.text(),
+                        unknown: unknown, schemaVersion: random.version()))
             expectEncodedMatchesJSONWriter(document, "round \(round)")
         }
     }
@@ -75,7 +79,6 @@ import StoreGenerator
     }
 }
 
-
 /// Builders of random models whose strings, keys and values hit the writer's edge cases.
 struct RandomModels {
     var rng: SeededGenerator
@@ -83,11 +86,15 @@ struct RandomModels {
 
     /// Pieces of text: every escape class, multi-byte scalars, and plain runs long enough to
     /// cross the writer's 8-byte words.
-    static let pieces = ["a", "Fix login", "\"", "\\", "/", "\n", "\r\n", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "e\u{301}",
-                         "\u{2028}", "😀", "日本語", " ", "{}", "0123456789abcdef"]
+    static let pieces = [
+        "a", "Fix login", "\"", "\\", "/", "\n", "\r\n", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "e\u{301}",
+        "\u{2028}", "😀", "日本語", " ", "{}", "0123456789abcdef",
+    ]
     /// Unknown keys around the known ones (both layouts), known keys themselves, and odd ones.
-    static let keys = ["", "a", "id0", "role_", "zzz", "id", "schema_version", "messages", "message", "messages_",
-                       "provider", "provider_", "provider_session_id", "priority_", "queue", "text", "é", "\u{1}", "Z", "~"]
+    static let keys = [
+        "", "a", "id0", "role_", "zzz", "id", "schema_version", "messages", "message", "messages_",
+        "provider", "provider_", "provider_session_id", "priority_", "queue", "text", "é", "\u{1}", "Z", "~",
+    ]
 
     mutating func flip() -> Bool { Bool.random(using: &rng) }
     mutating func below(_ n: Int) -> Int { Int.random(in: 0..<n, using: &rng) }
@@ -136,15 +143,17 @@ struct RandomModels {
     }
 
     mutating func message() -> MessageV1 {
-        MessageV1(id: uuid(), sessionID: uuid(), role: flip() ? "user" : text(), text: text(), timestamp: date(),
-                  serverTimestamp: optionalDate(), status: flip() ? "confirmed" : text(), unknown: unknownMembers())
+        MessageV1(
+            id: uuid(), sessionID: uuid(), role: flip() ? "user" : text(), text: text(), timestamp: date(),
+            serverTimestamp: optionalDate(), status: flip() ? "confirmed" : text(), unknown: unknownMembers())
     }
 
     mutating func fields() -> WorkStreamFieldsV1 {
-        WorkStreamFieldsV1(id: uuid(), backendName: text(), workingDirectory: text(), lastModified: date(),
-                        isLocallyCreated: flip(), messageCount: int32(), preview: text(), unreadCount: int32(),
-                        isInQueue: flip(), queuePosition: int32(), queuedAt: optionalDate(), isInPriorityQueue: flip(),
-                        priority: int32(), priorityOrder: double(), priorityQueuedAt: optionalDate(),
-                        messages: (0..<below(4)).map { _ in message() })
+        WorkStreamFieldsV1(
+            id: uuid(), backendName: text(), workingDirectory: text(), lastModified: date(),
+            isLocallyCreated: flip(), messageCount: int32(), preview: text(), unreadCount: int32(),
+            isInQueue: flip(), queuePosition: int32(), queuedAt: optionalDate(), isInPriorityQueue: flip(),
+            priority: int32(), priorityOrder: double(), priorityQueuedAt: optionalDate(),
+            messages: (0..<below(4)).map { _ in message() })
     }
 }

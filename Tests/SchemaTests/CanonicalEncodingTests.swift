@@ -1,15 +1,19 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
 /// Expects `encoded` (the direct writer) to equal `JSONWriter.document(json)` byte for byte.
-func expectEncodedMatchesJSONWriter(_ document: WorkStreamDocument, _ label: String = "",
-                                    sourceLocation: SourceLocation = #_sourceLocation) {
+func expectEncodedMatchesJSONWriter(
+    _ document: WorkStreamDocument, _ label: String = "",
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     let direct = document.encoded, reference = JSONWriter.document(document.json)
-    #expect(direct == reference, "\(label)\n\(Fixtures.string(direct))\n!=\n\(Fixtures.string(reference))",
-            sourceLocation: sourceLocation)
+    #expect(
+        direct == reference, "\(label)\n\(Fixtures.string(direct))\n!=\n\(Fixtures.string(reference))",
+        sourceLocation: sourceLocation)
 }
 
 /// The direct session encoder (`WorkStreamEncoding`, `CanonicalWriter`) against the reference path.
@@ -98,19 +102,24 @@ func expectEncodedMatchesJSONWriter(_ document: WorkStreamDocument, _ label: Str
     }
 
     static func edgeCaseSession() -> WorkStreamV2 {
-        let message = MessageV1(id: UUID(uuidString: "11111111-2222-4333-8444-555555555555")!, sessionID: Fixtures.id,
-                                role: "user", text: "héllo\t😀 \\ / \u{8}\u{C}\r\u{1F}\u{7F}", timestamp: t0, serverTimestamp: nil,
-                                status: "sending", unknown: [
-                                    "": .null, "zzz": .array([number("1"), .object([:])]),
-                                    "role_": .object(["b": .bool(true), "a": .string("x")]),
-                                ])
-        let fields = WorkStreamFieldsV1(id: Fixtures.id, backendName: "Fix \"login\"\n", workingDirectory: "/Users/ana/app",
-                                     lastModified: t0, messageCount: 2, queuePosition: -1, isInPriorityQueue: true, priority: 5,
-                                     priorityOrder: 1.5, priorityQueuedAt: t0.addingTimeInterval(0.25), messages: [message])
-        return WorkStreamV2(fields: fields, providerSessionID: "abc", provider: "claude", unknown: [
-            "a": .array([]), "id0": number("1.0"), "provider_": .string("p"), "id": .string("overridden by the model"),
-            "\u{1}": .null, "é": .bool(false),
-        ], schemaVersion: 3)
+        let message = MessageV1(
+            id: UUID(uuidString: "11111111-2222-4333-8444-555555555555")!, sessionID: Fixtures.id,
+            role: "user", text: "héllo\t😀 \\ / \u{8}\u{C}\r\u{1F}\u{7F}", timestamp: t0, serverTimestamp: nil,
+            status: "sending",
+            unknown: [
+                "": .null, "zzz": .array([number("1"), .object([:])]),
+                "role_": .object(["b": .bool(true), "a": .string("x")]),
+            ])
+        let fields = WorkStreamFieldsV1(
+            id: Fixtures.id, backendName: "Fix \"login\"\n", workingDirectory: "/Users/ana/app",
+            lastModified: t0, messageCount: 2, queuePosition: -1, isInPriorityQueue: true, priority: 5,
+            priorityOrder: 1.5, priorityQueuedAt: t0.addingTimeInterval(0.25), messages: [message])
+        return WorkStreamV2(
+            fields: fields, providerSessionID: "abc", provider: "claude",
+            unknown: [
+                "a": .array([]), "id0": number("1.0"), "provider_": .string("p"), "id": .string("overridden by the model"),
+                "\u{1}": .null, "é": .bool(false),
+            ], schemaVersion: 3)
     }
 
     @Test func v1DocumentKeepsProviderKeysAsUnknownKeysInTheirPlaces() {
@@ -121,7 +130,10 @@ func expectEncodedMatchesJSONWriter(_ document: WorkStreamDocument, _ label: Str
         let v1 = WorkStreamV1(fields: v2.fields, unknown: unknown, schemaVersion: 1)
         expectEncodedMatchesJSONWriter(.v1(v1))
         let text = Fixtures.string(v1.encoded)
-        #expect(text.contains("\n  \"provider\": \"cursor\",\n  \"provider_\": \"p\",\n  \"provider_session_id\": {\n    \"nested\": [\n      null,\n      \"\\n\"\n    ]\n  },\n  \"queue_position\": -1,\n"))
+        #expect(
+            text.contains(
+                "\n  \"provider\": \"cursor\",\n  \"provider_\": \"p\",\n  \"provider_session_id\": {\n    \"nested\": [\n      null,\n      \"\\n\"\n    ]\n  },\n  \"queue_position\": -1,\n"
+            ))
     }
 
     @Test func minimalDocumentWritesEveryKnownKeyWithDefaults() {
@@ -158,14 +170,19 @@ func expectEncodedMatchesJSONWriter(_ document: WorkStreamDocument, _ label: Str
         let first = RFC3339.date(milliseconds: RFC3339.representable.lowerBound)
         let last = RFC3339.date(milliseconds: RFC3339.representable.upperBound)
         for (order, position, version) in [(-0.0, Int32.min, Int.min), (Double.leastNonzeroMagnitude, Int32.max, Int.max), (1e300, 0, 0), (-1.0 / 3, -7, 2)] {
-            let fields = WorkStreamFieldsV1(id: Fixtures.otherID, backendName: "x", workingDirectory: "y", lastModified: first,
-                                         messageCount: .max, unreadCount: .max, queuePosition: position, queuedAt: last,
-                                         priority: position, priorityOrder: order, priorityQueuedAt: first)
+            let fields = WorkStreamFieldsV1(
+                id: Fixtures.otherID, backendName: "x", workingDirectory: "y", lastModified: first,
+                messageCount: .max, unreadCount: .max, queuePosition: position, queuedAt: last,
+                priority: position, priorityOrder: order, priorityQueuedAt: first)
             let session = WorkStreamV2(fields: fields, providerSessionID: "p", provider: "q", schemaVersion: version)
             expectEncodedMatchesJSONWriter(.v2(session), "\(order) \(position) \(version)")
         }
-        let text = Fixtures.string(WorkStreamV1(fields: WorkStreamFieldsV1(id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: last,
-                                                                        queuedAt: first, priorityOrder: -0.0), schemaVersion: Int.min).encoded)
+        let text = Fixtures.string(
+            WorkStreamV1(
+                fields: WorkStreamFieldsV1(
+                    id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: last,
+                    queuedAt: first, priorityOrder: -0.0), schemaVersion: Int.min
+            ).encoded)
         #expect(text.contains("\"last_modified\": \"9999-12-31T23:59:59.999Z\""))
         #expect(text.contains("\"queued_at\": \"0000-01-01T00:00:00.000Z\""))
         #expect(text.contains("\"priority_order\": -0.0,"))

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Schema
 
 /// Every file of JSONTestSuite's `test_parsing/` fed to the work-stream document decoder
@@ -14,8 +15,10 @@ import TestSupport
 /// - `i_` (either): the parser's table in `JSONTestSuiteTests.implementationDefined` decides:
 ///   files it accepts are refused by the schema as above, files it rejects give a positioned
 ///   `.syntax` error.
-@Suite(.enabled(if: SkippedTests.check(JSONTestSuite.directory != nil, "SchemaTests DocumentDecoderCorpusTests", JSONTestSuite.missingMessage.rawValue),
-                 JSONTestSuite.missingMessage))
+@Suite(
+    .enabled(
+        if: SkippedTests.check(JSONTestSuite.directory != nil, "SchemaTests DocumentDecoderCorpusTests", JSONTestSuite.missingMessage.rawValue),
+        JSONTestSuite.missingMessage))
 struct DocumentDecoderCorpusTests {
     static func decode(_ name: String) throws -> SchemaError? {
         let bytes = try JSONTestSuite.contents(of: "test_parsing/" + name)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -15,12 +16,14 @@ import Testing
 
     static func fields(messages count: Int, unreadCount: Int32 = 0) -> WorkStreamFieldsV1 {
         let messages = (0..<count).map { i in
-            MessageV1(id: UUID(uuidString: String(format: "11111111-2222-4333-8444-%012d", i))!, sessionID: id,
-                      role: i % 2 == 0 ? "user" : "assistant", text: "message \(i) \u{e9}\"\n",
-                      timestamp: Fixtures.t0.addingTimeInterval(Double(i)), serverTimestamp: nil, status: "confirmed")
+            MessageV1(
+                id: UUID(uuidString: String(format: "11111111-2222-4333-8444-%012d", i))!, sessionID: id,
+                role: i % 2 == 0 ? "user" : "assistant", text: "message \(i) \u{e9}\"\n",
+                timestamp: Fixtures.t0.addingTimeInterval(Double(i)), serverTimestamp: nil, status: "confirmed")
         }
-        return WorkStreamFieldsV1(id: id, backendName: "Fix login", workingDirectory: "/Users/ana/app",
-                               lastModified: Fixtures.t0, unreadCount: unreadCount, messages: messages)
+        return WorkStreamFieldsV1(
+            id: id, backendName: "Fix login", workingDirectory: "/Users/ana/app",
+            lastModified: Fixtures.t0, unreadCount: unreadCount, messages: messages)
     }
 
     /// Decodes, then encodes unchanged: the messages to keep for the next read.
@@ -37,9 +40,9 @@ import Testing
             (#"{"a": 1, "messages": [1, {"b": []}], "z": null}"#, #"[1, {"b": []}]"#),
             (#"{"messages":[]}"#, "[]"),
             (#"{"messages" :  "x"  , "n": {"messages": [2]}}"#, #""x""#),
-            (#"{"messag\u0065s": [3]}"#, "[3]"),                     // an escaped spelling of the key
-            (#"{"n": {"messages": [2]}}"#, nil),                      // only a nested member of that name
-            (#"[{"messages": [2]}]"#, nil),                            // the root is no object
+            (#"{"messag\u0065s": [3]}"#, "[3]"),  // an escaped spelling of the key
+            (#"{"n": {"messages": [2]}}"#, nil),  // only a nested member of that name
+            (#"[{"messages": [2]}]"#, nil),  // the root is no object
             (#""messages""#, nil),
         ]
         for (text, expected) in cases {
@@ -60,8 +63,10 @@ import Testing
         #expect(Array(taken[result.member!]) == known)
 
         // One byte different, or only a prefix of the known bytes present: parsed as usual.
-        for text in [#"{"messages": [1, {"b": [ ]}]}"#, #"{"messages": [1, {"b": [0]}]}"#, #"{"messages": [1, {"b": []"#,
-                     #"{"n": {"messages": [1, {"b": []}]}}"#] {
+        for text in [
+            #"{"messages": [1, {"b": [ ]}]}"#, #"{"messages": [1, {"b": [0]}]}"#, #"{"messages": [1, {"b": []"#,
+            #"{"n": {"messages": [1, {"b": []}]}}"#,
+        ] {
             let bytes = Array(text.utf8)
             let plain = Result { () throws(JSONSyntaxError) in try JSONParser.parse(bytes) }
             let watched = Result { () throws(JSONSyntaxError) in
@@ -79,13 +84,13 @@ import Testing
     @Test func errorsAroundKnownBytesAreThoseOfAPlainParse() {
         let known = #"[1, 2]"#
         let texts = [
-            #"{"messages": [1, 2] "z": 1}"#,           // missing comma after the known bytes
-            #"{"messages": [1, 2]]}"#,                  // a stray bracket after them
+            #"{"messages": [1, 2] "z": 1}"#,  // missing comma after the known bytes
+            #"{"messages": [1, 2]]}"#,  // a stray bracket after them
             #"{"messages": [1, 2], "messages": [1, 2]}"#,  // duplicate key, known value both times
-            #"{"a": 1, "a": 2, "messages": [1, 2]}"#,   // duplicate before them
-            #"{"messages": [1, 2]} x"#,                 // trailing data
-            #"{"messages": [1, 2], }"#,                 // trailing comma
-            #"{"messages": [1, 2], "t": "\ud800"}"#,    // lone surrogate after them
+            #"{"a": 1, "a": 2, "messages": [1, 2]}"#,  // duplicate before them
+            #"{"messages": [1, 2]} x"#,  // trailing data
+            #"{"messages": [1, 2], }"#,  // trailing comma
+            #"{"messages": [1, 2], "t": "\ud800"}"#,  // lone surrogate after them
         ]
         for text in texts {
             let bytes = Array(text.utf8)
@@ -115,7 +120,7 @@ import Testing
 
     @Test func aReadOfTheSameMessageBytesTakesThemAsKnownAndDecodesTheSameDocument() throws {
         let kept = try #require(try Self.remembered(Self.canonical(messages: 4)))
-        let next = Self.canonical(messages: 4, unreadCount: 7)   // another top-level value, same messages
+        let next = Self.canonical(messages: 4, unreadCount: 7)  // another top-level value, same messages
         let read = try WorkStreamDocument.decode(next, reusing: kept)
         #expect(read.reused != nil)
         #expect(read.document == (try WorkStreamDocument(bytes: next)))
@@ -236,12 +241,12 @@ import Testing
     /// compares strings by canonical equivalence, but the file must hold the new scalars.
     @Test func messagesChangedAfterTheReadAreEncodedEvenWhenTheyCompareEqual() throws {
         var fields = Self.fields(messages: 2)
-        fields.messages[1].text = "caf\u{e9}"   // precomposed
+        fields.messages[1].text = "caf\u{e9}"  // precomposed
         let bytes = WorkStreamV2(fields: fields, providerSessionID: Self.id.lowercased, provider: "claude").encoded
         let kept = try #require(try Self.remembered(bytes))
         let read = try WorkStreamDocument.decode(bytes, reusing: kept)
         guard case .v2(var session) = read.document else { Issue.record("not v2"); return }
-        session.fields.messages[1].text = "cafe\u{301}"    // decomposed: == to the old text
+        session.fields.messages[1].text = "cafe\u{301}"  // decomposed: == to the old text
         #expect(session.fields.messages == kept.messages)
         let (written, messages) = session.encoded(after: read)
         #expect(written == session.encoded)
@@ -270,10 +275,11 @@ import Testing
         var reusedCount = 0, keptCount = 0
         for round in 0..<300 {
             var fields = random.fields()
-            fields.messageCount &= .max      // what the reader accepts: not negative
+            fields.messageCount &= .max  // what the reader accepts: not negative
             fields.unreadCount &= .max
-            var session = WorkStreamV2(fields: fields, providerSessionID: random.text(), provider: random.text(),
-                                    unknown: random.unknownMembers())
+            var session = WorkStreamV2(
+                fields: fields, providerSessionID: random.text(), provider: random.text(),
+                unknown: random.unknownMembers())
             let first = session.encoded
             let kept = try Self.remembered(first)
             #expect(kept != nil, "round \(round): canonical bytes are remembered")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -36,8 +37,9 @@ import Testing
                     let content = Self.text(length: length, character: character, at: offsets)
                     for escaped in [false, true] {
                         let expected = (escaped ? [0x09] : []) + content
-                        #expect(try parsedString(content, escaped: escaped) == expected,
-                                "length \(length), \(character) at \(offsets), escaped \(escaped)")
+                        #expect(
+                            try parsedString(content, escaped: escaped) == expected,
+                            "length \(length), \(character) at \(offsets), escaped \(escaped)")
                     }
                 }
             }
@@ -105,9 +107,11 @@ import Testing
             #expect(value == .object(Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, .number(JSONNumber($0))) })))
         }
         // A key with an escape, or cut short, after a cached key with the same first bytes.
-        expectSyntaxError(#"[{"abcdefgh": 1}, {"abcdefgh\u0041": 2}, {"abcdefgh"#, offset: 51,
-                          reason: "unexpected end of input inside a string")
-        #expect(try JSONParser.parse(Array(#"[{"abcdefgh": 1}, {"abcdefgh\u0041": 2}]"#.utf8))
+        expectSyntaxError(
+            #"[{"abcdefgh": 1}, {"abcdefgh\u0041": 2}, {"abcdefgh"#, offset: 51,
+            reason: "unexpected end of input inside a string")
+        #expect(
+            try JSONParser.parse(Array(#"[{"abcdefgh": 1}, {"abcdefgh\u0041": 2}]"#.utf8))
                 == .array([.object(["abcdefgh": .number(JSONNumber(1))]), .object(["abcdefghA": .number(JSONNumber(2))])]))
     }
 

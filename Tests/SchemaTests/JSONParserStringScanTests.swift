@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -71,8 +72,9 @@ import Testing
                     let prefix = escaped ? Array(#"\t"#.utf8) : []
                     let content = prefix + Self.letters(before) + Array(character.utf8) + Self.letters(3)
                     let expected = (escaped ? [0x09] : []) + Self.letters(before) + Array(character.utf8) + Self.letters(3)
-                    #expect(try parsedString([Self.quote] + content + [Self.quote]) == expected,
-                            "\(character) after \(before) letters, escaped \(escaped)")
+                    #expect(
+                        try parsedString([Self.quote] + content + [Self.quote]) == expected,
+                        "\(character) after \(before) letters, escaped \(escaped)")
                 }
             }
         }
@@ -126,7 +128,8 @@ import Testing
     }
 
     @Test func aControlCharacterAfterValidNonASCIITextIsReportedAtItsOffset() {
-        expectSyntaxError(Array("[\"abcdefghijklmné\u{1}\"]".utf8), offset: 18,
-                          reason: "control character U+0001 must be escaped in a string")
+        expectSyntaxError(
+            Array("[\"abcdefghijklmné\u{1}\"]".utf8), offset: 18,
+            reason: "control character U+0001 must be escaped in a string")
     }
 }

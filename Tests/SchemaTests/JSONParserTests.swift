@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -21,8 +22,9 @@ func expectSyntaxError(
     _ text: String, offset: Int, line: Int = 1, column: Int? = nil, reason: String, maxDepth: Int = 512,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    expectSyntaxError(Array(text.utf8), offset: offset, line: line, column: column, reason: reason,
-                      maxDepth: maxDepth, sourceLocation: sourceLocation)
+    expectSyntaxError(
+        Array(text.utf8), offset: offset, line: line, column: column, reason: reason,
+        maxDepth: maxDepth, sourceLocation: sourceLocation)
 }
 
 /// Equality that also tells canonically equivalent text apart: strings and keys compare by
@@ -62,11 +64,13 @@ func onThread<T>(stackSize: Int, _ body: @escaping @Sendable () -> T) -> T {
 struct JSONParserTests {
     @Test func parsesEveryKindOfValue() throws {
         let value = try parse(#" { "a" : [ true , false , null ] , "b" : { } , "c" : [ ] , "d" : "x" , "e" : -1.5e3 } "#)
-        #expect(value == .object([
-            "a": .array([.bool(true), .bool(false), .null]),
-            "b": .object([:]), "c": .array([]), "d": .string("x"),
-            "e": .number(JSONNumber(literal: "-1.5e3")!),
-        ]))
+        #expect(
+            value
+                == .object([
+                    "a": .array([.bool(true), .bool(false), .null]),
+                    "b": .object([:]), "c": .array([]), "d": .string("x"),
+                    "e": .number(JSONNumber(literal: "-1.5e3")!),
+                ]))
     }
 
     @Test func numbersKeepTheirLiteralText() throws {
@@ -115,8 +119,9 @@ struct JSONParserTests {
     }
 
     @Test func duplicateKeyIsRejectedAtSecondKey() {
-        expectSyntaxError("{\n  \"a\": 1,\n  \"a\": 2\n}", offset: 14, line: 3, column: 3,
-                          reason: "duplicate key 'a' in object")
+        expectSyntaxError(
+            "{\n  \"a\": 1,\n  \"a\": 2\n}", offset: 14, line: 3, column: 3,
+            reason: "duplicate key 'a' in object")
     }
 
     @Test func duplicateKeyIsReportedBeforeLaterErrors() {
@@ -129,8 +134,10 @@ struct JSONParserTests {
     }
 
     @Test func canonicallyEquivalentKeysAreRejectedAsDuplicates() {
-        expectSyntaxError("{\"\u{E9}\":1,\"e\u{301}\":2}", offset: 8, reason:
-            "duplicate key 'e\u{301}' in object: canonically equivalent to the earlier key '\u{E9}' (U+0065 U+0301 vs U+00E9)")
+        expectSyntaxError(
+            "{\"\u{E9}\":1,\"e\u{301}\":2}", offset: 8,
+            reason:
+                "duplicate key 'e\u{301}' in object: canonically equivalent to the earlier key '\u{E9}' (U+0065 U+0301 vs U+00E9)")
     }
 
     @Test func linesAreCountedAtLineFeedsAndColumnsInBytes() {
@@ -141,8 +148,9 @@ struct JSONParserTests {
     @Test func stringErrorsPointAtTheOffendingByte() {
         expectSyntaxError(#"["abc"#, offset: 5, reason: "unexpected end of input inside a string")
         expectSyntaxError([0x5B, 0x22, 0x61, 0xFF, 0x62, 0x22, 0x5D], offset: 3, reason: "invalid UTF-8 byte 0xFF in string")
-        expectSyntaxError([0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], offset: 2,
-                          reason: "invalid UTF-8 sequence 0xED 0xA0 in string (an encoded UTF-16 surrogate)")
+        expectSyntaxError(
+            [0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], offset: 2,
+            reason: "invalid UTF-8 sequence 0xED 0xA0 in string (an encoded UTF-16 surrogate)")
         expectSyntaxError([0x5B, 0x22, 0xE9, 0x22, 0x5D], offset: 2, reason: "incomplete UTF-8 sequence 0xE9 in string")
         expectSyntaxError([0x5B, 0x22, 0x5C, 0x6E, 0xC3, 0x22, 0x5D], offset: 4, reason: "incomplete UTF-8 sequence 0xC3 in string")
         expectSyntaxError("[\"a\nb\"]", offset: 3, reason: "control character U+000A must be escaped in a string")
@@ -153,17 +161,18 @@ struct JSONParserTests {
 
     @Test func invalidUTF8IsReportedBeforeALaterErrorInTheSameString() {
         let invalid = "invalid UTF-8 byte 0xFF in string"
-        expectSyntaxError([0x5B, 0x22, 0xFF, 0x5C, 0x71, 0x22, 0x5D], offset: 2, reason: invalid) // then a bad escape
+        expectSyntaxError([0x5B, 0x22, 0xFF, 0x5C, 0x71, 0x22, 0x5D], offset: 2, reason: invalid)  // then a bad escape
         expectSyntaxError([0x5B, 0x22, 0xFF, 0x5C, 0x75, 0x44, 0x38, 0x30, 0x30, 0x22, 0x5D], offset: 2, reason: invalid)
-        expectSyntaxError([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x0A, 0x22, 0x5D], offset: 4, reason: invalid) // then a raw LF
-        expectSyntaxError([0x5B, 0x22, 0xC3, 0xA9, 0xFF, 0x0A], offset: 4, reason: invalid) // then a raw LF
-        expectSyntaxError([0x5B, 0x22, 0xFF], offset: 2, reason: invalid) // then end of input
+        expectSyntaxError([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x0A, 0x22, 0x5D], offset: 4, reason: invalid)  // then a raw LF
+        expectSyntaxError([0x5B, 0x22, 0xC3, 0xA9, 0xFF, 0x0A], offset: 4, reason: invalid)  // then a raw LF
+        expectSyntaxError([0x5B, 0x22, 0xFF], offset: 2, reason: invalid)  // then end of input
     }
 
     @Test func invalidUTF8AfterAnEscapeIsReportedAtItsByte() {
         expectSyntaxError([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x22, 0x5D], offset: 4, reason: "invalid UTF-8 byte 0xFF in string")
-        expectSyntaxError([0x5B, 0x22, 0xC3, 0xA9, 0x5C, 0x6E, 0xC3, 0x5C, 0x6E, 0x22, 0x5D], offset: 6,
-                          reason: "incomplete UTF-8 sequence 0xC3 in string")
+        expectSyntaxError(
+            [0x5B, 0x22, 0xC3, 0xA9, 0x5C, 0x6E, 0xC3, 0x5C, 0x6E, 0x22, 0x5D], offset: 6,
+            reason: "incomplete UTF-8 sequence 0xC3 in string")
     }
 
     @Test func loneSurrogateEscapesAreRejected() {
@@ -201,15 +210,17 @@ struct JSONParserTests {
     }
 
     @Test func byteOrderMarkIsRejected() {
-        expectSyntaxError([0xEF, 0xBB, 0xBF, 0x7B, 0x7D], offset: 0,
-                          reason: "byte-order mark at start of input; save the file as UTF-8 without BOM")
+        expectSyntaxError(
+            [0xEF, 0xBB, 0xBF, 0x7B, 0x7D], offset: 0,
+            reason: "byte-order mark at start of input; save the file as UTF-8 without BOM")
     }
 
     @Test func nestingUpToTheLimitIsAcceptedAndOneDeeperIsRejected() throws {
         let deepest = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
         _ = try parse(deepest)
-        expectSyntaxError(String(repeating: "[", count: 513) + String(repeating: "]", count: 513),
-                          offset: 512, reason: "nesting deeper than 512 levels")
+        expectSyntaxError(
+            String(repeating: "[", count: 513) + String(repeating: "]", count: 513),
+            offset: 512, reason: "nesting deeper than 512 levels")
         expectSyntaxError(#"[{"a":[]}]"#, offset: 6, reason: "nesting deeper than 2 levels", maxDepth: 2)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -14,8 +15,10 @@ import Testing
         #expect(result.skipped["messages"] == (count < 0 ? nil : .some(count)))
     }
 
-    @Test(arguments: [#"{"messages": [1, 2"#, #"{"messages": [1}, "a": 2}"#, #"{"a": 1, "a": 2}"#, #"{"messages": [], "messages": []}"#,
-                      #"{"a": tru}"#, #"{"a": 1} x"#, "[1]", "{\"a\": \"\u{01}\"}", "{\"messages\": [\"\u{01}\"]}"])
+    @Test(arguments: [
+        #"{"messages": [1, 2"#, #"{"messages": [1}, "a": 2}"#, #"{"a": 1, "a": 2}"#, #"{"messages": [], "messages": []}"#,
+        #"{"a": tru}"#, #"{"a": 1} x"#, "[1]", "{\"a\": \"\u{01}\"}", "{\"messages\": [\"\u{01}\"]}",
+    ])
     func unusualInputFallsBackToTheFullParser(text: String) {
         #expect(JSONSkimmer.topLevel(Array(text.utf8), skipping: ["messages"]) == nil)
     }

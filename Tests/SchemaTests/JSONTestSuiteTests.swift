@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -34,8 +35,10 @@ import TestSupport
 ///
 /// Every accepted file also round-trips through the writer: `parse(document(v))` is `v` with
 /// every string and key byte-identical, and writing again gives identical bytes.
-@Suite(.enabled(if: SkippedTests.check(JSONTestSuite.directory != nil, "SchemaTests JSONTestSuiteTests", JSONTestSuite.missingMessage.rawValue),
-                 JSONTestSuite.missingMessage))
+@Suite(
+    .enabled(
+        if: SkippedTests.check(JSONTestSuite.directory != nil, "SchemaTests JSONTestSuiteTests", JSONTestSuite.missingMessage.rawValue),
+        JSONTestSuite.missingMessage))
 struct JSONTestSuiteTests {
     enum Outcome: Sendable, Equatable {
         case accepted
@@ -168,8 +171,10 @@ struct JSONTestSuiteTests {
         #expect(JSONWriter.document(reread) == document, "\(name)", sourceLocation: sourceLocation)
     }
 
-    func expectRejection(_ bytes: [UInt8], containing text: String, _ name: String,
-                         sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRejection(
+        _ bytes: [UInt8], containing text: String, _ name: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let value = try JSONParser.parse(bytes)
             Issue.record("\(name) was accepted as \(value.briefDescription)", sourceLocation: sourceLocation)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -7,8 +8,9 @@ import Testing
 /// comparison would treat canonically equivalent text as equal); shows both texts on failure.
 func expectDocument(_ value: JSONValue, is expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let bytes = JSONWriter.document(value)
-    #expect(bytes == Array(expected.utf8), "\(String(decoding: bytes, as: UTF8.self)) != \(expected)",
-            sourceLocation: sourceLocation)
+    #expect(
+        bytes == Array(expected.utf8), "\(String(decoding: bytes, as: UTF8.self)) != \(expected)",
+        sourceLocation: sourceLocation)
 }
 
 func number(_ literal: String) -> JSONValue { .number(JSONNumber(literal: literal)!) }
@@ -56,7 +58,8 @@ struct JSONWriterTests {
 
     @Test func onlyQuoteBackslashAndControlCharactersAreEscaped() {
         let value = JSONValue.string("\"\\/\u{8}\u{C}\n\r\t\u{0}\u{1}\u{1B}\u{1F}\u{7F}é\u{2028}😀")
-        let expected: [UInt8] = Array(#""\"\\/\b\f\n\r\t\u0000\u0001\u001b\u001f"#.utf8)
+        let expected: [UInt8] =
+            Array(#""\"\\/\b\f\n\r\t\u0000\u0001\u001b\u001f"#.utf8)
             + [0x7F] + Array("é\u{2028}😀\"\n".utf8)
         #expect(JSONWriter.document(value) == expected)
     }
@@ -102,24 +105,25 @@ struct JSONWriterTests {
         let twice = JSONWriter.document(try JSONParser.parse(once))
         #expect(once == twice)
         #expect(try JSONParser.parse(once) == parse(text))
-        #expect(String(decoding: once, as: UTF8.self) == """
-            {
-              "a": -0,
-              "m": {
-                "k": [
-                  [],
-                  {}
-                ]
-              },
-              "z": [
-                1.50,
+        #expect(
+            String(decoding: once, as: UTF8.self) == """
                 {
-                  "é": "é\\n/"
+                  "a": -0,
+                  "m": {
+                    "k": [
+                      [],
+                      {}
+                    ]
+                  },
+                  "z": [
+                    1.50,
+                    {
+                      "é": "é\\n/"
+                    }
+                  ]
                 }
-              ]
-            }
 
-            """)
+                """)
     }
 
     @Test func deepestParsableDocumentWritesOnASmallStack() throws {

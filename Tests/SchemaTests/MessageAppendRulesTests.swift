@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 // Spec §5, "Receiving a reply", as the shipped app's SessionSyncManager does it: message_count
@@ -22,8 +23,9 @@ private enum L {
         let id = L.id(1)
         var messages = [L.message("user", at: L.t1, in: id)]
         var lastModified = L.t1, count: Int32 = 0
-        MessageAppend.append([L.message("user", at: L.t2), L.message("assistant", at: L.t1)], to: id,
-                             messages: &messages, lastModified: &lastModified, messageCount: &count)
+        MessageAppend.append(
+            [L.message("user", at: L.t2), L.message("assistant", at: L.t1)], to: id,
+            messages: &messages, lastModified: &lastModified, messageCount: &count)
         #expect(count == 3 && messages.count == 3)
         #expect(messages.allSatisfy { $0.sessionID == id }, "containment: the work stream's id")
         #expect(lastModified == L.t2, "the newest message's time")
@@ -32,9 +34,10 @@ private enum L {
     // The app counts after its own prune (CDMessage.pruneOldMessages, then messageCount -= deleted).
     @Test func theCountIsTakenAfterThePrune() {
         var messages: [MessageV1] = [], lastModified = L.t1, count: Int32 = 99
-        MessageAppend.append((0..<7).map { L.message("user", at: L.t1.addingTimeInterval(Double($0))) }, to: L.id(1),
-                             messages: &messages, lastModified: &lastModified, messageCount: &count,
-                             keep: { $0.removeFirst($0.count - 5) })
+        MessageAppend.append(
+            (0..<7).map { L.message("user", at: L.t1.addingTimeInterval(Double($0))) }, to: L.id(1),
+            messages: &messages, lastModified: &lastModified, messageCount: &count,
+            keep: { $0.removeFirst($0.count - 5) })
         #expect(count == 5 && messages.count == 5)
     }
 

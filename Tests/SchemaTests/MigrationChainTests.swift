@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -8,9 +9,11 @@ import Testing
     static let noOlderWriter = StepContext(writtenByOlderWriter: false)
 
     static func v2(_ extra: String = "", messages: String = "") throws -> WorkStreamV2 {
-        try WorkStreamV2(bytes: Fixtures.bytes(Fixtures.minimalSession(
-            "\"provider_session_id\": \"p-1\", \"provider\": \"cursor\", \"messages\": [\(messages)]" + (extra.isEmpty ? "" : ", " + extra),
-            version: 2)))
+        try WorkStreamV2(
+            bytes: Fixtures.bytes(
+                Fixtures.minimalSession(
+                    "\"provider_session_id\": \"p-1\", \"provider\": \"cursor\", \"messages\": [\(messages)]" + (extra.isEmpty ? "" : ", " + extra),
+                    version: 2)))
     }
 
     @Test func theChainIsOrderedStepsOfOneVersionEachTheLastOneBreaking() {
@@ -18,14 +21,16 @@ import Testing
         #expect(MigrationChain.oldest == 1 && MigrationChain.newest == 4 && DocumentVersion.current == 3)
         #expect(MigrationChain.steps(from: 1, to: 3).count == 2 && MigrationChain.steps(from: 2, to: 3).map(\.from) == [2])
         #expect(MigrationChain.steps(from: 3, to: 3).isEmpty)
-        #expect(MigrationChain.defaultTarget(from: 1) == 3 && MigrationChain.defaultTarget(from: 2) == 3 && MigrationChain.defaultTarget(from: 3) == 3,
-                "the default never takes the breaking step")
+        #expect(
+            MigrationChain.defaultTarget(from: 1) == 3 && MigrationChain.defaultTarget(from: 2) == 3 && MigrationChain.defaultTarget(from: 3) == 3,
+            "the default never takes the breaking step")
         #expect(MigrationChain.defaultTarget(from: 4) == 4)
         #expect(MigrationChain.readers(at: 3) == 1...3, "rollback-safe steps keep min_reader_version 1")
         #expect(MigrationChain.readers(at: 4) == 4...4, "the breaking step raises min_reader_version to 4")
         #expect(RollbackCheck.olderReaders(at: 3) == [1, 2] && RollbackCheck.olderReaders(at: 2) == [1])
-        #expect(MigrationChain.steps.map { $0.inverse.map { "\($0.from)→\($0.to)" } } == [nil, nil, "4→3"],
-                "only the breaking step ships an inverse, back to where it came from")
+        #expect(
+            MigrationChain.steps.map { $0.inverse.map { "\($0.from)→\($0.to)" } } == [nil, nil, "4→3"],
+            "only the breaking step ships an inverse, back to where it came from")
     }
 
     @Test func theFolderLayoutFollowsTheStepsLayoutEffects() {
@@ -43,11 +48,15 @@ import Testing
         guard case .v3(let v3) = document else { Issue.record("not v3"); return }
         #expect(v3.cursors == .defaults)
         #expect(v3.fields.messages.map(\.sync) == [.unknown])
-        #expect(v3.providerSessionID == "p-1" && v3.provider == "cursor" && v3.fields == {
-            var fields = v2.fields
-            fields.messages[0].sync = .unknown
-            return fields
-        }())
+        #expect(
+            v3.providerSessionID == "p-1" && v3.provider == "cursor"
+                && v3.fields
+                    == {
+                        var fields = v2.fields
+                        fields.messages[0].sync = .unknown
+                        return fields
+                    }()
+        )
         #expect(changes.first == .schemaVersion(from: 2, to: 3))
         #expect(changes.filter { $0.code == "added_key" }.count == 5)
         #expect(changes.last == .messageKeysAdded(messages: 1))
@@ -56,8 +65,9 @@ import Testing
     }
 
     @Test func v2ToV3KeepsPresentValuesOfAWriterThatKnewThem() throws {
-        let v2 = try Self.v2("\"next_seq\": 40, \"last_file_signature\": \"sig\"",
-                             messages: Fixtures.message(extra: "\"seq\": 7, \"offset\": 900"))
+        let v2 = try Self.v2(
+            "\"next_seq\": 40, \"last_file_signature\": \"sig\"",
+            messages: Fixtures.message(extra: "\"seq\": 7, \"offset\": 900"))
         let (document, changes) = try MigrationStep.v2ToV3.migrate(.v2(v2), context: Self.noOlderWriter)
         guard case .v3(let v3) = document else { Issue.record("not v3"); return }
         #expect(v3.cursors == SyncCursors(nextSeq: 40, lastFileSignature: "sig"))
@@ -69,8 +79,9 @@ import Testing
     /// §10: a document an older writer rewrote after the upgrade has untrusted cursors: reset, each
     /// reset value reported; messages keep their seq and offset.
     @Test func v2ToV3ResetsTheCursorsOfAnOlderWritersDocumentAndReportsEach() throws {
-        let v2 = try Self.v2("\"next_seq\": 40, \"live_from_seq\": 0, \"last_file_signature\": \"sig\"",
-                             messages: Fixtures.message(extra: "\"seq\": 7, \"offset\": 900"))
+        let v2 = try Self.v2(
+            "\"next_seq\": 40, \"live_from_seq\": 0, \"last_file_signature\": \"sig\"",
+            messages: Fixtures.message(extra: "\"seq\": 7, \"offset\": 900"))
         let (document, changes) = try MigrationStep.v2ToV3.migrate(.v2(v2), context: StepContext(writtenByOlderWriter: true))
         guard case .v3(let v3) = document else { Issue.record("not v3"); return }
         #expect(v3.cursors == .defaults)
@@ -100,8 +111,9 @@ import Testing
 
     /// Check (c) has teeth for every reader version: an older writer that drops a newer key is caught.
     @Test func checkCCatchesAnOlderWriterThatDropsANewerKey() throws {
-        let v3 = WorkStreamV3(fields: WorkStreamFieldsV1(id: Fixtures.id, backendName: "x", workingDirectory: "/w", lastModified: Fixtures.t0),
-                           providerSessionID: "p", provider: "claude", cursors: SyncCursors(nextSeq: 3))
+        let v3 = WorkStreamV3(
+            fields: WorkStreamFieldsV1(id: Fixtures.id, backendName: "x", workingDirectory: "/w", lastModified: Fixtures.t0),
+            providerSessionID: "p", provider: "claude", cursors: SyncCursors(nextSeq: 3))
         let bytes = v3.encoded
         #expect(RollbackCheck.checkWorkStream(bytes: bytes, file: "s.json", original: nil, reader: 2, storeVersion: 3) == [])
         var broken = try WorkStreamV2(bytes: bytes, acceptingNewerVersions: true)

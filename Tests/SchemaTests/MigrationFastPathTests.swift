@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import Schema
-@testable import StoreJSON
 import StoreGenerator
 import TestSupport
+import Testing
+
+@testable import Schema
+@testable import StoreJSON
 
 /// The migration's fast path (`MigrationChain.migrateCanonicalWorkStream`: messages upgraded to
 /// v3 on their bytes) against the full path (parse, decode, the chain, encode): wherever the fast
@@ -38,7 +39,8 @@ import TestSupport
         switch full(bytes, storeVersion: storeVersion, to: target) {
         case .success(let full):
             let sameBytes = fast.bytes == full.bytes
-            let firstDifference = (0..<min(fast.bytes.count, full.bytes.count)).first { fast.bytes[$0] != full.bytes[$0] } ?? min(fast.bytes.count, full.bytes.count)
+            let firstDifference =
+                (0..<min(fast.bytes.count, full.bytes.count)).first { fast.bytes[$0] != full.bytes[$0] } ?? min(fast.bytes.count, full.bytes.count)
             #expect(sameBytes, "\(label): bytes differ from byte \(firstDifference)")
             #expect(fast.changes == full.changes, "\(label): changes differ")
             #expect(fast.summary == full.summary, "\(label): queue summary differs")
@@ -71,16 +73,18 @@ import TestSupport
             // `messages` member (the full path writes it, empty), and messages of another work
             // stream (fixed and reported by the full path).
             let hasMessages = String(decoding: bytes, as: UTF8.self).contains("\n  \"messages\": [")
-            let fixesContainment = (try? Self.full(bytes, storeVersion: 1).get())?.changes.contains {
-                if case .messageSessionIDFixed = $0 { true } else { false }
-            } ?? false
+            let fixesContainment =
+                (try? Self.full(bytes, storeVersion: 1).get())?.changes.contains {
+                    if case .messageSessionIDFixed = $0 { true } else { false }
+                } ?? false
             // To v3 from a v1 store (plain upgrade) and from a v2 store (the document was
             // written by an older writer after the upgrade: its cursors are reset); to v2.
             for (storeVersion, target) in [(1, 3), (2, 3), (1, 2)] {
                 let label = "seed \(seed), document \(i), store v\(storeVersion) to v\(target)"
                 let took = Self.expectSameAsFullPath(bytes, storeVersion: storeVersion, to: target, label)
-                #expect(took == (hasMessages && !fixesContainment),
-                        "\(label): took \(took), has messages \(hasMessages), fixes containment \(fixesContainment)")
+                #expect(
+                    took == (hasMessages && !fixesContainment),
+                    "\(label): took \(took), has messages \(hasMessages), fixes containment \(fixesContainment)")
             }
         }
     }
@@ -105,13 +109,18 @@ import TestSupport
         let queued = summaries.filter { $0.keys.isInQueue || $0.keys.isInPriorityQueue }
         #expect(queued.count > 10, "the generated store should queue some work streams")
         var changedByMirror = 0
-        for (name, index) in [("whole queue", QueueIndex(QueueBuilder.build(from: summaries))),
-                              ("every tenth dropped", QueueIndex(QueueBuilder.build(from: summaries.enumerated().filter { $0.offset % 10 != 0 }.map(\.element))))] {
+        for (name, index) in [
+            ("whole queue", QueueIndex(QueueBuilder.build(from: summaries))),
+            ("every tenth dropped", QueueIndex(QueueBuilder.build(from: summaries.enumerated().filter { $0.offset % 10 != 0 }.map(\.element)))),
+        ] {
             for (i, bytes) in documents.enumerated() {
                 let document = try WorkStreamDocument(bytes: bytes)
                 let (migrated, changes) = try StoreMigration.migrateWorkStreamDocument(document, storeVersion: 1, target: WorkStreamV3.version, index: index)
-                guard let fast = MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: 1, to: WorkStreamV3.version,
-                                                                           acceptingNewerVersions: false, mirror: index) else { continue }
+                guard
+                    let fast = MigrationChain.migrateCanonicalWorkStream(
+                        bytes, storeVersion: 1, to: WorkStreamV3.version,
+                        acceptingNewerVersions: false, mirror: index)
+                else { continue }
                 let sameBytes = fast.migrated == migrated.encoded
                 #expect(sameBytes, "\(name), document \(i): bytes differ")
                 #expect(fast.changes == changes, "\(name), document \(i): changes differ")
@@ -240,11 +249,19 @@ import TestSupport
                 var lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n")
                 let first = lines.firstIndex { $0.hasPrefix("  \"messages\"") }! + 1
                 let i = first + Int(random.next() % UInt64(max(1, lines.count - first - 3)))
-                if random.next() % 2 == 0 { lines.swapAt(i, i + 1); edit = "swap lines \(i), \(i + 1)" } else { lines.insert(lines[i], at: i); edit = "double line \(i)" }
+                if random.next() % 2 == 0 {
+                    lines.swapAt(i, i + 1); edit = "swap lines \(i), \(i + 1)"
+                } else {
+                    lines.insert(lines[i], at: i); edit = "double line \(i)"
+                }
                 bytes = Array(lines.joined(separator: "\n").utf8)
             }
             let target = round % 4 == 3 ? WorkStreamV2.version : WorkStreamV3.version
-            if Self.expectSameAsFullPath(bytes, storeVersion: 1, to: target, "seed \(seed), round \(round) (to v\(target)): \(edit)") { took += 1 } else { declined += 1 }
+            if Self.expectSameAsFullPath(bytes, storeVersion: 1, to: target, "seed \(seed), round \(round) (to v\(target)): \(edit)") {
+                took += 1
+            } else {
+                declined += 1
+            }
         }
         #expect(took > 300, "the fast path took only \(took) edited documents")
         #expect(declined > 300, "the fast path declined only \(declined) edited documents")
@@ -281,18 +298,19 @@ import TestSupport
     /// `quoted` as the value of a message's only unknown key: taken by the scan or not.
     static func scansAsString(_ quoted: [UInt8]) -> Bool {
         let before = Array("[\n    {\n      \"a\": ".utf8)
-        let after = Array("""
-        ,
-              "id": "5a20a636-a88e-4733-94df-15fed7605b5f",
-              "role": "user",
-              "server_timestamp": null,
-              "session_id": "000c97a2-89a0-4e75-ad13-ca449993f416",
-              "status": "confirmed",
-              "text": "x",
-              "timestamp": "2025-04-13T04:29:56.256Z"
-            }
-          ]
-        """.utf8)
+        let after = Array(
+            """
+            ,
+                  "id": "5a20a636-a88e-4733-94df-15fed7605b5f",
+                  "role": "user",
+                  "server_timestamp": null,
+                  "session_id": "000c97a2-89a0-4e75-ad13-ca449993f416",
+                  "status": "confirmed",
+                  "text": "x",
+                  "timestamp": "2025-04-13T04:29:56.256Z"
+                }
+              ]
+            """.utf8)
         let bytes = before + quoted + after
         return bytes.withUnsafeBufferPointer { CanonicalMessages.upgradedToV3($0, from: 0) } != nil
     }

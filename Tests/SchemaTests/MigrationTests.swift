@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 @Suite struct SessionMigrationTests {
@@ -64,7 +65,9 @@ import Testing
     static func id(_ n: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))! }
 
     static func store(_ sessions: [(Int, String)]) throws -> StoreSnapshot {
-        var files: [String: [UInt8]] = ["store.json": Fixtures.bytes(#"{"format": "work-stream-store", "schema_version": 1, "created_at": "2025-10-01T00:00:00Z"}"#)]
+        var files: [String: [UInt8]] = [
+            "store.json": Fixtures.bytes(#"{"format": "work-stream-store", "schema_version": 1, "created_at": "2025-10-01T00:00:00Z"}"#)
+        ]
         for (n, extra) in sessions { files["sessions/\(id(n).lowercased).json"] = Fixtures.bytes(Fixtures.minimalSession(extra, id: id(n))) }
         return try StoreSnapshot(files: files)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -11,8 +12,10 @@ import Testing
     func object(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
 
     @Test func aTableSlotMatchesAKeyExactlyWhenStringEqualityDoes() {
-        let keys = ["id", "text", "server_timestamp", "caf\u{E9}", "cafe\u{301}", "K", "\u{212A}", "Id", "ids",
-                    "", "server_timestamps", "texT", "t", "caf", "\u{1F600}", String(repeating: "x", count: 70_000)]
+        let keys = [
+            "id", "text", "server_timestamp", "caf\u{E9}", "cafe\u{301}", "K", "\u{212A}", "Id", "ids",
+            "", "server_timestamps", "texT", "t", "caf", "\u{1F600}", String(repeating: "x", count: 70_000),
+        ]
         for key in keys {
             #expect(Self.table.slot(of: key) == Self.table.names.firstIndex(of: key), "key '\(key.prefix(20))'")
         }
@@ -35,7 +38,7 @@ import Testing
             #expect(reader.take("id") == .number(JSONNumber(1)))
             #expect(reader.take("server_timestamp") == .null)
             #expect(reader.take("missing") == nil)
-            #expect(reader.take("other") == .object([:]))   // not in the table: looked up
+            #expect(reader.take("other") == .object([:]))  // not in the table: looked up
             #expect(reader.unknownKeys() == ["extra": .array([.bool(true)])])
         }
     }
@@ -84,8 +87,11 @@ import Testing
         let extra = #""confidence": 0.5, "audio_duration_ms": 10, "status": "error""#
         let session = try Fixtures.sessionV1(#""messages": [\#(Fixtures.message()), \#(Fixtures.message(extra: extra))]"#)
         #expect(session.fields.messages[0].unknown.isEmpty)
-        #expect(session.fields.messages[1].unknown == ["confidence": .number(JSONNumber(literal: "0.5")!),
-                                                       "audio_duration_ms": .number(JSONNumber(10))])
+        #expect(
+            session.fields.messages[1].unknown == [
+                "confidence": .number(JSONNumber(literal: "0.5")!),
+                "audio_duration_ms": .number(JSONNumber(10)),
+            ])
         #expect(session.fields.messages[1].status == "error")
     }
 }

@@ -1,46 +1,47 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 @Suite struct PreservationTests {
     /// A canonical v2 document: decode → encode gives the same bytes.
     static let canonicalV2 = """
-    {
-      "backend_name": "Fix login crash",
-      "draft_text": "half a sentence",
-      "id": "4f1c2a9e-8b7d-4c3e-9a1f-0d2e3c4b5a69",
-      "is_in_priority_queue": true,
-      "is_in_queue": true,
-      "is_locally_created": false,
-      "last_modified": "2025-10-17T14:30:00.123Z",
-      "message_count": 12,
-      "messages": [
         {
-          "audio_duration_ms": 4200,
-          "confidence": 0.93,
-          "id": "11111111-2222-4333-8444-555555555555",
-          "role": "user",
-          "server_timestamp": null,
-          "session_id": "4f1c2a9e-8b7d-4c3e-9a1f-0d2e3c4b5a69",
-          "status": "sending",
-          "text": "Why does login crash on iPad?\\nIt says \\"nil\\".",
-          "timestamp": "2025-10-17T14:29:59.999Z"
+          "backend_name": "Fix login crash",
+          "draft_text": "half a sentence",
+          "id": "4f1c2a9e-8b7d-4c3e-9a1f-0d2e3c4b5a69",
+          "is_in_priority_queue": true,
+          "is_in_queue": true,
+          "is_locally_created": false,
+          "last_modified": "2025-10-17T14:30:00.123Z",
+          "message_count": 12,
+          "messages": [
+            {
+              "audio_duration_ms": 4200,
+              "confidence": 0.93,
+              "id": "11111111-2222-4333-8444-555555555555",
+              "role": "user",
+              "server_timestamp": null,
+              "session_id": "4f1c2a9e-8b7d-4c3e-9a1f-0d2e3c4b5a69",
+              "status": "sending",
+              "text": "Why does login crash on iPad?\\nIt says \\"nil\\".",
+              "timestamp": "2025-10-17T14:29:59.999Z"
+            }
+          ],
+          "preview": "Why does login…",
+          "priority": 1,
+          "priority_order": 1.5,
+          "priority_queued_at": "2025-10-17T14:00:00.000Z",
+          "provider": "claude",
+          "provider_session_id": "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b",
+          "queue_position": 2,
+          "queued_at": "2025-10-17T14:10:00.000Z",
+          "schema_version": 2,
+          "unread_count": 3,
+          "working_directory": "/Users/ana/app"
         }
-      ],
-      "preview": "Why does login…",
-      "priority": 1,
-      "priority_order": 1.5,
-      "priority_queued_at": "2025-10-17T14:00:00.000Z",
-      "provider": "claude",
-      "provider_session_id": "0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b",
-      "queue_position": 2,
-      "queued_at": "2025-10-17T14:10:00.000Z",
-      "schema_version": 2,
-      "unread_count": 3,
-      "working_directory": "/Users/ana/app"
-    }
 
-    """
+        """
 
     @Test func canonicalDocumentRoundTripsByteForByte() throws {
         let bytes = Fixtures.bytes(Self.canonicalV2)
@@ -77,9 +78,11 @@ import Testing
     }
 
     @Test func unknownKeysSurviveInEveryDocumentKind() throws {
-        let user = try CustomisationV1(bytes: Fixtures.bytes("""
-            {"schema_version": 1, "id": "\(Fixtures.id.lowercased)", "created_at": "2025-10-17T14:30:00Z", "color": "teal"}
-            """))
+        let user = try CustomisationV1(
+            bytes: Fixtures.bytes(
+                """
+                {"schema_version": 1, "id": "\(Fixtures.id.lowercased)", "created_at": "2025-10-17T14:30:00Z", "color": "teal"}
+                """))
         #expect(user.unknown == ["color": .string("teal")])
         #expect(try CustomisationV1(bytes: user.encoded) == user)
 
@@ -87,18 +90,22 @@ import Testing
         #expect(Fixtures.string(settings.encoded).contains("\"rate\": 1.25"))
         #expect(settings.queueEnabled == false && settings.priorityQueueEnabled == false)
 
-        let queue = try QueueV2(bytes: Fixtures.bytes("""
-            {"schema_version": 2, "x": 1.0, "fifo": [{"work_stream_id": "\(Fixtures.id.lowercased)", "queued_at": null, "pin": true}], "priority": []}
-            """))
+        let queue = try QueueV2(
+            bytes: Fixtures.bytes(
+                """
+                {"schema_version": 2, "x": 1.0, "fifo": [{"work_stream_id": "\(Fixtures.id.lowercased)", "queued_at": null, "pin": true}], "priority": []}
+                """))
         #expect(queue.unknown == ["x": .number(JSONNumber(literal: "1.0")!)])
         #expect(queue.fifo.first?.unknown == ["pin": .bool(true)])
         #expect(try QueueV2(bytes: queue.encoded) == queue)
 
-        let manifest = try ManifestV2(bytes: Fixtures.bytes("""
-            {"format": "work-stream-store", "schema_version": 2, "min_reader_version": 1, "created_at": "2025-10-17T14:30:00Z",
-             "device": "iPad", "migrations": [{"from": 1, "to": 2, "started_at": "2025-10-17T14:30:00Z",
-             "finished_at": "2025-10-17T14:30:01Z", "tool_version": "0.1.0", "counts": {"sessions_upgraded": 3}, "host": "mac"}]}
-            """))
+        let manifest = try ManifestV2(
+            bytes: Fixtures.bytes(
+                """
+                {"format": "work-stream-store", "schema_version": 2, "min_reader_version": 1, "created_at": "2025-10-17T14:30:00Z",
+                 "device": "iPad", "migrations": [{"from": 1, "to": 2, "started_at": "2025-10-17T14:30:00Z",
+                 "finished_at": "2025-10-17T14:30:01Z", "tool_version": "0.1.0", "counts": {"sessions_upgraded": 3}, "host": "mac"}]}
+                """))
         #expect(manifest.unknown == ["device": .string("iPad")])
         #expect(manifest.migrations.first?.unknown == ["host": .string("mac")])
         #expect(try ManifestV2(bytes: manifest.encoded) == manifest)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 // Spec §5 states the shipped app's queue rules. Each test below restates one or more of the app's
@@ -84,7 +85,7 @@ private enum Q {
     @Test func readdingWithoutALevelKeepsTheLevelAndMovesToTheEndOfIt() {
         var q = Q.priority([(5, 1), (5, 2), (1, 3), (1, 4)])
         q.addToPriority(Q.id(1), at: Q.t2)
-        q.addToPriority(Q.id(3), storedPriority: 10, at: Q.t2)   // queued: its level wins over the stored one
+        q.addToPriority(Q.id(3), storedPriority: 10, at: Q.t2)  // queued: its level wins over the stored one
         #expect(Q.entries(q) == ["4:1/2.0", "3:1/3.0", "2:5/2.0", "1:5/3.0"])
         #expect(q.priorityEntry(of: Q.id(1))?.priorityQueuedAt == Q.t1, "set on the first add only")
     }
@@ -185,8 +186,9 @@ private enum Q {
     // Dropping 5 between 1 and 4 takes their midpoint; it used to be refused ("not neighbours").
     @Test func dropBetweenVisibleNeighboursWithHiddenEntriesBetweenTakesTheirMidpoint() {
         var q = Q.priority([(10, 1), (10, 2), (10, 3), (10, 4), (10, 5)])
-        let shown = QueueContext(providerSessionIDs: Dictionary(uniqueKeysWithValues: (1...5).map { (Q.id($0), "p\($0)") }),
-                                 deleted: [Q.id(2), Q.id(3)])
+        let shown = QueueContext(
+            providerSessionIDs: Dictionary(uniqueKeysWithValues: (1...5).map { (Q.id($0), "p\($0)") }),
+            deleted: [Q.id(2), Q.id(3)])
         #expect(q.visiblePriority(shown) == [1, 4, 5].map(Q.id))
         q.movePriority(Q.id(5), after: Q.id(1), before: Q.id(4))
         #expect(Q.entries(q) == ["1:10/1.0", "2:10/2.0", "5:10/2.5", "3:10/3.0", "4:10/4.0"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 // Spec §6 rule 5 as the shipped app (reifying/untethered) sorts its queue list: by queue_position
@@ -19,8 +20,10 @@ private enum L {
     // (DirectoryListView.updateCachedQueuedSessions), so a queued work stream whose position is a
     // stale 0 comes first. It used to be placed last.
     @Test func aStalePositionZeroIsPlacedFirst() {
-        let queue = QueueBuilder.build(from: [L.summary(1, position: 2), L.summary(2, position: 0), L.summary(3, position: 1),
-                                              L.summary(4, inQueue: false, position: 0)])
+        let queue = QueueBuilder.build(from: [
+            L.summary(1, position: 2), L.summary(2, position: 0), L.summary(3, position: 1),
+            L.summary(4, inQueue: false, position: 0),
+        ])
         #expect(queue.fifo.map(\.workStreamID) == [2, 3, 1].map(L.id))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 // The library's one-step "take the next" (QueueV2.takeNextFromFIFO, takeNextFromPriority): the
@@ -12,8 +13,9 @@ private enum L {
     /// Every work stream 1…n exists; `deleted` are the ones the user deleted, `locked` those whose
     /// provider session ("p<n>") is locked.
     static func context(_ n: Int, deleted: Set<Int> = [], locked: Set<Int> = []) -> QueueContext {
-        QueueContext(providerSessionIDs: Dictionary(uniqueKeysWithValues: (1...n).map { (id($0), "p\($0)") }),
-                     deleted: Set(deleted.map(id)), lockedProviderSessions: Set(locked.map { "p\($0)" }))
+        QueueContext(
+            providerSessionIDs: Dictionary(uniqueKeysWithValues: (1...n).map { (id($0), "p\($0)") }),
+            deleted: Set(deleted.map(id)), lockedProviderSessions: Set(locked.map { "p\($0)" }))
     }
 }
 
@@ -44,7 +46,8 @@ private enum L {
         #expect(q.priority.map(\.workStreamID) == [L.id(2)])
         let old = q
         _ = q.takeNextFromPriority(where: everyone.shows)
-        let keys = QueueMirrorUpdate(from: old, to: q).keys(for: L.id(2), current: QueueKeys(isInPriorityQueue: true, priority: 5, priorityOrder: 1, priorityQueuedAt: L.t1))
+        let keys = QueueMirrorUpdate(from: old, to: q).keys(
+            for: L.id(2), current: QueueKeys(isInPriorityQueue: true, priority: 5, priorityOrder: 1, priorityQueuedAt: L.t1))
         #expect(keys == QueueKeys(), "taken: removed as removeFromPriority removes (priority 10, order 0, no date)")
         #expect(q.takeNextFromPriority(where: everyone.shows) == nil)
     }

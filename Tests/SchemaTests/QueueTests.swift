@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 @Suite struct FIFOQueueTests {
@@ -32,8 +33,9 @@ import Testing
     @Test func visibleQueueHidesLockedDeletedAndMissingButKeepsTheirPlaces() {
         var q = QueueV2.empty
         for n in 1...5 { q.enqueue(Self.id(n), at: Self.t1) }
-        let context = QueueContext(providerSessionIDs: [Self.id(1): "p1", Self.id(2): "p2", Self.id(3): "p3", Self.id(5): "p5"],
-                                   deleted: [Self.id(3)], lockedProviderSessions: ["p2"])
+        let context = QueueContext(
+            providerSessionIDs: [Self.id(1): "p1", Self.id(2): "p2", Self.id(3): "p3", Self.id(5): "p5"],
+            deleted: [Self.id(3)], lockedProviderSessions: ["p2"])
         #expect(q.visibleFIFO(context) == [Self.id(1), Self.id(5)])
         let all = q.fifoVisibility(context)
         #expect(all.map(\.hiddenBecause) == [[], [.locked], [.deleted], [.missing], []])
@@ -73,8 +75,10 @@ import Testing
         q.addToPriority(Self.id(1), priority: 1, at: Self.t1)
         let removed = q.removeFromPriority(Self.id(1))
         #expect(removed)
-        var keys = QueueKeys(WorkStreamFieldsV1(id: Self.id(1), backendName: "", workingDirectory: "", lastModified: Self.t1,
-                                             isInPriorityQueue: true, priority: 1, priorityOrder: 1, priorityQueuedAt: Self.t1))
+        var keys = QueueKeys(
+            WorkStreamFieldsV1(
+                id: Self.id(1), backendName: "", workingDirectory: "", lastModified: Self.t1,
+                isInPriorityQueue: true, priority: 1, priorityOrder: 1, priorityQueuedAt: Self.t1))
         keys.resetPriority()
         #expect(keys.priority == 10 && keys.priorityOrder == 0 && keys.priorityQueuedAt == nil && !keys.isInPriorityQueue)
         #expect(q.priority.isEmpty)
@@ -137,14 +141,14 @@ import Testing
     @Test func dragBesideANeighbourNotQueuedOrItselfTreatsItAsAbsent() {
         var q = QueueV2.empty
         for n in 1...3 { q.addToPriority(Self.id(n), priority: 5, at: Self.t1) }
-        q.movePriority(Self.id(3), after: Self.id(9), before: Self.id(1))       // 9 is not queued: only a lower neighbour
+        q.movePriority(Self.id(3), after: Self.id(9), before: Self.id(1))  // 9 is not queued: only a lower neighbour
         #expect(entries(q) == ["3:5/0.0", "1:5/1.0", "2:5/2.0"])
-        q.movePriority(Self.id(2), after: Self.id(2), before: Self.id(3))       // itself: only a lower neighbour
+        q.movePriority(Self.id(2), after: Self.id(2), before: Self.id(3))  // itself: only a lower neighbour
         #expect(entries(q) == ["2:5/-1.0", "3:5/0.0", "1:5/1.0"])
         let before = q
-        q.movePriority(Self.id(1), after: Self.id(1), before: Self.id(9))       // no neighbour left: nothing changes
+        q.movePriority(Self.id(1), after: Self.id(1), before: Self.id(9))  // no neighbour left: nothing changes
         #expect(q == before)
-        q.movePriority(Self.id(1), after: Self.id(2), before: Self.id(1))       // itself below: only an upper neighbour
+        q.movePriority(Self.id(1), after: Self.id(2), before: Self.id(1))  // itself below: only an upper neighbour
         #expect(entries(q) == ["2:5/-1.0", "1:5/0.0", "3:5/0.0"], "order −1 + 1; the tie with 3 is broken by id")
     }
 }

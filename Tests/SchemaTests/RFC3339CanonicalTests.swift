@@ -1,19 +1,23 @@
 import Foundation
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
 /// `RFC3339.canonicalDate` reads only the store's own form, `YYYY-MM-DDTHH:MM:SS.mmmZ`; for
 /// such text it must give exactly the general reader's answer, and for any other text nil.
 @Suite struct RFC3339CanonicalTests {
-    static let separators: [Int: UInt8] = [4: UInt8(ascii: "-"), 7: UInt8(ascii: "-"), 10: UInt8(ascii: "T"),
-                                           13: UInt8(ascii: ":"), 16: UInt8(ascii: ":"), 19: UInt8(ascii: "."), 23: UInt8(ascii: "Z")]
+    static let separators: [Int: UInt8] = [
+        4: UInt8(ascii: "-"), 7: UInt8(ascii: "-"), 10: UInt8(ascii: "T"),
+        13: UInt8(ascii: ":"), 16: UInt8(ascii: ":"), 19: UInt8(ascii: "."), 23: UInt8(ascii: "Z"),
+    ]
 
     /// 24 bytes: the canonical separators, and a digit everywhere else.
     static func isCanonicalShape(_ text: [UInt8]) -> Bool {
-        text.count == 24 && text.indices.allSatisfy { index in
-            separators[index].map { text[index] == $0 } ?? (text[index] >= UInt8(ascii: "0") && text[index] <= UInt8(ascii: "9"))
-        }
+        text.count == 24
+            && text.indices.allSatisfy { index in
+                separators[index].map { text[index] == $0 } ?? (text[index] >= UInt8(ascii: "0") && text[index] <= UInt8(ascii: "9"))
+            }
     }
 
     func check(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -57,8 +61,10 @@ import Testing
     }
 
     @Test func otherFormsAreLeftToTheGeneralReader() {
-        for text in ["2025-10-17T14:30:00Z", "2025-10-17t14:30:00.000Z", "2025-10-17T14:30:00.000z", "2025-10-17T14:30:00.0000Z",
-                     "2025-10-17T16:30:00.000+02:00", "2025-10-17T14:30:00.00Z", ""] {
+        for text in [
+            "2025-10-17T14:30:00Z", "2025-10-17t14:30:00.000Z", "2025-10-17T14:30:00.000z", "2025-10-17T14:30:00.0000Z",
+            "2025-10-17T16:30:00.000+02:00", "2025-10-17T14:30:00.00Z", "",
+        ] {
             #expect(RFC3339.canonicalDate(text) == nil, "\(text)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -72,7 +73,7 @@ struct RFC3339Tests {
         #expect(RFC3339.format(Date(timeIntervalSinceReferenceDate: 0)) == "2001-01-01T00:00:00.000Z")
     }
 
-    #if os(macOS) || os(Linux) || os(Windows) // exit tests need a platform that can spawn processes
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests need a platform that can spawn processes
     @Test func formattingADateOutsideYears0000To9999StopsTheProgram() async {
         await #expect(processExitsWith: .failure) {
             _ = RFC3339.format(Date(timeIntervalSince1970: 253_402_300_800))

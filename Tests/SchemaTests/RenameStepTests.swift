@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -17,9 +18,10 @@ import Testing
             guard case .v3(let v3) = document else { Issue.record("\(id) is not v3"); continue }
             let (v4, changes) = try RenameStep.forward(v3, queue: index)
             let (back, _) = try RenameStep.inverse(try WorkStreamV4(bytes: v4.encoded), queue: index)
-            let stale = Set(changes.compactMap { change -> String? in
-                if case .staleMirrorKey(let key, _) = change { return key } else { return nil }
-            })
+            let stale = Set(
+                changes.compactMap { change -> String? in
+                    if case .staleMirrorKey(let key, _) = change { return key } else { return nil }
+                })
             var expected = v3.fields
             let restored = back.fields
             for key in stale {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 @Suite struct RollbackCheckTests {
@@ -104,7 +105,8 @@ import Testing
 
         let (after, report) = try StoreMigration.migrate(try StoreSnapshot(files: store.files), context: Self.context)
         guard case .v2(let r1) = after.sessions[Self.id(1)], case .v2(let r2) = after.sessions[Self.id(2)],
-              case .v2(let r4) = after.sessions[Self.id(4)] else { Issue.record("not upgraded"); return }
+            case .v2(let r4) = after.sessions[Self.id(4)]
+        else { Issue.record("not upgraded"); return }
         #expect(r1.providerSessionID == RollbackCheckTests.compacted)
         #expect(r2.providerSessionID == Self.id(2).lowercased)
         #expect(r2.unreadCount == 7)
@@ -119,12 +121,14 @@ import Testing
     }
 
     @Test func allV2StoreTakesQueueJSONAsTruthAndDropsMissingEntries() throws {
-        var (store, _) = try StoreMigration.migrate(try StoreMigrationTests.store([
-            (1, #""is_in_queue": true, "queue_position": 1"#), (2, #""is_in_queue": true, "queue_position": 2"#),
-        ]), context: Self.context)
-        store.queue!.enqueue(Self.id(9), at: Fixtures.t0)   // an entry for a work stream that does not exist
-        store.queue!.enqueue(Self.id(1), at: Fixtures.t0)   // v2 code moved 1 to the end but the mirror was not written
-        let resolved = QueueResolution.resolve(manifestVersion: 2, target: 2, sessions: store.sessions.values.map(WorkStreamQueueSummary.init), existing: store.queue)
+        var (store, _) = try StoreMigration.migrate(
+            try StoreMigrationTests.store([
+                (1, #""is_in_queue": true, "queue_position": 1"#), (2, #""is_in_queue": true, "queue_position": 2"#),
+            ]), context: Self.context)
+        store.queue!.enqueue(Self.id(9), at: Fixtures.t0)  // an entry for a work stream that does not exist
+        store.queue!.enqueue(Self.id(1), at: Fixtures.t0)  // v2 code moved 1 to the end but the mirror was not written
+        let resolved = QueueResolution.resolve(
+            manifestVersion: 2, target: 2, sessions: store.sessions.values.map(WorkStreamQueueSummary.init), existing: store.queue)
         #expect(resolved.truth == .queueDocument)
         #expect(resolved.queue.fifo.map(\.workStreamID) == [Self.id(2), Self.id(1)])
         #expect(resolved.changes.contains(.queueEntryDropped(list: "fifo", workStreamID: Self.id(9))))

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -12,8 +13,9 @@ import Testing
 /// and review the diff.
 @Suite struct SampleStoreTests {
     /// The migration record of the sample: fixed times and tool version, so the bytes are stable.
-    static let context = StoreMigration.Context(startedAt: RFC3339.parse("2025-11-20T09:00:00.000Z")!,
-                                                finishedAt: RFC3339.parse("2025-11-20T09:00:00.250Z")!, toolVersion: "0.1.0", target: 2)
+    static let context = StoreMigration.Context(
+        startedAt: RFC3339.parse("2025-11-20T09:00:00.000Z")!,
+        finishedAt: RFC3339.parse("2025-11-20T09:00:00.250Z")!, toolVersion: "0.1.0", target: 2)
     static var contextV3: StoreMigration.Context { var c = context; c.target = 3; return c }
 
     static func write(_ store: StoreSnapshot, to folder: String) throws {

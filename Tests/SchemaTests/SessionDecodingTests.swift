@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 @Suite struct SessionDecodingTests {
@@ -92,7 +93,9 @@ import Testing
     @Test func newerDocumentIsRefusedNamingBothVersions() {
         let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamDocument(bytes: Fixtures.bytes(Fixtures.minimalSession(version: 4))) }
         #expect(error?.code == .unsupportedVersion)
-        #expect(error?.reason == "schema_version: this work stream document has schema_version 4, but this code reads up to version 3; use a newer version of the tool")
+        #expect(
+            error?.reason
+                == "schema_version: this work stream document has schema_version 4, but this code reads up to version 3; use a newer version of the tool")
     }
 
     @Test func newerDocumentIsReadWhenTheStoreAllowsIt() throws {

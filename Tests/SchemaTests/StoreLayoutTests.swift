@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 
 @Suite struct StoreLayoutTests {
@@ -41,15 +42,21 @@ import Testing
     @Test func noSourceFileOutsideStoreLayoutSpellsTheLayout() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
-        let names = ["store.json", "settings.json", "queue.json", "sessions", "user-sessions",
-                     "work-streams", ".lock", ".tmp-", ".migration-sessions", ".writes",
-                     ".staging-work-streams", ".staging-sessions", ".retired-work-streams"]
+        let names = [
+            "store.json", "settings.json", "queue.json", "sessions", "user-sessions",
+            "work-streams", ".lock", ".tmp-", ".migration-sessions", ".writes",
+            ".staging-work-streams", ".staging-sessions", ".retired-work-streams",
+        ]
         let whole = names.map { "\"\($0)\"" }
-        let building = ["\"sessions/", "\"user-sessions/", " sessions/\\(", " user-sessions/\\(", "(sessions/\\(", "(user-sessions/\\(",
-                        "\"/sessions", "\"/user-sessions", "\"/store.json", "\"/settings.json", "\"/queue.json"]
-        let exceptions = ["Schema/Migration/StoreMigration.swift": "return [\"sessions\": sessions, \"user_sessions\"",
-                          // an option of the generator's command line (`--work-streams N`), not a path
-                          "generate-store/main.swift": "guard [\"work-streams\""]
+        let building = [
+            "\"sessions/", "\"user-sessions/", " sessions/\\(", " user-sessions/\\(", "(sessions/\\(", "(user-sessions/\\(",
+            "\"/sessions", "\"/user-sessions", "\"/store.json", "\"/settings.json", "\"/queue.json",
+        ]
+        let exceptions = [
+            "Schema/Migration/StoreMigration.swift": "return [\"sessions\": sessions, \"user_sessions\"",
+            // an option of the generator's command line (`--work-streams N`), not a path
+            "generate-store/main.swift": "guard [\"work-streams\"",
+        ]
         let optionUse = "number(\"work-streams\""
         var found: [String] = []
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Schema
 @testable import StoreJSON
 
@@ -42,7 +43,9 @@ import Testing
             let id = UUID()
             var text = Array(id.uuidString.utf8)
             if round % 2 == 0 { text = Array(id.uuidString.lowercased().utf8) }
-            if round % 3 == 0 { text = text.enumerated().map { $0.offset % 2 == 0 ? Array(String(UnicodeScalar($0.element)).lowercased().utf8)[0] : $0.element } }
+            if round % 3 == 0 {
+                text = text.enumerated().map { $0.offset % 2 == 0 ? Array(String(UnicodeScalar($0.element)).lowercased().utf8)[0] : $0.element }
+            }
             #expect(parsed(text) == withUnsafeBytes(of: id.uuid) { Array($0) })
         }
     }

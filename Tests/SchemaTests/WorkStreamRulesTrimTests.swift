@@ -1,6 +1,7 @@
 import Foundation
 import StoreGenerator
 import Testing
+
 @testable import Schema
 
 /// `WorkStreamRules.trimmedOfWhiteSpace` returns what Foundation's
@@ -27,8 +28,9 @@ import Testing
         var random = SeededGenerator(seed: 19)
         for _ in 0..<5_000 {
             let text = (0..<Int.random(in: 0...6, using: &random)).map { _ in Self.alphabet.randomElement(using: &random)! }.joined()
-            #expect(scalars(WorkStreamRules.trimmedOfWhiteSpace(text)) == scalars(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-                    "\(scalars(text).map { String($0, radix: 16) })")
+            #expect(
+                scalars(WorkStreamRules.trimmedOfWhiteSpace(text)) == scalars(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                "\(scalars(text).map { String($0, radix: 16) })")
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import Schema
 import StoreGenerator
 import StoreJSON
+import Testing
 
 /// The direct session encoder against `JSONWriter.document(json)` over a whole generated store:
 /// every v1 document as read, as migrated to v2, and as migrated to v3.

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-import TestSupport
 import JSONStore
 import Schema
-@testable import StoreGenerator
 import StoreJSON
+import TestSupport
+import Testing
+
+@testable import StoreGenerator
 
 @Suite struct StoreGeneratorTests {
     /// Small, but large enough that this seed shows every edge case the generator sprinkles.

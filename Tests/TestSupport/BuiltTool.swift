@@ -55,8 +55,10 @@ public enum BuiltTool {
     /// - `launcher`: a command it runs under, e.g. `fiu-run -x -c ...` (found on `PATH`).
     /// - `environment`: variables added to this process's environment.
     /// - `timeLimit`: seconds after which it is killed and the run marked `timedOut`; none by default.
-    public static func run(_ arguments: [String], stdin: [UInt8]? = nil, launcher: [String] = [], environment: [String: String] = [:],
-                           timeLimit: Double? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> ToolRun {
+    public static func run(
+        _ arguments: [String], stdin: [UInt8]? = nil, launcher: [String] = [], environment: [String: String] = [:],
+        timeLimit: Double? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ToolRun {
         try requireExecutable(sourceLocation: sourceLocation)
         return try runProgram(executable.path, arguments, stdin: stdin, launcher: launcher, environment: environment, timeLimit: timeLimit)
     }
@@ -69,11 +71,14 @@ public enum BuiltTool {
     }
 
     /// Runs any program as ``run(_:stdin:launcher:environment:timeLimit:sourceLocation:)`` runs `migrate-store`.
-    public static func runProgram(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil, launcher: [String] = [],
-                                  environment: [String: String] = [:], timeLimit: Double? = nil) throws -> ToolRun {
+    public static func runProgram(
+        _ executable: String, _ arguments: [String], stdin: [UInt8]? = nil, launcher: [String] = [],
+        environment: [String: String] = [:], timeLimit: Double? = nil
+    ) throws -> ToolRun {
         let run = try capture(executable, arguments, stdin: stdin, launcher: launcher, environment: environment, timeLimit: timeLimit)
-        return ToolRun(stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self),
-                       code: run.code, timedOut: run.timedOut)
+        return ToolRun(
+            stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self),
+            code: run.code, timedOut: run.timedOut)
     }
 
     /// The full path of a program on `PATH`, or the name as given.
@@ -87,19 +92,24 @@ public enum BuiltTool {
     }
 
     private static func requireExecutable(sourceLocation: SourceLocation) throws {
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path),
-                     "no executable at '\(executable.path)'; build the package first", sourceLocation: sourceLocation)
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path),
+            "no executable at '\(executable.path)'; build the package first", sourceLocation: sourceLocation)
     }
 
     /// Runs the program with standard output and error in files (no pipe can fill up, whatever
     /// it prints) and returns them once it has ended.
-    private static func capture(_ executable: String, _ arguments: [String], stdin: [UInt8]?, launcher: [String],
-                                environment: [String: String], timeLimit: Double?) throws
-        -> (stdout: Data, stderr: Data, code: Int32, timedOut: Bool) {
+    private static func capture(
+        _ executable: String, _ arguments: [String], stdin: [UInt8]?, launcher: [String],
+        environment: [String: String], timeLimit: Double?
+    ) throws
+        -> (stdout: Data, stderr: Data, code: Int32, timedOut: Bool)
+    {
         let scratch = TemporaryDirectory("tool")
         let outPath = scratch("out"), errPath = scratch("err")
         guard FileManager.default.createFile(atPath: outPath, contents: nil),
-              FileManager.default.createFile(atPath: errPath, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+            FileManager.default.createFile(atPath: errPath, contents: nil)
+        else { throw CocoaError(.fileWriteUnknown) }
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         let process = Process()
@@ -129,8 +139,10 @@ public enum BuiltTool {
         process.waitUntilExit()
         try out.close()
         try err.close()
-        return (try Data(contentsOf: URL(fileURLWithPath: outPath)), try Data(contentsOf: URL(fileURLWithPath: errPath)),
-                process.terminationStatus, timedOut)
+        return (
+            try Data(contentsOf: URL(fileURLWithPath: outPath)), try Data(contentsOf: URL(fileURLWithPath: errPath)),
+            process.terminationStatus, timedOut
+        )
     }
 }
 
@@ -141,12 +153,15 @@ public struct SmallDisk {
     public let path: String
 
     /// `file`, `function` and `sourceLocation` name the calling test in the skipped-tests summary.
-    public init(at path: String, file: String = #fileID, function: String = #function,
-                sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public init(
+        at path: String, file: String = #fileID, function: String = #function,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let mounted = try BuiltTool.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", path], timeLimit: 60)
-        try SkippedTests.require(mounted.code == 0, "can't mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); needs root or CAP_SYS_ADMIN",
-                                    file: file, function: function, sourceLocation: sourceLocation)
+        try SkippedTests.require(
+            mounted.code == 0, "can't mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); needs root or CAP_SYS_ADMIN",
+            file: file, function: function, sourceLocation: sourceLocation)
         self.path = path
     }
 

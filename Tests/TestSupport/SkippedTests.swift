@@ -23,8 +23,10 @@ public enum SkippedTests {
     /// ```swift
     /// try SkippedTests.require(Tool.isInstalled("fiu-run"), "fiu-run not found: apt-get install fiu-utils")
     /// ```
-    public static func require(_ condition: Bool, _ reason: String, file: String = #fileID, function: String = #function,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public static func require(
+        _ condition: Bool, _ reason: String, file: String = #fileID, function: String = #function,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         registry.checked()
         guard !condition else { return }
         registry.record("\(file) \(function)", reason)
@@ -71,9 +73,11 @@ public enum SkippedTests {
             lock.lock()
             let list = skipped
             lock.unlock()
-            var text = list.isEmpty ? "Skipped tests: none (every prerequisite checked was found).\n"
+            var text =
+                list.isEmpty
+                ? "Skipped tests: none (every prerequisite checked was found).\n"
                 : "Skipped \(list.count) test\(list.count == 1 ? "" : "s") (the run still passes; "
-                  + "see README \"Two commands\" for the prerequisites):\n"
+                    + "see README \"Two commands\" for the prerequisites):\n"
             for item in list { text += "  - \(item.name): \(item.reason)\n" }
             FileHandle.standardError.write(Data(text.utf8))
         }

@@ -26,8 +26,10 @@ public struct TreeEntry: Hashable, Sendable, CustomStringConvertible {
 /// A missing or unlistable `root` gives an empty tree. An entry that vanishes while the tree is
 /// read is left out (trees of stores a child process is writing); a regular file that is still
 /// there but can't be read is an issue at `sourceLocation`.
-public func tree(_ root: String, dotNames: Bool = false, everyKind: Bool = false,
-                 sourceLocation: SourceLocation = #_sourceLocation) -> [String: [UInt8]] {
+public func tree(
+    _ root: String, dotNames: Bool = false, everyKind: Bool = false,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> [String: [UInt8]] {
     walk(root, dotNames: dotNames, everyKind: everyKind, includingRoot: false, sourceLocation: sourceLocation).mapValues(\.bytes)
 }
 
@@ -42,8 +44,10 @@ public func snapshot(_ root: String, includingRoot: Bool = false, sourceLocation
 // Glibc and Darwin import them with different types.
 private let typeMask = 0o170000, folderType = 0o040000, fileType = 0o100000, linkType = 0o120000
 
-private func walk(_ root: String, dotNames: Bool, everyKind: Bool, includingRoot: Bool,
-                  sourceLocation: SourceLocation) -> [String: TreeEntry] {
+private func walk(
+    _ root: String, dotNames: Bool, everyKind: Bool, includingRoot: Bool,
+    sourceLocation: SourceLocation
+) -> [String: TreeEntry] {
     var result: [String: TreeEntry] = [:]
     func modified(_ status: stat) -> Int64 {
         #if canImport(Darwin)

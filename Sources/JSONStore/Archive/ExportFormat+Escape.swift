@@ -117,15 +117,15 @@ extension ExportFormat {
     private static func utf8SequenceLength(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Int? {
         let lead = base[index]
         func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
-            index + offset < count && (low ... high).contains(base[index + offset])
+            index + offset < count && (low...high).contains(base[index + offset])
         }
         switch lead {
-        case 0xC2 ... 0xDF: return continuation(1) ? 2 : nil
+        case 0xC2...0xDF: return continuation(1) ? 2 : nil
         case 0xE0: return continuation(1, 0xA0) && continuation(2) ? 3 : nil
-        case 0xE1 ... 0xEC, 0xEE ... 0xEF: return continuation(1) && continuation(2) ? 3 : nil
+        case 0xE1...0xEC, 0xEE...0xEF: return continuation(1) && continuation(2) ? 3 : nil
         case 0xED: return continuation(1, 0x80, 0x9F) && continuation(2) ? 3 : nil
         case 0xF0: return continuation(1, 0x90) && continuation(2) && continuation(3) ? 4 : nil
-        case 0xF1 ... 0xF3: return continuation(1) && continuation(2) && continuation(3) ? 4 : nil
+        case 0xF1...0xF3: return continuation(1) && continuation(2) && continuation(3) ? 4 : nil
         case 0xF4: return continuation(1, 0x80, 0x8F) && continuation(2) && continuation(3) ? 4 : nil
         default: return nil
         }

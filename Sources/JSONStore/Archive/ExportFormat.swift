@@ -44,10 +44,12 @@ enum ExportFormat {
     ///     folders, by name (`RecordedMode.folderModes`).
     static func header(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, files: Int, folderModes: [String: mode_t]) -> [UInt8] {
         let folders = folderModes.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, RecordedMode.text($0.value)) }
-        return encode([("created_at", .string(RFC3339.format(createdAt))), ("files", .int(Int64(files))),
-                       ("folder_modes", .strings(folders)), ("format", .string(format)),
-                ("format_version", .int(Int64(formatVersion))), ("store_schema_version", .int(Int64(storeSchemaVersion))),
-                ("tool_version", .string(toolVersion)), ("type", .string("header"))])
+        return encode([
+            ("created_at", .string(RFC3339.format(createdAt))), ("files", .int(Int64(files))),
+            ("folder_modes", .strings(folders)), ("format", .string(format)),
+            ("format_version", .int(Int64(formatVersion))), ("store_schema_version", .int(Int64(storeSchemaVersion))),
+            ("tool_version", .string(toolVersion)), ("type", .string("header")),
+        ])
     }
 
     /// The line of one file, or nil when `content` is not valid UTF-8 (the caller names the file).
@@ -56,9 +58,11 @@ enum ExportFormat {
     static func file(_ path: StoreFilePath, content: [UInt8], mode: mode_t) -> [UInt8]? {
         // The members after "content": `{"mode":…}` with its "{" replaced by the "," that
         // follows the content (keys stay sorted: "content" < "mode").
-        var suffix = encode([("mode", .string(RecordedMode.text(mode))), ("path", .string(path.rawValue)),
-                             ("sha256", .string(SHA256.hex(of: content))), ("size", .int(Int64(content.count))),
-                             ("type", .string("file"))])
+        var suffix = encode([
+            ("mode", .string(RecordedMode.text(mode))), ("path", .string(path.rawValue)),
+            ("sha256", .string(SHA256.hex(of: content))), ("size", .int(Int64(content.count))),
+            ("type", .string("file")),
+        ])
         suffix[0] = UInt8(ascii: ",")
         return line(content: content, suffix: suffix)
     }
@@ -82,8 +86,9 @@ enum ExportFormat {
 
     /// `{"a":…,"b":…}`: compact, members in the given order, which must be sorted by key.
     static func encode(_ members: [(String, Value)]) -> [UInt8] {
-        precondition(zip(members, members.dropFirst()).allSatisfy { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
-                     "ExportFormat: keys must be sorted")
+        precondition(
+            zip(members, members.dropFirst()).allSatisfy { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
+            "ExportFormat: keys must be sorted")
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (index, (key, value)) in members.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -113,7 +118,7 @@ enum ExportFormat {
             case 0x09: out.append(contentsOf: #"\t"#.utf8)
             case 0x08: out.append(contentsOf: #"\b"#.utf8)
             case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-            case 0 ..< 0x20: out.append(contentsOf: #"\u00"#.utf8 + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            case 0..<0x20: out.append(contentsOf: #"\u00"#.utf8 + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
             default: out.append(byte)
             }
         }

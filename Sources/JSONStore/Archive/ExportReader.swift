@@ -1,9 +1,10 @@
+import StoreJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StoreJSON
 /// Reads an export line by line and checks everything (see `ExportFormat`), handing each
 /// verified file to `onFile`. Stops at the first problem, naming the line and the entry.
 ///
@@ -41,8 +42,10 @@ struct ExportReader {
     ///     permission bits (nil in an export written before modes were recorded), and the header's
     ///     store schema version (every file was checked against it).
     /// - Throws: `ArchiveProblem` for the input's first problem; `StoreError` from reading or from `onFile`.
-    mutating func read(onHeader: (Header) -> Void = { _ in },
-                       onFile: (StoreFilePath, [UInt8], mode_t?, Int) throws(StoreError) -> Void) throws(ExportReadError) {
+    mutating func read(
+        onHeader: (Header) -> Void = { _ in },
+        onFile: (StoreFilePath, [UInt8], mode_t?, Int) throws(StoreError) -> Void
+    ) throws(ExportReadError) {
         while let line = try next() {
             guard line.terminated else { throw problem("the last line is cut off (no newline): the export is truncated") }
             let object = try parse(line.bytes)
@@ -69,8 +72,9 @@ struct ExportReader {
                 hasher.update(CollectionOfOne(UInt8(ascii: "\n")))
             }
         }
-        throw header == nil ? problem("the input is empty: this is not an export")
-                            : problem("the export ends without its trailer line: it is truncated")
+        throw header == nil
+            ? problem("the input is empty: this is not an export")
+            : problem("the export ends without its trailer line: it is truncated")
     }
 
     private mutating func next() throws(ExportReadError) -> LineReader.Line? {
@@ -96,8 +100,9 @@ struct ExportReader {
         }
         let version = try integer(object, "format_version")
         guard version <= Int64(ExportFormat.formatVersion) else {
-            throw problem("has format_version \(version), but this tool reads version \(ExportFormat.formatVersion); use a newer "
-                          + "version of the tool", kind: .incompatible)
+            throw problem(
+                "has format_version \(version), but this tool reads version \(ExportFormat.formatVersion); use a newer "
+                    + "version of the tool", kind: .incompatible)
         }
         guard version >= 1, case .string(let tool)? = object["tool_version"] else { throw problem("is not a valid export header") }
         var header = Header(storeSchemaVersion: Int(try integer(object, "store_schema_version")), toolVersion: tool)
@@ -109,8 +114,9 @@ struct ExportReader {
                     throw problem("has a folder '\(key)' in 'folder_modes'; only '.', 'sessions' and 'user-sessions' are allowed")
                 }
                 guard case .string(let text) = value, let bits = RecordedMode.parse(text) else {
-                    throw problem("has an invalid mode for '\(key)' in 'folder_modes': it must be four octal digits starting with 0 "
-                                  + "(\"0755\"); setuid, setgid and sticky bits are never restored")
+                    throw problem(
+                        "has an invalid mode for '\(key)' in 'folder_modes': it must be four octal digits starting with 0 "
+                            + "(\"0755\"); setuid, setgid and sticky bits are never restored")
                 }
                 header.folderModes[key] = bits
             }
@@ -175,8 +181,10 @@ struct ExportReader {
     }
 
     private func problem(_ message: String, entry: String? = nil, kind: ArchiveProblem.Kind = .corrupt) -> ExportReadError {
-        .archive(ArchiveProblem(kind, entry: entry ?? "line \(lineNumber)", message,
-                                location: entry == nil ? nil : "line \(lineNumber)"))
+        .archive(
+            ArchiveProblem(
+                kind, entry: entry ?? "line \(lineNumber)", message,
+                location: entry == nil ? nil : "line \(lineNumber)"))
     }
 }
 

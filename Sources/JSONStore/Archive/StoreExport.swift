@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// What `StoreExport.write` wrote.
 public struct ExportReport: Sendable, Equatable {
@@ -51,17 +52,22 @@ public enum StoreExport {
     ///   file that is not UTF-8 text; `.locked`; or the code of a failed call. A failed export
     ///   to a file leaves nothing at its path; one to standard output stops without a trailer,
     ///   so an import refuses what was written.
-    public static func write(store: String, to destination: Destination, tool: String, version: String,
-                             lockTimeout: Duration = StoreLock.defaultTimeout,
-                             progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> ExportReport {
+    public static func write(
+        store: String, to destination: Destination, tool: String, version: String,
+        lockTimeout: Duration = StoreLock.defaultTimeout,
+        progress: (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> ExportReport {
         try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
-            try write(store: store, to: destination, tool: tool, version: version, lockTimeout: lockTimeout, system: .real,
-                      progress: progress)
+            try write(
+                store: store, to: destination, tool: tool, version: version, lockTimeout: lockTimeout, system: .real,
+                progress: progress)
         }
     }
 
-    static func write(store: String, to destination: Destination, tool: String, version: String, lockTimeout: Duration,
-                      system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> ExportReport {
+    static func write(
+        store: String, to destination: Destination, tool: String, version: String, lockTimeout: Duration,
+        system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> ExportReport {
         try Backup.requireStoreFolder(store, system: system)
         switch destination {
         case .standardOutput:
@@ -72,13 +78,16 @@ public enum StoreExport {
         case .file(let path):
             let file = try SiblingPath(path)
             guard !file.isInside(store) else {
-                throw StoreError(.invalidFileName, "Can't write the export '\(path)' inside the store '\(store)': a store holds "
-                                    + "only its documents. Choose a file outside the store.", path: path)
+                throw StoreError(
+                    .invalidFileName,
+                    "Can't write the export '\(path)' inside the store '\(store)': a store holds "
+                        + "only its documents. Choose a file outside the store.", path: path)
             }
             let context = ErrorContext("write the export", file.path)
             guard try system.linkStatus(file.path, context: context) == nil else { throw exists(file.path) }
             let temporary = file.sibling(AtomicFile.temporaryName(for: file.name))
-            let fd = try FileDescriptor(opening: temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, system: system, context: context)
+            let fd = try FileDescriptor(
+                opening: temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600, system: system, context: context)
             let report: ExportReport
             do {
                 let writer = LineWriter(fd: fd.rawValue, context: context, system: system, writebackEvery: 8 * 1024 * 1024)
@@ -103,12 +112,16 @@ public enum StoreExport {
     }
 
     /// Writes header, files and trailer. `store.json` goes first, then the rest by path.
-    private static func emit(store: String, version: String, writer: LineWriter, system: SystemCalls,
-                             progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> ExportReport {
+    private static func emit(
+        store: String, version: String, writer: LineWriter, system: SystemCalls,
+        progress: @escaping (StoreProgress) -> Void
+    ) throws(StoreError) -> ExportReport {
         let scan = try TreeScan.scan(store, system: system)
         guard scan.problems.isEmpty else {
-            throw StoreError(.invalidFileName, "Can't export '\(store)': entries that do not belong in a store: "
-                                + scan.problems.map(\.description).joined(separator: "; ") + ". Move them out of the store.", path: store)
+            throw StoreError(
+                .invalidFileName,
+                "Can't export '\(store)': entries that do not belong in a store: "
+                    + scan.problems.map(\.description).joined(separator: "; ") + ". Move them out of the store.", path: store)
         }
         guard let manifest = scan.files.first(where: { $0.kind == .manifest }) else {
             if let interrupted = InterruptedRestore.error(store, system: system) { throw interrupted }
@@ -125,8 +138,10 @@ public enum StoreExport {
         // The work-stream folder of the other schema side (spec §11) is left out, with its mode.
         let folders = StoreLayout.documentFolderNames(schemaVersion: schemaVersion)
         let folderModes = try RecordedMode.folderModes(of: store, system: system).filter { $0.key == "." || folders.contains($0.key) }
-        try line(ExportFormat.header(toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), files: scan.files.count,
-                                     folderModes: folderModes))
+        try line(
+            ExportFormat.header(
+                toolVersion: version, storeSchemaVersion: schemaVersion, createdAt: Date(), files: scan.files.count,
+                folderModes: folderModes))
         var total: Int64 = 0
         var counter = PhaseCounter(.exporting, total: scan.files.count, report: progress)
         try line(try fileLine(manifest, manifestBytes, manifestMode, store: store))
@@ -135,17 +150,20 @@ public enum StoreExport {
         // Reading a file, checking and escaping it and hashing its content are independent per
         // file and run on the other cores (`ParallelPipeline`) while the lines of the batch
         // before are hashed and written here, in path order: the same bytes as a loop writes.
-        try ParallelPipeline.run(scan.files.filter { $0 != manifest }, system: system, work: { (path) -> Result<(line: [UInt8], size: Int), StoreError> in
-            do throws(StoreError) {
-                let (bytes, mode) = try FileReader.readWithPermissions(path.absolute(in: store), system: system)
-                return .success((try fileLine(path, bytes, mode, store: store), bytes.count))
-            } catch { return .failure(error) }
-        }, consume: { (_, result) throws(StoreError) in
-            let (fileLine, size) = try result.get()
-            try line(fileLine)
-            total += Int64(size)
-            counter.step()
-        })
+        try ParallelPipeline.run(
+            scan.files.filter { $0 != manifest }, system: system,
+            work: { (path) -> Result<(line: [UInt8], size: Int), StoreError> in
+                do throws(StoreError) {
+                    let (bytes, mode) = try FileReader.readWithPermissions(path.absolute(in: store), system: system)
+                    return .success((try fileLine(path, bytes, mode, store: store), bytes.count))
+                } catch { return .failure(error) }
+            },
+            consume: { (_, result) throws(StoreError) in
+                let (fileLine, size) = try result.get()
+                try line(fileLine)
+                total += Int64(size)
+                counter.step()
+            })
         let digest = hasher.finalize().hexString
         try writer.write(ExportFormat.trailer(files: scan.files.count, bytes: total, sha256: digest))
         try writer.flush()
@@ -155,19 +173,25 @@ public enum StoreExport {
     /// The export line of one file (`ExportFormat.file`); a file that is not UTF-8 is an error.
     private static func fileLine(_ path: StoreFilePath, _ bytes: [UInt8], _ mode: mode_t, store: String) throws(StoreError) -> [UInt8] {
         guard let line = ExportFormat.file(path, content: bytes, mode: mode) else {
-            throw StoreError(.invalidDocument, "Can't export '\(store)': '\(path)' is not UTF-8 text, so it is not a valid "
-                                + "document (STORE-FORMAT §2). Back up the store instead, or repair the file.", path: path.absolute(in: store))
+            throw StoreError(
+                .invalidDocument,
+                "Can't export '\(store)': '\(path)' is not UTF-8 text, so it is not a valid "
+                    + "document (STORE-FORMAT §2). Back up the store instead, or repair the file.", path: path.absolute(in: store))
         }
         return line
     }
 
-    private static func locked<R>(_ store: String, tool: String, version: String, timeout: Duration, system: SystemCalls,
-                                  progress: (StoreProgress) -> Void, _ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+    private static func locked<R>(
+        _ store: String, tool: String, version: String, timeout: Duration, system: SystemCalls,
+        progress: (StoreProgress) -> Void, _ body: () throws(StoreError) -> R
+    ) throws(StoreError) -> R {
         let lock: StoreLock
         do {
-            lock = try StoreLock(store: store, tool: tool, version: version, timeout: timeout, system: system,
-                                 action: "export") { holder in progress(.waitingForLock(store: store, holder: holder)) }
-        } catch where error.code == .readOnlyFileSystem {
+            lock = try StoreLock(
+                store: store, tool: tool, version: version, timeout: timeout, system: system,
+                action: "export"
+            ) { holder in progress(.waitingForLock(store: store, holder: holder)) }
+        } catch  where error.code == .readOnlyFileSystem {
             return try body()  // nobody can write a read-only store: see BackupWriter.withStoreLock
         }
         defer { lock.release() }
@@ -181,9 +205,9 @@ public enum StoreExport {
         do {
             try system.hardLink(temporary, to: file.path, context: context)
             system.removeLeftover(temporary)
-        } catch where error.code == .alreadyExists {
+        } catch  where error.code == .alreadyExists {
             throw exists(file.path)
-        } catch where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno ?? 0) {
+        } catch  where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno ?? 0) {
             // A file system without hard links (FAT, exFAT: USB drives): rename instead. The
             // check before it leaves a tiny window in which a file created there would be replaced.
             guard try system.linkStatus(file.path, context: context) == nil else { throw exists(file.path) }
@@ -193,7 +217,9 @@ public enum StoreExport {
     }
 
     private static func exists(_ path: String) -> StoreError {
-        StoreError(.alreadyExists, "Can't write the export '\(path)': it already exists. Choose a new file name; an existing "
-                    + "file is never overwritten.", path: path)
+        StoreError(
+            .alreadyExists,
+            "Can't write the export '\(path)': it already exists. Choose a new file name; an existing "
+                + "file is never overwritten.", path: path)
     }
 }

@@ -62,15 +62,19 @@ public enum StoreImport {
     ///   `.unsupportedVersion`) naming the first bad line and entry; `.alreadyExists` for a
     ///   non-empty target without `force`; `.locked`; or the code of a failed call.
     /// - Warning: With `force`, the target is replaced. Its content is kept in the aside folder.
-    public static func read(from source: Source, into target: String, tool: String, version: String,
-                            force: Bool = false, progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> ImportReport {
+    public static func read(
+        from source: Source, into target: String, tool: String, version: String,
+        force: Bool = false, progress: (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> ImportReport {
         try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
             try read(from: source, into: target, tool: tool, version: version, force: force, system: .real, progress: progress)
         }
     }
 
-    static func read(from source: Source, into path: String, tool: String, version: String, force: Bool,
-                     system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> ImportReport {
+    static func read(
+        from source: Source, into path: String, tool: String, version: String, force: Bool,
+        system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> ImportReport {
         let target = try SiblingPath(path)
         try Restore.requireParent(target, verb: "import", system: system)
         let recovered = try StoreSwap.recover(target, tool: tool, version: version, system: system, progress: progress)
@@ -80,20 +84,24 @@ public enum StoreImport {
         }
         guard case .file(let filePath) = source else {
             // Standard input: descriptor 0, which is not ours to close.
-            return try read(fd: 0, from: source, into: target, recovered: recovered, tool: tool, version: version, force: force,
-                            hint: hint, system: system, progress: progress)
+            return try read(
+                fd: 0, from: source, into: target, recovered: recovered, tool: tool, version: version, force: force,
+                hint: hint, system: system, progress: progress)
         }
         // The user names this file; following a link to it is fine. Folders are refused by read(2).
         let file = try FileDescriptor(opening: filePath, flags: O_RDONLY | O_CLOEXEC, system: system, context: ErrorContext("read", filePath))
         // `file` is closed when this returns or throws, after the import.
-        return try read(fd: file.rawValue, from: source, into: target, recovered: recovered, tool: tool, version: version,
-                        force: force, hint: hint, system: system, progress: progress)
+        return try read(
+            fd: file.rawValue, from: source, into: target, recovered: recovered, tool: tool, version: version,
+            force: force, hint: hint, system: system, progress: progress)
     }
 
     /// The import once the export is open as `fd`.
-    private static func read(fd: Int32, from source: Source, into target: SiblingPath, recovered: RestoreRecovery?,
-                             tool: String, version: String, force: Bool, hint: String,
-                             system: SystemCalls, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> ImportReport {
+    private static func read(
+        fd: Int32, from source: Source, into target: SiblingPath, recovered: RestoreRecovery?,
+        tool: String, version: String, force: Bool, hint: String,
+        system: SystemCalls, progress: @escaping (StoreProgress) -> Void
+    ) throws(StoreError) -> ImportReport {
         let context = ErrorContext("read", source.name)
         var reader = ExportReader(reader: LineReader(fd: fd, limit: FileReader.defaultLimit + 1024 * 1024, context: context, system: system))
         var staged: StagedStore?
@@ -124,10 +132,12 @@ public enum StoreImport {
             staged.directory.discard()
             throw error
         }
-        let aside = try StagedSwap.commit(staged, force: force, tool: tool, version: version, forceHint: hint, system: system,
-                                          progress: progress)
+        let aside = try StagedSwap.commit(
+            staged, force: force, tool: tool, version: version, forceHint: hint, system: system,
+            progress: progress)
         let totals = staged.totals
-        return ImportReport(files: totals.files, bytes: totals.bytes, storeSchemaVersion: header.storeSchemaVersion,
-                            recovered: recovered, aside: aside)
+        return ImportReport(
+            files: totals.files, bytes: totals.bytes, storeSchemaVersion: header.storeSchemaVersion,
+            recovered: recovered, aside: aside)
     }
 }

@@ -58,7 +58,8 @@ extension AsyncStore {
 
     /// `Store.visibleQueue(lockedProviderSessions:)`.
     public func visibleQueue(lockedProviderSessions: Set<String> = []) async throws(StoreError)
-        -> (fifo: [QueueEntryVisibility], priority: [QueueEntryVisibility]) {
+        -> (fifo: [QueueEntryVisibility], priority: [QueueEntryVisibility])
+    {
         let visible = try await read { (s) throws(StoreError) in
             let queues = try s.visibleQueue(lockedProviderSessions: lockedProviderSessions)
             return VisibleQueues(fifo: queues.fifo, priority: queues.priority)
@@ -76,8 +77,10 @@ extension AsyncStore {
 
     /// `Store.createWorkStream(id:workingDirectory:provider:at:)`.
     @discardableResult
-    public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
-                                 at date: Date = Date()) async throws(StoreError) -> WorkStreamV3 {
+    public func createWorkStream(
+        id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
+        at date: Date = Date()
+    ) async throws(StoreError) -> WorkStreamV3 {
         try await write { (s) throws(StoreError) in try s.createWorkStream(id: id, workingDirectory: workingDirectory, provider: provider, at: date) }
     }
 

@@ -11,14 +11,18 @@ extension AsyncStore {
 
     /// `Store.createRenamedWorkStream(id:workingDirectory:provider:at:)`.
     @discardableResult
-    public func createRenamedWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
-                                   at date: Date = Date()) async throws(StoreError) -> WorkStreamV4 {
+    public func createRenamedWorkStream(
+        id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
+        at date: Date = Date()
+    ) async throws(StoreError) -> WorkStreamV4 {
         try await write { (s) throws(StoreError) in try s.createRenamedWorkStream(id: id, workingDirectory: workingDirectory, provider: provider, at: date) }
     }
 
     /// `Store.updateRenamedWorkStream(_:_:)`. `body` runs once, holding the lock, on the store's write queue.
     @discardableResult
-    public func updateRenamedWorkStream(_ id: UUID, _ body: @escaping @Sendable (inout RenamedWorkStream) throws(StoreError) -> Void) async throws(StoreError) -> RenamedWorkStream {
+    public func updateRenamedWorkStream(_ id: UUID, _ body: @escaping @Sendable (inout RenamedWorkStream) throws(StoreError) -> Void) async throws(StoreError)
+        -> RenamedWorkStream
+    {
         try await write { (s) throws(StoreError) in try s.updateRenamedWorkStream(id, body) }
     }
 

@@ -22,21 +22,26 @@ extension AsyncStore {
     ///   values are the `StoreProgress` of every phase).
     /// - Throws: what `StoreUpgrade.run` throws; `.cancelled` when the task was cancelled before
     ///   the migration started (at once when it already was before the call).
-    public static func upgrade(at path: String, to target: Int? = nil, backup: StoreUpgrade.BackupPolicy = .defaultFolder,
-                               tool: String, version: String,
-                               progress: @escaping @Sendable (StoreUpgrade.Event) -> Void = { _ in }) async throws(StoreError) -> StoreUpgrade.Outcome {
+    public static func upgrade(
+        at path: String, to target: Int? = nil, backup: StoreUpgrade.BackupPolicy = .defaultFolder,
+        tool: String, version: String,
+        progress: @escaping @Sendable (StoreUpgrade.Event) -> Void = { _ in }
+    ) async throws(StoreError) -> StoreUpgrade.Outcome {
         if Task.isCancelled {
-            throw StoreError(.cancelled, "The upgrade of '\(path)' was cancelled before it started. Nothing was changed.",
-                             path: path, underlying: CancellationError())
+            throw StoreError(
+                .cancelled, "The upgrade of '\(path)' was cancelled before it started. Nothing was changed.",
+                path: path, underlying: CancellationError())
         }
         let cancelled = LockedState(false)
         let queue = DispatchQueue(label: "JSONStore.AsyncStore.upgrade", qos: .userInitiated)
         let upgrade = { () async -> Result<StoreUpgrade.Outcome, StoreError> in
             do throws(StoreError) {
-                return .success(try await run(on: queue) { () throws(StoreError) in
-                    try StoreUpgrade.run(at: path, to: target, backup: backup, tool: tool, version: version, progress: progress,
-                                         shouldContinue: { !cancelled.withLock { $0 } })
-                })
+                return .success(
+                    try await run(on: queue) { () throws(StoreError) in
+                        try StoreUpgrade.run(
+                            at: path, to: target, backup: backup, tool: tool, version: version, progress: progress,
+                            shouldContinue: { !cancelled.withLock { $0 } })
+                    })
             } catch {
                 return .failure(error)
             }

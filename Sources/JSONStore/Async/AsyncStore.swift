@@ -106,7 +106,7 @@ public final class AsyncStore: Sendable {
             if Task.isCancelled { throw cancelled(path, doing: "write to", waiting: waited) }
             do {
                 return try await attempt()
-            } catch where error.code == .locked {
+            } catch  where error.code == .locked {
                 if Task.isCancelled { throw cancelled(path, doing: "write to", waiting: true) }
                 guard clock.now < deadline else { throw error }
                 waited = true
@@ -128,8 +128,9 @@ public final class AsyncStore: Sendable {
     /// "Can't write to '/data/store': the task was cancelled while it waited for the store's lock. Nothing was written."
     static func cancelled(_ path: String, doing action: String, waiting: Bool) -> StoreError {
         let when = waiting ? "while it waited for the store's lock" : "before the call ran"
-        return StoreError(.cancelled, "Can't \(action) '\(path)': the task was cancelled \(when). Nothing was written.",
-                          path: path, underlying: CancellationError())
+        return StoreError(
+            .cancelled, "Can't \(action) '\(path)': the task was cancelled \(when). Nothing was written.",
+            path: path, underlying: CancellationError())
     }
 }
 
@@ -145,7 +146,8 @@ extension Store.Options {
 extension Store {
     /// This store with other options (the same path, classification and seams).
     func with(options: Options) -> Store {
-        Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system, maintenance: maintenance,
-              ownWrites: ownWrites)
+        Store(
+            path: path, options: options, compatibility: compatibility, warnings: warnings, system: system, maintenance: maintenance,
+            ownWrites: ownWrites)
     }
 }

@@ -5,7 +5,8 @@ struct ArchiveContents {
     let root: String
     let system: SystemCalls
 
-    static let invalidPathMessage = "is not a path a store may contain (STORE-FORMAT §1 allows store.json, settings.json, "
+    static let invalidPathMessage =
+        "is not a path a store may contain (STORE-FORMAT §1 allows store.json, settings.json, "
         + "queue.json, sessions/<lowercase uuid>.json and user-sessions/<lowercase uuid>.json, nothing else); it is never read or written"
 
     /// Checks every listed file, `store.json` first (its version decides how newer documents are
@@ -18,9 +19,11 @@ struct ArchiveContents {
     /// - Returns: The entries whose file matched in size and hash and whose document decodes.
     /// - Throws: `StoreError` for a failure to read that says nothing about the backup itself
     ///   (`.permissionDenied`, `.io`); a missing file or a file that is not regular is a problem.
-    func check(listed: ListedFiles, present: Set<StoreFilePath>, storeSchemaVersion: Int,
-               problems: inout [ArchiveProblem],
-               progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> [StoreFilePath: BackupManifest.Entry] {
+    func check(
+        listed: ListedFiles, present: Set<StoreFilePath>, storeSchemaVersion: Int,
+        problems: inout [ArchiveProblem],
+        progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> [StoreFilePath: BackupManifest.Entry] {
         var verified: [StoreFilePath: BackupManifest.Entry] = [:]
         let listedPaths = Set(listed.valid.map(\.path))
         for path in present.subtracting(listedPaths).sorted() {
@@ -37,7 +40,8 @@ struct ArchiveContents {
             // A file that is missing or can't be read counts as checked, too.
             guard present.contains(path) else {
                 if !problems.contains(where: { $0.entry == path.rawValue }) {
-                    problems.append(ArchiveProblem(.corrupt, entry: path.rawValue, "is listed in \(BackupManifest.fileName) but missing from the backup folder"))
+                    problems.append(
+                        ArchiveProblem(.corrupt, entry: path.rawValue, "is listed in \(BackupManifest.fileName) but missing from the backup folder"))
                 }
                 counter.step()
                 continue
@@ -46,9 +50,11 @@ struct ArchiveContents {
                 counter.step()
                 continue
             }
-            if let problem = Self.integrityProblem(path.rawValue, bytes, size: entry.size, sha256: entry.sha256,
-                                                   recordedIn: BackupManifest.fileName)
-                ?? decodeProblem(path, bytes, storeSchemaVersion: storeSchemaVersion, newer: &newer) {
+            if let problem = Self.integrityProblem(
+                path.rawValue, bytes, size: entry.size, sha256: entry.sha256,
+                recordedIn: BackupManifest.fileName)
+                ?? decodeProblem(path, bytes, storeSchemaVersion: storeSchemaVersion, newer: &newer)
+            {
                 problems.append(problem)
             } else {
                 verified[path] = entry
@@ -62,23 +68,26 @@ struct ArchiveContents {
     private func read(_ path: StoreFilePath, problems: inout [ArchiveProblem]) throws(StoreError) -> [UInt8]? {
         do {
             return try FileReader.read(path.absolute(in: root), system: system)
-        } catch where [.notFound, .symlinkRefused, .notARegularFile, .fileTooLarge].contains(error.code) {
+        } catch  where [.notFound, .symlinkRefused, .notARegularFile, .fileTooLarge].contains(error.code) {
             problems.append(ArchiveProblem(.corrupt, entry: path.rawValue, "can't be read: \(error.message)"))
             return nil
         }
     }
 
     /// A size or hash mismatch, or nil when both match.
-    static func integrityProblem(_ entry: String, _ bytes: [UInt8], size: Int64, sha256: String,
-                                 recordedIn source: String) -> ArchiveProblem? {
+    static func integrityProblem(
+        _ entry: String, _ bytes: [UInt8], size: Int64, sha256: String,
+        recordedIn source: String
+    ) -> ArchiveProblem? {
         if Int64(bytes.count) != size {
             let hint = Int64(bytes.count) < size ? " (truncated?)" : ""
             return ArchiveProblem(.corrupt, entry: entry, "is \(bytes.count) bytes but \(source) records \(size)\(hint)")
         }
         let actual = SHA256.hex(of: bytes)
         guard actual == sha256 else {
-            return ArchiveProblem(.corrupt, entry: entry,
-                                  "has SHA-256 \(actual) but \(source) records \(sha256): the file was changed or damaged")
+            return ArchiveProblem(
+                .corrupt, entry: entry,
+                "has SHA-256 \(actual) but \(source) records \(sha256): the file was changed or damaged")
         }
         return nil
     }
@@ -86,8 +95,10 @@ struct ArchiveContents {
     /// Decodes a verified document; for `store.json` also checks the recorded schema version and
     /// sets `newer` (read newer documents, STORE-FORMAT §4) for the documents after it. Other
     /// documents are not decoded when `store.json` is unreadable: every one would fail the same way.
-    private func decodeProblem(_ path: StoreFilePath, _ bytes: [UInt8], storeSchemaVersion: Int,
-                               newer: inout Bool?) -> ArchiveProblem? {
+    private func decodeProblem(
+        _ path: StoreFilePath, _ bytes: [UInt8], storeSchemaVersion: Int,
+        newer: inout Bool?
+    ) -> ArchiveProblem? {
         guard path.kind == .manifest else {
             guard let acceptingNewer = newer else { return nil }
             return DocumentCheck.check(path, bytes, acceptingNewer: acceptingNewer, storeSchemaVersion: storeSchemaVersion)
@@ -98,8 +109,9 @@ struct ArchiveContents {
         case .success(let version):
             newer = version > DocumentVersion.newest
             guard version == storeSchemaVersion else {
-                return ArchiveProblem(.corrupt, entry: path.rawValue,
-                                      "has schema_version \(version) but \(BackupManifest.fileName) records store_schema_version \(storeSchemaVersion)")
+                return ArchiveProblem(
+                    .corrupt, entry: path.rawValue,
+                    "has schema_version \(version) but \(BackupManifest.fileName) records store_schema_version \(storeSchemaVersion)")
             }
             return nil
         }

@@ -101,9 +101,11 @@ public enum Backup {
     ///   holds the store longer than the timeout; `.notAStore`; `.invalidFileName` naming every
     ///   entry of the store that does not belong; `.io` if the written backup does not verify; or
     ///   the code of a failed system call. Nothing is left at `destination` after an error.
-    public static func create(store: String, destination: String, tool: String, version: String,
-                              options: Options = Options(), holding lock: StoreLock? = nil,
-                              progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> BackupReport {
+    public static func create(
+        store: String, destination: String, tool: String, version: String,
+        options: Options = Options(), holding lock: StoreLock? = nil,
+        progress: (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> BackupReport {
         // A backup claims to hold the store: read it as a store first (a version this tool knows,
         // its work streams where store.json says). A caller holding the lock (migrate) has done so.
         if lock == nil {
@@ -112,8 +114,9 @@ public enum Backup {
         }
         // Kept only for the duration of this call.
         return try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
-            try create(store: store, destination: destination, tool: tool, version: version, options: options,
-                       holding: lock, system: .real, progress: progress)
+            try create(
+                store: store, destination: destination, tool: tool, version: version, options: options,
+                holding: lock, system: .real, progress: progress)
         }
     }
 
@@ -126,23 +129,30 @@ public enum Backup {
         return target.sibling("\(target.name).backup-\(AsideName.stamp(date))")
     }
 
-    static func create(store: String, destination: String, tool: String, version: String,
-                       options: Options, holding lock: StoreLock? = nil, system: SystemCalls,
-                       progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> BackupReport {
+    static func create(
+        store: String, destination: String, tool: String, version: String,
+        options: Options, holding lock: StoreLock? = nil, system: SystemCalls,
+        progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> BackupReport {
         if let lock { try checkHeld(lock, store: store, destination: destination) }
         let target = try SiblingPath(destination)
         try refuseExisting(target, system: system)
         try requireStoreFolder(store, system: system)
         guard !target.isInside(store) else {
-            throw StoreError(.invalidFileName, "Can't create the backup '\(destination)' inside the store '\(store)': it would "
-                                + "become part of what it copies. Choose a folder outside the store.", path: destination)
+            throw StoreError(
+                .invalidFileName,
+                "Can't create the backup '\(destination)' inside the store '\(store)': it would "
+                    + "become part of what it copies. Choose a folder outside the store.", path: destination)
         }
-        let removed = StagingDirectory.removeStale(besides: target, purpose: "staging", system: system)
+        let removed =
+            StagingDirectory.removeStale(besides: target, purpose: "staging", system: system)
             + StagingDirectory.removeStaleDefaultBackups(of: try SiblingPath(store), system: system)
         let staging = try StagingDirectory(besides: target, purpose: "staging", system: system)
         do {
-            var report = try BackupWriter(store: store, staging: staging, target: target, tool: tool, version: version,
-                                          options: options, heldLock: lock, system: system, progress: progress).write()
+            var report = try BackupWriter(
+                store: store, staging: staging, target: target, tool: tool, version: version,
+                options: options, heldLock: lock, system: system, progress: progress
+            ).write()
             try refuseExisting(target, system: system)
             try system.rename(staging.path, to: target.path, context: ErrorContext("create the backup", target.path))
             staging.release()
@@ -161,15 +171,17 @@ public enum Backup {
         if lock.isHeld && lock.storePath == store { return }
         let why = lock.isHeld ? "the lock passed in is the lock of '\(lock.storePath)'" : "the lock passed in was released"
         let fix = "Pass the held StoreLock of '\(store)' (the same path), or nil to let the backup take the lock itself."
-        throw StoreError(.invalidArgument, "Can't back up '\(store)' into '\(destination)': \(why). \(fix) Nothing was created.",
-                         path: store, recovery: .advice(fix))
+        throw StoreError(
+            .invalidArgument, "Can't back up '\(store)' into '\(destination)': \(why). \(fix) Nothing was created.",
+            path: store, recovery: .advice(fix))
     }
 
     private static func refuseExisting(_ target: SiblingPath, system: SystemCalls) throws(StoreError) {
         guard try system.linkStatus(target.path, context: ErrorContext("create the backup", target.path)) != nil else { return }
-        throw StoreError(.alreadyExists,
-                         "Can't create the backup '\(target.path)': it already exists. Choose a new folder name; an existing backup is never overwritten.",
-                         path: target.path)
+        throw StoreError(
+            .alreadyExists,
+            "Can't create the backup '\(target.path)': it already exists. Choose a new folder name; an existing backup is never overwritten.",
+            path: target.path)
     }
 
     static func requireStoreFolder(_ store: String, system: SystemCalls) throws(StoreError) {

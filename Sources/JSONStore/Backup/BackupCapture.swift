@@ -56,15 +56,17 @@ struct BackupCapture {
         let scan = try TreeScan.scan(store, system: system)
         guard scan.problems.isEmpty else {
             let list = scan.problems.map(\.description).joined(separator: "; ")
-            throw StoreError(.invalidFileName,
-                             "Can't back up '\(store)': \(scan.problems.count) entr\(scan.problems.count == 1 ? "y does" : "ies do") "
-                                + "not belong in a store: \(list). Move \(scan.problems.count == 1 ? "it" : "them") out of the store and try again.",
-                             path: store)
+            throw StoreError(
+                .invalidFileName,
+                "Can't back up '\(store)': \(scan.problems.count) entr\(scan.problems.count == 1 ? "y does" : "ies do") "
+                    + "not belong in a store: \(list). Move \(scan.problems.count == 1 ? "it" : "them") out of the store and try again.",
+                path: store)
         }
         guard scan.files.contains(where: { $0.kind == .manifest }) else {
             if let interrupted = InterruptedRestore.error(store, system: system) { throw interrupted }
-            throw StoreError(.notAStore, "Can't back up '\(store)': it has no store.json, so it is not a store. Check the path.",
-                             path: store)
+            throw StoreError(
+                .notAStore, "Can't back up '\(store)': it has no store.json, so it is not a store. Check the path.",
+                path: store)
         }
         // Both document folders of the store's version always exist in a backup, even when empty,
         // as in a store (`work-streams/` replaces `sessions/` from v4, spec §11).
@@ -79,12 +81,15 @@ struct BackupCapture {
         let shared = LockedState(Ways(linking: tryLinks, cloning: true))
         var files = [try put(first, ways: shared)]
         counter.step()
-        try ParallelBatches.run(Array(scan.files.dropFirst()), system: system, work: { (path) -> Result<File, StoreError> in
-            do throws(StoreError) { return .success(try put(path, ways: shared)) } catch { return .failure(error) }
-        }, consume: { (_, result) throws(StoreError) in
-            files.append(try result.get())
-            counter.step()
-        })
+        try ParallelBatches.run(
+            Array(scan.files.dropFirst()), system: system,
+            work: { (path) -> Result<File, StoreError> in
+                do throws(StoreError) { return .success(try put(path, ways: shared)) } catch { return .failure(error) }
+            },
+            consume: { (_, result) throws(StoreError) in
+                files.append(try result.get())
+                counter.step()
+            })
         return (files, scan.skippedDotNames, folders)
     }
 
@@ -149,8 +154,10 @@ struct BackupCapture {
     private func confirmCopy(_ path: StoreFilePath, at target: String, equals source: [UInt8]) throws(StoreError) {
         let copy = try FileReader.read(target, system: system)
         guard sameBytes(copy, source) else {
-            throw StoreError(.io, "Can't back up '\(store)': the copy of '\(path)' reads back different from what was written. "
-                                + "Check the disk of '\(destination)'.", path: target)
+            throw StoreError(
+                .io,
+                "Can't back up '\(store)': the copy of '\(path)' reads back different from what was written. "
+                    + "Check the disk of '\(destination)'.", path: target)
         }
     }
 
@@ -165,19 +172,21 @@ struct BackupCapture {
     private func link(_ source: String, _ target: String) throws(StoreError) -> LinkOutcome {
         let context = ErrorContext("back up", source)
         guard let status = try system.linkStatus(source, context: context) else {
-            throw StoreError(.notFound, "Can't back up '\(source)': it disappeared while the store was locked. Try again.",
-                             path: source)
+            throw StoreError(
+                .notFound, "Can't back up '\(source)': it disappeared while the store was locked. Try again.",
+                path: source)
         }
         guard status.type == .regular else {
-            throw StoreError(.notARegularFile, "Can't back up '\(source)': it is not a regular file. Move it out of the store.",
-                             path: source)
+            throw StoreError(
+                .notARegularFile, "Can't back up '\(source)': it is not a regular file. Move it out of the store.",
+                path: source)
         }
         do {
             try system.hardLink(source, to: target, context: context)
             return .linked(size: status.size, permissions: status.permissions)
-        } catch where error.errno == EXDEV {
+        } catch  where error.errno == EXDEV {
             return .notPossible(always: true)
-        } catch where [EPERM, EACCES, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.errno ?? 0) {
+        } catch  where [EPERM, EACCES, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.errno ?? 0) {
             // Linux refuses to link a file the user does not own under fs.protected_hardlinks
             // (EPERM); some file systems cannot link at all. A copy works in both cases.
             return .notPossible(always: error.errno == ENOTSUP || error.errno == EOPNOTSUPP)

@@ -1,10 +1,11 @@
 import Foundation
+import StoreJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StoreJSON
 
 /// The backups found beside a store: what `Backup.list(besides:)` returns.
 public struct BackupListing: Sendable, Equatable {
@@ -146,9 +147,11 @@ extension Backup {
             var type = entry.type
             if type == nil { type = try system.linkStatus(path, context: ErrorContext("read", path))?.type }
             if type == .symbolicLink && namedLikeBackup {
-                backups.append(ListedBackup(path: path, name: entry.name, isDefaultNamed: isDefaultName(entry.name, of: target),
-                                            summary: nil, manifestProblem: "the folder is a symbolic link, which is not followed",
-                                            origin: .unknown, bytesOnDisk: 0, mismatchedFiles: 0, measureProblem: nil))
+                backups.append(
+                    ListedBackup(
+                        path: path, name: entry.name, isDefaultNamed: isDefaultName(entry.name, of: target),
+                        summary: nil, manifestProblem: "the folder is a symbolic link, which is not followed",
+                        origin: .unknown, bytesOnDisk: 0, mismatchedFiles: 0, measureProblem: nil))
                 continue
             }
             guard type == .directory else { continue }
@@ -182,12 +185,15 @@ extension Backup {
     }
 
     /// Reads `backup.json` and measures the folder; a problem with either is recorded in the entry.
-    private static func describe(_ path: String, name: String, of target: SiblingPath, identity: StoreIdentity?,
-                              system: SystemCalls) -> ListedBackup {
+    private static func describe(
+        _ path: String, name: String, of target: SiblingPath, identity: StoreIdentity?,
+        system: SystemCalls
+    ) -> ListedBackup {
         let (summary, problem, files) = readManifest(path, system: system)
-        var listed = ListedBackup(path: path, name: name, isDefaultNamed: isDefaultName(name, of: target),
-                                  summary: summary, manifestProblem: problem, origin: origin(of: summary, store: identity),
-                                  bytesOnDisk: 0, mismatchedFiles: 0, measureProblem: nil)
+        var listed = ListedBackup(
+            path: path, name: name, isDefaultNamed: isDefaultName(name, of: target),
+            summary: summary, manifestProblem: problem, origin: origin(of: summary, store: identity),
+            bytesOnDisk: 0, mismatchedFiles: 0, measureProblem: nil)
         do {
             let usage = try DiskUsage.measure(path, system: system)
             listed.bytesOnDisk = usage.bytes
@@ -213,10 +219,12 @@ extension Backup {
         let stamp = Array(name.utf8.suffix(16))
         if let stampOffset, name.utf8.count - stampOffset != 16 { return nil }
         guard stamp.count == 16, stamp[8] == UInt8(ascii: "T"), stamp[15] == UInt8(ascii: "Z"),
-              (stamp[0..<8] + stamp[9..<15]).allSatisfy({ (48...57).contains($0) }),
-              name.utf8.dropLast(16).last == UInt8(ascii: "-") else { return nil }
+            (stamp[0..<8] + stamp[9..<15]).allSatisfy({ (48...57).contains($0) }),
+            name.utf8.dropLast(16).last == UInt8(ascii: "-")
+        else { return nil }
         let s = String(decoding: stamp, as: UTF8.self)
-        let text = "\(s.prefix(4))-\(s.dropFirst(4).prefix(2))-\(s.dropFirst(6).prefix(2))T"
+        let text =
+            "\(s.prefix(4))-\(s.dropFirst(4).prefix(2))-\(s.dropFirst(6).prefix(2))T"
             + "\(s.dropFirst(9).prefix(2)):\(s.dropFirst(11).prefix(2)):\(s.dropFirst(13).prefix(2))Z"
         return RFC3339.parse(text)
     }
@@ -231,20 +239,22 @@ extension Backup {
 
     /// The summary and file list of `<folder>/backup.json`, or why it does not read.
     private static func readManifest(_ folder: String, system: SystemCalls)
-        -> (ListedBackup.Summary?, String?, [BackupManifest.Entry]) {
+        -> (ListedBackup.Summary?, String?, [BackupManifest.Entry])
+    {
         let path = joinPath(folder, BackupManifest.fileName)
         let manifest: BackupManifest
         do {
             let bytes = try FileReader.read(path, system: system)
             do { manifest = try BackupManifest(bytes: bytes) } catch { return (nil, error.description, []) }
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return (nil, "there is no \(BackupManifest.fileName)", [])
         } catch {
             return (nil, error.message, [])
         }
-        let summary = ListedBackup.Summary(createdAt: manifest.createdAt, storeSchemaVersion: manifest.storeSchemaVersion,
-                                           files: manifest.files.count, bytes: manifest.totalBytes,
-                                           toolVersion: manifest.toolVersion, storeIdentity: manifest.storeIdentity)
+        let summary = ListedBackup.Summary(
+            createdAt: manifest.createdAt, storeSchemaVersion: manifest.storeSchemaVersion,
+            files: manifest.files.count, bytes: manifest.totalBytes,
+            toolVersion: manifest.toolVersion, storeIdentity: manifest.storeIdentity)
         return (summary, nil, manifest.files)
     }
 
@@ -271,8 +281,10 @@ struct DiskUsage {
         return usage
     }
 
-    private mutating func add(_ path: String, relative: String?, seen: inout Set<[UInt64]>,
-                              system: SystemCalls) throws(StoreError) {
+    private mutating func add(
+        _ path: String, relative: String?, seen: inout Set<[UInt64]>,
+        system: SystemCalls
+    ) throws(StoreError) {
         var status = stat()
         guard lstat(path, &status) == 0 else {
             throw .systemCall("lstat", errno: errno, context: ErrorContext("measure", path))
@@ -284,8 +296,9 @@ struct DiskUsage {
         if type == S_IFREG, let relative { regularFileSizes[relative] = Int64(status.st_size) }
         guard type == S_IFDIR else { return }
         for entry in try system.listDirectory(path, context: ErrorContext("measure", path)) {
-            try add(joinPath(path, entry.name), relative: relative.map { "\($0)/\(entry.name)" } ?? entry.name,
-                    seen: &seen, system: system)
+            try add(
+                joinPath(path, entry.name), relative: relative.map { "\($0)/\(entry.name)" } ?? entry.name,
+                seen: &seen, system: system)
         }
     }
 }

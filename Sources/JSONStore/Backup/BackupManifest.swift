@@ -1,10 +1,11 @@
 import Foundation
+import StoreJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StoreJSON
 
 /// `backup.json`: what a backup holds, written by `Backup.create` next to the store's files.
 ///
@@ -78,8 +79,10 @@ public struct BackupManifest: Sendable, Equatable {
     /// The total size of the listed files, in bytes.
     public var totalBytes: Int64 { files.reduce(0) { $0 + $1.size } }
 
-    package init(toolVersion: String, storeSchemaVersion: Int, createdAt: Date, storeIdentity: StoreIdentity? = nil, files: [Entry],
-                 folderModes: [String: Int] = [:]) {
+    package init(
+        toolVersion: String, storeSchemaVersion: Int, createdAt: Date, storeIdentity: StoreIdentity? = nil, files: [Entry],
+        folderModes: [String: Int] = [:]
+    ) {
         self.formatVersion = Self.currentFormatVersion
         self.toolVersion = toolVersion
         self.storeSchemaVersion = storeSchemaVersion
@@ -92,8 +95,10 @@ public struct BackupManifest: Sendable, Equatable {
     /// The canonical bytes of `backup.json`.
     var encoded: [UInt8] {
         let entries: [JSONValue] = files.map { entry in
-            var object: JSONObject = ["path": .string(entry.path), "size": .number(JSONNumber(entry.size)),
-                                      "sha256": .string(entry.sha256)]
+            var object: JSONObject = [
+                "path": .string(entry.path), "size": .number(JSONNumber(entry.size)),
+                "sha256": .string(entry.sha256),
+            ]
             if let mode = entry.mode { object["mode"] = .string(RecordedMode.text(mode_t(mode))) }
             return .object(object)
         }
@@ -123,8 +128,9 @@ public struct BackupManifest: Sendable, Equatable {
         }
         let version = try Self.integer(object, "format_version")
         guard version <= Self.currentFormatVersion else {
-            throw ArchiveProblem(.incompatible, entry: Self.fileName,
-                                 "has format_version \(version), but this tool reads version \(Self.currentFormatVersion); use a newer version of the tool")
+            throw ArchiveProblem(
+                .incompatible, entry: Self.fileName,
+                "has format_version \(version), but this tool reads version \(Self.currentFormatVersion); use a newer version of the tool")
         }
         guard version >= 1 else { throw Self.corrupt("has format_version \(version); versions start at 1") }
         guard case .string(let tool)? = object["tool_version"] else { throw Self.corrupt("has no string 'tool_version'") }
@@ -145,8 +151,9 @@ public struct BackupManifest: Sendable, Equatable {
                     throw Self.corrupt("has a folder '\(key)' in 'folder_modes'; only '.', 'sessions' and 'user-sessions' are allowed")
                 }
                 guard case .string(let text) = value, let bits = RecordedMode.parse(text) else {
-                    throw Self.corrupt("has an invalid mode for '\(key)' in 'folder_modes': it must be four octal digits "
-                                       + "starting with 0 (\"0755\"); setuid, setgid and sticky bits are never restored")
+                    throw Self.corrupt(
+                        "has an invalid mode for '\(key)' in 'folder_modes': it must be four octal digits "
+                            + "starting with 0 (\"0755\"); setuid, setgid and sticky bits are never restored")
                 }
                 folderModes[key] = Int(bits)
             }
@@ -175,7 +182,8 @@ public struct BackupManifest: Sendable, Equatable {
 
     private static func integer(_ object: JSONObject, _ key: String) throws(ArchiveProblem) -> Int64 {
         guard case .number(let number)? = object[key], let value = number.int64Value,
-              value >= 0, value <= Int64(Int32.max) else { throw corrupt("has no valid integer '\(key)'") }
+            value >= 0, value <= Int64(Int32.max)
+        else { throw corrupt("has no valid integer '\(key)'") }
         return value
     }
 

@@ -60,29 +60,35 @@ extension Backup {
 
     static func prune(besides store: String, keeping keep: Int, dryRun: Bool, system: SystemCalls) throws(StoreError) -> BackupPruneReport {
         guard keep >= 1 else {
-            throw StoreError(.invalidArgument, "Can't prune the backups of '\(store)' keeping \(keep): keep at least 1. Nothing was removed.",
-                             path: store)
+            throw StoreError(
+                .invalidArgument, "Can't prune the backups of '\(store)' keeping \(keep): keep at least 1. Nothing was removed.",
+                path: store)
         }
         try requireStoreFolder(store, system: system)
         let target = try SiblingPath(store)
         guard storeIdentity(of: target.path, system: system) != nil else {
-            throw StoreError(.invalidDocument, "Can't prune the backups of '\(store)': its \(StoreLayout.manifest) does not read, so no "
-                             + "backup can be shown to be of this store. Nothing was removed. Check the store with 'validate'.",
-                             path: store)
+            throw StoreError(
+                .invalidDocument,
+                "Can't prune the backups of '\(store)': its \(StoreLayout.manifest) does not read, so no "
+                    + "backup can be shown to be of this store. Nothing was removed. Check the store with 'validate'.",
+                path: store)
         }
         let finished = dryRun ? [] : StagingDirectory.removeInterruptedRemovals(besides: target, system: system)
         let listing = try list(besides: store, system: system)
         let prunable = listing.backups.filter { $0.keptBecause == nil }
         let kept = Array(prunable.suffix(keep))
         let removing = Array(prunable.dropLast(keep))
-        var report = BackupPruneReport(listing: listing, keep: keep, dryRun: dryRun, kept: kept, removed: dryRun ? removing : [],
-                                       finishedRemovals: finished)
+        var report = BackupPruneReport(
+            listing: listing, keep: keep, dryRun: dryRun, kept: kept, removed: dryRun ? removing : [],
+            finishedRemovals: finished)
         guard !dryRun else { return report }
         for backup in removing {
             do {
                 try remove(backup, system: system)
             } catch {
-                let done = report.removed.isEmpty ? "No backup was removed."
+                let done =
+                    report.removed.isEmpty
+                    ? "No backup was removed."
                     : "Removed before it: " + report.removed.map { "'\($0.name)'" }.joined(separator: ", ") + "."
                 var named = error
                 named.message = "\(error.message) \(done)"
@@ -97,11 +103,13 @@ extension Backup {
     private static func remove(_ backup: ListedBackup, system: SystemCalls) throws(StoreError) {
         let folder = try SiblingPath(backup.path)
         let context = ErrorContext("remove the backup", backup.path)
-        let fd = try FileDescriptor(opening: backup.path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
-                                    system: system, context: context)
+        let fd = try FileDescriptor(
+            opening: backup.path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+            system: system, context: context)
         guard try fd.tryLock(LOCK_EX, context: context) else {
-            throw StoreError(.locked, "Can't remove the backup '\(backup.path)': another process locked it. Try again later.",
-                             path: backup.path)
+            throw StoreError(
+                .locked, "Can't remove the backup '\(backup.path)': another process locked it. Try again later.",
+                path: backup.path)
         }
         let removing = folder.sibling(".\(folder.name)\(removingMarker)\(NewFiles.randomSuffix())")
         try system.rename(backup.path, to: removing, context: context)

@@ -5,7 +5,8 @@ extension BackupReport: CustomStringConvertible {
     /// `backup 'store.backup' of schema version 2: 15 files, 20278 bytes (15 copied, 0 as clones, 0 linked)`,
     /// then `; 1 unreadable document` and `; removed 1 interrupted backup` when there are any.
     public var description: String {
-        var text = "backup '\(destination)' of schema version \(manifest.storeSchemaVersion): \(manifest.files.count) "
+        var text =
+            "backup '\(destination)' of schema version \(manifest.storeSchemaVersion): \(manifest.files.count) "
             + "file\(manifest.files.count == 1 ? "" : "s"), \(totalBytes) bytes (\(copiedFiles) copied, \(clonedFiles) as clones, "
             + "\(linkedFiles) linked)"
         if !unreadableDocuments.isEmpty {

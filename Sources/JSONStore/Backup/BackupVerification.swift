@@ -63,20 +63,23 @@ public enum BackupVerification {
 
     /// The report and the bytes of every file whose size and hash matched, by path.
     static func verify(backup: String, system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in })
-        throws(StoreError) -> (report: BackupVerificationReport, verified: [StoreFilePath: BackupManifest.Entry]) {
+        throws(StoreError) -> (report: BackupVerificationReport, verified: [StoreFilePath: BackupManifest.Entry])
+    {
         try requireFolder(backup, system: system)
         let scan = try TreeScan.scan(backup, extraFiles: [BackupManifest.fileName, ChecksumFile.fileName], system: system)
         var problems = scan.problems
-        var report = BackupVerificationReport(backup: backup, status: .ok, problems: [], manifest: nil,
-                                              ignoredDotNames: scan.skippedDotNames)
+        var report = BackupVerificationReport(
+            backup: backup, status: .ok, problems: [], manifest: nil,
+            ignoredDotNames: scan.skippedDotNames)
         var verified: [StoreFilePath: BackupManifest.Entry] = [:]
         if let manifest = try readManifest(backup, scan: scan, problems: &problems, system: system) {
             report.manifest = manifest
             let listed = ListedFiles(manifest, problems: &problems)
             try checkChecksumFile(backup, scan: scan, listed: listed, problems: &problems, system: system)
             let contents = ArchiveContents(root: backup, system: system)
-            verified = try contents.check(listed: listed, present: Set(scan.files),
-                                          storeSchemaVersion: manifest.storeSchemaVersion, problems: &problems, progress: progress)
+            verified = try contents.check(
+                listed: listed, present: Set(scan.files),
+                storeSchemaVersion: manifest.storeSchemaVersion, problems: &problems, progress: progress)
         }
         report.problems = problems.sorted { ($0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8)) }
         report.status = status(of: report.problems)
@@ -99,12 +102,16 @@ public enum BackupVerification {
         throw StoreError(.notARegularFile, "Can't read the backup '\(path)': it is not a folder. Check the path.", path: path)
     }
 
-    private static func readManifest(_ backup: String, scan: TreeScan, problems: inout [ArchiveProblem],
-                                     system: SystemCalls) throws(StoreError) -> BackupManifest? {
+    private static func readManifest(
+        _ backup: String, scan: TreeScan, problems: inout [ArchiveProblem],
+        system: SystemCalls
+    ) throws(StoreError) -> BackupManifest? {
         guard scan.extras.contains(BackupManifest.fileName) else {
             if !scan.problems.contains(where: { $0.entry == BackupManifest.fileName }) {
-                problems.append(ArchiveProblem(.corrupt, entry: BackupManifest.fileName,
-                                               "is missing: this folder is not a backup made by migrate-store, or it is incomplete"))
+                problems.append(
+                    ArchiveProblem(
+                        .corrupt, entry: BackupManifest.fileName,
+                        "is missing: this folder is not a backup made by migrate-store, or it is incomplete"))
             }
             return nil
         }
@@ -117,8 +124,10 @@ public enum BackupVerification {
         }
     }
 
-    private static func checkChecksumFile(_ backup: String, scan: TreeScan, listed: ListedFiles,
-                                          problems: inout [ArchiveProblem], system: SystemCalls) throws(StoreError) {
+    private static func checkChecksumFile(
+        _ backup: String, scan: TreeScan, listed: ListedFiles,
+        problems: inout [ArchiveProblem], system: SystemCalls
+    ) throws(StoreError) {
         let name = ChecksumFile.fileName
         guard scan.extras.contains(name) else {
             if !scan.problems.contains(where: { $0.entry == name }) {
@@ -142,7 +151,8 @@ public enum BackupVerification {
             if !seen.insert(pair.path).inserted {
                 problems.append(ArchiveProblem(.corrupt, entry: pair.path, "is listed twice in \(name)"))
             } else if let entry = listed.byPath[pair.path], entry.sha256 != pair.sha256 {
-                problems.append(ArchiveProblem(.corrupt, entry: pair.path, "has SHA-256 \(pair.sha256) in \(name) but \(entry.sha256) in \(BackupManifest.fileName)"))
+                problems.append(
+                    ArchiveProblem(.corrupt, entry: pair.path, "has SHA-256 \(pair.sha256) in \(name) but \(entry.sha256) in \(BackupManifest.fileName)"))
             } else if listed.byPath[pair.path] == nil {
                 problems.append(ArchiveProblem(.corrupt, entry: pair.path, "is in \(name) but not in \(BackupManifest.fileName)"))
             }
@@ -192,7 +202,8 @@ public struct ArchiveRejection: Error, Sendable, Equatable {
         let more = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
         let verdict = status == .incompatible ? "this tool can't read \(what)" : "\(what) is corrupt"
         let code: StoreError.Code = status == .incompatible ? .unsupportedVersion : .corruptDocument
-        return StoreError(code, "Can't \(action) '\(archive)': \(verdict)\(first)\(more). Nothing was written.",
-                          path: archive, underlying: self)
+        return StoreError(
+            code, "Can't \(action) '\(archive)': \(verdict)\(first)\(more). Nothing was written.",
+            path: archive, underlying: self)
     }
 }

@@ -23,8 +23,9 @@ extension BackupWriter {
     ///
     /// - Throws: `StoreError` `.io` listing every difference, or the code of a failed call.
     func confirmWritten(_ written: WrittenManifest) throws(StoreError) {
-        let scan = try TreeScan.scan(stagingDirectory.path, extraFiles: [BackupManifest.fileName, ChecksumFile.fileName],
-                                     system: system)
+        let scan = try TreeScan.scan(
+            stagingDirectory.path, extraFiles: [BackupManifest.fileName, ChecksumFile.fileName],
+            system: system)
         var problems = scan.problems
         let present = Dictionary(uniqueKeysWithValues: scan.files.map { ($0.rawValue, $0) })
         for entry in written.manifest.files {
@@ -37,8 +38,10 @@ extension BackupWriter {
             case entry.size?:
                 break
             case let size?:
-                problems.append(ArchiveProblem(.corrupt, entry: entry.path,
-                                               "is \(size) bytes after writing but \(BackupManifest.fileName) records \(entry.size)"))
+                problems.append(
+                    ArchiveProblem(
+                        .corrupt, entry: entry.path,
+                        "is \(size) bytes after writing but \(BackupManifest.fileName) records \(entry.size)"))
             case nil:
                 problems.append(ArchiveProblem(.corrupt, entry: entry.path, "disappeared after writing"))
             }
@@ -57,15 +60,19 @@ extension BackupWriter {
         }
         guard problems.isEmpty else {
             let list = problems.map(\.description).joined(separator: "; ")
-            throw StoreError(.io, "Can't back up '\(store)': the backup did not verify after writing: \(list). "
-                                + "Check the disk of '\(target.path)'; nothing was left at the destination.", path: target.path)
+            throw StoreError(
+                .io,
+                "Can't back up '\(store)': the backup did not verify after writing: \(list). "
+                    + "Check the disk of '\(target.path)'; nothing was left at the destination.", path: target.path)
         }
     }
 
     /// The problems of one of the backup's own files: missing, different bytes, or bytes that do
     /// not parse back to what they were rendered from (`parsesBack`).
-    private func readBack(_ name: String, expecting bytes: [UInt8], present: Set<String>,
-                          parsesBack: ([UInt8]) -> Bool) throws(StoreError) -> [ArchiveProblem] {
+    private func readBack(
+        _ name: String, expecting bytes: [UInt8], present: Set<String>,
+        parsesBack: ([UInt8]) -> Bool
+    ) throws(StoreError) -> [ArchiveProblem] {
         guard present.contains(name) else { return [ArchiveProblem(.corrupt, entry: name, "is missing after writing")] }
         let back = try FileReader.read(joinPath(stagingDirectory.path, name), system: system)
         guard sameBytes(back, bytes) else {

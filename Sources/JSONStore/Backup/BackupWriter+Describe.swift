@@ -35,18 +35,21 @@ extension BackupWriter {
         let acceptingNewer = newer
         let storeSchemaVersion = description.schemaVersion
         // Not decoded when store.json is unreadable: every document would fail the same way.
-        try ParallelBatches.run(documents, system: system, work: { (file) -> Result<(BackupManifest.Entry, ArchiveProblem?), StoreError> in
-            do throws(StoreError) {
-                let bytes = try reader.read(file)
-                let problem = acceptingNewer.flatMap { DocumentCheck.check(file.path, bytes, acceptingNewer: $0, storeSchemaVersion: storeSchemaVersion) }
-                return .success((StagedFileReader.entry(file, bytes), problem))
-            } catch { return .failure(error) }
-        }, consume: { (_, result) throws(StoreError) in
-            let (entry, problem) = try result.get()
-            counter.step()
-            description.entries.append(entry)
-            if let problem { description.unreadable.append(problem) }
-        })
+        try ParallelBatches.run(
+            documents, system: system,
+            work: { (file) -> Result<(BackupManifest.Entry, ArchiveProblem?), StoreError> in
+                do throws(StoreError) {
+                    let bytes = try reader.read(file)
+                    let problem = acceptingNewer.flatMap { DocumentCheck.check(file.path, bytes, acceptingNewer: $0, storeSchemaVersion: storeSchemaVersion) }
+                    return .success((StagedFileReader.entry(file, bytes), problem))
+                } catch { return .failure(error) }
+            },
+            consume: { (_, result) throws(StoreError) in
+                let (entry, problem) = try result.get()
+                counter.step()
+                description.entries.append(entry)
+                if let problem { description.unreadable.append(problem) }
+            })
         description.entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         description.unreadable.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
         return description
@@ -68,8 +71,10 @@ struct StagedFileReader: Sendable {
         let bytes: [UInt8]
         do { bytes = try FileReader.read(path, system: system) } catch { throw naming(error, file, staged: path) }
         if !file.linked && Int64(bytes.count) != file.size {
-            throw StoreError(.io, "Can't back up '\(store)': the copy of '\(file.path)' reads back different from what was written. "
-                                + "Check the disk of '\(destination)'.", path: path)
+            throw StoreError(
+                .io,
+                "Can't back up '\(store)': the copy of '\(file.path)' reads back different from what was written. "
+                    + "Check the disk of '\(destination)'.", path: path)
         }
         return bytes
     }
@@ -88,7 +93,8 @@ struct StagedFileReader: Sendable {
     /// The manifest entry of `file`: its size, the SHA-256 of the bytes read back, and the
     /// source's permission bits (setuid, setgid and sticky dropped: `RecordedMode`).
     static func entry(_ file: BackupCapture.File, _ bytes: [UInt8]) -> BackupManifest.Entry {
-        BackupManifest.Entry(path: file.path.rawValue, size: Int64(bytes.count), sha256: SHA256.hex(of: bytes),
-                             mode: Int(file.permissions & 0o777))
+        BackupManifest.Entry(
+            path: file.path.rawValue, size: Int64(bytes.count), sha256: SHA256.hex(of: bytes),
+            mode: Int(file.permissions & 0o777))
     }
 }

@@ -25,8 +25,10 @@ struct BackupWriter {
     /// Told of a lock wait and of each file captured and read back (`StoreProgress`).
     let progress: (StoreProgress) -> Void
 
-    init(store: String, staging: StagingDirectory, target: SiblingPath, tool: String, version: String,
-         options: Backup.Options, heldLock: StoreLock?, system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) {
+    init(
+        store: String, staging: StagingDirectory, target: SiblingPath, tool: String, version: String,
+        options: Backup.Options, heldLock: StoreLock?, system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) {
         self.store = store
         self.stagingDirectory = staging
         self.target = target
@@ -41,33 +43,37 @@ struct BackupWriter {
     private var staging: String { stagingDirectory.path }
 
     func write() throws(StoreError) -> BackupReport {
-        let capture = BackupCapture(store: store, staging: staging, destination: target.path, tryLinks: try linksPossible(),
-                                    system: system)
+        let capture = BackupCapture(
+            store: store, staging: staging, destination: target.path, tryLinks: try linksPossible(),
+            system: system)
         let (files, skipped, folderModes, folders) = try withStoreLock { () throws(StoreError) in
             let (files, skipped, folders) = try capture.capture(progress: progress)
             let modes = try RecordedMode.folderModes(of: store, system: system).filter { $0.key == "." || folders.contains($0.key) }
             return (files, skipped, modes, folders)
         }
         let described = try describe(files)
-        let manifest = BackupManifest(toolVersion: version, storeSchemaVersion: described.schemaVersion,
-                                      createdAt: Date(), storeIdentity: described.identity, files: described.entries,
-                                      folderModes: folderModes.mapValues { Int($0) })
+        let manifest = BackupManifest(
+            toolVersion: version, storeSchemaVersion: described.schemaVersion,
+            createdAt: Date(), storeIdentity: described.identity, files: described.entries,
+            folderModes: folderModes.mapValues { Int($0) })
         let written = WrittenManifest(manifest)
         try NewFiles.write(joinPath(staging, ChecksumFile.fileName), written.checksums, sync: false, system: system)
         try NewFiles.write(joinPath(staging, BackupManifest.fileName), written.manifestBytes, sync: false, system: system)
         // Linked files too: their data was written by the store's writer, which fsyncs, but the
         // backup does not rely on another program's care.
-        try stagingDirectory.makeDurable(files.map { $0.path.absolute(in: staging) }
-            + [ChecksumFile.fileName, BackupManifest.fileName].map { joinPath(staging, $0) })
+        try stagingDirectory.makeDurable(
+            files.map { $0.path.absolute(in: staging) }
+                + [ChecksumFile.fileName, BackupManifest.fileName].map { joinPath(staging, $0) })
         for folder in folders.sorted() {
             try NewFiles.syncDirectory(joinPath(staging, folder), system: system)
         }
         try NewFiles.syncDirectory(staging, system: system)
         try confirmWritten(written)
         let linked = files.filter(\.linked).count
-        return BackupReport(destination: target.path, manifest: manifest, linkedFiles: linked, copiedFiles: files.count - linked,
-                            clonedFiles: files.filter { $0.method == .cloned }.count,
-                            unreadableDocuments: described.unreadable, skippedDotNames: skipped)
+        return BackupReport(
+            destination: target.path, manifest: manifest, linkedFiles: linked, copiedFiles: files.count - linked,
+            clonedFiles: files.filter { $0.method == .cloned }.count,
+            unreadableDocuments: described.unreadable, skippedDotNames: skipped)
     }
 
     /// True when hard links may work: allowed, and the store and the staging folder are on the
@@ -76,7 +82,8 @@ struct BackupWriter {
         guard options.allowHardLinks else { return false }
         let context = ErrorContext("back up", store)
         guard let source = try system.linkStatus(joinPath(store, StoreLayout.manifest), context: context),
-              let destination = try system.linkStatus(staging, context: context) else { return false }
+            let destination = try system.linkStatus(staging, context: context)
+        else { return false }
         return source.device == destination.device
     }
 
@@ -88,9 +95,11 @@ struct BackupWriter {
         let lock: StoreLock
         do {
             // A backup only reads: the message says it can't back up, not that it can't write.
-            lock = try StoreLock(store: store, tool: tool, version: version, timeout: options.lockTimeout, system: system,
-                                 action: "back up") { holder in progress(.waitingForLock(store: store, holder: holder)) }
-        } catch where error.code == .readOnlyFileSystem {
+            lock = try StoreLock(
+                store: store, tool: tool, version: version, timeout: options.lockTimeout, system: system,
+                action: "back up"
+            ) { holder in progress(.waitingForLock(store: store, holder: holder)) }
+        } catch  where error.code == .readOnlyFileSystem {
             return try body()
         }
         defer { lock.release() }
@@ -102,8 +111,10 @@ struct BackupWriter {
         do {
             return try ManifestHeader(json: try DocumentVersion.parse(bytes)).schemaVersion
         } catch {
-            throw StoreError(.notAStore, "Can't back up '\(store)': its store.json does not read (\(error.reason)), so the "
-                                + "store's schema version is unknown. Repair store.json and try again.", path: store, underlying: error)
+            throw StoreError(
+                .notAStore,
+                "Can't back up '\(store)': its store.json does not read (\(error.reason)), so the "
+                    + "store's schema version is unknown. Repair store.json and try again.", path: store, underlying: error)
         }
     }
 }

@@ -22,7 +22,8 @@ public struct StoreIdentity: Sendable, Equatable {
     /// not a string, or the bytes are not a JSON object.
     init?(manifestBytes bytes: [UInt8]) {
         guard case .object(let object)? = try? JSONParser.parse(bytes),
-              case .string(let created)? = object["created_at"], case .string(let format)? = object["format"] else { return nil }
+            case .string(let created)? = object["created_at"], case .string(let format)? = object["format"]
+        else { return nil }
         self.init(createdAt: created, format: format)
     }
 
@@ -46,8 +47,9 @@ extension StoreIdentity {
         case (nil, nil): return nil
         case (.string(let created)?, .string(let format)?): self.init(createdAt: created, format: format)
         default:
-            throw ArchiveProblem(.corrupt, entry: BackupManifest.fileName,
-                                 "has 'store_created_at' and 'store_format' that are not both strings")
+            throw ArchiveProblem(
+                .corrupt, entry: BackupManifest.fileName,
+                "has 'store_created_at' and 'store_format' that are not both strings")
         }
     }
 }

@@ -27,8 +27,10 @@ public struct AppPreferences: Sendable, Equatable {
         do {
             value = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
         } catch {
-            throw StoreError(.invalidDocument, "Can't read the preferences '\(path)': it is not a property list (\(error.localizedDescription)). "
-                                + "Give the app's preferences file, or leave out --preferences.", path: path)
+            throw StoreError(
+                .invalidDocument,
+                "Can't read the preferences '\(path)': it is not a property list (\(error.localizedDescription)). "
+                    + "Give the app's preferences file, or leave out --preferences.", path: path)
         }
         guard let dictionary = value as? [String: Any] else {
             throw StoreError(.invalidDocument, "Can't read the preferences '\(path)': it holds no dictionary of settings.", path: path)

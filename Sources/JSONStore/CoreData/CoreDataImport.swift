@@ -38,14 +38,19 @@ public enum CoreDataImport {
     ///   Core Data stack): it opens and closes the file to read and copy it, and closing any
     ///   descriptor of a file drops every POSIX lock the process holds on it (man 2 fcntl), which
     ///   SQLite's locking in that process relies on. The command-line tool is its own process.
-    public static func run(source: String, into target: String, preferences: String? = nil, allowUnknown: Bool = false, dryRun: Bool = false,
-                           tool: String, version: String) throws(StoreError) -> CoreDataImportReport {
-        try run(source: source, into: target, preferences: preferences, allowUnknown: allowUnknown, dryRun: dryRun, tool: tool,
-                version: version, system: .real)
+    public static func run(
+        source: String, into target: String, preferences: String? = nil, allowUnknown: Bool = false, dryRun: Bool = false,
+        tool: String, version: String
+    ) throws(StoreError) -> CoreDataImportReport {
+        try run(
+            source: source, into: target, preferences: preferences, allowUnknown: allowUnknown, dryRun: dryRun, tool: tool,
+            version: version, system: .real)
     }
 
-    static func run(source path: String, into targetPath: String, preferences: String?, allowUnknown: Bool, dryRun: Bool,
-                    tool: String, version: String, system: SystemCalls) throws(StoreError) -> CoreDataImportReport {
+    static func run(
+        source path: String, into targetPath: String, preferences: String?, allowUnknown: Bool, dryRun: Bool,
+        tool: String, version: String, system: SystemCalls
+    ) throws(StoreError) -> CoreDataImportReport {
         let target = try SiblingPath(targetPath)
         try Restore.requireParent(target, verb: "import", system: system)
         if !dryRun { _ = try StoreSwap.recover(target, tool: tool, version: version, system: system) }
@@ -69,10 +74,13 @@ public enum CoreDataImport {
             try output.add(StoreLayout.settings, settings.encoded)
             try output.add(StoreLayout.queue, queue.encoded)
             let backfilled = reader.findings.all.filter { $0.kind == .offsetBackfilled }.count
-            let recorded = ["work_streams": counts.workStreams, "messages": counts.messages, "customizations": customisations,
-                            "offsets_backfilled": backfilled, "findings": reader.findings.all.count]
-            let manifest = ManifestV2(createdAt: reader.now, migrations: [record(model, counts: recorded, at: reader.now, version: version)],
-                                      minReaderVersion: 1, schemaVersion: schemaVersion)
+            let recorded = [
+                "work_streams": counts.workStreams, "messages": counts.messages, "customizations": customisations,
+                "offsets_backfilled": backfilled, "findings": reader.findings.all.count,
+            ]
+            let manifest = ManifestV2(
+                createdAt: reader.now, migrations: [record(model, counts: recorded, at: reader.now, version: version)],
+                minReaderVersion: 1, schemaVersion: schemaVersion)
             try output.add(StoreLayout.manifest, manifest.encoded)
             if let staged = output.staged {
                 try staged.seal()
@@ -98,21 +106,25 @@ public enum CoreDataImport {
 extension CoreDataImport {
     /// The refusal of a file with tables, columns or entities the import does not know.
     static func unknownRefusal(_ path: String, _ unknown: [CoreDataUnknown]) -> StoreError {
-        StoreError(.invalidDocument, "Can't import '\(path)': it has \(unknown.count) table\(unknown.count == 1 ? "" : "s"), column"
-                    + "\(unknown.count == 1 ? "" : "s") or entit\(unknown.count == 1 ? "y" : "ies") that no model of the app has (a newer "
-                    + "model, or an edit), whose data would not be imported: \(unknown.map(\.description).joined(separator: "; ")). "
-                    + "Run again with --allow-unknown to import the rest and have each one reported. Nothing was written.", path: path)
+        StoreError(
+            .invalidDocument,
+            "Can't import '\(path)': it has \(unknown.count) table\(unknown.count == 1 ? "" : "s"), column"
+                + "\(unknown.count == 1 ? "" : "s") or entit\(unknown.count == 1 ? "y" : "ies") that no model of the app has (a newer "
+                + "model, or an edit), whose data would not be imported: \(unknown.map(\.description).joined(separator: "; ")). "
+                + "Run again with --allow-unknown to import the rest and have each one reported. Nothing was written.", path: path)
     }
 
     /// The migration record of the import: from and to the schema it writes, with the Core Data
     /// model it read and the plist's entity hashes (base64), so that a later tool can tell models apart.
     static func record(_ model: CoreDataModel, counts: [String: Int], at finished: Date, version: String) -> MigrationRecord {
         let hashes = model.metadata.base64Hashes.mapValues { JSONValue.string($0) }
-        return MigrationRecord(from: schemaVersion, to: schemaVersion, startedAt: finished, finishedAt: finished, toolVersion: version,
-                               counts: counts, unknown: [
-                                   "source": .string("core_data"), "core_data_model_version": .number(JSONNumber(model.version)),
-                                   "core_data_entity_hashes": .object(hashes),
-                               ])
+        return MigrationRecord(
+            from: schemaVersion, to: schemaVersion, startedAt: finished, finishedAt: finished, toolVersion: version,
+            counts: counts,
+            unknown: [
+                "source": .string("core_data"), "core_data_model_version": .number(JSONNumber(model.version)),
+                "core_data_entity_hashes": .object(hashes),
+            ])
     }
 }
 

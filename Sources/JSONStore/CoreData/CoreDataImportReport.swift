@@ -65,8 +65,12 @@ enum CoreDataBackfill {
         case true?: return (false, "the preferences say the app already derived the offsets (\(AppPreferences.backfillKey) true)")
         case false?: return (true, "the preferences say the app has not derived the offsets yet (\(AppPreferences.backfillKey) false)")
         case nil:
-            return (true, preferences == nil ? "no --preferences says the app already derived the offsets: any still 0 are derived"
-                        : "the preferences lack \(AppPreferences.backfillKey): any offset still 0 is derived")
+            return (
+                true,
+                preferences == nil
+                    ? "no --preferences says the app already derived the offsets: any still 0 are derived"
+                    : "the preferences lack \(AppPreferences.backfillKey): any offset still 0 is derived"
+            )
         }
     }
 }

@@ -28,9 +28,11 @@ struct CoreDataMetadata: Sendable, Equatable {
             if blob == nil { blob = row.blob(0) }
         }
         func refuse(_ what: String) -> StoreError {
-            StoreError(.invalidDocument, "Can't import '\(file)': its Z_METADATA \(what), so the model that wrote it is unknown "
-                        + "(Core Data records it there as a property list with NSStoreModelVersionHashes). Give the path of the "
-                        + "app's VoiceCode.sqlite. Nothing was written.", path: file)
+            StoreError(
+                .invalidDocument,
+                "Can't import '\(file)': its Z_METADATA \(what), so the model that wrote it is unknown "
+                    + "(Core Data records it there as a property list with NSStoreModelVersionHashes). Give the path of the "
+                    + "app's VoiceCode.sqlite. Nothing was written.", path: file)
         }
         guard rows > 0 else { throw refuse("table has no row") }
         guard let blob, !blob.isEmpty else { throw refuse("row holds no Z_PLIST") }

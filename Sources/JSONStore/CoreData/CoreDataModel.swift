@@ -32,8 +32,10 @@ struct CoreDataModel: Sendable, Equatable {
     /// The columns of version 1 that every store has, by table.
     static let base: [String: Set<String>] = [
         workStreamTable: ["Z_PK", "ZID", "ZBACKENDNAME", "ZWORKINGDIRECTORY", "ZLASTMODIFIED", "ZMESSAGECOUNT", "ZPREVIEW", "ZUNREADCOUNT"],
-        earlyWorkStreamTable: ["Z_PK", "ZID", "ZBACKENDNAME", "ZWORKINGDIRECTORY", "ZLASTMODIFIED", "ZMESSAGECOUNT", "ZPREVIEW",
-                               "ZLOCALNAME", "ZMARKEDDELETED"],
+        earlyWorkStreamTable: [
+            "Z_PK", "ZID", "ZBACKENDNAME", "ZWORKINGDIRECTORY", "ZLASTMODIFIED", "ZMESSAGECOUNT", "ZPREVIEW",
+            "ZLOCALNAME", "ZMARKEDDELETED",
+        ],
         messageTable: ["Z_PK", "ZID", "ZSESSIONID", "ZROLE", "ZTEXT", "ZTIMESTAMP"],
         customisationTable: ["Z_PK", "ZID"],
     ]
@@ -51,14 +53,18 @@ struct CoreDataModel: Sendable, Equatable {
     }()
     /// What each version adds, as (table, column): the marker the version is recognised by comes first.
     static let added: [Int: [(String, String)]] = [
-        2: [(workStreamTable, "ZISINPRIORITYQUEUE"), (workStreamTable, "ZPRIORITY"), (workStreamTable, "ZPRIORITYORDER"),
-            (workStreamTable, "ZPRIORITYQUEUEDAT")],
+        2: [
+            (workStreamTable, "ZISINPRIORITYQUEUE"), (workStreamTable, "ZPRIORITY"), (workStreamTable, "ZPRIORITYORDER"),
+            (workStreamTable, "ZPRIORITYQUEUEDAT"),
+        ],
         3: [(workStreamTable, "ZPROVIDER")],
         4: [(messageTable, "ZSEQ")],
         5: [(workStreamTable, "ZNEXTSEQ")],
         6: [(workStreamTable, "ZLIVEFROMSEQ")],
-        7: [(workStreamTable, "ZLASTFILESIGNATURE"), (workStreamTable, "ZLASTOFFSETMERGED"), (workStreamTable, "ZLIVEFROMOFFSET"),
-            (messageTable, "ZOFFSET")],
+        7: [
+            (workStreamTable, "ZLASTFILESIGNATURE"), (workStreamTable, "ZLASTOFFSETMERGED"), (workStreamTable, "ZLIVEFROMOFFSET"),
+            (messageTable, "ZOFFSET"),
+        ],
     ]
 
     /// Recognises the model of `database`, or refuses saying what was found. Unknown tables,
@@ -66,11 +72,16 @@ struct CoreDataModel: Sendable, Equatable {
     static func recognise(_ database: SQLiteDatabase) throws(StoreError) -> CoreDataModel {
         let file = database.name
         let tables = try CoreDataSchema.tables(database)
-        let shown = tables.isEmpty ? "no tables" : "tables " + tables.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
-            + (tables.count > 12 ? " and \(tables.count - 12) more" : "")
+        let shown =
+            tables.isEmpty
+            ? "no tables"
+            : "tables " + tables.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
+                + (tables.count > 12 ? " and \(tables.count - 12) more" : "")
         guard tables.contains("Z_PRIMARYKEY"), tables.contains("Z_METADATA") else {
-            throw StoreError(.invalidDocument, "Can't import '\(file)': it is an SQLite database but not a Core Data store (it has "
-                                + "\(shown); a Core Data store has Z_PRIMARYKEY and Z_METADATA). Give the path of the app's VoiceCode.sqlite.", path: file)
+            throw StoreError(
+                .invalidDocument,
+                "Can't import '\(file)': it is an SQLite database but not a Core Data store (it has "
+                    + "\(shown); a Core Data store has Z_PRIMARYKEY and Z_METADATA). Give the path of the app's VoiceCode.sqlite.", path: file)
         }
         let metadata = try CoreDataMetadata.read(database)
         let entities = metadata.entityNames
@@ -80,18 +91,22 @@ struct CoreDataModel: Sendable, Equatable {
         } else if Set(earlyEntities).isSubset(of: entities), !entities.contains("CDBackendSession") {
             build = .early
         } else {
-            throw StoreError(.invalidDocument, "Can't import '\(file)': it is a Core Data store, but not the app's: its model's entities are "
-                                + "\(entities.isEmpty ? "none" : entities.sorted().map { "'\($0)'" }.joined(separator: ", ")) (the app's are "
-                                + "'CDBackendSession', 'CDMessage' and 'CDUserSession', or before 2025-11-15 'CDSession' and 'CDMessage'). "
-                                + "Give the path of the app's VoiceCode.sqlite.", path: file)
+            throw StoreError(
+                .invalidDocument,
+                "Can't import '\(file)': it is a Core Data store, but not the app's: its model's entities are "
+                    + "\(entities.isEmpty ? "none" : entities.sorted().map { "'\($0)'" }.joined(separator: ", ")) (the app's are "
+                    + "'CDBackendSession', 'CDMessage' and 'CDUserSession', or before 2025-11-15 'CDSession' and 'CDMessage'). "
+                    + "Give the path of the app's VoiceCode.sqlite.", path: file)
         }
         let names = build == .current ? currentEntities : earlyEntities
         let entityTables = names.map { "Z" + $0.uppercased() }
         let absent = zip(names, entityTables).filter { !tables.contains($0.1) }
         guard absent.isEmpty else {
-            throw StoreError(.invalidDocument, "Can't import '\(file)': its model has the entit\(absent.count == 1 ? "y" : "ies") "
-                                + absent.map { "\($0.0) (table \($0.1))" }.joined(separator: ", ") + " but the file has no table "
-                                + absent.map { "'\($0.1)'" }.joined(separator: ", ") + ": it is damaged or was edited. Nothing was written.", path: file)
+            throw StoreError(
+                .invalidDocument,
+                "Can't import '\(file)': its model has the entit\(absent.count == 1 ? "y" : "ies") "
+                    + absent.map { "\($0.0) (table \($0.1))" }.joined(separator: ", ") + " but the file has no table "
+                    + absent.map { "'\($0.1)'" }.joined(separator: ", ") + ": it is damaged or was edited. Nothing was written.", path: file)
         }
         var present: [String: Set<String>] = [:]
         for table in entityTables { present[table] = try CoreDataSchema.columns(table, database) }
@@ -100,13 +115,16 @@ struct CoreDataModel: Sendable, Equatable {
         var reason: String
         if build == .current {
             for v in 2...7 where present[added[v]![0].0]!.contains(added[v]![0].1) { version = v }
-            reason = version == 1 ? "ZCDBACKENDSESSION has none of the columns later versions add (ZISINPRIORITYQUEUE is version 2's)"
+            reason =
+                version == 1
+                ? "ZCDBACKENDSESSION has none of the columns later versions add (ZISINPRIORITYQUEUE is version 2's)"
                 : "\(added[version]![0].0) has \(added[version]![0].1), added in version \(version)"
                     + (version < 7 ? ", and not \(added[version + 1]![0].1) (version \(version + 1)'s)" : "")
             reason = "entities CDBackendSession, CDMessage, CDUserSession; " + reason
         } else {
             let queue = present[workTable]!.contains("ZISINQUEUE")
-            reason = "entities CDSession, CDMessage, no CDUserSession: the app's builds before 2025-11-15"
+            reason =
+                "entities CDSession, CDMessage, no CDUserSession: the app's builds before 2025-11-15"
                 + (queue ? "" : ", from before 2025-11-14 (no queue columns: their defaults are taken)")
         }
         var missing: [String] = []
@@ -117,13 +135,17 @@ struct CoreDataModel: Sendable, Equatable {
             }
         }
         guard missing.isEmpty else {
-            throw StoreError(.invalidDocument, "Can't import '\(file)': it looks like the app's store, model version \(version), but "
-                                + "lacks \(missing.joined(separator: ", ")); this tool reads model versions 1 to 7 only. Nothing was written.", path: file)
+            throw StoreError(
+                .invalidDocument,
+                "Can't import '\(file)': it looks like the app's store, model version \(version), but "
+                    + "lacks \(missing.joined(separator: ", ")); this tool reads model versions 1 to 7 only. Nothing was written.", path: file)
         }
-        let unknown = try CoreDataSchema.unknown(database, tables: tables, entityTables: entityTables, present: present,
-                                                 known: names, metadata: metadata)
-        return CoreDataModel(version: version, build: build, workStreamTable: workTable, workStreamColumns: present[workTable]!,
-                             messageColumns: present[messageTable]!, customisationColumns: present[customisationTable] ?? [],
-                             metadata: metadata, unknown: unknown, explanation: reason)
+        let unknown = try CoreDataSchema.unknown(
+            database, tables: tables, entityTables: entityTables, present: present,
+            known: names, metadata: metadata)
+        return CoreDataModel(
+            version: version, build: build, workStreamTable: workTable, workStreamColumns: present[workTable]!,
+            messageColumns: present[messageTable]!, customisationColumns: present[customisationTable] ?? [],
+            metadata: metadata, unknown: unknown, explanation: reason)
     }
 }

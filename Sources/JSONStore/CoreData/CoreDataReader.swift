@@ -74,7 +74,9 @@ struct CoreDataReader {
             f.row(table, pk, id)
             let mirrored = index.mirror(for: id, current: session.fields.queueKeys)
             if mirrored.queuePosition != session.fields.queuePosition {
-                f.add(.queueRenumbered, "queue_position \(session.fields.queuePosition) → \(mirrored.queuePosition) (the FIFO queue is numbered 1…n in the app's order)")
+                f.add(
+                    .queueRenumbered,
+                    "queue_position \(session.fields.queuePosition) → \(mirrored.queuePosition) (the FIFO queue is numbered 1…n in the app's order)")
             }
             session.fields.queueKeys = mirrored
             try output.add(StoreLayout.workStreamPath(id), session.encoded)
@@ -173,7 +175,9 @@ private struct MessageCursor {
             } else if let message = current.message {
                 if let pk = current.relationship, ids[pk] != id {
                     let other = ids[pk].map { "work stream \($0.lowercased)" } ?? "no work stream"
-                    f.add(.relationshipDisagrees, "its relationship (session Z_PK \(pk)) names \(other), its sessionId \(id.lowercased); kept in \(id.lowercased), as the app shows it")
+                    f.add(
+                        .relationshipDisagrees,
+                        "its relationship (session Z_PK \(pk)) names \(other), its sessionId \(id.lowercased); kept in \(id.lowercased), as the app shows it")
                 }
                 taken.append((message, current.pk))
             }

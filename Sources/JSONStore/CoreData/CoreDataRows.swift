@@ -30,25 +30,31 @@ enum CoreDataRows {
             priority: v.int32(13, "priority", in: any, default: QueueV2.defaultPriority, &f),
             priorityOrder: v.double(14, "priorityOrder", &f),
             priorityQueuedAt: v.date(15, "priorityQueuedAt", &f))
-        var cursors = SyncCursors(nextSeq: v.counter(17, "nextSeq", &f), liveFromSeq: v.counter(18, "liveFromSeq", &f),
-                                  lastOffsetMerged: v.counter(19, "lastOffsetMerged", &f),
-                                  liveFromOffset: v.counter(20, "liveFromOffset", &f),
-                                  lastFileSignature: v.optionalString(21, "lastFileSignature", &f))
+        var cursors = SyncCursors(
+            nextSeq: v.counter(17, "nextSeq", &f), liveFromSeq: v.counter(18, "liveFromSeq", &f),
+            lastOffsetMerged: v.counter(19, "lastOffsetMerged", &f),
+            liveFromOffset: v.counter(20, "liveFromOffset", &f),
+            lastFileSignature: v.optionalString(21, "lastFileSignature", &f))
         if backfill {
             if cursors.lastOffsetMerged == 0 && cursors.nextSeq > 1 {
                 cursors.lastOffsetMerged = cursors.nextSeq - 1
-                f.add(.offsetBackfilled, "last_offset_merged 0 → \(cursors.lastOffsetMerged): max(0, next_seq \(cursors.nextSeq) − 1), as the app does once on model 7")
+                f.add(
+                    .offsetBackfilled,
+                    "last_offset_merged 0 → \(cursors.lastOffsetMerged): max(0, next_seq \(cursors.nextSeq) − 1), as the app does once on model 7")
             }
             if cursors.liveFromOffset == 0 && cursors.liveFromSeq > 1 {
                 cursors.liveFromOffset = cursors.liveFromSeq - 1
-                f.add(.offsetBackfilled, "live_from_offset 0 → \(cursors.liveFromOffset): max(0, live_from_seq \(cursors.liveFromSeq) − 1), as the app does once on model 7")
+                f.add(
+                    .offsetBackfilled,
+                    "live_from_offset 0 → \(cursors.liveFromOffset): max(0, live_from_seq \(cursors.liveFromSeq) − 1), as the app does once on model 7")
             }
         }
         // Spec §4: a work stream's provider session is its own id until compaction replaces it,
         // which the app's model does not record; the provider is `provider` (version 3 on), else "claude".
         let provider = v.string(16, "provider", default: "claude", &f)
-        return WorkStreamV3(fields: fields, providerSessionID: id.lowercased, provider: provider, cursors: cursors,
-                         schemaVersion: CoreDataImport.schemaVersion)
+        return WorkStreamV3(
+            fields: fields, providerSessionID: id.lowercased, provider: provider, cursors: cursors,
+            schemaVersion: CoreDataImport.schemaVersion)
     }
 
     /// The early build's customisation, kept in the work-stream row (`localName`, `markedDeleted`):
@@ -58,10 +64,13 @@ enum CoreDataRows {
         let deleted = v.row.isNull(23) ? false : try v.bool(23, "markedDeleted", &f)
         guard name != nil || deleted else { return nil }
         let lastModified = RFC3339.format(session.fields.lastModified)
-        f.add(.customisationFromSession, "localName \(name.map { "'\($0)'" } ?? "empty") and markedDeleted \(deleted ? 1 : 0) taken as "
+        f.add(
+            .customisationFromSession,
+            "localName \(name.map { "'\($0)'" } ?? "empty") and markedDeleted \(deleted ? 1 : 0) taken as "
                 + "the customisation: custom_name \(name.map { "'\($0)'" } ?? "none"), is_user_deleted \(deleted), created_at \(lastModified) (lastModified)")
-        return CustomisationV1(id: session.fields.id, createdAt: session.fields.lastModified, customName: name, isUserDeleted: deleted,
-                             schemaVersion: CoreDataImport.schemaVersion)
+        return CustomisationV1(
+            id: session.fields.id, createdAt: session.fields.lastModified, customName: name, isUserDeleted: deleted,
+            schemaVersion: CoreDataImport.schemaVersion)
     }
 
     /// A message row (`CDMessage`): the message, its `sessionId`, and the `Z_PK` its relationship
@@ -79,10 +88,11 @@ enum CoreDataRows {
             sync.offset = sync.seq - 1
             f.add(.offsetBackfilled, "offset 0 → \(sync.offset): max(0, seq \(sync.seq) − 1), as the app does once on model 7")
         }
-        let message = MessageV1(id: id, sessionID: sessionID, role: v.string(4, "role", default: "", &f),
-                                text: v.string(5, "text", default: "", &f), timestamp: v.requiredDate(6, "timestamp", &f),
-                                serverTimestamp: v.date(7, "serverTimestamp", &f),
-                                status: v.string(8, "status", default: "confirmed", &f), sync: sync)
+        let message = MessageV1(
+            id: id, sessionID: sessionID, role: v.string(4, "role", default: "", &f),
+            text: v.string(5, "text", default: "", &f), timestamp: v.requiredDate(6, "timestamp", &f),
+            serverTimestamp: v.date(7, "serverTimestamp", &f),
+            status: v.string(8, "status", default: "confirmed", &f), sync: sync)
         return (message, sessionID, relationship)
     }
 
@@ -94,7 +104,8 @@ enum CoreDataRows {
             f.add(.missingValue, "id is empty or not a UUID; the customisation has no file name, so it is left out")
             return nil
         }
-        return CustomisationV1(id: id, createdAt: v.requiredDate(4, "createdAt", &f), customName: v.optionalString(2, "customName", &f),
-                             isUserDeleted: try v.bool(3, "isUserDeleted", &f), schemaVersion: CoreDataImport.schemaVersion)
+        return CustomisationV1(
+            id: id, createdAt: v.requiredDate(4, "createdAt", &f), customName: v.optionalString(2, "customName", &f),
+            isUserDeleted: try v.bool(3, "isUserDeleted", &f), schemaVersion: CoreDataImport.schemaVersion)
     }
 }

@@ -40,8 +40,10 @@ enum CoreDataSchema {
     static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
     /// Every unknown entity (in the plist or `Z_PRIMARYKEY`), table and column, in that order, by name.
-    static func unknown(_ database: SQLiteDatabase, tables: [String], entityTables: [String], present: [String: Set<String>],
-                        known: [String], metadata: CoreDataMetadata) throws(StoreError) -> [CoreDataUnknown] {
+    static func unknown(
+        _ database: SQLiteDatabase, tables: [String], entityTables: [String], present: [String: Set<String>],
+        known: [String], metadata: CoreDataMetadata
+    ) throws(StoreError) -> [CoreDataUnknown] {
         var entities = metadata.entityNames
         try database.query("SELECT Z_NAME FROM Z_PRIMARYKEY") { row in if let name = row.text(0) { entities.insert(name) } }
         var result: [CoreDataUnknown] = []
@@ -108,7 +110,8 @@ extension CoreDataModel {
     }
     /// Nil in the early build, whose customisations are in the work-stream rows.
     var customisationQuery: String? {
-        build == .early ? nil
+        build == .early
+            ? nil
             : CoreDataSchema.select(CoreDataSchema.customisationSelect, from: Self.customisationTable, present: customisationColumns, orderBy: "ZID, Z_PK")
     }
 }

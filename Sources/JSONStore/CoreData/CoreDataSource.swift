@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,7 +43,8 @@ final class CoreDataSource {
             try CoreDataSource.copy(real, to: copy, system: system)
             if try system.linkStatus(real + "-wal", context: ErrorContext("read", real + "-wal")) != nil {
                 try CoreDataSource.copy(real + "-wal", to: copy + "-wal", system: system)
-                wal = try CoreDataWAL.read(copy + "-wal", shownPath: real + "-wal", source: path, databasePageSize: CoreDataWAL.pageSize(header: header), system: system)
+                wal = try CoreDataWAL.read(
+                    copy + "-wal", shownPath: real + "-wal", source: path, databasePageSize: CoreDataWAL.pageSize(header: header), system: system)
             }
             // A rollback journal left by a writer that stopped mid-transaction ("hot journal"):
             // SQLite rolls the copy back with it, as it would the file itself.
@@ -52,8 +54,9 @@ final class CoreDataSource {
             // A writer that started while copying may have left the copies out of step: refuse.
             try CoreDataSource.checkNotLocked(real, shown: path, system: system)
             let applied = (wal?.commits ?? 0) > 0
-            (database, model) = try CoreDataSource.openAndRecognise(copy, name: path, blamingWAL: applied ? real + "-wal" : nil,
-                                                                     mainFile: real, folder: folder, system: system)
+            (database, model) = try CoreDataSource.openAndRecognise(
+                copy, name: path, blamingWAL: applied ? real + "-wal" : nil,
+                mainFile: real, folder: folder, system: system)
         } catch {
             NewFiles.removeTreeLeftover(folder, system: system)
             throw error
@@ -77,8 +80,10 @@ final class CoreDataSource {
     /// Opens the copy, checks it and recognises its model. When that fails with a `-wal` applied,
     /// the main file alone is checked too: if it is sound, the `-wal` is what is foreign or
     /// damaged, and the error names it instead of the main file.
-    private static func openAndRecognise(_ copy: String, name: String, blamingWAL walPath: String?, mainFile: String, folder: String,
-                                         system: SystemCalls) throws(StoreError) -> (SQLiteDatabase, CoreDataModel) {
+    private static func openAndRecognise(
+        _ copy: String, name: String, blamingWAL walPath: String?, mainFile: String, folder: String,
+        system: SystemCalls
+    ) throws(StoreError) -> (SQLiteDatabase, CoreDataModel) {
         do {
             let database = try SQLiteDatabase(copy, readOnly: false, name: name)
             try checkIntegrity(database)
@@ -87,10 +92,12 @@ final class CoreDataSource {
             guard let walPath, isAboutTheData(error), try mainFileAloneIsSound(mainFile, name: name, folder: folder, system: system) else {
                 throw error
             }
-            throw StoreError(.corruptDocument, "Can't import '\(name)': its -wal file '\(walPath)' belongs to another database or is "
-                                + "damaged: the main file alone is sound, but with the -wal applied SQLite reads it as follows: \(error.message) "
-                                + "Move the -wal aside to import the main file alone (its last commits would be lost), or give the -wal "
-                                + "that belongs to it. Nothing was written.", path: walPath)
+            throw StoreError(
+                .corruptDocument,
+                "Can't import '\(name)': its -wal file '\(walPath)' belongs to another database or is "
+                    + "damaged: the main file alone is sound, but with the -wal applied SQLite reads it as follows: \(error.message) "
+                    + "Move the -wal aside to import the main file alone (its last commits would be lost), or give the -wal "
+                    + "that belongs to it. Nothing was written.", path: walPath)
         }
     }
 
@@ -123,12 +130,16 @@ final class CoreDataSource {
         let head = try file.readAll(limit: 100, context: context).prefix(100)
         let magic = Array("SQLite format 3".utf8) + [0]
         guard head.count >= 16, Array(head.prefix(16)) == magic else {
-            throw StoreError(.corruptDocument, "Can't import '\(path)': it is not an SQLite database (\(head.count < 16 ? "it is only \(head.count) bytes long" : "its first bytes are not 'SQLite format 3'")). "
-                                + "Give the path of the app's VoiceCode.sqlite.", path: path)
+            throw StoreError(
+                .corruptDocument,
+                "Can't import '\(path)': it is not an SQLite database (\(head.count < 16 ? "it is only \(head.count) bytes long" : "its first bytes are not 'SQLite format 3'")). "
+                    + "Give the path of the app's VoiceCode.sqlite.", path: path)
         }
         guard head.count == 100 else {
-            throw StoreError(.corruptDocument, "Can't import '\(path)': the database is truncated (\(head.count) bytes, shorter "
-                                + "than SQLite's 100-byte header). Nothing was written.", path: path)
+            throw StoreError(
+                .corruptDocument,
+                "Can't import '\(path)': the database is truncated (\(head.count) bytes, shorter "
+                    + "than SQLite's 100-byte header). Nothing was written.", path: path)
         }
         return Array(head)
     }
@@ -144,8 +155,10 @@ final class CoreDataSource {
             guard fd >= 0 else { continue }
             defer { close(fd) }
             if let holder = RecordLockProbe.writeLockHolder(fd: fd, start: start, length: length) {
-                throw StoreError(.locked, "Can't import '\(shown)': process \(holder) is writing to it (it holds SQLite's write "
-                                    + "lock). Quit the app, or wait for it to finish, and try again. Nothing was written.", path: shown)
+                throw StoreError(
+                    .locked,
+                    "Can't import '\(shown)': process \(holder) is writing to it (it holds SQLite's write "
+                        + "lock). Quit the app, or wait for it to finish, and try again. Nothing was written.", path: shown)
             }
         }
     }
@@ -157,8 +170,10 @@ final class CoreDataSource {
         var problems: [String] = []
         try database.query("PRAGMA quick_check") { row in if let text = row.text(0), text != "ok" { problems.append(text) } }
         guard problems.isEmpty else {
-            throw StoreError(.corruptDocument, "Can't import '\(database.name)': the database is damaged (SQLite's quick_check: "
-                                + "\(problems.prefix(3).joined(separator: "; "))). Nothing was written.", path: database.name)
+            throw StoreError(
+                .corruptDocument,
+                "Can't import '\(database.name)': the database is damaged (SQLite's quick_check: "
+                    + "\(problems.prefix(3).joined(separator: "; "))). Nothing was written.", path: database.name)
         }
     }
 
@@ -177,8 +192,9 @@ final class CoreDataSource {
     private static func copy(_ source: String, to target: String, system: SystemCalls) throws(StoreError) {
         let readContext = ErrorContext("read", source), writeContext = ErrorContext("copy", target)
         let input = try FileDescriptor(opening: source, flags: O_RDONLY | O_CLOEXEC, system: system, context: readContext)
-        let output = try FileDescriptor(opening: target, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600,
-                                        system: system, context: writeContext)
+        let output = try FileDescriptor(
+            opening: target, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600,
+            system: system, context: writeContext)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input.rawValue, $0.baseAddress, $0.count) }

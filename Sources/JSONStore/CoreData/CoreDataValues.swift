@@ -30,8 +30,11 @@ struct CoreDataValues {
     func uuid(_ column: Int32) -> UUID? {
         if row.type(column) == SQLiteLibrary.typeText { return row.text(column).flatMap(UUID.init(uuidString:)) }
         guard row.type(column) == SQLiteLibrary.typeBlob, let bytes = row.blob(column), bytes.count == 16 else { return nil }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// The stored value as the report shows it: `the text 'yes'`, `the number 3.7`, `a blob of 4 bytes`.
@@ -55,8 +58,10 @@ struct CoreDataValues {
     func date(_ column: Int32, _ name: String, _ findings: inout CoreDataFindings, required: Bool = false) -> Date? {
         if row.isNull(column) { return nil }
         guard isNumber(column), let seconds = row.double(column) else {
-            findings.add(.wrongType, "\(name) is \(shown(column)), not a date; taken as empty"
-                            + (required ? ", so set to the time of the import, \(RFC3339.format(now))" : ""))
+            findings.add(
+                .wrongType,
+                "\(name) is \(shown(column)), not a date; taken as empty"
+                    + (required ? ", so set to the time of the import, \(RFC3339.format(now))" : ""))
             return nil
         }
         let milliseconds = (seconds * 1000).rounded() + 978_307_200_000
@@ -92,8 +97,10 @@ struct CoreDataValues {
         if type != SQLiteLibrary.typeText { findings.add(.wrongType, "\(name) is \(shown(column)), not text; taken as its bytes read as UTF-8 text") }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         let text = String(decoding: bytes, as: UTF8.self)
-        findings.add(.invalidText, "\(name) holds bytes that are not UTF-8 (\(bytes.count) bytes in all); each invalid sequence "
-                        + "taken as U+FFFD, the rest as it is")
+        findings.add(
+            .invalidText,
+            "\(name) holds bytes that are not UTF-8 (\(bytes.count) bytes in all); each invalid sequence "
+                + "taken as U+FFFD, the rest as it is")
         return text
     }
 
@@ -107,10 +114,12 @@ struct CoreDataValues {
         }
         guard let value = integer(column) else {
             let file = findings.source
-            throw StoreError(.invalidDocument, "Can't import '\(file)': \(findings.table) Z_PK \(findings.primaryKey)"
-                                + "\(findings.id.map { " (id \($0))" } ?? ""): \(name) is \(shown(column)), not 0 or 1 (false or true). "
-                                + "Whether it means true or false decides what the app shows, so it is not guessed: correct the row in a "
-                                + "copy of the file and import the copy. Nothing was written.", path: file)
+            throw StoreError(
+                .invalidDocument,
+                "Can't import '\(file)': \(findings.table) Z_PK \(findings.primaryKey)"
+                    + "\(findings.id.map { " (id \($0))" } ?? ""): \(name) is \(shown(column)), not 0 or 1 (false or true). "
+                    + "Whether it means true or false decides what the app shows, so it is not guessed: correct the row in a "
+                    + "copy of the file and import the copy. Nothing was written.", path: file)
         }
         if value != 0 && value != 1 { findings.add(.outOfRange, "\(name) is \(value), not 0 or 1; taken as true") }
         return value != 0

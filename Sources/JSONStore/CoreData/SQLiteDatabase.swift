@@ -19,9 +19,11 @@ final class SQLiteDatabase {
         switch SQLiteLibrary.shared {
         case .success(let library): self.library = library
         case .failure(let missing):
-            throw StoreError(.io, "Can't read '\(self.name)': this machine has no SQLite library (\(SQLiteLibrary.linuxLibrary): "
-                                + "\(missing.reason)). Install the package '\(SQLiteLibrary.linuxPackage)' (apt-get install "
-                                + "\(SQLiteLibrary.linuxPackage)) and try again.", path: self.name)
+            throw StoreError(
+                .io,
+                "Can't read '\(self.name)': this machine has no SQLite library (\(SQLiteLibrary.linuxLibrary): "
+                    + "\(missing.reason)). Install the package '\(SQLiteLibrary.linuxPackage)' (apt-get install "
+                    + "\(SQLiteLibrary.linuxPackage)) and try again.", path: self.name)
         }
         var flags = (readOnly ? SQLiteLibrary.openReadOnly : SQLiteLibrary.openReadWrite) | SQLiteLibrary.openNoMutex
         if create { flags |= SQLiteLibrary.openCreate }
@@ -58,11 +60,15 @@ final class SQLiteDatabase {
         let detail = library.errorMessage(handle).map { String(cString: $0) } ?? "SQLite error \(code)"
         switch code & 0xff {
         case SQLiteLibrary.busy, SQLiteLibrary.locked:
-            return StoreError(.locked, "Can't \(verb) '\(name)': the database is locked by another process (\(detail)). "
-                                + "Quit the app that uses it, or wait, and try again.", path: name)
+            return StoreError(
+                .locked,
+                "Can't \(verb) '\(name)': the database is locked by another process (\(detail)). "
+                    + "Quit the app that uses it, or wait, and try again.", path: name)
         case SQLiteLibrary.corrupt, SQLiteLibrary.notADatabase:
-            return StoreError(.corruptDocument, "Can't \(verb) '\(name)': the database is damaged or truncated (\(detail)). "
-                                + "Nothing was written.", path: name)
+            return StoreError(
+                .corruptDocument,
+                "Can't \(verb) '\(name)': the database is damaged or truncated (\(detail)). "
+                    + "Nothing was written.", path: name)
         default:
             return StoreError(.io, "Can't \(verb) '\(name)': SQLite reports '\(detail)' (code \(code)).", path: name)
         }
@@ -71,7 +77,11 @@ final class SQLiteDatabase {
 
 /// A value bound to a statement parameter.
 enum SQLiteValue: Sendable {
-    case null, integer(Int64), real(Double), text(String), blob([UInt8])
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
 }
 
 /// One prepared statement; finalized when the value ends.
@@ -108,7 +118,8 @@ final class SQLiteStatement {
             case .integer(let n): code = library.bindInt64(handle, i, n)
             case .real(let x): code = library.bindDouble(handle, i, x)
             case .text(let s): code = s.withCString { library.bindText(handle, i, $0, Int32(strlen($0))) }
-            case .blob(let bytes): code = bytes.withUnsafeBytes { library.bindBlob(handle, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count)) }
+            case .blob(let bytes):
+                code = bytes.withUnsafeBytes { library.bindBlob(handle, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count)) }
             }
             if code != SQLiteLibrary.ok { throw database.failure(code, "write") }
         }

@@ -14,8 +14,9 @@ extension StoreError {
         }
         if problems.count > 20 { text.append("\n  … and \(problems.count - 20) more") }
         let code = problems.first?.code ?? .invalidDocument
-        let fix = Recovery.runCommand(.validate(store: nil), advice: "Fix them (validating the store lists every problem) and run again.",
-                                      before: "Fix them (see ", after: ") and run again.")
+        let fix = Recovery.runCommand(
+            .validate(store: nil), advice: "Fix them (validating the store lists every problem) and run again.",
+            before: "Fix them (see ", after: ") and run again.")
         text.append("\n")
         text.append(fix)
         return StoreError(code, text: text, path: store, underlying: StoreProblems(problems: problems), recovery: fix)

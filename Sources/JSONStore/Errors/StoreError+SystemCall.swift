@@ -63,23 +63,27 @@ enum ErrnoDescription {
         case EDQUOT:
             return Meaning(code: .noSpace, reason: "the disk quota is used up", remedy: "free some space or raise the quota, and try again")
         case EACCES, EPERM:
-            return Meaning(code: .permissionDenied, reason: "permission was denied",
-                           remedy: "check the owner and permissions of the file and of its folder")
+            return Meaning(
+                code: .permissionDenied, reason: "permission was denied",
+                remedy: "check the owner and permissions of the file and of its folder")
         case EROFS:
-            return Meaning(code: .readOnlyFileSystem, reason: "the file system is read-only",
-                           remedy: "open the store read-only, or move it to a writable disk")
+            return Meaning(
+                code: .readOnlyFileSystem, reason: "the file system is read-only",
+                remedy: "open the store read-only, or move it to a writable disk")
         case ENOENT: return Meaning(code: .notFound, reason: "it or a folder on its path does not exist", remedy: "check the path")
         case ENOTDIR: return Meaning(code: .notFound, reason: "a part of its path is not a folder", remedy: "check the path")
         case ELOOP:
-            return Meaning(code: .symlinkRefused, reason: "it is a symbolic link, which the store never follows",
-                           remedy: "replace the link with the file or folder it points to")
+            return Meaning(
+                code: .symlinkRefused, reason: "it is a symbolic link, which the store never follows",
+                remedy: "replace the link with the file or folder it points to")
         case EISDIR: return Meaning(code: .notARegularFile, reason: "it is a folder", remedy: "move the folder away")
         case EEXIST: return Meaning(code: .alreadyExists, reason: "it already exists", remedy: nil)
         case EIO: return Meaning(code: .io, reason: "the disk reported an input/output error", remedy: "check the disk, then try again")
         case EMFILE, ENFILE: return Meaning(code: .io, reason: "too many files are open", remedy: "close other programs and try again")
         case ENOLCK:
-            return Meaning(code: .io, reason: "the file system cannot lock files",
-                           remedy: "move the store to a local disk")
+            return Meaning(
+                code: .io, reason: "the file system cannot lock files",
+                remedy: "move the store to a local disk")
         case EWOULDBLOCK: return Meaning(code: .locked, reason: "another process holds its lock", remedy: "try again later")
         default: return Meaning(code: .io, reason: systemMessage(errno), remedy: nil)
         }

@@ -119,8 +119,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, LocalizedErr
         errno: Int32? = nil, underlying: (any Error & Sendable)? = nil, recovery: Recovery? = nil,
         file: String = #fileID, line: Int = #line
     ) {
-        self.init(code, text: Text(message), path: path, syscall: syscall, errno: errno, underlying: underlying,
-                  recovery: recovery, file: file, line: line)
+        self.init(
+            code, text: Text(message), path: path, syscall: syscall, errno: errno, underlying: underlying,
+            recovery: recovery, file: file, line: line)
     }
 
     /// Creates an error whose message names ways out as values: `Text("Can't … ", fix)`.

@@ -14,8 +14,11 @@ enum StoreErrorText {
             let before = index > 0 ? text[index - 1] : " "
             let after = index + 1 < text.count ? text[index + 1] : " "
             if character == "'" {
-                if !inQuote, before.isWhitespace || "([\"".contains(before) { inQuote = true }
-                else if inQuote, after.isWhitespace || ".,:;)]".contains(after) { inQuote = false }
+                if !inQuote, before.isWhitespace || "([\"".contains(before) {
+                    inQuote = true
+                } else if inQuote, after.isWhitespace || ".,:;)]".contains(after) {
+                    inQuote = false
+                }
                 continue
             }
             guard !inQuote else { continue }
@@ -37,7 +40,8 @@ extension String {
     fileprivate var trimmingWhitespace: String {
         let characters = Array(self)
         guard let start = characters.firstIndex(where: { !$0.isWhitespace }),
-              let end = characters.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+            let end = characters.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return String(characters[start...end])
     }
 }

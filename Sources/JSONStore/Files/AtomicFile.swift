@@ -68,8 +68,10 @@ enum AtomicFile {
             system.removeLeftover(temporary)
             throw error
         }
-        return ReplacedFile(directory: directoryFD, context: context.noting(
-            "the new version is in place but may not survive a power failure, so the write is not confirmed"))
+        return ReplacedFile(
+            directory: directoryFD,
+            context: context.noting(
+                "the new version is in place but may not survive a power failure, so the write is not confirmed"))
     }
 
     /// Step 1: what stands at `path`, and the mode the new file must get.
@@ -160,9 +162,10 @@ enum AtomicFile {
             let path = joinPath(directory, temporaryName(for: name, token: token))
             do {
                 // 0o600 while it is written; fchmod sets the intended mode before it becomes visible.
-                return TemporaryFile(descriptor: try FileDescriptor(opening: path, flags: flags, mode: 0o600, system: system, context: context),
-                                     path: path, token: token)
-            } catch where error.errno == EEXIST && attempt < 4 {
+                return TemporaryFile(
+                    descriptor: try FileDescriptor(opening: path, flags: flags, mode: 0o600, system: system, context: context),
+                    path: path, token: token)
+            } catch  where error.errno == EEXIST && attempt < 4 {
                 attempt += 1
             }
         }
@@ -201,7 +204,8 @@ func joinPath(_ directory: String, _ name: String) -> String {
     // Byte searches: `String.contains(String)` is Foundation's `range(of:)`, ~7,000 instructions;
     // `==` and `hasSuffix` on `String`s compare by grapheme (a measurable cost on every update).
     let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-    precondition(!name.isEmpty && !name.utf8.contains(slash) && !name.utf8.elementsEqual([dot]) && !name.utf8.elementsEqual([dot, dot]),
-                 "joinPath: '\(name)' is not a single path component")
+    precondition(
+        !name.isEmpty && !name.utf8.contains(slash) && !name.utf8.elementsEqual([dot]) && !name.utf8.elementsEqual([dot, dot]),
+        "joinPath: '\(name)' is not a single path component")
     return directory.utf8.last == slash ? directory + name : directory + "/" + name
 }

@@ -51,8 +51,9 @@ enum BatchCommit {
         var modes: [mode_t] = []
         for change in changes {
             var context = ErrorContext("write", change.path)
-            modes.append(try AtomicFile.intendedMode(
-                of: change.path, newFileMode: change.newFileMode, system: system, context: &context))
+            modes.append(
+                try AtomicFile.intendedMode(
+                    of: change.path, newFileMode: change.newFileMode, system: system, context: &context))
         }
         // Closed when this function returns or throws, in this order.
         var directories = FileDescriptors(system: system)
@@ -63,14 +64,17 @@ enum BatchCommit {
         }
 
         // 2. Write every temp file and make them durable.
-        let temporaries = try writeTemporaries(changes, modes: modes, directories: directories,
-                                               note: noneReplaced, system: system)
+        let temporaries = try writeTemporaries(
+            changes, modes: modes, directories: directories,
+            note: noneReplaced, system: system)
 
         // 3. Rename in order.
         for (index, change) in changes.enumerated() {
             do {
-                try system.rename(temporaries[index], to: change.path, context: ErrorContext(
-                    "write", change.path, note: partialNote(replaced: index, of: changes)))
+                try system.rename(
+                    temporaries[index], to: change.path,
+                    context: ErrorContext(
+                        "write", change.path, note: partialNote(replaced: index, of: changes)))
             } catch {
                 temporaries[index...].forEach(system.removeLeftover)
                 // Make the renames that did happen durable too; the error below is what matters.
@@ -82,7 +86,8 @@ enum BatchCommit {
         }
 
         // 4. fsync each directory once.
-        let unconfirmed = "all \(count) files of this change were replaced but may not survive a power failure, "
+        let unconfirmed =
+            "all \(count) files of this change were replaced but may not survive a power failure, "
             + "so the change is not confirmed"
         for index in directories.indices {
             try directories.sync(index, context: ErrorContext("write", directoryPaths[index], note: unconfirmed))
@@ -100,8 +105,10 @@ enum BatchCommit {
     /// 0.06 s with one syncfs). Where `syncfs` is not available (Darwin, a test seam) each file
     /// is fsynced. On failure every temp file is removed and nothing is renamed.
     /// `directories[0]` is the folder of the first change (for `syncfs`).
-    private static func writeTemporaries(_ changes: [FileChange], modes: [mode_t], directories: borrowing FileDescriptors,
-                                         note: String, system: SystemCalls) throws(StoreError) -> [String] {
+    private static func writeTemporaries(
+        _ changes: [FileChange], modes: [mode_t], directories: borrowing FileDescriptors,
+        note: String, system: SystemCalls
+    ) throws(StoreError) -> [String] {
         var files: [(path: String, context: ErrorContext)] = []
         var descriptors = FileDescriptors(system: system)  // of `files`, by index; none when `perFile`
         let perFile = changes.count < syncFileSystemThreshold
@@ -109,13 +116,15 @@ enum BatchCommit {
             for (change, mode) in zip(changes, modes) {
                 let context = ErrorContext("write", change.path, note: note)
                 if perFile {
-                    let path = try AtomicFile.writeTemporary(directory: change.directory, name: change.name, bytes: change.bytes,
-                                                             mode: mode, system: system, context: context)
+                    let path = try AtomicFile.writeTemporary(
+                        directory: change.directory, name: change.name, bytes: change.bytes,
+                        mode: mode, system: system, context: context)
                     files.append((path, context))
                     descriptors.append(nil)
                 } else {
-                    let file = try AtomicFile.writeUnsynced(directory: change.directory, name: change.name,
-                                                            bytes: change.bytes, mode: mode, system: system, context: context)
+                    let file = try AtomicFile.writeUnsynced(
+                        directory: change.directory, name: change.name,
+                        bytes: change.bytes, mode: mode, system: system, context: context)
                     files.append((file.path, context))
                     descriptors.append(file.descriptor)
                 }

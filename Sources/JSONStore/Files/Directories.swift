@@ -23,7 +23,7 @@ enum Directories {
         if try existingDirectory(path, system: system, context: context) { return false }
         do {
             try system.makeDirectory(path, mode: 0o700, context: context)
-        } catch where error.code == .alreadyExists {
+        } catch  where error.code == .alreadyExists {
             // Another process created it between the lstat and the mkdir.
             if try existingDirectory(path, system: system, context: context) { return false }
             throw error

@@ -1,10 +1,11 @@
+import Foundation
+import StoreJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import StoreJSON
 
 /// The ids of a document folder, listed without a `String` per entry: each id is a 16-byte UUID
 /// (at 50,000 work streams the names, then a `DocumentID` per name, would be 11.5 MB of
@@ -25,7 +26,7 @@ extension DocumentIDListing {
     static func listDocumentFolder(_ directory: String, system: SystemCalls) throws(StoreError) -> DocumentIDListing {
         do {
             return try list(directory, system: system)
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             return DocumentIDListing()
         }
     }
@@ -36,24 +37,27 @@ extension DocumentIDListing {
         // d_type is DT_UNKNOWN on some file systems: those documents are asked with lstat after
         // the listing (never stat: no following).
         var untyped: [(id: UUID, name: String)] = []
-        try system.visitDirectory(directory, context: context, restart: {
-            listing = DocumentIDListing()
-            untyped = []
-        }, visit: { name, type in
-            if Self.isDotName(name) { return }
-            guard let id = Self.documentID(fileName: name) else {
-                let string = String(decoding: name, as: UTF8.self)
-                listing.invalid.append(InvalidEntry(name: string, path: joinPath(directory, string), problem: .invalidName))
-                return
-            }
-            switch type {
-            case .regular: listing.ids.append(id)
-            case nil: untyped.append((id, String(decoding: name, as: UTF8.self)))
-            case let other?:
-                let string = String(decoding: name, as: UTF8.self)
-                listing.invalid.append(InvalidEntry(name: string, path: joinPath(directory, string), problem: .notARegularFile(other)))
-            }
-        })
+        try system.visitDirectory(
+            directory, context: context,
+            restart: {
+                listing = DocumentIDListing()
+                untyped = []
+            },
+            visit: { name, type in
+                if Self.isDotName(name) { return }
+                guard let id = Self.documentID(fileName: name) else {
+                    let string = String(decoding: name, as: UTF8.self)
+                    listing.invalid.append(InvalidEntry(name: string, path: joinPath(directory, string), problem: .invalidName))
+                    return
+                }
+                switch type {
+                case .regular: listing.ids.append(id)
+                case nil: untyped.append((id, String(decoding: name, as: UTF8.self)))
+                case let other?:
+                    let string = String(decoding: name, as: UTF8.self)
+                    listing.invalid.append(InvalidEntry(name: string, path: joinPath(directory, string), problem: .notARegularFile(other)))
+                }
+            })
         for entry in untyped {
             let path = joinPath(directory, entry.name)
             switch try system.linkStatus(path, context: context)?.type {
@@ -79,7 +83,8 @@ extension DocumentIDListing {
     /// The id of `<lowercase uuid>.json` (exactly 41 bytes, as `DocumentID(fileName:)` accepts), nil otherwise.
     static func documentID(fileName name: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard name.count == 41, name[36] == UInt8(ascii: "."), name[37] == UInt8(ascii: "j"), name[38] == UInt8(ascii: "s"),
-              name[39] == UInt8(ascii: "o"), name[40] == UInt8(ascii: "n") else { return nil }
+            name[39] == UInt8(ascii: "o"), name[40] == UInt8(ascii: "n")
+        else { return nil }
         let text = UnsafeBufferPointer(rebasing: name[..<36])
         guard DocumentID.isLowercaseUUID(text) else { return nil }
         return UUIDText.parse(text)
@@ -94,8 +99,10 @@ extension DocumentIDListing {
 
     private static func halves(_ id: UUID) -> (UInt64, UInt64) {
         withUnsafeBytes(of: id.uuid) { raw in
-            (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-             UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            (
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
         }
     }
 }

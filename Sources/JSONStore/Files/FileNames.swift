@@ -55,8 +55,10 @@ struct DocumentID: Hashable, Comparable, Sendable, CustomStringConvertible {
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return false }
             } else {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) else { return false }
+                guard
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                        || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                else { return false }
             }
         }
         return true
@@ -151,7 +153,7 @@ extension DocumentListing {
     static func listDocumentFolder(_ directory: String, system: SystemCalls) throws(StoreError) -> DocumentListing {
         do {
             return try list(directory, system: system)
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             return DocumentListing()
         }
     }

@@ -26,8 +26,10 @@ enum FileReader {
 
     /// `read`, also returning the file's permission bits (`st_mode & 0o7777`) from the same
     /// `fstat`, for a backup or an export that records them (`RecordedMode`).
-    static func readWithPermissions(_ path: String, limit: Int = defaultLimit,
-                                    system: SystemCalls = .real) throws(StoreError) -> (bytes: [UInt8], permissions: mode_t) {
+    static func readWithPermissions(
+        _ path: String, limit: Int = defaultLimit,
+        system: SystemCalls = .real
+    ) throws(StoreError) -> (bytes: [UInt8], permissions: mode_t) {
         let context = ErrorContext("read", path)
         let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, system: system, context: context)
         // Closing a read-only descriptor cannot lose data; its error is not worth reporting.

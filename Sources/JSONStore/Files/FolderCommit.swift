@@ -62,7 +62,7 @@ struct FolderCommit {
         do {
             try system.hardLink(source, to: target, context: ErrorContext("write", target))
             return true
-        } catch where [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP, ENOSYS].contains(error.errno ?? 0) {
+        } catch  where [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP, ENOSYS].contains(error.errno ?? 0) {
             return false
         }
     }
@@ -75,8 +75,10 @@ struct FolderCommit {
     /// `syncfs` reports the write-back errors of the files only through a descriptor opened
     /// before they were written (man 2 syncfs): pass the one ``createStaging`` returned when the
     /// new files were written into the staging folder after it.
-    func makeDurable(newFiles: some Sequence<String>, through fd: borrowing FileDescriptor, fileVerb: String = "write",
-                     context: ErrorContext) throws(StoreError) {
+    func makeDurable(
+        newFiles: some Sequence<String>, through fd: borrowing FileDescriptor, fileVerb: String = "write",
+        context: ErrorContext
+    ) throws(StoreError) {
         if try fd.syncFileSystem(context: context) { return }
         for path in newFiles {
             let fileContext = ErrorContext(fileVerb, path)
@@ -118,8 +120,10 @@ struct FolderCommit {
     /// (a dot-named sibling; a leftover of that name is removed first), the rename made durable,
     /// then the folder removed with everything in it. Readers stop seeing it at the rename, before
     /// its thousands of files are removed.
-    static func retire(_ folder: String, as retired: String, in parent: String, system: SystemCalls,
-                       context: ErrorContext) throws(StoreError) {
+    static func retire(
+        _ folder: String, as retired: String, in parent: String, system: SystemCalls,
+        context: ErrorContext
+    ) throws(StoreError) {
         precondition(StoreLayout.isBookkeeping(retired), "FolderCommit: a retired folder is dot-named, so readers ignore it")
         let retiredPath = joinPath(parent, retired)
         if try system.linkStatus(retiredPath, context: context) != nil { try NewFiles.removeTree(retiredPath, system: system) }

@@ -26,8 +26,10 @@ enum NewFiles {
     ///     document names the document it replaces instead).
     /// - Throws: `StoreError` of the failed call (`.alreadyExists`, `.noSpace`, ...). The partial
     ///   file is removed.
-    static func write(_ path: String, _ bytes: [UInt8], sync: Bool = true, mode: mode_t = 0o600,
-                      system: SystemCalls = .real, context: ErrorContext? = nil) throws(StoreError) {
+    static func write(
+        _ path: String, _ bytes: [UInt8], sync: Bool = true, mode: mode_t = 0o600,
+        system: SystemCalls = .real, context: ErrorContext? = nil
+    ) throws(StoreError) {
         let context = context ?? ErrorContext("write", path)
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         let fd = try FileDescriptor(opening: path, flags: flags, mode: mode & 0o600, system: system, context: context)
@@ -93,7 +95,9 @@ enum NewFiles {
     /// `removeTree`, ignoring errors: for cleaning up after another failure, which is the one to
     /// report. A leftover staging folder starts with a dot and is removed by the next run.
     static func removeTreeLeftover(_ path: String, system: SystemCalls = .real) {
-        do { try removeTree(path, system: system) } catch { /* see above */ }
+        do { try removeTree(path, system: system) } catch {
+            // see above
+        }
     }
 
     /// 16 random lowercase hex digits, for staging and temporary names.

@@ -33,7 +33,8 @@ enum RecordedMode {
     static func parse(_ text: String) -> mode_t? {
         let digits = Array(text.utf8)
         guard digits.count == 4, digits[0] == UInt8(ascii: "0"),
-              digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "7")).contains($0) }) else { return nil }
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "7")).contains($0) })
+        else { return nil }
         return digits.reduce(0) { $0 * 8 + mode_t($1 - UInt8(ascii: "0")) }
     }
 
@@ -70,6 +71,7 @@ enum RecordedMode {
     }
 
     /// What `ArchiveProblem`s say about a `mode` that does not parse.
-    static let invalidMessage = "has an invalid 'mode': it must be four octal digits starting with 0 (\"0644\"); "
+    static let invalidMessage =
+        "has an invalid 'mode': it must be four octal digits starting with 0 (\"0644\"); "
         + "setuid, setgid and sticky bits are never restored"
 }

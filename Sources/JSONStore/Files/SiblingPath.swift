@@ -25,9 +25,10 @@ struct SiblingPath: Sendable, Equatable {
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         let name = trimmed.split(separator: "/").last.map(String.init) ?? ""
         guard !name.isEmpty, name != ".", name != "..", trimmed != "/" else {
-            throw StoreError(.invalidFileName,
-                             "'\(given)' can't be used here: give a folder path that ends with a name, such as './store'.",
-                             path: given)
+            throw StoreError(
+                .invalidFileName,
+                "'\(given)' can't be used here: give a folder path that ends with a name, such as './store'.",
+                path: given)
         }
         self.path = String(trimmed)
         self.parent = Directories.parent(of: String(trimmed))

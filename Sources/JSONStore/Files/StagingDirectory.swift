@@ -94,8 +94,10 @@ final class StagingDirectory {
     ///   live owner always holds its lock, so only dead runs' partial copies are removed.
     /// - Returns: The paths removed.
     @discardableResult
-    static func removeStale(besides target: SiblingPath, purpose: String, keeping: Set<String> = [],
-                            system: SystemCalls = .real) -> [String] {
+    static func removeStale(
+        besides target: SiblingPath, purpose: String, keeping: Set<String> = [],
+        system: SystemCalls = .real
+    ) -> [String] {
         let prefix = Self.prefix(for: target, purpose: purpose)
         return removeStale(in: target.parent, system: system) { $0.hasPrefix(prefix) && !keeping.contains($0) }
     }
@@ -116,8 +118,11 @@ final class StagingDirectory {
         for entry in entries where matches(entry.name) {
             let path = joinPath(parent, entry.name)
             // Never a link: O_NOFOLLOW|O_DIRECTORY fail on one, and it is left alone.
-            guard let fd = try? FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
-                                               system: system, context: ErrorContext("open", path)) else { continue }
+            guard
+                let fd = try? FileDescriptor(
+                    opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+                    system: system, context: ErrorContext("open", path))
+            else { continue }
             guard (try? fd.tryLock(LOCK_EX, context: ErrorContext("lock", path))) == true else { continue }
             if (try? NewFiles.removeTree(path, system: system)) != nil { removed.append(path) }
         }

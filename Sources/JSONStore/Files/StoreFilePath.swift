@@ -27,8 +27,10 @@ package struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConver
     static let topLevelNames: [String: Kind] = [StoreLayout.manifest: .manifest, StoreLayout.settings: .settings, StoreLayout.queue: .queue]
     /// The document folders: both work-stream folders (`sessions` up to v3, `work-streams` from
     /// v4, spec §11) and `user-sessions`. Which work-stream folder a store uses is its version's.
-    static let folderNames: [String: Kind] = [StoreLayout.workStreamsFolder: .session, StoreLayout.workStreamsFolderV4: .session,
-                                              StoreLayout.customisationsFolder: .userSession]
+    static let folderNames: [String: Kind] = [
+        StoreLayout.workStreamsFolder: .session, StoreLayout.workStreamsFolderV4: .session,
+        StoreLayout.customisationsFolder: .userSession,
+    ]
 
     /// Accepts exactly one of the five shapes; nil for anything else.
     package init?(_ path: String) {
@@ -39,7 +41,8 @@ package struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConver
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let kind = Self.folderNames[String(parts[0])],
-              DocumentID(fileName: String(parts[1])) != nil else { return nil }
+            DocumentID(fileName: String(parts[1])) != nil
+        else { return nil }
         self.rawValue = path
         self.kind = kind
     }

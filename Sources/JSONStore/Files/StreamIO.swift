@@ -89,14 +89,16 @@ final class LineReader {
         var scanned = 0  // bytes after `start` already searched for a newline
         while true {
             if let newline = buffer[(start + scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Line(bytes: buffer[start ..< newline], terminated: true)
+                let line = Line(bytes: buffer[start..<newline], terminated: true)
                 start = newline + 1
                 return line
             }
             scanned = buffer.count - start
             guard scanned <= limit else {
-                throw StoreError(.fileTooLarge, "Can't import '\(context.path)': a line is longer than \(limit) bytes, more than "
-                                    + "any store document. The file is not an export.", path: context.path)
+                throw StoreError(
+                    .fileTooLarge,
+                    "Can't import '\(context.path)': a line is longer than \(limit) bytes, more than "
+                        + "any store document. The file is not an export.", path: context.path)
             }
             if atEnd {
                 guard start < buffer.count else { return nil }

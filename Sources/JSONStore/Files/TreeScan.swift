@@ -58,9 +58,11 @@ struct TreeScan: Sendable, Equatable {
                 }
                 try scan.addFolder(name, in: root, system: system)
             } else {
-                scan.problems.append(ArchiveProblem(
-                    .corrupt, entry: name, "is not part of a store (STORE-FORMAT §1 allows only store.json, "
-                        + "settings.json, queue.json, sessions/ and user-sessions/)"))
+                scan.problems.append(
+                    ArchiveProblem(
+                        .corrupt, entry: name,
+                        "is not part of a store (STORE-FORMAT §1 allows only store.json, "
+                            + "settings.json, queue.json, sessions/ and user-sessions/)"))
             }
         }
         try scan.leaveOutOtherWorkStreamsFolder(root, system: system)
@@ -82,17 +84,21 @@ struct TreeScan: Sendable, Equatable {
         workStreamsFolder = StoreLayout.workStreamsFolder(schemaVersion: version ?? 1)
         let other = StoreLayout.otherWorkStreamsFolder(schemaVersion: version ?? 1)
         let inside = { (entry: String) in entry == other || entry.hasPrefix(other + "/") }
-        guard files.contains(where: { $0.folder == other }) || problems.contains(where: { inside($0.entry) })
-                || skippedDotNames.contains(where: inside) || seenFolders.contains(other) else { return }
+        guard
+            files.contains(where: { $0.folder == other }) || problems.contains(where: { inside($0.entry) })
+                || skippedDotNames.contains(where: inside) || seenFolders.contains(other)
+        else { return }
         files.removeAll { $0.folder == other }
         problems.removeAll { inside($0.entry) }
         skippedDotNames.removeAll(where: inside)
         if let version, version >= DocumentVersion.current {
             leftOutFolder = other
         } else {
-            problems.append(ArchiveProblem(
-                .corrupt, entry: other, "is not part of a store (STORE-FORMAT §1 allows only store.json, "
-                    + "settings.json, queue.json, sessions/ and user-sessions/)"))
+            problems.append(
+                ArchiveProblem(
+                    .corrupt, entry: other,
+                    "is not part of a store (STORE-FORMAT §1 allows only store.json, "
+                        + "settings.json, queue.json, sessions/ and user-sessions/)"))
         }
     }
 
@@ -123,8 +129,9 @@ struct TreeScan: Sendable, Equatable {
             let entry = folder + "/" + invalid.name
             switch invalid.problem {
             case .invalidName:
-                problems.append(ArchiveProblem(
-                    .corrupt, entry: entry, "is not a valid document name: only a lowercase UUID followed by '.json' is allowed"))
+                problems.append(
+                    ArchiveProblem(
+                        .corrupt, entry: entry, "is not a valid document name: only a lowercase UUID followed by '.json' is allowed"))
             case .notARegularFile(let type):
                 problems.append(Self.notRegular(entry, type))
             }

@@ -1,9 +1,10 @@
+import CSHA256
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSHA256
 
 extension SHA256 {
     /// The block function on the processor's SHA instructions where it has them (x86-64 SHA-NI,
@@ -28,8 +29,9 @@ extension SHA256 {
             var words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
                 (state.h0, state.h1, state.h2, state.h3, state.h4, state.h5, state.h6, state.h7)
             withUnsafeMutableBytes(of: &words) { raw in
-                csha256_compress_ni(raw.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                                    start.assumingMemoryBound(to: UInt8.self), blocks)
+                csha256_compress_ni(
+                    raw.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                    start.assumingMemoryBound(to: UInt8.self), blocks)
             }
             state = State(h0: words.0, h1: words.1, h2: words.2, h3: words.3, h4: words.4, h5: words.5, h6: words.6, h7: words.7)
         }

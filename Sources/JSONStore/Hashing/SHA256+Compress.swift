@@ -29,7 +29,7 @@ extension SHA256 {
         var a = state.h0, b = state.h1, c = state.h2, d = state.h3
         var e = state.h4, f = state.h5, g = state.h6, h = state.h7
         var block = start
-        for _ in 0 ..< blocks {
+        for _ in 0..<blocks {
             var w0 = word(block, 0), w1 = word(block, 1), w2 = word(block, 2), w3 = word(block, 3)
             var w4 = word(block, 4), w5 = word(block, 5), w6 = word(block, 6), w7 = word(block, 7)
             var w8 = word(block, 8), w9 = word(block, 9), w10 = word(block, 10), w11 = word(block, 11)
@@ -125,8 +125,10 @@ extension SHA256 {
     /// Maj(a, b, c) = b ⊕ ((a ⊕ b) ∧ (b ⊕ c)), where b ⊕ c is the previous round's a ⊕ b (the
     /// compiler reuses it).
     @inline(__always)
-    private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
-                              _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32
+    ) {
         let sigma1 = rotr(rotr(rotr(e, 14) ^ e, 5) ^ e, 6)
         let choose = g ^ (e & (f ^ g))
         let t1 = h &+ sigma1 &+ choose &+ kw

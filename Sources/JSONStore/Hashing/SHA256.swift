@@ -122,14 +122,17 @@ extension SHA256 {
         var h0, h1, h2, h3, h4, h5, h6, h7: UInt32
 
         /// H(0), FIPS 180-4 §5.3.3.
-        static let initial = State(h0: 0x6a09_e667, h1: 0xbb67_ae85, h2: 0x3c6e_f372, h3: 0xa54f_f53a,
-                                   h4: 0x510e_527f, h5: 0x9b05_688c, h6: 0x1f83_d9ab, h7: 0x5be0_cd19)
+        static let initial = State(
+            h0: 0x6a09_e667, h1: 0xbb67_ae85, h2: 0x3c6e_f372, h3: 0xa54f_f53a,
+            h4: 0x510e_527f, h5: 0x9b05_688c, h6: 0x1f83_d9ab, h7: 0x5be0_cd19)
 
         /// The digest: the words most significant byte first, H0 to H7.
         var bigEndianBytes: [UInt8] {
             [h0, h1, h2, h3, h4, h5, h6, h7].flatMap { word in
-                [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
-                 UInt8(truncatingIfNeeded: word)]
+                [
+                    UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+                    UInt8(truncatingIfNeeded: word),
+                ]
             }
         }
     }
@@ -151,7 +154,7 @@ extension SHA256 {
         mutating func fill(_ value: UInt8, from: Int, to: Int) {
             precondition(from >= 0 && from <= to && to <= 64, "SHA256.Block: fill \(from)..<\(to) exceeds 64")
             withUnsafeMutableBytes(of: &words) { block in
-                for index in from ..< to { block[index] = value }
+                for index in from..<to { block[index] = value }
             }
         }
 

@@ -1,11 +1,12 @@
+import Foundation
+import Schema
+import StoreJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Schema
-import StoreJSON
 
 /// Who holds a store's lock, as the holder recorded it in `<store>/.lock`:
 /// `{"host":"mac.local","pid":4242,"since":"2026-11-21T12:01:00Z","tool":"migrate-store","version":"0.3.0"}`.
@@ -59,7 +60,8 @@ package struct LockHolder: Sendable, Equatable, Codable {
     static func currentEncoded(tool: String, version: String) -> (holder: LockHolder, bytes: [UInt8]) {
         let pid = getpid(), now = time(nil)
         if let kept = lastMade.withLock({ $0 }), kept.pid == pid, kept.second == now, kept.holder.tool == tool,
-           kept.holder.version == version {
+            kept.holder.version == version
+        {
             return (kept.holder, kept.bytes)
         }
         let holder = LockHolder(pid: pid, tool: tool, version: version, since: utcSeconds(now), host: hostOfThisProcess)

@@ -31,10 +31,11 @@ enum ProcLocks {
         var pids: [Int32] = []
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }   // a waiter has "->" in fields[1]
+            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }  // a waiter has "->" in fields[1]
             let file = fields[5].split(separator: ":")
             guard file.count == 3, UInt32(file[0], radix: 16) == major, UInt32(file[1], radix: 16) == minor,
-                  UInt64(file[2]) == inode, let pid = Int32(fields[4]), pid > 0 else { continue }
+                UInt64(file[2]) == inode, let pid = Int32(fields[4]), pid > 0
+            else { continue }
             pids.append(pid)
         }
         return pids

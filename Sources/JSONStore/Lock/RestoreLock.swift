@@ -24,8 +24,10 @@ final class RestoreLock {
     /// - Parameter onWait: Called once, before the first pause, when another restore or import
     ///   into the target holds the lock. The default does nothing.
     /// - Throws: `StoreError` `.locked` when another restore of the same target holds it.
-    init(for target: SiblingPath, timeout: Duration = .seconds(10), system: SystemCalls = .real,
-         onWait: () -> Void = {}) throws(StoreError) {
+    init(
+        for target: SiblingPath, timeout: Duration = .seconds(10), system: SystemCalls = .real,
+        onWait: () -> Void = {}
+    ) throws(StoreError) {
         let path = target.sibling(".\(target.name).restore-lock")
         let context = ErrorContext("lock", path)
         let deadline = ContinuousClock.now.advanced(by: timeout)
@@ -43,8 +45,10 @@ final class RestoreLock {
                 }
             }
             guard ContinuousClock.now < deadline else {
-                throw StoreError(.locked, "Can't restore into '\(target.path)': another restore or import into it is "
-                    + "running (it holds '\(path)'). Wait for it to finish, or stop that process.", path: target.path)
+                throw StoreError(
+                    .locked,
+                    "Can't restore into '\(target.path)': another restore or import into it is "
+                        + "running (it holds '\(path)'). Wait for it to finish, or stop that process.", path: target.path)
             }
             fd.discard()
             // Said only for a lock another process holds, not for a lock file removed under us.

@@ -45,8 +45,10 @@ package struct SeenLockHolder: Sendable, Equatable {
     /// - Parameters:
     ///   - record: The lock file's record, as read.
     ///   - lockFile: The lock file's device and inode, when known (to find it in `/proc/locks`).
-    package static func check(_ record: LockHolder, lockFile: (device: UInt64, inode: UInt64)?,
-                              probe: LockHolderProbe = .real) -> SeenLockHolder {
+    package static func check(
+        _ record: LockHolder, lockFile: (device: UInt64, inode: UInt64)?,
+        probe: LockHolderProbe = .real
+    ) -> SeenLockHolder {
         let local = record.host == nil || record.host == LockHolder.hostOfThisProcess
         if let lockFile, let holders = probe.flockHolders(lockFile.device, lockFile.inode) {
             if holders.isEmpty {
@@ -77,9 +79,11 @@ package struct LockHolderProbe: Sendable {
     /// A process's command name (Linux: `/proc/<pid>/comm`), or nil.
     package var commandName: @Sendable (Int32) -> String?
 
-    package init(isRunning: @escaping @Sendable (Int32) -> Bool,
-                 flockHolders: @escaping @Sendable (_ device: UInt64, _ inode: UInt64) -> [Int32]?,
-                 commandName: @escaping @Sendable (Int32) -> String?) {
+    package init(
+        isRunning: @escaping @Sendable (Int32) -> Bool,
+        flockHolders: @escaping @Sendable (_ device: UInt64, _ inode: UInt64) -> [Int32]?,
+        commandName: @escaping @Sendable (Int32) -> String?
+    ) {
         self.isRunning = isRunning; self.flockHolders = flockHolders; self.commandName = commandName
     }
 

@@ -42,7 +42,7 @@ extension StoreLock {
         do {
             fd = try FileDescriptor(
                 opening: joinPath(store, fileName), flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, system: system, context: context)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil
         }
         // Closing also drops the probe's shared lock, if it got one.

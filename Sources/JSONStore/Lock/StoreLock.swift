@@ -61,15 +61,19 @@ public final class StoreLock {
     ///     default does nothing.
     /// - Throws: `StoreError` `.locked` naming the holder if the timeout passes, or the code of the
     ///   failed system call (`.readOnlyFileSystem` for a store on a read-only disk, ...).
-    public convenience init(store: String, tool: String, version: String, timeout: Duration = defaultTimeout,
-                            onWait: (_ holder: String) -> Void = { _ in }) throws(StoreError) {
+    public convenience init(
+        store: String, tool: String, version: String, timeout: Duration = defaultTimeout,
+        onWait: (_ holder: String) -> Void = { _ in }
+    ) throws(StoreError) {
         try self.init(store: store, tool: tool, version: version, timeout: timeout, system: .real, onWait: onWait)
     }
 
     /// - Parameter action: what the caller can't do while another process holds the lock, for
     ///   the `.locked` message ("Can't back up '…': it is locked by …"). The default is `"write"`.
-    init(store: String, tool: String, version: String, timeout: Duration, system: SystemCalls, action: String = "write",
-         onWait: (_ holder: String) -> Void = { _ in }) throws(StoreError) {
+    init(
+        store: String, tool: String, version: String, timeout: Duration, system: SystemCalls, action: String = "write",
+        onWait: (_ holder: String) -> Void = { _ in }
+    ) throws(StoreError) {
         let context = ErrorContext("lock", store)
         let path = joinPath(store, Self.fileName)
         // On a throw below, `fd` is closed as it goes out of scope, which releases a lock taken
@@ -95,7 +99,8 @@ public final class StoreLock {
             if let current = try system.linkStatus(path, context: context), current.device == locked.device, current.inode == locked.inode { break }
             attempts += 1
             guard attempts < 10 else {
-                throw StoreError(.conflict, "Can't lock '\(store)': its lock file keeps being replaced (another tool is moving the store). Try again.", path: path)
+                throw StoreError(
+                    .conflict, "Can't lock '\(store)': its lock file keeps being replaced (another tool is moving the store). Try again.", path: path)
             }
             fd.discard()
             fd = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600, system: system, context: context)
@@ -141,7 +146,8 @@ public final class StoreLock {
         let path = joinPath(storePath, Self.fileName)
         let context = ErrorContext("unlock", storePath)
         if let locked = try? descriptor?.status(context: context), let current = try? system.linkStatus(path, context: context),
-           current.device == locked.device, current.inode == locked.inode {
+            current.device == locked.device, current.inode == locked.inode
+        {
             system.removeLeftover(path)
         }
         release()
@@ -212,10 +218,13 @@ public final class StoreLock {
             // Nobody holds it any more: say so, and name the record only as what it is (a program
             // that writes no record, flock(1), may have held it instead).
             let last = holder.holder.map { " (the lock file names \($0.summary) as its last holder)" } ?? ""
-            return StoreError(.locked, "Can't \(action) '\(store)': it was locked when this tried, and is free now\(last). "
-                              + "Run the command again.", path: store)
+            return StoreError(
+                .locked,
+                "Can't \(action) '\(store)': it was locked when this tried, and is free now\(last). "
+                    + "Run the command again.", path: store)
         }
-        let advice = holder.isNamed
+        let advice =
+            holder.isNamed
             ? "Wait for it to finish, or stop that process."
             : "Wait for it to finish, or find it with 'lsof \(joinPath(store, fileName))'."
         let note = holder.outOfDateNote.map { " " + $0 } ?? ""

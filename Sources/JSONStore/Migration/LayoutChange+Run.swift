@@ -1,10 +1,11 @@
+import Foundation
+import StoreJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import StoreJSON
 
 extension LayoutChange {
     /// One work stream's staging: its changes, or the temp file that could not be written (a full
@@ -31,8 +32,10 @@ extension LayoutChange {
     ///   the work streams are listed and after each.
     /// - Throws: an error listing every unreadable document (`StoreProblems`): nothing visible
     ///   was changed (the staging folder is removed).
-    func run(_ direction: Direction, write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true,
-             progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> MigrationReport {
+    func run(
+        _ direction: Direction, write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true,
+        progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> MigrationReport {
         let manifest = try manifest()
         var report = MigrationReport(keepsDocuments: keepingDocuments)
         if manifest.schemaVersion == direction.to {
@@ -40,8 +43,10 @@ extension LayoutChange {
             return report
         }
         guard manifest.schemaVersion == direction.from else {
-            throw StoreError(.invalidArgument, "Can't move '\(path)' from schema version \(direction.from) to \(direction.to): "
-                                + "its store.json says \(manifest.schemaVersion). Nothing was changed.", path: file(StoreLayout.manifest))
+            throw StoreError(
+                .invalidArgument,
+                "Can't move '\(path)' from schema version \(direction.from) to \(direction.to): "
+                    + "its store.json says \(manifest.schemaVersion). Nothing was changed.", path: file(StoreLayout.manifest))
         }
         try reportLeftovers(storeVersion: manifest.schemaVersion, write: write, report: &report)
         let queue = try queue()
@@ -59,43 +64,48 @@ extension LayoutChange {
         // A run that writes migrates; one that does not (the upgrade's read-only pass, a plan) validates.
         var counter = PhaseCounter(write ? .migrating : .validating, total: ids.count, report: progress)
         do throws(StoreError) {
-            try ParallelBatches.run(ids, system: system, work: { (id) -> Result<Staged, StoreError> in
-                do throws(StoreError) {
-                    let (bytes, mode, changes) = try transform(id, direction, queue: index)
-                    if write && !failed.isSet {
-                        do throws(StoreError) {
-                            try NewFiles.write(joinPath(staging, StoreLayout.documentFileName(id)), bytes, sync: false, mode: mode, system: system)
-                        } catch {
-                            failed.set()
-                            return .success(.writeFailed(error))
+            try ParallelBatches.run(
+                ids, system: system,
+                work: { (id) -> Result<Staged, StoreError> in
+                    do throws(StoreError) {
+                        let (bytes, mode, changes) = try transform(id, direction, queue: index)
+                        if write && !failed.isSet {
+                            do throws(StoreError) {
+                                try NewFiles.write(joinPath(staging, StoreLayout.documentFileName(id)), bytes, sync: false, mode: mode, system: system)
+                            } catch {
+                                failed.set()
+                                return .success(.writeFailed(error))
+                            }
                         }
+                        return .success(.staged(changes))
+                    } catch {
+                        failed.set()
+                        return .failure(error)
                     }
-                    return .success(.staged(changes))
-                } catch {
-                    failed.set()
-                    return .failure(error)
-                }
-            }, consume: { (id, result) throws(StoreError) in
-                counter.step()
-                switch result {
-                case .success(.staged(let changes)):
-                    report.append(DocumentChanges(file: StoreLayout.workStreamPath(id, schemaVersion: direction.to), changes: changes))
-                case .success(.writeFailed(let error)):
-                    if writeFailure == nil { writeFailure = error }
-                case .failure(let error):
-                    problems.append(error)
-                }
-            })
+                },
+                consume: { (id, result) throws(StoreError) in
+                    counter.step()
+                    switch result {
+                    case .success(.staged(let changes)):
+                        report.append(DocumentChanges(file: StoreLayout.workStreamPath(id, schemaVersion: direction.to), changes: changes))
+                    case .success(.writeFailed(let error)):
+                        if writeFailure == nil { writeFailure = error }
+                    case .failure(let error):
+                        problems.append(error)
+                    }
+                })
             if let writeFailure { throw writeFailure }
             let small = try smallDocuments(to: direction.to, queue: queue, problems: &problems)
             if !problems.isEmpty { throw StoreError.unreadable(problems, store: path, action: "migrate") }
             for document in small { report.append(DocumentChanges(file: document.relative, changes: [document.change])) }
-            let counts = StoreMigration.upgradeCounts(sessions: ids.count, userSessions: try customisationCount(),
-                                                      settings: try settingsExists(), queue: index.queue)
+            let counts = StoreMigration.upgradeCounts(
+                sessions: ids.count, userSessions: try customisationCount(),
+                settings: try settingsExists(), queue: index.queue)
             var finishing = context
             finishing.finishedAt = Date()
             let newManifest = StoreMigration.layoutChangeManifest(manifest, to: direction.to, counts: counts, context: write ? finishing : context)
-            report.append(DocumentChanges(file: StoreLayout.manifest, changes: [.manifestUpgraded(from: direction.from, to: direction.to), .migrationRecorded]))
+            report.append(
+                DocumentChanges(file: StoreLayout.manifest, changes: [.manifestUpgraded(from: direction.from, to: direction.to), .migrationRecorded]))
             guard write, let stagingFD = stagingFD.take() else { return report }
             try commit(direction, staging: folderCommit, stagingFD: stagingFD, ids: ids, small: small, manifest: newManifest)
         } catch {
@@ -113,11 +123,14 @@ extension LayoutChange {
     }
 
     /// Steps 1–5 of the commit order (see ``LayoutChange``), once everything is staged and read.
-    private func commit(_ direction: Direction, staging: FolderCommit, stagingFD: borrowing FileDescriptor, ids: [UUID], small: [SmallDocument],
-                        manifest: ManifestV2) throws(StoreError) {
+    private func commit(
+        _ direction: Direction, staging: FolderCommit, stagingFD: borrowing FileDescriptor, ids: [UUID], small: [SmallDocument],
+        manifest: ManifestV2
+    ) throws(StoreError) {
         // 1. The staged documents, durable: one barrier (`FolderCommit.makeDurable`).
-        try staging.makeDurable(newFiles: ids.lazy.map { joinPath(staging.staging, StoreLayout.documentFileName($0)) }, through: stagingFD,
-                                fileVerb: "flush", context: ErrorContext("write", staging.staging))
+        try staging.makeDurable(
+            newFiles: ids.lazy.map { joinPath(staging.staging, StoreLayout.documentFileName($0)) }, through: stagingFD,
+            fileVerb: "flush", context: ErrorContext("write", staging.staging))
         // 2. Into place; the store folder fsynced, so the new folder survives a power loss.
         let target = joinPath(path, direction.targetFolder)
         try staging.rename(to: target, context: ErrorContext("write", target))
@@ -140,7 +153,7 @@ extension LayoutChange {
         var start = 0
         while start < changes.count {
             let end = min(start + StoreMigrator.smallDocumentBatch, changes.count)
-            try BatchCommit.commit(Array(changes[start ..< end]), system: system)
+            try BatchCommit.commit(Array(changes[start..<end]), system: system)
             start = end
         }
     }
@@ -169,8 +182,10 @@ extension LayoutChange {
     /// True when a store at `version` holds a folder an interrupted layout change left: the other
     /// version's folder of work streams, a staging or a retired folder (``removeLeftovers``).
     func hasLeftoverFolders(at version: Int) throws(StoreError) -> Bool {
-        for name in [StoreLayout.otherWorkStreamsFolder(schemaVersion: version), Direction.forward.stagingFolder,
-                     Direction.inverse.stagingFolder, StoreLayout.Bookkeeping.retiredWorkStreams] {
+        for name in [
+            StoreLayout.otherWorkStreamsFolder(schemaVersion: version), Direction.forward.stagingFolder,
+            Direction.inverse.stagingFolder, StoreLayout.Bookkeeping.retiredWorkStreams,
+        ] {
             if try system.linkStatus(joinPath(path, name), context: ErrorContext("list", path)) != nil { return true }
         }
         return false
@@ -226,8 +241,9 @@ extension LayoutChange {
         }
         let ours = try DocumentListing.listDocumentFolder(joinPath(path, expected), system: system).ids
         guard Set(theirs.map(\.rawValue)) == Set(ours.map(\.rawValue)) else {
-            throw refuse("'\(other)/' also holds work streams (\(theirs.count), against \(ours.count) in '\(expected)/') that are not "
-                         + "the same ones, so it is not what an interrupted layout change leaves")
+            throw refuse(
+                "'\(other)/' also holds work streams (\(theirs.count), against \(ours.count) in '\(expected)/') that are not "
+                    + "the same ones, so it is not what an interrupted layout change leaves")
         }
         let otherSide = storeVersion >= Direction.forward.to ? MigrationChain.oldest...Direction.forward.from : Direction.forward.to...Int.max
         for id in theirs {
@@ -251,7 +267,8 @@ extension LayoutChange {
         let context = ErrorContext("clean up", source)
         guard let status = try system.linkStatus(source, context: context) else { return }
         guard status.type == .directory else {
-            throw StoreError(.notARegularFile, "Can't finish the layout change of '\(path)': '\(source)' is not a folder. Move it out of the store.", path: source)
+            throw StoreError(
+                .notARegularFile, "Can't finish the layout change of '\(path)': '\(source)' is not a folder. Move it out of the store.", path: source)
         }
         try FolderCommit.retire(folder, as: StoreLayout.Bookkeeping.retiredWorkStreams, in: path, system: system, context: context)
     }
@@ -268,7 +285,8 @@ extension LayoutChange {
             let relative = StoreLayout.customisationPath(id)
             do {
                 guard var doc = try readIfPresent(relative, { (b) throws(SchemaError) in try CustomisationV1(bytes: b, acceptingNewerVersions: true) }),
-                      doc.schemaVersion != version else { continue }
+                    doc.schemaVersion != version
+                else { continue }
                 let change = Change.schemaVersion(from: doc.schemaVersion, to: version)
                 doc.schemaVersion = version
                 out.append(SmallDocument(relative: relative, directory: folder, name: StoreLayout.documentFileName(id), bytes: doc.encoded, change: change))
@@ -276,7 +294,8 @@ extension LayoutChange {
         }
         do {
             if var settings = try readIfPresent(StoreLayout.settings, { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) }),
-               settings.schemaVersion != version {
+                settings.schemaVersion != version
+            {
                 let change = Change.schemaVersion(from: settings.schemaVersion, to: version)
                 settings.schemaVersion = version
                 out.append(SmallDocument(relative: StoreLayout.settings, directory: path, name: StoreLayout.settings, bytes: settings.encoded, change: change))

@@ -1,10 +1,11 @@
+import Foundation
+import StoreJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import StoreJSON
 
 /// The chain's breaking step that renames the work streams' folder (its `LayoutEffect`; today
 /// v3 → v4, spec §11) and its exact inverse, on disk: the work streams move between the step's two
@@ -92,7 +93,7 @@ struct LayoutChange {
 
     func readIfPresent<T>(_ relative: String, _ decode: ([UInt8]) throws(SchemaError) -> T) throws(StoreError) -> T? {
         let bytes: [UInt8]
-        do { bytes = try FileReader.read(file(relative), system: system) } catch where error.code == .notFound { return nil }
+        do { bytes = try FileReader.read(file(relative), system: system) } catch  where error.code == .notFound { return nil }
         do { return try decode(bytes) } catch { throw StoreError.document(error, path: file(relative)) }
     }
 
@@ -110,8 +111,9 @@ struct LayoutChange {
             let document = try WorkStreamDocument(bytes: bytes, frozenVersion: direction.from)
             let (moved, changes) = try direction.migrate(document, context: context)
             guard document.fields.id == id else {
-                throw SchemaError(code: .invalidValue, keyPath: "id", expected: id.lowercased, found: document.fields.id.lowercased,
-                                  detail: "the id inside must equal the file name; rename the file or fix the id by hand")
+                throw SchemaError(
+                    code: .invalidValue, keyPath: "id", expected: id.lowercased, found: document.fields.id.lowercased,
+                    detail: "the id inside must equal the file name; rename the file or fix the id by hand")
             }
             return (moved.encoded, status.permissions, changes)
         } catch {

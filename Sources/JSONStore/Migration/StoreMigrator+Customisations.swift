@@ -72,9 +72,12 @@ extension StoreMigrator {
             created = true
             // 3. The changed documents, not yet durable, each encoded only as it is written; then
             // a link for every other entry.
-            if let failure = ParallelFileOperations.run(count: changed.count, system: store.system, operation: { [self] (index) throws(StoreError) in
-                try writeCustomisation(changed[index], into: commit.staging)
-            }) {
+            if let failure = ParallelFileOperations.run(
+                count: changed.count, system: store.system,
+                operation: { [self] (index) throws(StoreError) in
+                    try writeCustomisation(changed[index], into: commit.staging)
+                })
+            {
                 throw failure.error
             }
             for (index, name) in entries.enumerated() where !replaced[index] {
@@ -135,7 +138,7 @@ extension StoreMigrator {
         }
         var start = 0
         while changed.count - start >= Self.smallDocumentBatch {
-            try BatchCommit.commit(customisationChanges(changed[start ..< start + Self.smallDocumentBatch]), system: store.system)
+            try BatchCommit.commit(customisationChanges(changed[start..<start + Self.smallDocumentBatch]), system: store.system)
             start += Self.smallDocumentBatch
         }
         return customisationChanges(changed[start...])

@@ -21,15 +21,18 @@ extension StoreMigrator {
         problems += ids.problems
         summaries.reserveCapacity(ids.items.count)
         var counter = PhaseCounter(.validating, total: ids.items.count, report: progress)
-        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<WorkStreamQueueSummary, StoreError> in
-            do throws(StoreError) { return .success(WorkStreamQueueSummary(try store.workStream(id))) } catch { return .failure(error) }
-        }, consume: { (_, result) throws(StoreError) in
-            counter.step()
-            switch result {
-            case .success(let summary): summaries.append(summary)
-            case .failure(let error): problems.append(error)
-            }
-        })
+        try ParallelBatches.run(
+            ids.items, system: store.system,
+            work: { (id) -> Result<WorkStreamQueueSummary, StoreError> in
+                do throws(StoreError) { return .success(WorkStreamQueueSummary(try store.workStream(id))) } catch { return .failure(error) }
+            },
+            consume: { (_, result) throws(StoreError) in
+                counter.step()
+                switch result {
+                case .success(let summary): summaries.append(summary)
+                case .failure(let error): problems.append(error)
+                }
+            })
         var survey = try surveyOtherDocuments(&problems)
         if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
         survey.summaries = summaries
@@ -44,14 +47,17 @@ extension StoreMigrator {
         survey.customisations = customisations.items
         do {
             let newer = store.acceptsNewerDocuments
-            survey.settings = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) }
+            survey.settings = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer)
+            }
         } catch { problems.append(error) }
         do { survey.queue = try store.queueDocument() } catch { problems.append(error) }
         return survey
     }
 
-    func run(write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true, removingOldFolders: Bool = true,
-             progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> MigrationReport {
+    func run(
+        write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true, removingOldFolders: Bool = true,
+        progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> MigrationReport {
         if let refusal = store.compatibility.refusal {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(refusal).", path: store.path)
         }
@@ -74,11 +80,13 @@ extension StoreMigrator {
         }
         let storeVersion = survey.manifest.schemaVersion
         // The work streams' summaries: the staged list's when writing (no copy), the survey's in a dry run.
-        let resolved = write
+        let resolved =
+            write
             ? QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: staged.summaries, existing: survey.queue)
             : QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: survey.summaries, existing: survey.queue)
         let sessionCount = write ? staged.count : survey.summaries.count
-        let reupgradeFrom = write
+        let reupgradeFrom =
+            write
             ? staged.indices.reduce(storeVersion) { min($0, staged.schemaVersion($1)) }
             : survey.summaries.reduce(storeVersion) { $0 < $1.schemaVersion ? $0 : $1.schemaVersion }
         if !resolved.changes.isEmpty {
@@ -107,11 +115,14 @@ extension StoreMigrator {
         try upgradeSmallDocuments(survey, target: target, write: write, report: &report)
         var finishing = context
         finishing.finishedAt = Date()
-        let counts = StoreMigration.counts(manifestVersion: storeVersion, target: target, sessions: sessionCount,
-                                           userSessions: survey.customisations.count, settings: survey.settings != nil,
-                                           queue: resolved.queue, report: report)
-        if let (manifest, changes) = StoreMigration.manifest(survey.manifest, counts: counts, anyChange: !report.isNoop,
-                                                             reupgradeFrom: reupgradeFrom, context: write ? finishing : context) {
+        let counts = StoreMigration.counts(
+            manifestVersion: storeVersion, target: target, sessions: sessionCount,
+            userSessions: survey.customisations.count, settings: survey.settings != nil,
+            queue: resolved.queue, report: report)
+        if let (manifest, changes) = StoreMigration.manifest(
+            survey.manifest, counts: counts, anyChange: !report.isNoop,
+            reupgradeFrom: reupgradeFrom, context: write ? finishing : context)
+        {
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))
             if write { try store.write(StoreLayout.manifest, manifest.encoded) }
         }

@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 
 /// The write path of a migration: each work stream is decoded once.
 ///
@@ -77,33 +77,36 @@ extension StoreMigrator {
         let failed = FailureFlag(!ids.problems.isEmpty)
         let keepsDocuments = report.keepsDocuments
         var counter = PhaseCounter(.migrating, total: ids.items.count, report: progress)
-        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Result<StagingOutcome, StoreError> in
-            do throws(StagingFailure) {
-                return .success(.staged(try stageWorkStream(id, target: target, writing: !failed.isSet, inExchangeFolder: inExchangeFolder)))
-            } catch {
-                failed.set()
-                switch error {
-                case .read(let error): return .failure(error)
-                case .write(let error): return .success(.writeFailed(error))
+        try ParallelBatches.run(
+            ids.items, system: store.system,
+            work: { (id) -> Result<StagingOutcome, StoreError> in
+                do throws(StagingFailure) {
+                    return .success(.staged(try stageWorkStream(id, target: target, writing: !failed.isSet, inExchangeFolder: inExchangeFolder)))
+                } catch {
+                    failed.set()
+                    switch error {
+                    case .read(let error): return .failure(error)
+                    case .write(let error): return .success(.writeFailed(error))
+                    }
                 }
-            }
-        }, consume: { (_, result) throws(StoreError) in
-            counter.step()
-            if counter.done % 256 == 0 { MemoryRelease.trim() }
-            switch result {
-            case .success(.staged(var session)):
-                if !keepsDocuments && !session.changes.isEmpty {
-                    report.append(DocumentChanges(file: StoreLayout.workStreamPath(session.id), changes: session.changes))
-                    session.changes = []
-                    session.counted = true
+            },
+            consume: { (_, result) throws(StoreError) in
+                counter.step()
+                if counter.done % 256 == 0 { MemoryRelease.trim() }
+                switch result {
+                case .success(.staged(var session)):
+                    if !keepsDocuments && !session.changes.isEmpty {
+                        report.append(DocumentChanges(file: StoreLayout.workStreamPath(session.id), changes: session.changes))
+                        session.changes = []
+                        session.counted = true
+                    }
+                    staged.append(session)
+                case .failure(let error):
+                    problems.append(error)
+                case .success(.writeFailed(let error)):
+                    if writeFailure == nil { writeFailure = error }
                 }
-                staged.append(session)
-            case .failure(let error):
-                problems.append(error)
-            case .success(.writeFailed(let error)):
-                if writeFailure == nil { writeFailure = error }
-            }
-        })
+            })
         staged.finishAppending()
         do throws(StoreError) {
             if let writeFailure { throw writeFailure }
@@ -125,7 +128,9 @@ extension StoreMigrator {
         if let fast = canonicalMigration(id, bytes, storeVersion: store.compatibility.storeSchemaVersion, target: target) {
             var session = StagedWorkStream(summary: WorkStreamQueueSummary(fast.document), changes: fast.changes)
             if writing, fast.changes.contains(where: \.changesBytes) {
-                do throws(StoreError) { session.temporary = try writeTemporary(id, fast.migrated, inExchangeFolder: inExchangeFolder) } catch { throw .write(error) }
+                do throws(StoreError) { session.temporary = try writeTemporary(id, fast.migrated, inExchangeFolder: inExchangeFolder) } catch {
+                    throw .write(error)
+                }
             }
             return session
         }
@@ -139,7 +144,9 @@ extension StoreMigrator {
         }
         var session = StagedWorkStream(summary: WorkStreamQueueSummary(document), changes: changes)
         if writing, changes.contains(where: \.changesBytes) {
-            do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded, inExchangeFolder: inExchangeFolder) } catch { throw .write(error) }
+            do throws(StoreError) { session.temporary = try writeTemporary(id, migrated.encoded, inExchangeFolder: inExchangeFolder) } catch {
+                throw .write(error)
+            }
         }
         return session
     }
@@ -149,13 +156,17 @@ extension StoreMigrator {
     /// v4 layout, a document not in the canonical form, not readable, or whose id is not its file
     /// name's. The full path then reads the same bytes and reports or fixes what is wrong.
     /// With `mirror`, the resolved queue's mirror keys are applied too (`StoreMigration.migrateWorkStreamDocument`).
-    private func canonicalMigration(_ id: UUID, _ bytes: [UInt8], storeVersion: Int, target: Int,
-                                    mirror: QueueIndex? = nil) -> MigrationChain.CanonicalMigration? {
+    private func canonicalMigration(
+        _ id: UUID, _ bytes: [UInt8], storeVersion: Int, target: Int,
+        mirror: QueueIndex? = nil
+    ) -> MigrationChain.CanonicalMigration? {
         guard !store.hasRenamedLayout,
-              let fast = MigrationChain.migrateCanonicalWorkStream(bytes, storeVersion: storeVersion,
-                                                                   to: target, acceptingNewerVersions: store.acceptsNewerDocuments,
-                                                                   mirror: mirror),
-              fast.document.fields.id == id else { return nil }
+            let fast = MigrationChain.migrateCanonicalWorkStream(
+                bytes, storeVersion: storeVersion,
+                to: target, acceptingNewerVersions: store.acceptsNewerDocuments,
+                mirror: mirror),
+            fast.document.fields.id == id
+        else { return nil }
         return fast
     }
 
@@ -178,12 +189,14 @@ extension StoreMigrator {
     func writeTemporary(_ id: UUID, _ bytes: [UInt8], inExchangeFolder: Bool) throws(StoreError) -> UInt64 {
         let context = ErrorContext("write", store.file(StoreLayout.workStreamPath(id)))
         if inExchangeFolder {
-            try NewFiles.write(temporaryPath(id, token: 0, inExchangeFolder: true), bytes, sync: false,
-                               mode: try sessionMode(id, context: context), system: store.system, context: context)
+            try NewFiles.write(
+                temporaryPath(id, token: 0, inExchangeFolder: true), bytes, sync: false,
+                mode: try sessionMode(id, context: context), system: store.system, context: context)
             return 0
         }
-        let file = try AtomicFile.writeUnsynced(directory: store.workStreamsDirectory, name: Store.documentName(id),
-                                                bytes: bytes, mode: try sessionMode(id, context: context), system: store.system, context: context)
+        let file = try AtomicFile.writeUnsynced(
+            directory: store.workStreamsDirectory, name: Store.documentName(id),
+            bytes: bytes, mode: try sessionMode(id, context: context), system: store.system, context: context)
         let path = file.path, token = file.token
         do { try file.descriptor.close(context: context) } catch {
             store.system.removeLeftover(path)
@@ -234,13 +247,16 @@ extension StoreMigrator {
     /// (goal 5 of `Benchmarks/`: peak RSS must not grow with the store).
     /// - Returns: true when the work streams were committed by exchanging folders: the old folder
     ///   is then left for `removeExchangedFolder` once the migration is finished.
-    func commitStaged(_ staged: consuming StagedList, storeVersion: Int, target: Int, index: QueueIndex,
-                      report: inout MigrationReport) throws(StoreError) -> Bool {
+    func commitStaged(
+        _ staged: consuming StagedList, storeVersion: Int, target: Int, index: QueueIndex,
+        report: inout MigrationReport
+    ) throws(StoreError) -> Bool {
         var sessions = consume staged
         // No work streams and no sessions/ (an absent folder is an empty one): nothing to make
         // durable or rename, and no folder to open.
         if sessions.isEmpty,
-           try store.system.linkStatus(store.workStreamsDirectory, context: ErrorContext("write", store.workStreamsDirectory)) == nil {
+            try store.system.linkStatus(store.workStreamsDirectory, context: ErrorContext("write", store.workStreamsDirectory)) == nil
+        {
             return false
         }
         var ordered = Set<UUID>()
@@ -294,24 +310,29 @@ extension StoreMigrator {
     ///
     /// The work is listed `mirrorChunk` work streams of the staged list at a time, not for the whole
     /// list at once (~88 B a changed work stream: at 50,000 a sixth of the migration's heap peak).
-    private func applyMirror(_ sessions: inout StagedList, storeVersion: Int, target: Int, index: QueueIndex,
-                             ordered: inout Set<UUID>, report: inout MigrationReport) throws(StoreError) {
+    private func applyMirror(
+        _ sessions: inout StagedList, storeVersion: Int, target: Int, index: QueueIndex,
+        ordered: inout Set<UUID>, report: inout MigrationReport
+    ) throws(StoreError) {
         var firstError: StoreError?
         var work: [MirrorWork] = []
         var start = 0
         while start < sessions.count {
             let end = min(start + Self.mirrorChunk, sessions.count)
             work.removeAll(keepingCapacity: true)
-            for i in start ..< end {
+            for i in start..<end {
                 let keys = sessions.keys(i)
                 let new = index.mirror(for: sessions.id(i), current: keys)
                 if new != keys {
-                    work.append(MirrorWork(position: i, id: sessions.id(i), keys: new, temporary: sessions.temporary(i),
-                                           inExchangeFolder: sessions.stagesInExchangeFolder))
+                    work.append(
+                        MirrorWork(
+                            position: i, id: sessions.id(i), keys: new, temporary: sessions.temporary(i),
+                            inExchangeFolder: sessions.stagesInExchangeFolder))
                 }
             }
-            try applyMirror(work, to: &sessions, storeVersion: storeVersion, target: target, index: index,
-                            ordered: &ordered, report: &report, firstError: &firstError)
+            try applyMirror(
+                work, to: &sessions, storeVersion: storeVersion, target: target, index: index,
+                ordered: &ordered, report: &report, firstError: &firstError)
             start = end
         }
         if let firstError { throw firstError }
@@ -321,45 +342,50 @@ extension StoreMigrator {
     static let mirrorChunk = 4096
 
     /// One round of `applyMirror`: the work streams of `work`, in order; the first error is kept in `firstError`.
-    private func applyMirror(_ work: [MirrorWork], to sessions: inout StagedList, storeVersion: Int, target: Int, index: QueueIndex,
-                             ordered: inout Set<UUID>, report: inout MigrationReport, firstError: inout StoreError?) throws(StoreError) {
-        try ParallelBatches.run(work, system: store.system, work: { (item) -> Result<(UInt64?, [Change]), StoreError> in
-            do throws(StoreError) {
-                let bytes = try FileReader.read(store.file(store.workStreamFile(item.id)), system: store.system)
-                let encoded: [UInt8], changes: [Change]
-                if let fast = canonicalMigration(item.id, bytes, storeVersion: storeVersion, target: target, mirror: index) {
-                    (encoded, changes) = (fast.migrated, fast.changes)
-                } else {
-                    let document = try store.decodeWorkStream(item.id, bytes: bytes)
-                    let (migrated, migratedChanges) = try migrateWorkStreamDocument(document, storeVersion: storeVersion, target: target, index: index)
-                    (encoded, changes) = (migrated.encoded, migratedChanges)
+    private func applyMirror(
+        _ work: [MirrorWork], to sessions: inout StagedList, storeVersion: Int, target: Int, index: QueueIndex,
+        ordered: inout Set<UUID>, report: inout MigrationReport, firstError: inout StoreError?
+    ) throws(StoreError) {
+        try ParallelBatches.run(
+            work, system: store.system,
+            work: { (item) -> Result<(UInt64?, [Change]), StoreError> in
+                do throws(StoreError) {
+                    let bytes = try FileReader.read(store.file(store.workStreamFile(item.id)), system: store.system)
+                    let encoded: [UInt8], changes: [Change]
+                    if let fast = canonicalMigration(item.id, bytes, storeVersion: storeVersion, target: target, mirror: index) {
+                        (encoded, changes) = (fast.migrated, fast.changes)
+                    } else {
+                        let document = try store.decodeWorkStream(item.id, bytes: bytes)
+                        let (migrated, migratedChanges) = try migrateWorkStreamDocument(document, storeVersion: storeVersion, target: target, index: index)
+                        (encoded, changes) = (migrated.encoded, migratedChanges)
+                    }
+                    if let token = item.temporary {
+                        // Rewrite our own, still invisible temp file in place: no unlink that could fail and leave it.
+                        try rewriteTemporary(temporaryPath(item.id, token: token, inExchangeFolder: item.inExchangeFolder), encoded)
+                        return .success((nil, changes))
+                    }
+                    return .success((try writeTemporary(item.id, encoded, inExchangeFolder: item.inExchangeFolder), changes))
+                } catch {
+                    return .failure(error)
                 }
-                if let token = item.temporary {
-                    // Rewrite our own, still invisible temp file in place: no unlink that could fail and leave it.
-                    try rewriteTemporary(temporaryPath(item.id, token: token, inExchangeFolder: item.inExchangeFolder), encoded)
-                    return .success((nil, changes))
+            },
+            consume: { (item, result) in
+                let (i, new) = (item.position, item.keys)
+                switch result {
+                case .failure(let error):
+                    if firstError == nil { firstError = error }
+                case .success(let (written, changes)):
+                    if let written { sessions.setTemporary(written, at: i) }
+                    guard firstError == nil else { return }
+                    let old = sessions.keys(i)
+                    if old.isInQueue && new.isInQueue && old.queuePosition != new.queuePosition { ordered.insert(sessions.id(i)) }
+                    if sessions.isCounted(i) {
+                        report.appendMore(WorkStreamMigration.mirrorChanges(old: old, new: new))
+                    } else {
+                        sessions.setChanges(changes, at: i)
+                    }
                 }
-                return .success((try writeTemporary(item.id, encoded, inExchangeFolder: item.inExchangeFolder), changes))
-            } catch {
-                return .failure(error)
-            }
-        }, consume: { (item, result) in
-            let (i, new) = (item.position, item.keys)
-            switch result {
-            case .failure(let error):
-                if firstError == nil { firstError = error }
-            case .success(let (written, changes)):
-                if let written { sessions.setTemporary(written, at: i) }
-                guard firstError == nil else { return }
-                let old = sessions.keys(i)
-                if old.isInQueue && new.isInQueue && old.queuePosition != new.queuePosition { ordered.insert(sessions.id(i)) }
-                if sessions.isCounted(i) {
-                    report.appendMore(WorkStreamMigration.mirrorChanges(old: old, new: new))
-                } else {
-                    sessions.setChanges(changes, at: i)
-                }
-            }
-        })
+            })
     }
 
     /// Each work stream's queue keys before and after the mirror (`QueueBuilder.writeOrder`'s input),
@@ -387,9 +413,12 @@ extension StoreMigrator {
         return queue
     }
 
-    private func migrateWorkStreamDocument(_ document: WorkStreamDocument, storeVersion: Int, target: Int,
-                                index: QueueIndex) throws(StoreError) -> (WorkStreamDocument, [Change]) {
-        do throws(SchemaError) { return try StoreMigration.migrateWorkStreamDocument(document, storeVersion: storeVersion, target: target, index: index) } catch {
+    private func migrateWorkStreamDocument(
+        _ document: WorkStreamDocument, storeVersion: Int, target: Int,
+        index: QueueIndex
+    ) throws(StoreError) -> (WorkStreamDocument, [Change]) {
+        do throws(SchemaError) { return try StoreMigration.migrateWorkStreamDocument(document, storeVersion: storeVersion, target: target, index: index) } catch
+        {
             throw StoreError.document(error, path: store.file(StoreLayout.workStreamPath(document.fields.id)))
         }
     }
@@ -408,8 +437,10 @@ extension StoreMigrator {
         }
     }
 
-    private func renameInWriteOrder(_ sessions: StagedList, order: [UUID], ordered: Set<UUID>,
-                                    report: inout MigrationReport) throws(StoreError) {
+    private func renameInWriteOrder(
+        _ sessions: StagedList, order: [UUID], ordered: Set<UUID>,
+        report: inout MigrationReport
+    ) throws(StoreError) {
         let queue = reportInWriteOrder(sessions, order: order, report: &report)
         let context = ErrorContext("write", store.workStreamsDirectory)
         let fd: FileDescriptor

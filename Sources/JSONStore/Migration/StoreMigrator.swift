@@ -43,8 +43,11 @@ public struct StoreMigrator: Sendable {
             return try LayoutChange(path: store.path, system: store.system).run(
                 direction, write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion, target: goal))
         }
-        return try run(write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion,
-                                                              target: target ?? defaultTarget))
+        return try run(
+            write: false,
+            context: StoreMigration.Context(
+                startedAt: now, finishedAt: now, toolVersion: toolVersion,
+                target: target ?? defaultTarget))
     }
 
     /// Decodes and validates every document of the store, writing nothing (not even a lock file).
@@ -65,7 +68,7 @@ public struct StoreMigrator: Sendable {
             let entries: [DirectoryEntry]
             do {
                 entries = try store.system.listDirectory(directory, context: ErrorContext("list", directory))
-            } catch where error.errno == ENOENT && directory != store.path {
+            } catch  where error.errno == ENOENT && directory != store.path {
                 continue  // an absent document folder holds no temp files
             }
             if entries.contains(where: { TempSweep.isTemporaryName($0.name) }) { return true }
@@ -87,21 +90,27 @@ public struct StoreMigrator: Sendable {
     ///     the next sweep under the lock removes them otherwise. The default (false) removes them
     ///     before returning.
     ///   - progress: Told `.phase(.migrating, …)` once the work streams are listed and after each.
-    package func migrate(to target: Int? = nil, toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
-                        leavingOldFolders: Bool = false, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> MigrationReport {
+    package func migrate(
+        to target: Int? = nil, toolVersion: String, holding lock: StoreLock? = nil, keepingDocuments: Bool = true,
+        leavingOldFolders: Bool = false, progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> MigrationReport {
         let held: StoreLock
         if let lock {
             precondition(lock.isHeld && lock.storePath == store.path, "StoreMigrator.migrate: the lock given is not this store's, held")
             held = lock
         } else {
-            held = try StoreLock(store: store.path, tool: store.options.tool, version: store.options.version,
-                                 timeout: store.options.lockTimeout, system: store.system)
+            held = try StoreLock(
+                store: store.path, tool: store.options.tool, version: store.options.version,
+                timeout: store.options.lockTimeout, system: store.system)
         }
         defer { if lock == nil { held.release() } }
         _ = try TempSweep.sweep(store: store.path, holding: held, system: store.system)
-        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
-                                                                    target: target ?? defaultTarget),
-                       keepingDocuments: keepingDocuments, removingOldFolders: !leavingOldFolders, progress: progress)
+        return try run(
+            write: true,
+            context: StoreMigration.Context(
+                startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
+                target: target ?? defaultTarget),
+            keepingDocuments: keepingDocuments, removingOldFolders: !leavingOldFolders, progress: progress)
     }
 
     /// Migrates to ``defaultTarget`` a store folder that is nobody's store yet: the staging folder
@@ -112,9 +121,12 @@ public struct StoreMigrator: Sendable {
     /// it returns, and a failure to remove them is thrown, so that nothing of the migration is
     /// left in the folder.
     func migrateUnpublished(toolVersion: String, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> MigrationReport {
-        let report = try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
-                                                                          target: defaultTarget),
-                             removingOldFolders: false, progress: progress)
+        let report = try run(
+            write: true,
+            context: StoreMigration.Context(
+                startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
+                target: defaultTarget),
+            removingOldFolders: false, progress: progress)
         try removeOldFolders(progress: progress)
         return report
     }
@@ -142,7 +154,10 @@ public struct StoreMigrator: Sendable {
     /// caller that already holds the lock (opening for writing).
     func reconcileHoldingLock() throws(StoreError) -> MigrationReport {
         guard try needsReconcile() else { return MigrationReport() }
-        return try run(write: true, context: StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version,
-                                                                    target: reconcileVersion))
+        return try run(
+            write: true,
+            context: StoreMigration.Context(
+                startedAt: Date(), finishedAt: Date(), toolVersion: store.options.version,
+                target: reconcileVersion))
     }
 }

@@ -25,7 +25,7 @@ extension StoreUpgrade {
     /// What a breaking step does to readers, for refusals: "… refuses readers of schema versions 1 to 3 …".
     public static func breakingConsequence(from: Int, to target: Int) -> String {
         let minimum = MigrationChain.minReaderVersion(at: target)
-        let refused = Array(MigrationChain.oldest ..< minimum)
+        let refused = Array(MigrationChain.oldest..<minimum)
         let names = refused.count > 1 ? "versions \(refused.first!) to \(refused.last!)" : "version \(refused.first ?? from)"
         let steps = MigrationChain.steps(from: from, to: target)
         let breaking = steps.filter { $0.kind == .breaking }.map { "v\($0.from) → v\($0.to)" }.joined(separator: ", ")
@@ -39,22 +39,27 @@ extension StoreUpgrade {
     static func breakingRefusal(_ path: String, from: Int, to target: Int, allowBreaking: Bool, backup: BackupPolicy) -> StoreError? {
         let what = breakingConsequence(from: from, to: target)
         if !allowBreaking {
-            let fix = "See every change first with StoreMigrator.plan(to: \(target)); to proceed, pass allowBreaking: true "
+            let fix =
+                "See every change first with StoreMigrator.plan(to: \(target)); to proceed, pass allowBreaking: true "
                 + "(it takes a verified backup first, and the migration to version \(target - 1) goes back exactly)."
-            return StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target) without an explicit confirmation: \(what). \(fix) Nothing was changed.",
-                              path: path, recovery: .advice(fix))
+            return StoreError(
+                .invalidArgument, "Can't migrate '\(path)' to schema version \(target) without an explicit confirmation: \(what). \(fix) Nothing was changed.",
+                path: path, recovery: .advice(fix))
         }
         if backup == .none {
             let fix = "Run it with a backup: a breaking step runs only after a verified backup."
-            return StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(target) without a backup: \(what). \(fix) Nothing was changed.",
-                              path: path, recovery: .advice(fix))
+            return StoreError(
+                .invalidArgument, "Can't migrate '\(path)' to schema version \(target) without a backup: \(what). \(fix) Nothing was changed.",
+                path: path, recovery: .advice(fix))
         }
         return nil
     }
 
     /// The part of `run` for stores at v3 or v4 whose target involves the layout change.
-    static func runLayoutChange(at path: String, from: Int, to target: Int, backup: BackupPolicy, tool: String, version: String,
-                                progress: (Event) -> Void, shouldContinue: () -> Bool) throws(StoreError) -> Outcome {
+    static func runLayoutChange(
+        at path: String, from: Int, to target: Int, backup: BackupPolicy, tool: String, version: String,
+        progress: (Event) -> Void, shouldContinue: () -> Bool
+    ) throws(StoreError) -> Outcome {
         let direction: LayoutChange.Direction = target >= LayoutChange.Direction.forward.to ? .forward : .inverse
         let layout = LayoutChange(path: path, system: .real)
         var removedLeftover = MigrationReport(keepsDocuments: false)
@@ -68,8 +73,10 @@ extension StoreUpgrade {
             _ = try TempSweep.sweep(store: path, holding: lock)
             if let removed = try layout.removeLeftovers(storeVersion: try rawSchemaVersion(path)) {
                 removedLeftover.append(DocumentChanges(file: removed.folder + "/", changes: [.leftoverFolderRemoved(workStreams: removed.workStreams)]))
-                progress(.warning("Removed '\(removed.folder)/' (\(removed.workStreams) work stream file(s)) from '\(path)': an interrupted "
-                                  + "layout change left it, and the store's own folder holds the same work streams."))
+                progress(
+                    .warning(
+                        "Removed '\(removed.folder)/' (\(removed.workStreams) work stream file(s)) from '\(path)': an interrupted "
+                            + "layout change left it, and the store's own folder holds the same work streams."))
             }
         }
         var backup = backup
@@ -82,8 +89,10 @@ extension StoreUpgrade {
         }
         if needsRollbackSafePart {
             // The rollback-safe steps first (and the §7 reconcile after an older writer), after the backup.
-            switch try run(at: path, to: direction.from, backup: backup, tool: tool, version: version, progress: progress,
-                           shouldContinue: shouldContinue) {
+            switch try run(
+                at: path, to: direction.from, backup: backup, tool: tool, version: version, progress: progress,
+                shouldContinue: shouldContinue)
+            {
             case .upgraded(let report, _, _, let destination):
                 takenBackup = destination
                 earlier = report

@@ -11,13 +11,16 @@ extension StoreUpgrade {
     /// them and throws before its first visible write, and the store's write record is untouched
     /// (`StoreMigrator.run`). What is left is the lock file: removed here when this call created it
     /// (`removingLockFile`), so that bad input leaves the store byte for byte as it was.
-    static func migrateValidating(_ migrator: StoreMigrator, to target: Int, version: String, holding lock: StoreLock,
-                                  removingLockFile: Bool, leavingOldFolders: Bool,
-                                  progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> MigrationReport {
+    static func migrateValidating(
+        _ migrator: StoreMigrator, to target: Int, version: String, holding lock: StoreLock,
+        removingLockFile: Bool, leavingOldFolders: Bool,
+        progress: @escaping (StoreProgress) -> Void
+    ) throws(StoreError) -> MigrationReport {
         do {
-            return try migrator.migrate(to: target, toolVersion: version, holding: lock, keepingDocuments: false,
-                                        leavingOldFolders: leavingOldFolders, progress: progress)
-        } catch where removingLockFile && error.underlying is StoreProblems {
+            return try migrator.migrate(
+                to: target, toolVersion: version, holding: lock, keepingDocuments: false,
+                leavingOldFolders: leavingOldFolders, progress: progress)
+        } catch  where removingLockFile && error.underlying is StoreProblems {
             lock.releaseRemovingFile()
             throw error
         }

@@ -105,13 +105,18 @@ public enum StoreUpgrade {
     ///   store another process holds (`.locked`), an existing backup folder, a failed write;
     ///   `.cancelled` when `shouldContinue` said no (the message says what was done: nothing, or a
     ///   verified backup and no change to the store).
-    public static func run(at path: String, to requested: Int? = nil, backup: BackupPolicy = .defaultFolder, allowBreaking: Bool = false,
-                           tool: String, version: String, progress: (Event) -> Void = { _ in },
-                           shouldContinue: () -> Bool = { true }) throws(StoreError) -> Outcome {
+    public static func run(
+        at path: String, to requested: Int? = nil, backup: BackupPolicy = .defaultFolder, allowBreaking: Bool = false,
+        tool: String, version: String, progress: (Event) -> Void = { _ in },
+        shouldContinue: () -> Bool = { true }
+    ) throws(StoreError) -> Outcome {
         if let requested, requested > MigrationChain.newest || requested < MigrationChain.oldest {
-            let fix = "Pass a version from \(MigrationChain.oldest) to \(MigrationChain.newest), or leave the target out, or use the version of the tool that writes schema version \(requested)."
-            throw StoreError(.invalidArgument, "Can't migrate '\(path)' to schema version \(requested): this code knows schema "
-                                + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: .advice(fix))
+            let fix =
+                "Pass a version from \(MigrationChain.oldest) to \(MigrationChain.newest), or leave the target out, or use the version of the tool that writes schema version \(requested)."
+            throw StoreError(
+                .invalidArgument,
+                "Can't migrate '\(path)' to schema version \(requested): this code knows schema "
+                    + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: .advice(fix))
         }
         // The breaking step and its inverse (spec §9, §11): `StoreUpgrade+Breaking.swift`.
         let stored = try rawSchemaVersion(path)
@@ -119,7 +124,8 @@ public enum StoreUpgrade {
         let rename = LayoutChange.Direction.forward
         if stored <= MigrationChain.newest, goal >= rename.to || stored >= rename.to {
             if takesBreakingStep(from: stored, to: goal),
-               let refusal = breakingRefusal(path, from: stored, to: goal, allowBreaking: allowBreaking, backup: backup) {
+                let refusal = breakingRefusal(path, from: stored, to: goal, allowBreaking: allowBreaking, backup: backup)
+            {
                 throw refusal
             }
             if goal < rename.from {
@@ -127,18 +133,22 @@ public enum StoreUpgrade {
                 let fix = StoreError.Recovery.runCommand(
                     .rollback(store: path, backup: nil), advice: inverse + "or roll the store back to the backup taken before the upgrade.",
                     before: inverse + "or restore the backup taken before the upgrade: ", after: ".")
-                let problem = "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
+                let problem =
+                    "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
                     + "has an inverse, and it goes to version \(rename.from)."
                 throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
             }
-            return try runLayoutChange(at: path, from: stored, to: goal, backup: backup, tool: tool, version: version,
-                                       progress: progress, shouldContinue: shouldContinue)
+            return try runLayoutChange(
+                at: path, from: stored, to: goal, backup: backup, tool: tool, version: version,
+                progress: progress, shouldContinue: shouldContinue)
         }
         if stored == goal, stored == rename.from,
-           try LayoutChange(path: path, system: .real).needsFinishing(at: stored) {
+            try LayoutChange(path: path, system: .real).needsFinishing(at: stored)
+        {
             // An inverse interrupted after its store.json: the v4 folder is left to retire.
-            let finished = try runLayoutChange(at: path, from: stored, to: goal, backup: .none, tool: tool, version: version,
-                                               progress: progress, shouldContinue: shouldContinue)
+            let finished = try runLayoutChange(
+                at: path, from: stored, to: goal, backup: .none, tool: tool, version: version,
+                progress: progress, shouldContinue: shouldContinue)
             if case .upgraded = finished { return finished }
         }
         let readOnly = Store.Options(readOnly: true, tool: tool, version: version)
@@ -147,8 +157,9 @@ public enum StoreUpgrade {
         case .superseded(let newer, _):
             return .newerStore(schemaVersion: newer)
         case .refused:
-            throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal ?? "this tool can't read it").",
-                             path: joinPath(path, StoreLayout.manifest))
+            throw StoreError(
+                .unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal ?? "this tool can't read it").",
+                path: joinPath(path, StoreLayout.manifest))
         case .current, .needsMigration, .breakingCurrent:
             // A v4 store was handed to `runLayoutChange` above.
             break
@@ -160,7 +171,8 @@ public enum StoreUpgrade {
             let fix = StoreError.Recovery.runCommand(
                 .rollback(store: path, backup: nil), advice: "To go back to an older version, roll the store back to the backup taken before the upgrade.",
                 before: "To go back to an older version, restore the backup taken before the upgrade: ", after: ".")
-            let problem = "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
+            let problem =
+                "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
                 + "already, and a migration never goes back."
             throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
         }
@@ -174,8 +186,10 @@ public enum StoreUpgrade {
                 defer { lock.release() }
                 let removed = try TempSweep.sweep(store: path, holding: lock)
                 if !removed.isEmpty {
-                    progress(.warning("Removed \(removed.count) file(s) and folder(s) that an interrupted run left in '\(path)' "
-                                      + "(temp files and old folders, dot-named: no reader opens them)."))
+                    progress(
+                        .warning(
+                            "Removed \(removed.count) file(s) and folder(s) that an interrupted run left in '\(path)' "
+                                + "(temp files and old folders, dot-named: no reader opens them)."))
                 }
             }
             return .alreadyCurrent(plan, from: from)
@@ -204,7 +218,8 @@ public enum StoreUpgrade {
         // A store that is at the target now was migrated by another process while this call
         // waited for the lock: plan again, under the lock, before any backup.
         if upgrading, case let now = try Store.open(at: path, options: readOnly), case let reached = try now.manifest().schemaVersion,
-           reached >= target, case let plan = try StoreMigrator(store: now).plan(to: reached, toolVersion: version), plan.isNoop {
+            reached >= target, case let plan = try StoreMigrator(store: now).plan(to: reached, toolVersion: version), plan.isNoop
+        {
             return .doneByAnotherProcess(plan, from: from, to: reached)
         }
         try checkpoint(.beforeBackup, path, shouldContinue)
@@ -212,8 +227,9 @@ public enum StoreUpgrade {
         try checkpoint(.beforeMigration(backup: destination), path, shouldContinue)
         progress(.migrationStarted)
         let report = try reporting(progress) { (progress) throws(StoreError) in
-            try migrateValidating(StoreMigrator(store: store), to: target, version: version, holding: lock, removingLockFile: !lockFileExisted,
-                                  leavingOldFolders: true, progress: progress)
+            try migrateValidating(
+                StoreMigrator(store: store), to: target, version: version, holding: lock, removingLockFile: !lockFileExisted,
+                leavingOldFolders: true, progress: progress)
         }
         progress(.migrationFinished)
         removeOldFolders(StoreMigrator(store: store), path, progress: progress)
@@ -227,8 +243,10 @@ public enum StoreUpgrade {
         do throws(StoreError) {
             try reporting(progress) { (progress) throws(StoreError) in try migrator.removeOldFolders(progress: progress) }
         } catch {
-            progress(.warning("The migration is complete, but the old files it replaced could not all be removed: \(error.message) "
-                              + "They are in dot-named folders of '\(path)' that no reader opens; the next command that writes to the store removes them."))
+            progress(
+                .warning(
+                    "The migration is complete, but the old files it replaced could not all be removed: \(error.message) "
+                        + "They are in dot-named folders of '\(path)' that no reader opens; the next command that writes to the store removes them."))
         }
     }
 
@@ -258,7 +276,8 @@ public enum StoreUpgrade {
         case .beforeMigration(nil):
             done = "No backup was asked for, and the store was not changed."
         case .beforeMigration(let backup?):
-            done = "The backup in '\(backup)' is complete and verified, and is kept; the store was not changed. "
+            done =
+                "The backup in '\(backup)' is complete and verified, and is kept; the store was not changed. "
                 + "Run the upgrade again to migrate (it takes a new backup), or remove that folder."
         }
         throw StoreError(.cancelled, "The upgrade of '\(path)' was cancelled before it changed the store. \(done)", path: path)
@@ -276,7 +295,7 @@ public enum StoreUpgrade {
                 progress(.waitingForLock(holder: holder))
                 announced = true
             }.release()
-        } catch where error.code == .locked {
+        } catch  where error.code == .locked {
             // Announced by `onWait`, which a zero timeout calls before it gives up.
         }
         return announced
@@ -284,16 +303,20 @@ public enum StoreUpgrade {
 
     /// Runs `body` with a `StoreProgress` closure that passes each value on to `progress` as
     /// `.progress`. The engines keep their closure for the duration of the call only.
-    static func reporting<R>(_ progress: (Event) -> Void,
-                             _ body: (@escaping (StoreProgress) -> Void) throws(StoreError) -> R) throws(StoreError) -> R {
+    static func reporting<R>(
+        _ progress: (Event) -> Void,
+        _ body: (@escaping (StoreProgress) -> Void) throws(StoreError) -> R
+    ) throws(StoreError) -> R {
         try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
             try body { progress(.progress($0)) }
         }
     }
 
     /// The backup of step 4, under `lock`; nil for `BackupPolicy.none`.
-    static func takeBackup(_ policy: BackupPolicy, store: String, tool: String, version: String, holding lock: StoreLock,
-                                   progress: (Event) -> Void) throws(StoreError) -> String? {
+    static func takeBackup(
+        _ policy: BackupPolicy, store: String, tool: String, version: String, holding lock: StoreLock,
+        progress: (Event) -> Void
+    ) throws(StoreError) -> String? {
         let destination: String
         switch policy {
         case .none:

@@ -87,7 +87,8 @@ public enum StoreDocument: Sendable, Hashable, Comparable {
     private static func documentID(_ name: String) -> UUID? {
         guard name.hasSuffix(StoreLayout.documentExtension), !name.hasPrefix(".") else { return nil }
         guard let id = UUIDText.parse(String(name.dropLast(StoreLayout.documentExtension.count))),
-              StoreLayout.documentFileName(id) == name else { return nil }
+            StoreLayout.documentFileName(id) == name
+        else { return nil }
         return id
     }
 }

@@ -49,9 +49,11 @@ final class StoreWatcher: Sendable {
         self.store = store
         self.options = options
         self.doorbell = doorbell
-        folders = [Folder(path: store.path, name: ""),
-                   Folder(path: store.workStreamsDirectory, name: store.workStreamsFolderName),
-                   Folder(path: store.customisationsDirectory, name: StoreLayout.customisationsFolder)]
+        folders = [
+            Folder(path: store.path, name: ""),
+            Folder(path: store.workStreamsDirectory, name: store.workStreamsFolderName),
+            Folder(path: store.customisationsDirectory, name: StoreLayout.customisationsFolder),
+        ]
         ownWrites = includingOwnWrites ? nil : store.ownWrites.register()
         // Watch first, then list: a change made in between is in the listing and also reported by an event.
         let watch = FolderWatch.start(folders.map(\.path), notification: options.notification, queue: queue, system: store.system) {
@@ -143,7 +145,7 @@ final class StoreWatcher: Sendable {
                     apply(folder, try look(folder, names), named: names, complete: false)
                 }
             } catch {
-                failed = true   // reported as `.reread`; the consumer's reads meet the error itself
+                failed = true  // reported as `.reread`; the consumer's reads meet the error itself
             }
         }
         let ring = state.withLock { state -> Bool in
@@ -200,9 +202,10 @@ final class StoreWatcher: Sendable {
         let context = ErrorContext("observe", folder.path)
         let entries: [DirectoryEntry]
         do {
-            entries = try store.system.listDirectory(folder.path, including: { StoreDocument.named($0, inFolder: folder.name) != nil },
-                                                     context: context)
-        } catch where error.code == .notFound {
+            entries = try store.system.listDirectory(
+                folder.path, including: { StoreDocument.named($0, inFolder: folder.name) != nil },
+                context: context)
+        } catch  where error.code == .notFound {
             return [:]
         }
         return try look(folder, Set(entries.map(\.name)))

@@ -16,14 +16,15 @@ enum InterruptedRestore {
         // A check that fails (a permission, a disk error) finds nothing: the caller's own error stands.
         do throws(StoreError) {
             guard try system.linkStatus(journal, context: ErrorContext("check", journal)) != nil,
-                  try system.linkStatus(joinPath(store, StoreLayout.manifest), context: ErrorContext("check", store)) == nil
+                try system.linkStatus(joinPath(store, StoreLayout.manifest), context: ErrorContext("check", store)) == nil
             else { return nil }
         } catch { return nil }
-        return StoreError(.restoreInterrupted,
-                          "Can't read the store '\(store)': a restore into it was interrupted before the restored store was put in "
-                            + "place (its journal '\(journal)' is next to it), or is still running. Nothing was changed. The next "
-                            + "restore into '\(store)', or the next open of it for writing, finishes that restore; then try again.",
-                          path: journal)
+        return StoreError(
+            .restoreInterrupted,
+            "Can't read the store '\(store)': a restore into it was interrupted before the restored store was put in "
+                + "place (its journal '\(journal)' is next to it), or is still running. Nothing was changed. The next "
+                + "restore into '\(store)', or the next open of it for writing, finishes that restore; then try again.",
+            path: journal)
     }
 }
 

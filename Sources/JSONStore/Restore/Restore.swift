@@ -86,8 +86,10 @@ public enum Restore {
     ///     number of files; `.waitingForLock` when another restore into the target or a writer of
     ///     the store it replaces holds a lock. The default does nothing.
     /// - Warning: With `force`, the target is replaced. Its content is kept in the aside folder.
-    public static func run(backup: String, target: String, tool: String, version: String,
-                           options: Options = Options(), progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreReport {
+    public static func run(
+        backup: String, target: String, tool: String, version: String,
+        options: Options = Options(), progress: (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> RestoreReport {
         try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in
             try run(backup: backup, target: target, tool: tool, version: version, options: options, system: .real, progress: progress)
         }
@@ -103,19 +105,27 @@ public enum Restore {
         try StoreSwap.recover(try SiblingPath(target), tool: tool, version: version, system: .real)
     }
 
-    static func run(backup: String, target path: String, tool: String, version: String, options: Options,
-                    system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreReport {
+    static func run(
+        backup: String, target path: String, tool: String, version: String, options: Options,
+        system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> RestoreReport {
         let target = try SiblingPath(path)
         try requireParent(target, system: system)
         guard !target.isInside(backup) else {
-            throw StoreError(.invalidFileName, "Can't restore into '\(path)': it is inside the backup '\(backup)', which holds only "
-                                + "the backed-up files. Choose a folder outside the backup.", path: path)
+            throw StoreError(
+                .invalidFileName,
+                "Can't restore into '\(path)': it is inside the backup '\(backup)', which holds only "
+                    + "the backed-up files. Choose a folder outside the backup.", path: path)
         }
         let journal = target.sibling(RestoreJournal.fileName(for: target))
         let journalExists = try system.linkStatus(journal, context: ErrorContext("check", journal)) != nil
         let pending = options.dryRun && journalExists
-        let recovered = options.dryRun ? nil : try StoreSwap.recover(target, tool: tool, version: version, system: system,
-                                                                     progress: progress)
+        let recovered =
+            options.dryRun
+            ? nil
+            : try StoreSwap.recover(
+                target, tool: tool, version: version, system: system,
+                progress: progress)
         let (verification, _) = try BackupVerification.verify(backup: backup, system: system, progress: progress)
         guard verification.status == .ok, let manifest = verification.manifest else {
             throw ArchiveRejection(status: verification.status, problems: verification.problems)
@@ -123,12 +133,14 @@ public enum Restore {
         }
         let state = try TargetState.inspect(target, system: system)
         var refusal = options.force ? nil : state.refusal(target, verb: "restore", forceHint: forceHint(target))
-        let (identity, mismatch) = try checkIdentity(manifest, backup: backup, target: target, state: state,
-                                                     allowOther: options.otherStore, system: system)
+        let (identity, mismatch) = try checkIdentity(
+            manifest, backup: backup, target: target, state: state,
+            allowOther: options.otherStore, system: system)
         refusal = refusal ?? mismatch
-        var report = RestoreReport(backup: backup, target: target.path, dryRun: options.dryRun, recovered: recovered,
-                                   recoveryPending: pending, manifest: manifest, targetBefore: state, aside: nil,
-                                   migration: nil, refusal: refusal, identity: identity)
+        var report = RestoreReport(
+            backup: backup, target: target.path, dryRun: options.dryRun, recovered: recovered,
+            recoveryPending: pending, manifest: manifest, targetBefore: state, aside: nil,
+            migration: nil, refusal: refusal, identity: identity)
         if options.dryRun {
             report.aside = state.needsAside ? target.sibling(try AsideName.make(for: target, at: Date(), system: system)) : nil
             if options.migrate { report.migration = try plannedMigration(backup, manifest, toolVersion: version, system: system) }
@@ -147,8 +159,9 @@ public enum Restore {
             staged.directory.discard()
             throw error
         }
-        report.aside = try StagedSwap.commit(staged, force: options.force, tool: tool, version: version,
-                                             forceHint: forceHint(target), system: system, progress: progress)
+        report.aside = try StagedSwap.commit(
+            staged, force: options.force, tool: tool, version: version,
+            forceHint: forceHint(target), system: system, progress: progress)
         return report
     }
 
@@ -159,21 +172,27 @@ public enum Restore {
     static func requireParent(_ target: SiblingPath, verb: String = "restore", system: SystemCalls) throws(StoreError) {
         let status = try system.linkStatus(target.parent, context: ErrorContext("\(verb) into", target.path))
         guard status?.type == .directory || status?.type == .symbolicLink else {
-            throw StoreError(.notFound, "Can't \(verb) into '\(target.path)': the folder '\(target.parent)' does not exist. "
-                                + "Create it first.", path: target.parent)
+            throw StoreError(
+                .notFound,
+                "Can't \(verb) into '\(target.path)': the folder '\(target.parent)' does not exist. "
+                    + "Create it first.", path: target.parent)
         }
     }
 
     /// Copies every file of a verified backup into `staged`, checking each again against
     /// `backup.json` (the backup could change between the verification and the copy).
-    private static func copy(_ manifest: BackupManifest, from backup: String, into staged: StagedStore,
-                             system: SystemCalls, progress: @escaping (StoreProgress) -> Void) throws(StoreError) {
+    private static func copy(
+        _ manifest: BackupManifest, from backup: String, into staged: StagedStore,
+        system: SystemCalls, progress: @escaping (StoreProgress) -> Void
+    ) throws(StoreError) {
         var counter = PhaseCounter(.restoring, total: manifest.files.count, report: progress)
         for entry in manifest.files {
             guard let path = StoreFilePath(entry.path) else { preconditionFailure("Restore: a verified backup lists '\(entry.path)'") }
             let bytes = try FileReader.read(path.absolute(in: backup), system: system)
-            if let problem = ArchiveContents.integrityProblem(entry.path, bytes, size: entry.size, sha256: entry.sha256,
-                                                              recordedIn: BackupManifest.fileName) {
+            if let problem = ArchiveContents.integrityProblem(
+                entry.path, bytes, size: entry.size, sha256: entry.sha256,
+                recordedIn: BackupManifest.fileName)
+            {
                 throw ArchiveRejection(status: .corrupt, problems: [problem])
                     .storeError("restore from", archive: backup, what: "the backup (changed while it was being restored)")
             }
@@ -187,8 +206,10 @@ public enum Restore {
     /// which writes nothing and reads one document at a time) over the backup folder, which holds
     /// the store's files at their paths in the store, besides its own `backup.json` and
     /// `SHA256SUMS` (opened read-only, as `verify --against` opens a backup).
-    private static func plannedMigration(_ backup: String, _ manifest: BackupManifest, toolVersion: String,
-                                         system: SystemCalls) throws(StoreError) -> MigrationReport? {
+    private static func plannedMigration(
+        _ backup: String, _ manifest: BackupManifest, toolVersion: String,
+        system: SystemCalls
+    ) throws(StoreError) -> MigrationReport? {
         guard manifest.storeSchemaVersion < MigrationChain.defaultTarget(from: manifest.storeSchemaVersion) else { return nil }
         let store = try Store.open(at: backup, options: .readOnly, system: system)
         do {

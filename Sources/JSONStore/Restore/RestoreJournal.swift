@@ -30,10 +30,11 @@ struct RestoreJournal: Sendable, Equatable {
     static func fileName(for target: SiblingPath) -> String { ".\(target.name).restore-journal" }
 
     var encoded: [UInt8] {
-        JSONWriter.document(.object([
-            "format": .string(Self.format), "format_version": .number(JSONNumber(1)), "target": .string(target),
-            "staging": .string(staging), "aside": aside.map(JSONValue.string) ?? .null, "started_at": .string(startedAt),
-        ]))
+        JSONWriter.document(
+            .object([
+                "format": .string(Self.format), "format_version": .number(JSONNumber(1)), "target": .string(target),
+                "staging": .string(staging), "aside": aside.map(JSONValue.string) ?? .null, "started_at": .string(startedAt),
+            ]))
     }
 
     /// Reads and checks a journal of `target`.
@@ -42,16 +43,20 @@ struct RestoreJournal: Sendable, Equatable {
     ///   code would not have created; recovery then stops and asks for a person.
     init(bytes: [UInt8], for target: SiblingPath, path: String) throws(StoreError) {
         func refuse(_ why: String) -> StoreError {
-            StoreError(.conflict, "Can't finish the interrupted restore into '\(target.path)': its journal '\(path)' \(why). "
-                                + "Nothing was changed; inspect the folders next to '\(target.path)' and remove the journal by hand.",
-                       path: path)
+            StoreError(
+                .conflict,
+                "Can't finish the interrupted restore into '\(target.path)': its journal '\(path)' \(why). "
+                    + "Nothing was changed; inspect the folders next to '\(target.path)' and remove the journal by hand.",
+                path: path)
         }
         guard case .object(let object)? = try? JSONParser.parse(bytes),
-              case .string(Self.format)? = object["format"],
-              case .string(let name)? = object["target"], case .string(let staging)? = object["staging"],
-              case .string(let started)? = object["started_at"] else { throw refuse("does not read") }
+            case .string(Self.format)? = object["format"],
+            case .string(let name)? = object["target"], case .string(let staging)? = object["staging"],
+            case .string(let started)? = object["started_at"]
+        else { throw refuse("does not read") }
         guard name == target.name,
-              staging.hasPrefix(StagingDirectory.prefix(for: target, purpose: "restoring")), !staging.contains("/") else {
+            staging.hasPrefix(StagingDirectory.prefix(for: target, purpose: "restoring")), !staging.contains("/")
+        else {
             throw refuse("names folders this tool does not create")
         }
         var aside: String?
@@ -70,7 +75,7 @@ struct RestoreJournal: Sendable, Equatable {
     static func stagingInJournal(of target: SiblingPath, system: SystemCalls) -> Set<String>? {
         let path = target.sibling(RestoreJournal.fileName(for: target))
         let bytes: [UInt8]
-        do { bytes = try FileReader.read(path, system: system) } catch where error.code == .notFound { return [] } catch { return nil }
+        do { bytes = try FileReader.read(path, system: system) } catch  where error.code == .notFound { return [] } catch { return nil }
         guard let journal = try? RestoreJournal(bytes: bytes, for: target, path: path) else { return nil }
         return [journal.staging]
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -80,8 +81,9 @@ final class StagedStore {
     /// - Parameter progress: Told the migration's phases (`.migrating`, `.removingOldFiles`).
     func migrate(toolVersion: String, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> MigrationReport? {
         let compatibility = try Store.classify(directory.path, system: system)
-        let store = Store(path: directory.path, options: Store.Options(version: toolVersion), compatibility: compatibility,
-                          warnings: [], system: system)
+        let store = Store(
+            path: directory.path, options: Store.Options(version: toolVersion), compatibility: compatibility,
+            warnings: [], system: system)
         let migrator = StoreMigrator(store: store)
         guard compatibility.storeSchemaVersion < migrator.defaultTarget else { return nil }
         let report: MigrationReport
@@ -90,8 +92,9 @@ final class StagedStore {
         } catch {
             guard let problem = error.documentProblem(in: directory.path) else { throw error }
             let fix = "Restore without --migrate, then run 'migrate' to see the full report."
-            throw StoreError(.invalidDocument, "Can't migrate the restored store: \(problem) \(fix)", path: target.path,
-                             underlying: problem, recovery: .advice(fix))
+            throw StoreError(
+                .invalidDocument, "Can't migrate the restored store: \(problem) \(fix)", path: target.path,
+                underlying: problem, recovery: .advice(fix))
         }
         for document in report.documents where document.rewritesFile {
             guard let path = StoreFilePath(document.file) else {
@@ -142,14 +145,20 @@ final class StagedStore {
         var counter = PhaseCounter(.verifyingCopy, total: readBack.count, report: progress)
         for (path, want) in readBack {
             let bytes = try FileReader.read(path.absolute(in: directory.path), system: system)
-            if let problem = ArchiveContents.integrityProblem(path.rawValue, bytes, size: want.size, sha256: want.sha256,
-                                                              recordedIn: "the restore") { problems.append(problem) }
+            if let problem = ArchiveContents.integrityProblem(
+                path.rawValue, bytes, size: want.size, sha256: want.sha256,
+                recordedIn: "the restore")
+            {
+                problems.append(problem)
+            }
             counter.step()
         }
         guard problems.isEmpty else {
-            throw StoreError(.io, "Can't restore into '\(target.path)': the restored copy in '\(directory.path)' did not verify "
-                                + "after writing: \(problems.map(\.description).joined(separator: "; ")). Check the disk; the store "
-                                + "at '\(target.path)' is unchanged.", path: target.path)
+            throw StoreError(
+                .io,
+                "Can't restore into '\(target.path)': the restored copy in '\(directory.path)' did not verify "
+                    + "after writing: \(problems.map(\.description).joined(separator: "; ")). Check the disk; the store "
+                    + "at '\(target.path)' is unchanged.", path: target.path)
         }
     }
 

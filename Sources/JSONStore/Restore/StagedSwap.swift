@@ -14,8 +14,10 @@ enum StagedSwap {
     ///
     /// - Parameter progress: Told `.waitingForLock` when another restore into the target, or a
     ///   writer of the store it replaces, holds a lock this needs.
-    static func commit(_ staged: StagedStore, force: Bool, tool: String, version: String, forceHint: String,
-                       system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> String? {
+    static func commit(
+        _ staged: StagedStore, force: Bool, tool: String, version: String, forceHint: String,
+        system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> String? {
         let target = staged.target
         let journalPath = target.sibling(RestoreJournal.fileName(for: target))
         do throws(StoreError) {
@@ -25,8 +27,9 @@ enum StagedSwap {
             let state = try TargetState.inspect(target, system: system)
             if !force, let refusal = state.refusal(target, verb: "restore", forceHint: forceHint) { throw refusal }
             let aside = state.needsAside ? try AsideName.make(for: target, at: Date(), system: system) : nil
-            let journal = RestoreJournal(target: target.name, staging: staged.directory.name, aside: aside,
-                                         startedAt: RFC3339.format(Date()))
+            let journal = RestoreJournal(
+                target: target.name, staging: staged.directory.name, aside: aside,
+                startedAt: RFC3339.format(Date()))
             try StoreSwap(target: target, journal: journal, tool: tool, version: version, system: system, progress: progress).commit()
             staged.directory.release()
             return aside.map(target.sibling)

@@ -26,7 +26,8 @@ import Foundation
 /// store's own lock, so no writer of the old store is in the middle of a change when it moves.
 struct StoreSwap {
     enum Step: Int, CaseIterable, Sendable {
-        case writeJournal = 1, moveTargetAside, syncAfterAside, moveStagingIntoPlace, syncAfterSwap, removeJournal
+        case writeJournal = 1
+        case moveTargetAside, syncAfterAside, moveStagingIntoPlace, syncAfterSwap, removeJournal
     }
 
     let target: SiblingPath
@@ -52,13 +53,16 @@ struct StoreSwap {
         let context = ErrorContext("restore into", target.path)
         switch step {
         case .writeJournal:
-            try AtomicFile.durableReplace(directory: target.parent, name: RestoreJournal.fileName(for: target),
-                                          bytes: journal.encoded, system: system)
+            try AtomicFile.durableReplace(
+                directory: target.parent, name: RestoreJournal.fileName(for: target),
+                bytes: journal.encoded, system: system)
         case .moveTargetAside:
             guard let asidePath else { return }
             // The old store's own lock, so that no writer is in the middle of a change when it moves.
-            let lock = try StoreLock(store: target.path, tool: tool, version: version, timeout: StoreLock.defaultTimeout,
-                                     system: system) { holder in progress(.waitingForLock(store: target.path, holder: holder)) }
+            let lock = try StoreLock(
+                store: target.path, tool: tool, version: version, timeout: StoreLock.defaultTimeout,
+                system: system
+            ) { holder in progress(.waitingForLock(store: target.path, holder: holder)) }
             defer { lock.release() }
             try system.rename(target.path, to: asidePath, context: context.noting("the store is unchanged"))
         case .syncAfterAside, .syncAfterSwap:
@@ -91,7 +95,8 @@ struct StoreSwap {
     private func undo(after done: [Step], _ failure: StoreError) -> StoreError {
         var error = failure
         if done.contains(.moveStagingIntoPlace) {
-            error.message += " The restored store is in place at '\(target.path)'"
+            error.message +=
+                " The restored store is in place at '\(target.path)'"
                 + (asidePath.map { " and the old one is kept at '\($0)'" } ?? "") + "."
             return error
         }
@@ -104,12 +109,13 @@ struct StoreSwap {
                     do {
                         try system.rename(asidePath, to: target.path, context: ErrorContext("restore into", target.path))
                         break
-                    } catch where attempt < 2 {
+                    } catch  where attempt < 2 {
                         attempt += 1
                     }
                 }
             } catch _ {
-                error.message += " The old store is at '\(asidePath)' and the restored one at '\(stagingPath)'; "
+                error.message +=
+                    " The old store is at '\(asidePath)' and the restored one at '\(stagingPath)'; "
                     + "run the same restore again to finish it."
                 return error
             }

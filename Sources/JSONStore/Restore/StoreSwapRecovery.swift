@@ -67,8 +67,10 @@ extension StoreSwap {
     /// - Warning: Renames folders next to the target, as the journal says; it never deletes one.
     /// - Throws: `StoreError` `.conflict` (nothing is touched) when the folders are in a state no
     ///   crash can produce; `.locked` when another restore into the target runs.
-    static func recover(_ target: SiblingPath, tool: String, version: String, system: SystemCalls,
-                        progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreRecovery? {
+    static func recover(
+        _ target: SiblingPath, tool: String, version: String, system: SystemCalls,
+        progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> RestoreRecovery? {
         let path = target.sibling(RestoreJournal.fileName(for: target))
         guard try system.linkStatus(path, context: ErrorContext("check", path)) != nil else { return nil }
         let lock = try RestoreLock(for: target, system: system) { progress(.waitingForLock(store: target.path, holder: nil)) }
@@ -77,13 +79,15 @@ extension StoreSwap {
     }
 
     /// `recover` for a caller that already holds the target's `RestoreLock`.
-    static func recover(_ target: SiblingPath, holding lock: RestoreLock, tool: String, version: String,
-                        system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }) throws(StoreError) -> RestoreRecovery? {
+    static func recover(
+        _ target: SiblingPath, holding lock: RestoreLock, tool: String, version: String,
+        system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> RestoreRecovery? {
         let path = target.sibling(RestoreJournal.fileName(for: target))
         let bytes: [UInt8]
         do {
             bytes = try FileReader.read(path, system: system)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil  // another process finished it while we waited for the lock
         }
         let journal = try RestoreJournal(bytes: bytes, for: target, path: path)
@@ -96,14 +100,17 @@ extension StoreSwap {
         let context = ErrorContext("recover", target.path)
         let staging = try system.linkStatus(stagingPath, context: context)?.type == .directory
         let aside = try asidePath.map { (path) throws(StoreError) in try system.linkStatus(path, context: context) != nil } ?? false
-        let action = Self.decide(hasAside: journal.aside != nil, staging: staging,
-                                 target: try TargetState.inspect(target, system: system), aside: aside)
+        let action = Self.decide(
+            hasAside: journal.aside != nil, staging: staging,
+            target: try TargetState.inspect(target, system: system), aside: aside)
         let outcome: RestoreRecovery.Outcome
         switch action {
         case .conflict:
-            throw StoreError(.conflict, "Can't finish the interrupted restore into '\(target.path)': both '\(stagingPath)' and "
-                                + "'\(target.path)'\(asidePath.map { " and '\($0)'" } ?? "") exist, which no crash leaves behind. "
-                                + "Nothing was changed; keep the one you want and remove '\(journalPath)'.", path: target.path)
+            throw StoreError(
+                .conflict,
+                "Can't finish the interrupted restore into '\(target.path)': both '\(stagingPath)' and "
+                    + "'\(target.path)'\(asidePath.map { " and '\($0)'" } ?? "") exist, which no crash leaves behind. "
+                    + "Nothing was changed; keep the one you want and remove '\(journalPath)'.", path: target.path)
         case .moveAsideThenStagingIn:
             for step in [Step.moveTargetAside, .syncAfterAside, .moveStagingIntoPlace] { try perform(step) }
             outcome = .finished

@@ -34,18 +34,24 @@ public enum TargetState: Sendable, Equatable {
             if entries.isEmpty { return .emptyFolder }
             return .folder(files: entries.filter { !$0.name.hasPrefix(".") }.count, total: entries.count)
         case .symbolicLink:
-            throw StoreError(.symlinkRefused, "Can't \(verb) into '\(target.path)': it is a symbolic link, which is never "
-                                + "replaced or followed. Give the path of the folder itself.", path: target.path)
+            throw StoreError(
+                .symlinkRefused,
+                "Can't \(verb) into '\(target.path)': it is a symbolic link, which is never "
+                    + "replaced or followed. Give the path of the folder itself.", path: target.path)
         case .regular, .other:
-            throw StoreError(.notARegularFile, "Can't \(verb) into '\(target.path)': it is not a folder. Move it away or "
-                                + "choose another path.", path: target.path)
+            throw StoreError(
+                .notARegularFile,
+                "Can't \(verb) into '\(target.path)': it is not a folder. Move it away or "
+                    + "choose another path.", path: target.path)
         }
     }
 
     /// The refusal when `needsForce` and force was not given.
     func refusal(_ target: SiblingPath, verb: String, forceHint: String) -> StoreError? {
         guard needsForce, case .folder(let files, _) = self else { return nil }
-        return StoreError(.alreadyExists, "Can't \(verb) into '\(target.path)': it is not empty (\(files) "
-                            + "entr\(files == 1 ? "y" : "ies")). \(forceHint)", path: target.path)
+        return StoreError(
+            .alreadyExists,
+            "Can't \(verb) into '\(target.path)': it is not empty (\(files) "
+                + "entr\(files == 1 ? "y" : "ies")). \(forceHint)", path: target.path)
     }
 }

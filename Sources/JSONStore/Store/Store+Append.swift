@@ -27,20 +27,23 @@ extension Store {
     public func appendMessages(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> WorkStream {
         try requireV3Layout("append messages to work stream '\(id.lowercased)'", use: "appendMessagesToRenamedWorkStream(_:_:)")
         let append = { (session: inout WorkStreamV3) throws(StoreError) -> Void in
-            MessageAppend.append(messages, to: id, messages: &session.fields.messages, lastModified: &session.fields.lastModified,
-                                 messageCount: &session.fields.messageCount, keep: self.retain)
+            MessageAppend.append(
+                messages, to: id, messages: &session.fields.messages, lastModified: &session.fields.lastModified,
+                messageCount: &session.fields.messageCount, keep: self.retain)
         }
         // Without a reply to queue (the common case) this is one document's write, in a group commit.
         guard try queuesReply(messages) else { return try updateWorkStream(id, append) }
         return try writing { () throws(StoreError) in
             guard try queuesReply(messages) else { return try updateHoldingLock(id, after: nil, append) }
             let now = Date()
-            return try updateHoldingLock(id, after: nil, mirror: { (session) throws(StoreError) -> QueueKeys in
-                let queue = try self.mutateQueueHoldingLock(skippingMirrorOf: id) { q in
-                    q.addToPriority(id, storedPriority: session.fields.priority, at: now)
-                }
-                return QueueIndex(queue).mirror(for: id, current: session.fields.queueKeys)
-            }, append)
+            return try updateHoldingLock(
+                id, after: nil,
+                mirror: { (session) throws(StoreError) -> QueueKeys in
+                    let queue = try self.mutateQueueHoldingLock(skippingMirrorOf: id) { q in
+                        q.addToPriority(id, storedPriority: session.fields.priority, at: now)
+                    }
+                    return QueueIndex(queue).mirror(for: id, current: session.fields.queueKeys)
+                }, append)
         }
     }
 
@@ -54,8 +57,9 @@ extension Store {
         try requireRenamedLayout("append messages to work stream '\(id.lowercased)'", use: "appendMessages(_:_:)")
         return try writing { () throws(StoreError) in
             let session = try updateV4HoldingLock(id) { (session) throws(StoreError) in
-                MessageAppend.append(messages, to: id, messages: &session.messages, lastModified: &session.lastModified,
-                                     messageCount: &session.messageCount, keep: self.retain)
+                MessageAppend.append(
+                    messages, to: id, messages: &session.messages, lastModified: &session.lastModified,
+                    messageCount: &session.messageCount, keep: self.retain)
             }
             if try queuesReply(messages) {
                 let now = Date()

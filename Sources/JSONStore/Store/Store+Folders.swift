@@ -15,8 +15,10 @@ extension Store {
             case .directory:
                 present.insert(name)
             case .symbolicLink:
-                throw StoreError(.symlinkRefused, "Can't open '\(path)': '\(folder)' is a symbolic link, which the store never follows. "
-                                 + "Replace the link with the folder it points to.", path: folder)
+                throw StoreError(
+                    .symlinkRefused,
+                    "Can't open '\(path)': '\(folder)' is a symbolic link, which the store never follows. "
+                        + "Replace the link with the folder it points to.", path: folder)
             case .regular, .other:
                 throw StoreError(.notARegularFile, "Can't open '\(path)': '\(folder)' is not a folder. Move it away and try again.", path: folder)
             }
@@ -40,8 +42,9 @@ extension Store {
         if !missing, try holdsWorkStream(joinPath(path, expected), system: system) { return }
         let found = try DocumentListing.listDocumentFolder(joinPath(path, other), system: system).ids.count
         guard found > 0 else { return }
-        throw layoutContradiction(path, layoutVersion: layoutVersion, expected: expected, other: other,
-                                  detail: "'\(expected)/' \(missing ? "is missing" : "holds no work stream") and '\(other)/' holds \(found) work stream file(s)")
+        throw layoutContradiction(
+            path, layoutVersion: layoutVersion, expected: expected, other: other,
+            detail: "'\(expected)/' \(missing ? "is missing" : "holds no work stream") and '\(other)/' holds \(found) work stream file(s)")
     }
 
     /// True when `folder` holds at least one document file name (lists until the first).
@@ -52,12 +55,15 @@ extension Store {
     /// The error for a store whose folders `store.json` does not explain (exit 65 in the tool).
     static func layoutContradiction(_ path: String, layoutVersion: Int, expected: String, other: String, detail: String) -> StoreError {
         let otherVersion = StoreLayout.otherSideOfFolderRename(schemaVersion: layoutVersion)
-        let putBack = "If '\(other)/' holds the store's work streams, put back the store.json that goes with it (schema version "
+        let putBack =
+            "If '\(other)/' holds the store's work streams, put back the store.json that goes with it (schema version "
             + "\(otherVersion)\(otherVersion < layoutVersion ? " or below" : "")) from a backup, or restore the whole backup"
         let otherwise = "; if it does not, move it out of the store."
-        let fix = StoreError.Recovery.runCommand(.restore(backup: nil, over: path), advice: putBack + " over the store" + otherwise,
-                                                 before: putBack + " with ", after: otherwise)
-        let problem = "Can't tell which folder holds the work streams of '\(path)': store.json says schema version "
+        let fix = StoreError.Recovery.runCommand(
+            .restore(backup: nil, over: path), advice: putBack + " over the store" + otherwise,
+            before: putBack + " with ", after: otherwise)
+        let problem =
+            "Can't tell which folder holds the work streams of '\(path)': store.json says schema version "
             + "\(layoutVersion), whose work streams are in '\(expected)/', but \(detail)."
         return StoreError(.conflict, text: .init(problem + " Nothing was changed. ", fix), path: joinPath(path, other), recovery: fix)
     }

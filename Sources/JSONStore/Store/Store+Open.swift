@@ -21,8 +21,9 @@ extension Store {
             let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
             defer { lock.release() }
             if let warning = lock.fileSystemWarning { warnings.append(warning) }
-            let probe = Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
-                              maintenance: maintenance)
+            let probe = Store(
+                path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
+                maintenance: maintenance)
             // Constant time when nobody else wrote since this library's last write (`WriteRecord`):
             // the document folders hold no temp file and the queue is reconciled.
             if probe.isWritable, try WriteRecord.matches(store: path, system: system) {
@@ -33,11 +34,13 @@ extension Store {
             // A v4 store has no mirror to reconcile (spec §11: the queue is queue.json only).
             guard probe.isWritable, !probe.hasRenamedLayout else { return probe }
             try reconcileInFull(probe, maintenance: maintenance, warnings: &warnings)
-            return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
-                         maintenance: maintenance)
+            return Store(
+                path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
+                maintenance: maintenance)
         }
-        return Store(path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
-                     maintenance: maintenance)
+        return Store(
+            path: path, options: options, compatibility: compatibility, warnings: warnings, system: system,
+            maintenance: maintenance)
     }
 
     /// The full check of an open for writing: the §7 reconcile, then a new `WriteRecord` when it
@@ -51,7 +54,9 @@ extension Store {
             // The queue cannot be reconciled without every session's keys; the store stays usable
             // and each unreadable document is still reported by the scans that meet it.
             guard let unreadable = error.underlying as? StoreProblems else { throw error }
-            warnings.append("The queue of '\(store.path)' was not checked against its mirror: \(unreadable.problems.count) document(s) can't be read. Run '\(TextFormat.command("migrate-store", "validate", store.path))'.")
+            warnings.append(
+                "The queue of '\(store.path)' was not checked against its mirror: \(unreadable.problems.count) document(s) can't be read. Run '\(TextFormat.command("migrate-store", "validate", store.path))'."
+            )
             return
         }
         let after = try WriteRecord.capture(store: store.path, system: store.system)
@@ -68,9 +73,10 @@ extension Store {
         let bytes: [UInt8]
         do {
             bytes = try FileReader.read(manifestPath, system: system)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             if let interrupted = InterruptedRestore.error(path, system: system) { throw interrupted }
-            throw StoreError(.notAStore, "'\(path)' is not a work-stream store: it has no store.json. Check the path, or create a store first.", path: manifestPath)
+            throw StoreError(
+                .notAStore, "'\(path)' is not a work-stream store: it has no store.json. Check the path, or create a store first.", path: manifestPath)
         }
         do {
             let header = try ManifestHeader(json: try DocumentVersion.parse(bytes))
@@ -81,8 +87,10 @@ extension Store {
     }
 
     /// `create(at:options:now:)` (in `Library.swift`) with the seams given.
-    static func create(at path: String, options: Options, now: Date, system: SystemCalls,
-                       maintenance: StoreMaintenance) throws(StoreError) -> Store {
+    static func create(
+        at path: String, options: Options, now: Date, system: SystemCalls,
+        maintenance: StoreMaintenance
+    ) throws(StoreError) -> Store {
         _ = try Directories.create(path, system: system)
         let lock = try StoreLock(store: path, tool: options.tool, version: options.version, timeout: options.lockTimeout, system: system)
         defer { lock.release() }
@@ -93,14 +101,16 @@ extension Store {
         _ = try Directories.create(joinPath(path, StoreLayout.workStreamsFolder), system: system)
         _ = try Directories.create(joinPath(path, StoreLayout.customisationsFolder), system: system)
         // store.json last: until it exists the folder is not a store, so a crash leaves nothing half-made.
-        try BatchCommit.commit([
-            FileChange(directory: path, name: StoreLayout.settings, bytes: SettingsV1.defaults.encoded),
-            FileChange(directory: path, name: StoreLayout.queue, bytes: QueueV2.empty.encoded),
-        ], system: system)
+        try BatchCommit.commit(
+            [
+                FileChange(directory: path, name: StoreLayout.settings, bytes: SettingsV1.defaults.encoded),
+                FileChange(directory: path, name: StoreLayout.queue, bytes: QueueV2.empty.encoded),
+            ], system: system)
         try AtomicFile.durableReplace(directory: path, name: StoreLayout.manifest, bytes: ManifestV2(createdAt: now).encoded, system: system)
         // An empty store is reconciled by construction: the first open needs no full check.
         try WriteRecord.capture(store: path, system: system).store(in: path, system: system)
-        return Store(path: path, options: options, compatibility: .current, warnings: lock.fileSystemWarning.map { [$0] } ?? [],
-                     system: system, maintenance: maintenance)
+        return Store(
+            path: path, options: options, compatibility: .current, warnings: lock.fileSystemWarning.map { [$0] } ?? [],
+            system: system, maintenance: maintenance)
     }
 }

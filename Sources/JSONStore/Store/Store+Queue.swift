@@ -86,8 +86,9 @@ extension Store {
     public func visibleQueue(lockedProviderSessions: Set<String> = []) throws(StoreError) -> (fifo: [QueueEntryVisibility], priority: [QueueEntryVisibility]) {
         let summaries = try listWorkStreams().items
         let deleted = Set(try customisations().items.filter(\.isUserDeleted).map(\.id))
-        let context = QueueContext(providerSessionIDs: Dictionary(summaries.map { ($0.id, $0.effectiveProviderSessionID) }, uniquingKeysWith: { a, _ in a }),
-                                   deleted: deleted, lockedProviderSessions: lockedProviderSessions)
+        let context = QueueContext(
+            providerSessionIDs: Dictionary(summaries.map { ($0.id, $0.effectiveProviderSessionID) }, uniquingKeysWith: { a, _ in a }),
+            deleted: deleted, lockedProviderSessions: lockedProviderSessions)
         let settings = try settings()
         let queue = try queue()
         return (queue.fifoVisibility(context, enabled: settings.queueEnabled), queue.priorityVisibility(context, enabled: settings.priorityQueueEnabled))
@@ -134,8 +135,10 @@ extension Store {
     ///   returns, in the same hold of the lock (`appendMessages` writes it with its messages).
     /// - Returns: The queue as it is now (changed or not).
     @discardableResult
-    func mutateQueueHoldingLock(skippingMirrorOf skipped: UUID? = nil, reconciled: Bool = false,
-                                _ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) -> QueueV2 {
+    func mutateQueueHoldingLock(
+        skippingMirrorOf skipped: UUID? = nil, reconciled: Bool = false,
+        _ change: (inout QueueV2) throws(StoreError) -> Void
+    ) throws(StoreError) -> QueueV2 {
         guard let old = try queueDocument() ?? (hasRenamedLayout ? QueueV2(schemaVersion: writtenVersion) : nil) else {
             try maintenance.reconcile(self)
             return try mutateQueueHoldingLock(skippingMirrorOf: skipped, reconciled: true, change)
@@ -148,7 +151,7 @@ extension Store {
         var documents: [UUID: WorkStreamDocument] = [:]
         if !hasRenamedLayout {
             for id in update.candidates {
-                do { documents[id] = try workStream(id) } catch where error.code == .notFound { continue }
+                do { documents[id] = try workStream(id) } catch  where error.code == .notFound { continue }
                 // An older writer's change to this document's queue keys wins over queue.json (§7):
                 // reconcile first, then start again from the queue it leaves.
                 if !reconciled, try reconcilingOlderWrite(documents[id]!) {

@@ -10,7 +10,7 @@ extension Store {
 
     /// Reads a document that may be absent.
     func readIfPresent<T>(_ relative: String, _ decode: ([UInt8]) throws(SchemaError) -> T) throws(StoreError) -> T? {
-        do { return try read(relative, decode) } catch where error.code == .notFound { return nil }
+        do { return try read(relative, decode) } catch  where error.code == .notFound { return nil }
     }
 
     /// `store.json`.
@@ -39,7 +39,10 @@ extension Store {
 
     func checkID(_ inside: UUID, _ id: UUID, _ relative: String) throws(StoreError) {
         guard inside == id else {
-            throw StoreError(.invalidDocument, "Can't use '\(file(relative))': its id is '\(inside.lowercased)' but its file name says '\(id.lowercased)'. Rename the file or fix the id by hand.", path: file(relative))
+            throw StoreError(
+                .invalidDocument,
+                "Can't use '\(file(relative))': its id is '\(inside.lowercased)' but its file name says '\(id.lowercased)'. Rename the file or fix the id by hand.",
+                path: file(relative))
         }
     }
 
@@ -47,7 +50,9 @@ extension Store {
     public func customisation(_ id: UUID) throws(StoreError) -> Customisation? {
         let relative = StoreLayout.customisationPath(id)
         let newer = acceptsNewerDocuments
-        guard let doc = try readIfPresent(relative, { (b) throws(SchemaError) in try CustomisationV1(bytes: b, acceptingNewerVersions: newer) }) else { return nil }
+        guard let doc = try readIfPresent(relative, { (b) throws(SchemaError) in try CustomisationV1(bytes: b, acceptingNewerVersions: newer) }) else {
+            return nil
+        }
         try checkID(doc.id, id, relative)
         return doc
     }
@@ -63,14 +68,17 @@ extension Store {
         result.items.reserveCapacity(listing.ids.count)
         // On every core, as listWorkStreams reads: one by one, the 15,921 customisations of a
         // 50,000 work-stream store were a phase of `ls` that used one core of two.
-        try ParallelBatches.run(listing.ids, system: system, work: { (id) -> Result<CustomisationV1?, StoreError> in
-            do throws(StoreError) { return .success(try customisation(id)) } catch { return .failure(error) }
-        }, consume: { (_, outcome) throws(StoreError) in
-            switch outcome {
-            case .success(let document): if let document { result.items.append(document) }
-            case .failure(let error): result.problems.append(error)
-            }
-        })
+        try ParallelBatches.run(
+            listing.ids, system: system,
+            work: { (id) -> Result<CustomisationV1?, StoreError> in
+                do throws(StoreError) { return .success(try customisation(id)) } catch { return .failure(error) }
+            },
+            consume: { (_, outcome) throws(StoreError) in
+                switch outcome {
+                case .success(let document): if let document { result.items.append(document) }
+                case .failure(let error): result.problems.append(error)
+                }
+            })
         return result
     }
 
@@ -100,14 +108,17 @@ extension Store {
         var result = ScanResult<WorkStreamSummary>(problems: ids.problems)
         result.items.reserveCapacity(ids.items.count)
         // Skimming is CPU-bound: the files are read on every core, the results kept in id order.
-        try ParallelBatches.run(ids.items, system: system, work: { (id) -> Result<WorkStreamSummary, StoreError> in
-            do throws(StoreError) { return .success(try summary(id)) } catch { return .failure(error) }
-        }, consume: { (_, outcome) throws(StoreError) in
-            switch outcome {
-            case .success(let summary): result.items.append(summary)
-            case .failure(let error): result.problems.append(error)
-            }
-        })
+        try ParallelBatches.run(
+            ids.items, system: system,
+            work: { (id) -> Result<WorkStreamSummary, StoreError> in
+                do throws(StoreError) { return .success(try summary(id)) } catch { return .failure(error) }
+            },
+            consume: { (_, outcome) throws(StoreError) in
+                switch outcome {
+                case .success(let summary): result.items.append(summary)
+                case .failure(let error): result.problems.append(error)
+                }
+            })
         return result
     }
 

@@ -21,8 +21,10 @@ extension Store {
     /// - Throws: `.alreadyExists` when a work stream with this id exists; `.unsupportedVersion`
     ///   on a store below v4 (use `createWorkStream`).
     @discardableResult
-    public func createRenamedWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
-                                   at date: Date = Date()) throws(StoreError) -> WorkStreamV4 {
+    public func createRenamedWorkStream(
+        id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
+        at date: Date = Date()
+    ) throws(StoreError) -> WorkStreamV4 {
         try requireRenamedLayout("create work stream '\(id.lowercased)'", use: "createWorkStream(id:workingDirectory:provider:at:)")
         return try writing { () throws(StoreError) in
             let relative = workStreamFile(id)
@@ -72,9 +74,11 @@ extension Store {
         try body(&session)
         if session.id != id {
             let fix = "Leave 'id' as it is; to use another id, create a new work stream with createRenamedWorkStream(id:workingDirectory:)."
-            throw StoreError(.invalidArgument, "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "
-                                + "to '\(session.id.lowercased)', but a work stream's id is its file name. \(fix) Nothing was written.",
-                             path: file(relative), recovery: .advice(fix))
+            throw StoreError(
+                .invalidArgument,
+                "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "
+                    + "to '\(session.id.lowercased)', but a work stream's id is its file name. \(fix) Nothing was written.",
+                path: file(relative), recovery: .advice(fix))
         }
         options.messageRetention?.prune(&session.messages)
         session.schemaVersion = max(session.schemaVersion, writtenVersion)
@@ -91,7 +95,11 @@ extension Store {
             .migrate(store: path, to: StoreLayout.renamedFolderVersion, allowBreaking: true),
             advice: "Use \(api), or move the store to v4 first (a migration that takes the breaking step).",
             before: "Use \(api), or move the store to v4 first with ", after: ".")
-        throw StoreError(.unsupportedVersion, text: .init("Can't \(call) in '\(path)' as a v4 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are in \(workStreamsFolderName)/. ", ways),
-                         path: path, recovery: .advice("Use \(api)."))
+        throw StoreError(
+            .unsupportedVersion,
+            text: .init(
+                "Can't \(call) in '\(path)' as a v4 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are in \(workStreamsFolderName)/. ",
+                ways),
+            path: path, recovery: .advice("Use \(api)."))
     }
 }

@@ -36,8 +36,10 @@ extension Store {
     ///   - mirror: Given the work stream after `body` (checked), the queue keys its document is to
     ///     have: for a caller that changed `queue.json` in the same hold of the lock (it writes
     ///     `queue.json` first, then this document with its mirror). Nil keeps the keys.
-    func updateHoldingLock(_ id: UUID, after: AfterLock?, mirror: ((WorkStreamV3) throws(StoreError) -> QueueKeys)? = nil,
-                           _ body: (inout WorkStreamV3) throws(StoreError) -> Void) throws(StoreError) -> WorkStreamV3 {
+    func updateHoldingLock(
+        _ id: UUID, after: AfterLock?, mirror: ((WorkStreamV3) throws(StoreError) -> QueueKeys)? = nil,
+        _ body: (inout WorkStreamV3) throws(StoreError) -> Void
+    ) throws(StoreError) -> WorkStreamV3 {
         let relative = workStreamFile(id)
         var original = try FileReader.read(file(relative), system: system)
         var read = try decodeForUpdate(original, id, relative)
@@ -54,7 +56,7 @@ extension Store {
         session.schemaVersion = WorkStreamV3.version
         session.fillMessageSync()
         let (bytes, messages) = session.encoded(after: read)
-        if !sameBytes(bytes, original) { try write(relative, bytes, after: after) }   // compared with the file as read: no second encode
+        if !sameBytes(bytes, original) { try write(relative, bytes, after: after) }  // compared with the file as read: no second encode
         recentMessages.remember(messages, for: id)
         return session
     }
@@ -87,11 +89,13 @@ extension Store {
     private func upgraded(_ document: WorkStreamDocument, _ relative: String) throws(StoreError) -> WorkStreamV3 {
         if case .v3(let session) = document { return session }
         do throws(SchemaError) {
-            let (migrated, _) = try MigrationChain.migrateWorkStream(document, storeVersion: compatibility.storeSchemaVersion,
-                                                                     to: WorkStreamV3.version)
+            let (migrated, _) = try MigrationChain.migrateWorkStream(
+                document, storeVersion: compatibility.storeSchemaVersion,
+                to: WorkStreamV3.version)
             guard case .v3(let session) = migrated else {
-                throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
-                                  detail: "the migration chain did not reach version \(WorkStreamV3.version)")
+                throw SchemaError(
+                    code: .unsupportedVersion, keyPath: "schema_version",
+                    detail: "the migration chain did not reach version \(WorkStreamV3.version)")
             }
             return session
         } catch {

@@ -12,17 +12,22 @@ extension Store {
         var target: String { file(workStreamFile(id)) }
         if after.fields.id != id {
             let fix = "Leave 'id' as it is; to use another id, create a new work stream with createWorkStream(id:workingDirectory:)."
-            throw StoreError(.invalidArgument, "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "
-                                + "to '\(after.fields.id.lowercased)', but a work stream's id is its file name. \(fix) "
-                                + "Nothing was written.", path: target, recovery: .advice(fix))
+            throw StoreError(
+                .invalidArgument,
+                "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets its id "
+                    + "to '\(after.fields.id.lowercased)', but a work stream's id is its file name. \(fix) "
+                    + "Nothing was written.", path: target, recovery: .advice(fix))
         }
         let changed = Self.changedQueueKeys(before.fields.queueKeys, after.fields.queueKeys)
         guard !changed.isEmpty else { return }
-        let fix = "Change the queue with enqueue, removeFromQueue, addToPriorityQueue, removeFromPriorityQueue, changePriority "
+        let fix =
+            "Change the queue with enqueue, removeFromQueue, addToPriorityQueue, removeFromPriorityQueue, changePriority "
             + "or movePriority, which keep queue.json and these keys in step."
-        throw StoreError(.invalidArgument, "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets "
-                            + "\(changed.joined(separator: ", ")), which only the queue methods may change. \(fix) Nothing was written.",
-                         path: target, recovery: .advice(fix))
+        throw StoreError(
+            .invalidArgument,
+            "Can't update work stream '\(id.lowercased)' in '\(path)': the change sets "
+                + "\(changed.joined(separator: ", ")), which only the queue methods may change. \(fix) Nothing was written.",
+            path: target, recovery: .advice(fix))
     }
 
     /// The spec names (§3) of the queue keys that differ.

@@ -122,9 +122,12 @@ extension Store {
         }
         switch compatibility {
         case .needsMigration(let from):
-            let fix = "Upgrade it first with StoreUpgrade.run(at:), which takes a verified backup and migrates it to schema v\(DocumentVersion.current); then open it again."
-            throw StoreError(.unsupportedVersion, "Can't write to '\(path)': it is a schema v\(from) store, and this code writes schema v\(DocumentVersion.current) only. \(fix)",
-                             path: path, recovery: .advice(fix))
+            let fix =
+                "Upgrade it first with StoreUpgrade.run(at:), which takes a verified backup and migrates it to schema v\(DocumentVersion.current); then open it again."
+            throw StoreError(
+                .unsupportedVersion,
+                "Can't write to '\(path)': it is a schema v\(from) store, and this code writes schema v\(DocumentVersion.current) only. \(fix)",
+                path: path, recovery: .advice(fix))
         case .refused:
             throw StoreError(.unsupportedVersion, "Can't write to '\(path)': \(compatibility.refusal ?? "this tool can't read it").", path: path)
         case .current, .breakingCurrent, .superseded:
@@ -136,8 +139,10 @@ extension Store {
     /// streams are `WorkStreamV4` documents: `api` names the v4 call to use instead.
     func requireV3Layout(_ call: String, use api: String) throws(StoreError) {
         guard hasRenamedLayout else { return }
-        throw StoreError(.unsupportedVersion, "Can't \(call) in '\(path)' as a v3 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are v4 documents in \(workStreamsFolderName)/. Use \(api) instead.",
-                         path: path, recovery: .advice("Use \(api)."))
+        throw StoreError(
+            .unsupportedVersion,
+            "Can't \(call) in '\(path)' as a v3 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are v4 documents in \(workStreamsFolderName)/. Use \(api) instead.",
+            path: path, recovery: .advice("Use \(api)."))
     }
 
     /// Replaces one document durably (temp file, fsync, rename, fsync of the folder).
@@ -156,7 +161,7 @@ extension Store {
         var replaced: ReplacedFile
         do {
             replaced = try AtomicFile.replace(directory: directory, name: name, bytes: bytes, system: system)
-        } catch where error.errno == ENOENT && directory != path {
+        } catch  where error.errno == ENOENT && directory != path {
             guard try Directories.create(directory, system: system) else { throw error }
             replaced = try AtomicFile.replace(directory: directory, name: name, bytes: bytes, system: system)
         }
@@ -173,8 +178,10 @@ extension Store {
     ///
     /// - Throws: `.alreadyExists` when a work stream with this id exists.
     @discardableResult
-    public func createWorkStream(id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
-                                 at date: Date = Date()) throws(StoreError) -> WorkStreamV3 {
+    public func createWorkStream(
+        id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
+        at date: Date = Date()
+    ) throws(StoreError) -> WorkStreamV3 {
         try requireV3Layout("create work stream '\(id.lowercased)'", use: "createRenamedWorkStream(id:workingDirectory:provider:at:)")
         return try groupWriting { (after) throws(StoreError) in
             let relative = workStreamFile(id)

@@ -27,8 +27,10 @@ public final class Store: Sendable {
         /// `.app` is the shipped app's rule). The default is nil: messages are never pruned.
         public var messageRetention: MessageRetention?
 
-        public init(readOnly: Bool = false, tool: String = "JSONStore", version: String = Store.libraryVersion,
-                    lockTimeout: Duration = StoreLock.defaultTimeout, messageRetention: MessageRetention? = nil) {
+        public init(
+            readOnly: Bool = false, tool: String = "JSONStore", version: String = Store.libraryVersion,
+            lockTimeout: Duration = StoreLock.defaultTimeout, messageRetention: MessageRetention? = nil
+        ) {
             self.readOnly = readOnly; self.tool = tool; self.version = version; self.lockTimeout = lockTimeout
             self.messageRetention = messageRetention
         }
@@ -55,8 +57,10 @@ public final class Store: Sendable {
 
     /// - Parameter ownWrites: The record of this process's writes; nil for the one every store
     ///   value of `path` shares (`OwnWrites.of(_:)`).
-    init(path: String, options: Options, compatibility: StoreCompatibility, warnings: [String], system: SystemCalls,
-         maintenance: StoreMaintenance, ownWrites: OwnWrites? = nil) {
+    init(
+        path: String, options: Options, compatibility: StoreCompatibility, warnings: [String], system: SystemCalls,
+        maintenance: StoreMaintenance, ownWrites: OwnWrites? = nil
+    ) {
         self.path = path; self.options = options; self.compatibility = compatibility
         self.warnings = warnings; self.system = system; self.maintenance = maintenance
         self.ownWrites = ownWrites ?? OwnWrites.of(path)
@@ -85,9 +89,10 @@ public final class Store: Sendable {
         // One concatenation: `relative` is single components joined by `/` (`StoreLayout`), so
         // joining them one by one (`joinPath` per component, a `String` each) gives the same path
         // at a measurable cost on every update.
-        assert(relative.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).allSatisfy {
-            !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8)
-        }, "Store.file: '\(relative)' is not a relative path of single components")
+        assert(
+            relative.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).allSatisfy {
+                !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8)
+            }, "Store.file: '\(relative)' is not a relative path of single components")
         return path.utf8.last == UInt8(ascii: "/") ? path + relative : path + "/" + relative
     }
     /// The folder of this store's work streams, by its schema version (`StoreLayout.workStreamsFolder(schemaVersion:)`):

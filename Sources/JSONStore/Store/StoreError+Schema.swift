@@ -6,8 +6,9 @@ extension StoreError {
         let fix: Recovery
         /// `advice`, then in brackets how to see every problem: validating the store.
         func listing(_ advice: String) -> Recovery {
-            .runCommand(.validate(store: nil), advice: advice + " (validating the store lists every problem).",
-                        before: advice + " (", after: " lists every problem).")
+            .runCommand(
+                .validate(store: nil), advice: advice + " (validating the store lists every problem).",
+                before: advice + " (", after: " lists every problem).")
         }
         switch error.code {
         case .syntax:

@@ -31,8 +31,10 @@ enum TempSweep {
     /// - Returns: The paths removed, sorted.
     /// - Throws: `StoreError` if a folder cannot be listed or a file cannot be removed.
     @discardableResult
-    static func sweep(store: String, holding lock: StoreLock, documentFolders: Bool = true,
-                      system: SystemCalls = .real) throws(StoreError) -> [String] {
+    static func sweep(
+        store: String, holding lock: StoreLock, documentFolders: Bool = true,
+        system: SystemCalls = .real
+    ) throws(StoreError) -> [String] {
         precondition(lock.isHeld && lock.storePath == store, "TempSweep: the store's lock must be held")
         var removed: [String] = []
         for directory in [store] + (documentFolders ? subdirectories.map({ joinPath(store, $0) }) : []) {
@@ -40,7 +42,7 @@ enum TempSweep {
             let entries: [DirectoryEntry]
             do {
                 entries = try system.listDirectory(directory, context: context)
-            } catch where error.code == .notFound && directory != store {
+            } catch  where error.code == .notFound && directory != store {
                 continue
             }
             for entry in entries where isTemporaryName(entry.name) {
@@ -88,7 +90,7 @@ enum TempSweep {
         let prefix = AtomicFile.temporaryPrefix.utf8
         let bytes = Array(name.utf8)
         guard bytes.count > prefix.count + 17, bytes.starts(with: prefix) else { return false }
-        let hex = bytes[prefix.count ..< prefix.count + 16]
+        let hex = bytes[prefix.count..<prefix.count + 16]
         let isHex = hex.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
         return isHex && bytes[prefix.count + 16] == UInt8(ascii: "-")
     }

@@ -31,8 +31,9 @@ public struct WorkStreamSummary: Sendable, Hashable {
     /// `renamedFolder`: the document lives in `work-streams/` (see `WorkStreamDocument.init(json:acceptingNewerVersions:renamedFolder:)`).
     package init(bytes: [UInt8], acceptingNewerVersions: Bool, renamedFolder: Bool = false) throws(SchemaError) {
         if let (members, skipped) = JSONSkimmer.topLevel(bytes, skipping: ["messages"]), let stored = skipped["messages"] ?? 0 {
-            let document = try WorkStreamDocument(json: .object(members), acceptingNewerVersions: acceptingNewerVersions,
-                                               renamedFolder: renamedFolder)
+            let document = try WorkStreamDocument(
+                json: .object(members), acceptingNewerVersions: acceptingNewerVersions,
+                renamedFolder: renamedFolder)
             self.init(document, fileSize: bytes.count)
             storedMessages = stored
             return

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// What this library last left in the parts of a store that the §7 reconcile reads, kept in
 /// `<store>/.writes` (`StoreLayout.Bookkeeping.writeRecord`): the `lstat` of `sessions/`,
@@ -164,7 +165,7 @@ struct WriteRecord: Equatable, Sendable {
     static func appendDecimal<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // room for 24 digits: a UInt64 has at most 20
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits: a UInt64 has at most 20
         withUnsafeMutableBytes(of: &digits) { buffer in
             var end = buffer.count
             repeat {
@@ -196,7 +197,8 @@ struct WriteRecord: Equatable, Sendable {
         guard lines.count == 2 + Self.trackedNames.count, lines[0].elementsEqual(Self.header.utf8) else { return nil }
         let capturedFields = lines[1].split(separator: space)
         guard capturedFields.count == 2, capturedFields[0].elementsEqual("captured".utf8),
-              let captured = Self.number(capturedFields[1], as: Int64.self) else { return nil }
+            let captured = Self.number(capturedFields[1], as: Int64.self)
+        else { return nil }
         var entries: [Entry?] = []
         entries.reserveCapacity(Self.trackedNames.count)
         for (name, line) in zip(Self.trackedNames, lines.dropFirst(2)) {
@@ -204,8 +206,9 @@ struct WriteRecord: Equatable, Sendable {
             guard let first = fields.first, first.elementsEqual(name.utf8) else { return nil }
             if fields.count == 2 && fields[1].elementsEqual("absent".utf8) { entries.append(nil); continue }
             guard fields.count == 6, let device = Self.number(fields[1], as: UInt64.self), let inode = Self.number(fields[2], as: UInt64.self),
-                  let size = Self.number(fields[3], as: Int64.self), let modified = Self.number(fields[4], as: Int64.self),
-                  let changed = Self.number(fields[5], as: Int64.self) else { return nil }
+                let size = Self.number(fields[3], as: Int64.self), let modified = Self.number(fields[4], as: Int64.self),
+                let changed = Self.number(fields[5], as: Int64.self)
+            else { return nil }
             entries.append(Entry(device: device, inode: inode, size: size, modified: modified, changed: changed))
         }
         self.init(entries: entries, capturedAt: captured)
@@ -248,8 +251,8 @@ struct WriteRecord: Equatable, Sendable {
         let path = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
         do {
             return WriteRecord(bytes: try FileReader.read(path, limit: 4096, system: system))
-        } catch where [.notFound, .fileTooLarge, .notARegularFile, .symlinkRefused].contains(error.code) {
-            return nil   // no usable record: the caller checks in full, which replaces it
+        } catch  where [.notFound, .fileTooLarge, .notARegularFile, .symlinkRefused].contains(error.code) {
+            return nil  // no usable record: the caller checks in full, which replaces it
         }
     }
 
@@ -264,8 +267,9 @@ struct WriteRecord: Equatable, Sendable {
     func write(store: String, system: SystemCalls) throws(StoreError) {
         let target = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
         let context = ErrorContext("record the writes of", target)
-        let fd = try FileDescriptor(opening: target, flags: O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode: 0o600,
-                                    system: system, context: context)
+        let fd = try FileDescriptor(
+            opening: target, flags: O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode: 0o600,
+            system: system, context: context)
         let bytes = encoded
         try fd.writeAll(bytes, at: 0, context: context)
         if try fd.status(context: context).size > Int64(bytes.count) {
@@ -280,8 +284,8 @@ struct WriteRecord: Equatable, Sendable {
         let path = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
         do {
             try system.unlink(path, context: ErrorContext("remove", path))
-        } catch where error.code == .notFound {
-            return   // no record: nothing to remove
+        } catch  where error.code == .notFound {
+            return  // no record: nothing to remove
         }
     }
 }

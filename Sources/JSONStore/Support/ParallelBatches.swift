@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 
 /// Runs independent per-item work (decode, migrate, encode one work stream) on every core, in
 /// bounded batches, and hands the results back in item order on the calling thread.
@@ -36,7 +36,7 @@ enum ParallelBatches {
         }
         var start = 0
         while start < items.count {
-            let batch = Array(items[start ..< min(start + batchSize, items.count)])
+            let batch = Array(items[start..<min(start + batchSize, items.count)])
             let results = Results<Output>(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: threads) { worker in
                 for index in stride(from: worker, to: batch.count, by: threads) {

@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 
 /// Many independent file operations (renames over documents, removals of old documents), from
 /// several threads when the real file system is used: replacing or removing a file frees the old
@@ -12,8 +12,10 @@ enum ParallelFileOperations {
 
     /// Runs `operation(i)` for `i` in `0..<count` until one fails.
     /// - Returns: the first error and which operations completed (nil when all did).
-    static func run(count: Int, system: SystemCalls,
-                    operation: @Sendable (Int) throws(StoreError) -> Void) -> (error: StoreError, done: [Bool])? {
+    static func run(
+        count: Int, system: SystemCalls,
+        operation: @Sendable (Int) throws(StoreError) -> Void
+    ) -> (error: StoreError, done: [Bool])? {
         guard count >= minimumForThreads, system.calls is PosixCalls else {
             for index in 0..<count {
                 do { try operation(index) } catch {

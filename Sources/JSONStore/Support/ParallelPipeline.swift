@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 
 /// `ParallelBatches` with the next batch's work running while the calling thread consumes the
 /// current one: for passes whose `consume` is itself expensive (an export hashes and writes
@@ -28,7 +28,7 @@ enum ParallelPipeline {
             for item in items { try consume(item, work(item)) }
             return
         }
-        let ranges = stride(from: 0, to: items.count, by: size).map { $0 ..< min($0 + size, items.count) }
+        let ranges = stride(from: 0, to: items.count, by: size).map { $0..<min($0 + size, items.count) }
         var inFlight = Batch(items: items, range: ranges[0], threads: threads, work: work)
         for (number, range) in ranges.enumerated() {
             inFlight.done.wait()

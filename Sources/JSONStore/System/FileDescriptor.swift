@@ -102,7 +102,9 @@ struct FileDescriptor: ~Copyable {
 
     /// `flock(LOCK_UN)`, ignoring errors: closing releases the lock too.
     func unlock() {
-        do { try system.calls.system_flock(rawValue, LOCK_UN) } catch { /* see above */ }
+        do { try system.calls.system_flock(rawValue, LOCK_UN) } catch {
+            // see above
+        }
     }
 }
 

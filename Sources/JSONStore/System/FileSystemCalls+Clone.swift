@@ -66,7 +66,7 @@ extension SystemCalls {
         while true {
             do {
                 return try calls.system_cloneFile(source, target)
-            } catch where error.rawValue == EINTR {
+            } catch  where error.rawValue == EINTR {
                 continue
             } catch {
                 throw .systemCall("clone", errno: error.rawValue, context: context)

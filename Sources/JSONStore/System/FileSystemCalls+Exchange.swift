@@ -50,9 +50,9 @@ extension SystemCalls {
             do {
                 try calls.system_exchange(a, b)
                 return true
-            } catch where error.rawValue == EINTR {
+            } catch  where error.rawValue == EINTR {
                 continue
-            } catch where [ENOSYS, EINVAL, ENOTSUP, EOPNOTSUPP].contains(error.rawValue) {
+            } catch  where [ENOSYS, EINVAL, ENOTSUP, EOPNOTSUPP].contains(error.rawValue) {
                 return false
             } catch {
                 throw .systemCall("exchange", errno: error.rawValue, context: context)

@@ -79,7 +79,7 @@ extension SystemCalls {
         do {
             try calls.system_syncfs(fd)
             return true
-        } catch where error.rawValue == ENOSYS {
+        } catch  where error.rawValue == ENOSYS {
             return false
         } catch {
             throw .systemCall("syncfs", errno: error.rawValue, context: context)

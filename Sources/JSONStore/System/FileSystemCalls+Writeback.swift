@@ -43,6 +43,8 @@ extension SystemCalls {
     /// later `fsync` of a large file has less left to wait for. Errors are ignored: this is only
     /// a hint, and a failed write-back is reported by that `fsync`.
     func startWriteback(_ fd: Int32, offset: Int64, length: Int64) {
-        do { try calls.system_startWriteback(fd, offset, length) } catch { /* a hint; see above */ }
+        do { try calls.system_startWriteback(fd, offset, length) } catch {
+            // a hint; see above
+        }
     }
 }

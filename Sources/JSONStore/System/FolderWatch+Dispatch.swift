@@ -23,7 +23,9 @@ final class DispatchSourceWatch: Sendable {
     }
 
     func cancel() {
-        for source in sources.withLock({ map in defer { map = [:] }; return Array(map.values) }) { source.cancel() }
+        for source in sources.withLock({ map in
+            defer { map = [:] }; return Array(map.values)
+        }) { source.cancel() }
     }
 
     /// Starts a source for `folder`; false when it can't be opened (it does not exist yet).

@@ -8,7 +8,8 @@ import Dispatch
 /// A store writer replaces a document by renaming a temp file over it (`IN_MOVED_TO` with the
 /// document's name); the temp file's own events carry dot names, which the store ignores.
 final class InotifyWatch: Sendable {
-    private static let mask = UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO)
+    private static let mask =
+        UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO)
         | UInt32(IN_CLOSE_WRITE) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
     /// `struct inotify_event` without its name: wd, mask, cookie, len (man 7 inotify).
     private static let headerSize = 16
@@ -55,16 +56,19 @@ final class InotifyWatch: Sendable {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }   // EAGAIN: nothing more queued
+            guard count > 0 else { break }  // EAGAIN: nothing more queued
             var offset = 0
             while offset + Self.headerSize <= count {
                 let (wd, mask, length) = buffer.withUnsafeBytes { raw in
-                    (raw.loadUnaligned(fromByteOffset: offset, as: Int32.self),
-                     raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
-                     Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
+                    (
+                        raw.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                        raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                        Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    )
                 }
-                let name = String(decoding: buffer[(offset + Self.headerSize)..<min(count, offset + Self.headerSize + length)].prefix { $0 != 0 },
-                                  as: UTF8.self)
+                let name = String(
+                    decoding: buffer[(offset + Self.headerSize)..<min(count, offset + Self.headerSize + length)].prefix { $0 != 0 },
+                    as: UTF8.self)
                 offset += Self.headerSize + length
                 if event(wd: wd, mask: mask, name: name, into: &names) { everything = true }
             }

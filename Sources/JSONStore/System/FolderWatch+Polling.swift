@@ -14,8 +14,10 @@ final class PollingWatch: Sendable {
 
     private let timer: SendableSource
 
-    init(_ folders: [String], interval: Duration, queue: DispatchQueue, system: SystemCalls,
-         handler: @escaping @Sendable (FolderEvent) -> Void) {
+    init(
+        _ folders: [String], interval: Duration, queue: DispatchQueue, system: SystemCalls,
+        handler: @escaping @Sendable (FolderEvent) -> Void
+    ) {
         let last = LockedState<[String: Stamp]>(Dictionary(uniqueKeysWithValues: folders.map { ($0, Self.stamp($0, system)) }))
         let timer = DispatchSource.makeTimerSource(queue: queue)
         self.timer = SendableSource(source: timer)
@@ -27,12 +29,14 @@ final class PollingWatch: Sendable {
             var changed: [String] = []
             for folder in folders {
                 let stamp = Self.stamp(folder, system)
-                let before = last.withLock { map in defer { map[folder] = stamp }; return map[folder] ?? .absent }
+                let before = last.withLock { map in
+                    defer { map[folder] = stamp }; return map[folder] ?? .absent
+                }
                 switch (before, stamp) {
                 case (.absent, .absent): continue
                 case (.present(let old), .present(let new)) where old.inode == new.inode:
                     if old != new || now - new.modified < Self.recentWindow { changed.append(folder) }
-                default: everything = true   // created, removed, replaced or unreadable
+                default: everything = true  // created, removed, replaced or unreadable
                 }
             }
             if everything { handler(.everything) } else { for folder in changed { handler(.folder(folder)) } }

@@ -42,8 +42,10 @@ final class FolderWatch: Sendable {
     }
 
     /// Starts watching `folders` (the first is the parent of the others).
-    static func start(_ folders: [String], notification: ChangeNotification, queue: DispatchQueue, system: SystemCalls,
-                      handler: @escaping @Sendable (FolderEvent) -> Void) -> FolderWatch {
+    static func start(
+        _ folders: [String], notification: ChangeNotification, queue: DispatchQueue, system: SystemCalls,
+        handler: @escaping @Sendable (FolderEvent) -> Void
+    ) -> FolderWatch {
         if case .automatic = notification {
             #if canImport(Glibc)
             if let watch = InotifyWatch(folders, queue: queue, handler: handler) {

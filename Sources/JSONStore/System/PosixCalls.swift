@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// The real system calls: each shim makes one C call and throws its `errno` on failure.
 /// No retries here; `SystemCalls` decides which failures are retried.
@@ -221,7 +222,8 @@ enum MountTable {
         for line in mountinfo.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count > 3, fields[2] == wanted,
-                  let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
+                let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count
+            else { continue }
             found = String(fields[dash + 1])
         }
         return found

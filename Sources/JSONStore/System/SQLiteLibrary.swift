@@ -19,8 +19,11 @@ struct SQLiteLibrary: Sendable {
     let open: @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<Handle?>?, Int32, UnsafePointer<CChar>?) -> Int32
     let close: @convention(c) (Handle?) -> Int32
     let errorMessage: @convention(c) (Handle?) -> UnsafePointer<CChar>?
-    let prepare: @convention(c) (Handle?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Handle?>?,
-                                 UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32
+    let prepare:
+        @convention(c) (
+            Handle?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Handle?>?,
+            UnsafeMutablePointer<UnsafePointer<CChar>?>?
+        ) -> Int32
     let step: @convention(c) (Handle?) -> Int32
     let reset: @convention(c) (Handle?) -> Int32
     let finalize: @convention(c) (Handle?) -> Int32
@@ -53,14 +56,15 @@ struct SQLiteLibrary: Sendable {
     private static func load() -> Result<SQLiteLibrary, SQLiteUnavailable> {
         #if canImport(SQLite3)
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        return .success(SQLiteLibrary(
-            open: sqlite3_open_v2, close: sqlite3_close_v2, errorMessage: sqlite3_errmsg, prepare: sqlite3_prepare_v2,
-            step: sqlite3_step, reset: sqlite3_reset, finalize: sqlite3_finalize, columnCount: sqlite3_column_count,
-            columnType: sqlite3_column_type, columnInt64: sqlite3_column_int64, columnDouble: sqlite3_column_double,
-            columnBlob: sqlite3_column_blob, columnText: sqlite3_column_text, columnBytes: sqlite3_column_bytes,
-            bindNull: sqlite3_bind_null, bindInt64: sqlite3_bind_int64, bindDouble: sqlite3_bind_double,
-            bindBlob: { sqlite3_bind_blob($0, $1, $2, $3, transient) },
-            bindText: { sqlite3_bind_text($0, $1, $2, $3, transient) }))
+        return .success(
+            SQLiteLibrary(
+                open: sqlite3_open_v2, close: sqlite3_close_v2, errorMessage: sqlite3_errmsg, prepare: sqlite3_prepare_v2,
+                step: sqlite3_step, reset: sqlite3_reset, finalize: sqlite3_finalize, columnCount: sqlite3_column_count,
+                columnType: sqlite3_column_type, columnInt64: sqlite3_column_int64, columnDouble: sqlite3_column_double,
+                columnBlob: sqlite3_column_blob, columnText: sqlite3_column_text, columnBytes: sqlite3_column_bytes,
+                bindNull: sqlite3_bind_null, bindInt64: sqlite3_bind_int64, bindDouble: sqlite3_bind_double,
+                bindBlob: { sqlite3_bind_blob($0, $1, $2, $3, transient) },
+                bindText: { sqlite3_bind_text($0, $1, $2, $3, transient) }))
         #elseif os(Linux)
         guard let handle = dlopen(linuxLibrary, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "not found"
@@ -75,32 +79,34 @@ struct SQLiteLibrary: Sendable {
         typealias BindChars = @convention(c) (Handle?, Int32, UnsafePointer<CChar>?, Int32, Int) -> Int32
         let blob = symbol("sqlite3_bind_blob", as: BindBytes.self), text = symbol("sqlite3_bind_text", as: BindChars.self)
         guard let open = symbol("sqlite3_open_v2", as: type(of: placeholder.open)),
-              let close = symbol("sqlite3_close_v2", as: type(of: placeholder.close)),
-              let errorMessage = symbol("sqlite3_errmsg", as: type(of: placeholder.errorMessage)),
-              let prepare = symbol("sqlite3_prepare_v2", as: type(of: placeholder.prepare)),
-              let step = symbol("sqlite3_step", as: type(of: placeholder.step)),
-              let reset = symbol("sqlite3_reset", as: type(of: placeholder.reset)),
-              let finalize = symbol("sqlite3_finalize", as: type(of: placeholder.finalize)),
-              let columnCount = symbol("sqlite3_column_count", as: type(of: placeholder.columnCount)),
-              let columnType = symbol("sqlite3_column_type", as: type(of: placeholder.columnType)),
-              let columnInt64 = symbol("sqlite3_column_int64", as: type(of: placeholder.columnInt64)),
-              let columnDouble = symbol("sqlite3_column_double", as: type(of: placeholder.columnDouble)),
-              let columnBlob = symbol("sqlite3_column_blob", as: type(of: placeholder.columnBlob)),
-              let columnText = symbol("sqlite3_column_text", as: type(of: placeholder.columnText)),
-              let columnBytes = symbol("sqlite3_column_bytes", as: type(of: placeholder.columnBytes)),
-              let bindNull = symbol("sqlite3_bind_null", as: type(of: placeholder.bindNull)),
-              let bindInt64 = symbol("sqlite3_bind_int64", as: type(of: placeholder.bindInt64)),
-              let bindDouble = symbol("sqlite3_bind_double", as: type(of: placeholder.bindDouble)),
-              let blob, let text else {
+            let close = symbol("sqlite3_close_v2", as: type(of: placeholder.close)),
+            let errorMessage = symbol("sqlite3_errmsg", as: type(of: placeholder.errorMessage)),
+            let prepare = symbol("sqlite3_prepare_v2", as: type(of: placeholder.prepare)),
+            let step = symbol("sqlite3_step", as: type(of: placeholder.step)),
+            let reset = symbol("sqlite3_reset", as: type(of: placeholder.reset)),
+            let finalize = symbol("sqlite3_finalize", as: type(of: placeholder.finalize)),
+            let columnCount = symbol("sqlite3_column_count", as: type(of: placeholder.columnCount)),
+            let columnType = symbol("sqlite3_column_type", as: type(of: placeholder.columnType)),
+            let columnInt64 = symbol("sqlite3_column_int64", as: type(of: placeholder.columnInt64)),
+            let columnDouble = symbol("sqlite3_column_double", as: type(of: placeholder.columnDouble)),
+            let columnBlob = symbol("sqlite3_column_blob", as: type(of: placeholder.columnBlob)),
+            let columnText = symbol("sqlite3_column_text", as: type(of: placeholder.columnText)),
+            let columnBytes = symbol("sqlite3_column_bytes", as: type(of: placeholder.columnBytes)),
+            let bindNull = symbol("sqlite3_bind_null", as: type(of: placeholder.bindNull)),
+            let bindInt64 = symbol("sqlite3_bind_int64", as: type(of: placeholder.bindInt64)),
+            let bindDouble = symbol("sqlite3_bind_double", as: type(of: placeholder.bindDouble)),
+            let blob, let text
+        else {
             return .failure(SQLiteUnavailable(reason: "it lacks \(missing.joined(separator: ", "))"))
         }
         // SQLITE_TRANSIENT is the destructor pointer -1: SQLite copies the bytes before the call returns.
-        return .success(SQLiteLibrary(
-            open: open, close: close, errorMessage: errorMessage, prepare: prepare, step: step, reset: reset,
-            finalize: finalize, columnCount: columnCount, columnType: columnType, columnInt64: columnInt64,
-            columnDouble: columnDouble, columnBlob: columnBlob, columnText: columnText, columnBytes: columnBytes,
-            bindNull: bindNull, bindInt64: bindInt64, bindDouble: bindDouble,
-            bindBlob: { blob($0, $1, $2, $3, -1) }, bindText: { text($0, $1, $2, $3, -1) }))
+        return .success(
+            SQLiteLibrary(
+                open: open, close: close, errorMessage: errorMessage, prepare: prepare, step: step, reset: reset,
+                finalize: finalize, columnCount: columnCount, columnType: columnType, columnInt64: columnInt64,
+                columnDouble: columnDouble, columnBlob: columnBlob, columnText: columnText, columnBytes: columnBytes,
+                bindNull: bindNull, bindInt64: bindInt64, bindDouble: bindDouble,
+                bindBlob: { blob($0, $1, $2, $3, -1) }, bindText: { text($0, $1, $2, $3, -1) }))
         #else
         return .failure(SQLiteUnavailable(reason: "this platform has no SQLite this tool knows how to load"))
         #endif

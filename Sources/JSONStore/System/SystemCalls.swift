@@ -79,7 +79,7 @@ struct SystemCalls: Sendable {
                 // UInt8 is trivial: the bytes past `count` may stay uninitialised.
                 count = buffer.initialize(fromContentsOf: previous)
                 while count < capacity {
-                    let room = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count ..< capacity])
+                    let room = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count..<capacity])
                     do throws(StoreError) {
                         let read = try retrying("read", context) { () throws(Errno) in try calls.system_read(fd, room) }
                         if read == 0 { ended = true; return }
@@ -122,7 +122,7 @@ struct SystemCalls: Sendable {
         try retrying("lstat", context) { () throws(Errno) -> FileStatus? in
             do throws(Errno) {
                 return try calls.system_lstat(path)
-            } catch where error.rawValue == ENOENT {
+            } catch  where error.rawValue == ENOENT {
                 return nil
             }
         }
@@ -153,14 +153,18 @@ struct SystemCalls: Sendable {
     /// file being abandoned after an error. Errors are ignored because nothing is lost by them
     /// and the caller is already reporting the first error.
     func discard(_ fd: Int32) {
-        do { try calls.system_close(fd) } catch { /* see above */ }
+        do { try calls.system_close(fd) } catch {
+            // see above
+        }
     }
 
     /// `unlink(2)` of a temp file after a failure, retrying `EINTR`. Errors are ignored: the caller
     /// is already reporting the first error, and a temp file left behind is removed by the next
     /// sweep (`TempSweep`), which readers never see because its name starts with a dot.
     func removeLeftover(_ path: String) {
-        do { try unlink(path, context: ErrorContext("remove", path)) } catch { /* see above */ }
+        do { try unlink(path, context: ErrorContext("remove", path)) } catch {
+            // see above
+        }
     }
 
     /// `rmdir(2)`, retrying `EINTR`.
@@ -171,7 +175,9 @@ struct SystemCalls: Sendable {
     /// `rmdir(2)` of a directory this code just created, after a later step failed. Errors are
     /// ignored as in `removeLeftover`: an empty directory left behind holds no data.
     func removeDirectoryLeftover(_ path: String) {
-        do { try removeDirectory(path, context: ErrorContext("remove", path)) } catch { /* see above */ }
+        do { try removeDirectory(path, context: ErrorContext("remove", path)) } catch {
+            // see above
+        }
     }
 
     /// `flock(2)` with `LOCK_NB` added. Returns false when another open file holds a conflicting
@@ -180,7 +186,7 @@ struct SystemCalls: Sendable {
         do {
             try retrying("flock", context) { () throws(Errno) in try calls.system_flock(fd, operation | LOCK_NB) }
             return true
-        } catch where error.errno == EWOULDBLOCK {
+        } catch  where error.errno == EWOULDBLOCK {
             return false
         }
     }
@@ -208,8 +214,10 @@ struct SystemCalls: Sendable {
     /// `listDirectory` without a `String` per entry: `visit` gets each name's bytes (valid only
     /// during the call) and type. `restart` is called before each attempt, the first included:
     /// `EINTR` restarts the listing, and what an interrupted attempt visited must be dropped.
-    func visitDirectory(_ path: String, context: ErrorContext, restart: () -> Void,
-                        visit: (UnsafeBufferPointer<UInt8>, FileType?) -> Void) throws(StoreError) {
+    func visitDirectory(
+        _ path: String, context: ErrorContext, restart: () -> Void,
+        visit: (UnsafeBufferPointer<UInt8>, FileType?) -> Void
+    ) throws(StoreError) {
         try retrying("readdir", context) { () throws(Errno) in
             restart()
             try calls.system_readdir(path, visiting: visit)

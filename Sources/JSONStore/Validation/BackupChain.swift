@@ -11,14 +11,17 @@ package enum BackupChain {
         var snapshot = StoreSnapshot(manifest: try backup.manifest())
         let ids = try backup.workStreamIDs()
         var problems = ids.problems
-        try ParallelBatches.run(ids.items, system: backup.system, work: { (id) -> Result<WorkStreamDocument, StoreError> in
-            do throws(StoreError) { return .success(try backup.workStream(id)) } catch { return .failure(error) }
-        }, consume: { (_, outcome) throws(StoreError) in
-            switch outcome {
-            case .success(let document): snapshot.sessions[document.fields.id] = document
-            case .failure(let error): problems.append(error)
-            }
-        })
+        try ParallelBatches.run(
+            ids.items, system: backup.system,
+            work: { (id) -> Result<WorkStreamDocument, StoreError> in
+                do throws(StoreError) { return .success(try backup.workStream(id)) } catch { return .failure(error) }
+            },
+            consume: { (_, outcome) throws(StoreError) in
+                switch outcome {
+                case .success(let document): snapshot.sessions[document.fields.id] = document
+                case .failure(let error): problems.append(error)
+                }
+            })
         let customisations = try backup.customisations()
         problems += customisations.problems
         for document in customisations.items { snapshot.userSessions[document.id] = document }
@@ -30,9 +33,11 @@ package enum BackupChain {
         } catch { problems.append(error) }
         do throws(StoreError) { snapshot.queue = try backup.queueDocument() } catch { problems.append(error) }
         guard let first = problems.first else { return snapshot }
-        let check = StoreError.Recovery.runCommand(.verifyBackup(backup.path), advice: "Verify the backup to see every problem, or give another backup.",
-                                                   before: "Run ", after: " to see every problem, or give another backup.")
-        let unreadable = "Can't compare with the backup '\(backup.path)': \(TextFormat.plural(problems.count, "of its documents", "of its documents")) can't be read"
+        let check = StoreError.Recovery.runCommand(
+            .verifyBackup(backup.path), advice: "Verify the backup to see every problem, or give another backup.",
+            before: "Run ", after: " to see every problem, or give another backup.")
+        let unreadable =
+            "Can't compare with the backup '\(backup.path)': \(TextFormat.plural(problems.count, "of its documents", "of its documents")) can't be read"
         var text = StoreError.Text(unreadable + " (")
         text.append(first.text)
         text.append("), so it can't say what the store should hold. ")
@@ -76,15 +81,19 @@ package enum BackupChain {
     /// A migration context; its times and tool only go into migration records, which the
     /// comparison leaves out.
     private static func context(_ target: Int) -> StoreMigration.Context {
-        StoreMigration.Context(startedAt: Date(timeIntervalSince1970: 0), finishedAt: Date(timeIntervalSince1970: 0),
-                               toolVersion: "", target: target)
+        StoreMigration.Context(
+            startedAt: Date(timeIntervalSince1970: 0), finishedAt: Date(timeIntervalSince1970: 0),
+            toolVersion: "", target: target)
     }
 
     /// A breaking step (or its inverse) on a whole store: every work stream through `transform`,
     /// given the store's queue; customisations, settings and `queue.json` at `version`.
-    private static func apply(_ snapshot: StoreSnapshot, to version: Int,
-                              _ transform: (WorkStreamDocument, StepContext) throws(SchemaError) -> (WorkStreamDocument, [Change]))
-        throws(SchemaError) -> StoreSnapshot {
+    private static func apply(
+        _ snapshot: StoreSnapshot, to version: Int,
+        _ transform: (WorkStreamDocument, StepContext) throws(SchemaError) -> (WorkStreamDocument, [Change])
+    )
+        throws(SchemaError) -> StoreSnapshot
+    {
         let from = snapshot.manifest.schemaVersion
         guard case .v2(let manifest) = snapshot.manifest else {
             throw SchemaError(code: .invalidValue, file: StoreLayout.manifest, detail: "a v\(from) store.json has no layout change")

@@ -49,9 +49,13 @@ package struct BackupComparison: Sendable {
             result.differences.append(Difference(file: file, reason: "can't be read, so it can't be compared: \(error.message)"))
         }
         if case .object(let manifest) = try store.manifest().json, case .object(let wanted) = expected.manifest.json,
-           manifest["created_at"] != wanted["created_at"] {
-            result.differences.append(Difference(file: StoreLayout.manifest, reason: "created_at is \(manifest["created_at"]?.briefDescription ?? "absent") "
-                                                 + "in the store, \(wanted["created_at"]?.briefDescription ?? "absent") in the backup: a backup of another store"))
+            manifest["created_at"] != wanted["created_at"]
+        {
+            result.differences.append(
+                Difference(
+                    file: StoreLayout.manifest,
+                    reason: "created_at is \(manifest["created_at"]?.briefDescription ?? "absent") "
+                        + "in the store, \(wanted["created_at"]?.briefDescription ?? "absent") in the backup: a backup of another store"))
         }
         let ids = try store.workStreamIDs()
         for problem in ids.problems { unreadable(problem.path ?? store.path, problem) }

@@ -51,7 +51,7 @@ package struct BreakingStepVerifier: Sendable {
         if manifest.schemaVersion < LayoutChange.Direction.forward.to { return try verifyInverse(layout, progress: progress) }
         var result = Result()
         let header = ManifestHeader(schemaVersion: manifest.schemaVersion, minReaderVersion: manifest.minReaderVersion)
-        for reader in MigrationChain.oldest ..< MigrationChain.minReaderVersion(at: manifest.schemaVersion) {
+        for reader in MigrationChain.oldest..<MigrationChain.minReaderVersion(at: manifest.schemaVersion) {
             let compatibility = header.compatibility(reader: reader)
             result.readers.append((reader, compatibility.refusal != nil, compatibility.refusal ?? "opens the store"))
         }
@@ -94,7 +94,8 @@ package struct BreakingStepVerifier: Sendable {
                     let stale = changes.compactMap { if case .staleMirrorKey(let key, _) = $0 { key } else { nil } }
                     result.normalisations += stale.count
                     if Self.withoutKeys(stale, back) != Self.withoutKeys(stale, .v3(original)) {
-                        result.failures.append("\(relative): the inverse does not give back the backup's document (apart from \(stale.count) reported normalisation(s))")
+                        result.failures.append(
+                            "\(relative): the inverse does not give back the backup's document (apart from \(stale.count) reported normalisation(s))")
                     }
                 } else {
                     let (back, _) = try inverse.migrate(.v4(stored), context: context)

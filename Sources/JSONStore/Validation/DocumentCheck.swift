@@ -26,9 +26,11 @@ enum DocumentCheck {
     /// - Returns: nil when the document reads, else the problem.
     static func check(_ path: StoreFilePath, _ bytes: [UInt8], acceptingNewer: Bool, storeSchemaVersion: Int? = nil) -> ArchiveProblem? {
         if path.kind == .session, let version = storeSchemaVersion, let folder = path.folder,
-           folder != StoreLayout.workStreamsFolder(schemaVersion: version) {
-            return ArchiveProblem(.corrupt, entry: path.rawValue,
-                                  "is in \(folder)/, but a schema v\(version) store keeps its work streams in \(StoreLayout.workStreamsFolder(schemaVersion: version))/")
+            folder != StoreLayout.workStreamsFolder(schemaVersion: version)
+        {
+            return ArchiveProblem(
+                .corrupt, entry: path.rawValue,
+                "is in \(folder)/, but a schema v\(version) store keeps its work streams in \(StoreLayout.workStreamsFolder(schemaVersion: version))/")
         }
         do throws(SchemaError) {
             switch path.kind {
@@ -39,8 +41,9 @@ enum DocumentCheck {
             case .queue:
                 _ = try QueueV2(bytes: bytes, acceptingNewerVersions: acceptingNewer)
             case .session:
-                let document = try WorkStreamDocument(bytes: bytes, acceptingNewerVersions: acceptingNewer,
-                                                   renamedFolder: path.folder == StoreLayout.workStreamsFolderV4)
+                let document = try WorkStreamDocument(
+                    bytes: bytes, acceptingNewerVersions: acceptingNewer,
+                    renamedFolder: path.folder == StoreLayout.workStreamsFolderV4)
                 return idProblem(inside: document.fields.id, path: path)
             case .userSession:
                 let document = try CustomisationV1(bytes: bytes, acceptingNewerVersions: acceptingNewer)
@@ -55,8 +58,9 @@ enum DocumentCheck {
     /// A wrong `id` inside a session or user customisation (it must equal the file name).
     private static func idProblem(inside id: UUID, path: StoreFilePath) -> ArchiveProblem? {
         guard let expected = path.documentID, id.lowercased != expected.rawValue else { return nil }
-        return ArchiveProblem(.corrupt, entry: path.rawValue,
-                              "does not read: id: expected '\(expected.rawValue)' (the file name), found '\(id.lowercased)'")
+        return ArchiveProblem(
+            .corrupt, entry: path.rawValue,
+            "does not read: id: expected '\(expected.rawValue)' (the file name), found '\(id.lowercased)'")
     }
 
     private static func problem(_ error: SchemaError, path: String) -> ArchiveProblem {

@@ -68,36 +68,44 @@ extension StoreProblem {
         case .invalidFileName:
             let lower = name.lowercased()
             let rename = lower != name && DocumentName.isValid(lower) ? "rename it to '\(lower)'" : "rename it to '<lowercase uuid>.json'"
-            self.init(file: file, code: "invalid_file_name",
-                      message: "not a valid document name: only a lowercase UUID followed by '.json' is allowed here, so readers ignore it",
-                      fix: "\(rename.prefix(1).uppercased())\(rename.dropFirst()), or move it out of the store.")
+            self.init(
+                file: file, code: "invalid_file_name",
+                message: "not a valid document name: only a lowercase UUID followed by '.json' is allowed here, so readers ignore it",
+                fix: "\(rename.prefix(1).uppercased())\(rename.dropFirst()), or move it out of the store.")
         case .symlinkRefused:
-            self.init(file: file, code: "symbolic_link", message: "a symbolic link, not a document; the store never follows links",
-                      fix: "Replace it with the file it points to, or move it out of the store.")
+            self.init(
+                file: file, code: "symbolic_link", message: "a symbolic link, not a document; the store never follows links",
+                fix: "Replace it with the file it points to, or move it out of the store.")
         case .notARegularFile:
-            self.init(file: file, code: "not_a_regular_file", message: "not a regular file (a folder, FIFO or device), so readers ignore it",
-                      fix: "Move it out of the store.")
+            self.init(
+                file: file, code: "not_a_regular_file", message: "not a regular file (a folder, FIFO or device), so readers ignore it",
+                fix: "Move it out of the store.")
         case .fileTooLarge:
-            self.init(file: file, code: "file_too_large", message: "larger than any store document, so it is not read",
-                      fix: "Move it out of the store.")
+            self.init(
+                file: file, code: "file_too_large", message: "larger than any store document, so it is not read",
+                fix: "Move it out of the store.")
         case .invalidDocument, .corruptDocument, .unsupportedVersion, .notAStore:
             // The store's own checks (an id that is not the file name): its sentence, with the path made relative.
             let message = error.message.replacingOccurrences(of: error.path ?? "\u{0}", with: file)
-            self.init(file: file, code: "invalid_document", message: StoreProblem.sentence(message),
-                      recovery: .runCommand(.validate(store: nil), advice: "Validate the store for the exact problem and its fix.",
-                                            before: "Run ", after: " on the store for the exact problem and its fix."))
+            self.init(
+                file: file, code: "invalid_document", message: StoreProblem.sentence(message),
+                recovery: .runCommand(
+                    .validate(store: nil), advice: "Validate the store for the exact problem and its fix.",
+                    before: "Run ", after: " on the store for the exact problem and its fix."))
         default:
-            self.init(file: file, code: "unreadable_file", message: StoreProblem.sentence(error.description),
-                      fix: "Check the file's permissions and the disk, then run the command again.")
+            self.init(
+                file: file, code: "unreadable_file", message: StoreProblem.sentence(error.description),
+                fix: "Check the file's permissions and the disk, then run the command again.")
         }
     }
 
     /// The problem a schema error describes.
     public init(_ error: SchemaError, file: String) {
         if let syntax = error.syntax {
-            self.init(file: file, code: "invalid_json",
-                      message: "not valid JSON: line \(syntax.line), column \(syntax.column) (byte \(syntax.offset)): \(syntax.reason)",
-                      fix: "Correct the JSON at that position by hand, or restore the file from a backup.")
+            self.init(
+                file: file, code: "invalid_json",
+                message: "not valid JSON: line \(syntax.line), column \(syntax.column) (byte \(syntax.offset)): \(syntax.reason)",
+                fix: "Correct the JSON at that position by hand, or restore the file from a backup.")
             return
         }
         var parts: [String] = []

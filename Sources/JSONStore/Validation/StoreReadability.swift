@@ -22,11 +22,12 @@ package enum StoreReadability {
         let store = try Store.open(at: path, options: .readOnly, system: system)
         let version = store.compatibility.storeSchemaVersion
         guard version <= MigrationChain.newest else {
-            throw StoreError(.unsupportedVersion,
-                             "Can't \(action) '\(path)': its store.json says schema_version \(version), and this tool knows versions "
-                                + "\(MigrationChain.oldest) to \(MigrationChain.newest) only, so it can't read the store's documents as "
-                                + "they are meant. Use a newer version of the tool. Nothing was checked or written.",
-                             path: joinPath(path, StoreLayout.manifest))
+            throw StoreError(
+                .unsupportedVersion,
+                "Can't \(action) '\(path)': its store.json says schema_version \(version), and this tool knows versions "
+                    + "\(MigrationChain.oldest) to \(MigrationChain.newest) only, so it can't read the store's documents as "
+                    + "they are meant. Use a newer version of the tool. Nothing was checked or written.",
+                path: joinPath(path, StoreLayout.manifest))
         }
         return version
     }

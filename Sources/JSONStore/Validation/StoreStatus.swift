@@ -38,7 +38,11 @@ package struct StoreStatus: Sendable {
         let customisations = try store.customisations()
         status.unreadable += customisations.problems
         for c in customisations.items { status.customisationsByVersion[c.schemaVersion, default: 0] += 1 }
-        do { status.settingsVersion = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) }?.schemaVersion } catch { status.unreadable.append(error) }
+        do {
+            status.settingsVersion = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in
+                try SettingsV1(bytes: b, acceptingNewerVersions: true)
+            }?.schemaVersion
+        } catch { status.unreadable.append(error) }
         do { status.queue = try store.queueDocument() } catch { status.unreadable.append(error) }
         status.lockHolder = try StoreLock.currentSeenHolder(store: store.path)
         status.interruptedLayoutFolder = try store.interruptedLayoutFolder()

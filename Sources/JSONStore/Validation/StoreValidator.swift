@@ -95,8 +95,10 @@ public struct StoreValidator: Sendable {
         let store = store
         let listing = try store.workStreamIDs()
         sessionFiles = Set(listing.items)
-        scanFolder(listing, store.workStreamsFolderName, read: { (id) throws(StoreError) in try store.storedWorkStream(id) },
-                   id: \.fields.id) { scan, id, stored in
+        scanFolder(
+            listing, store.workStreamsFolderName, read: { (id) throws(StoreError) in try store.storedWorkStream(id) },
+            id: \.fields.id
+        ) { scan, id, stored in
             scan.checkWorkStream(stored.value, file: store.workStreamFile(id))
             scan.sessions.append(WorkStreamSummary(stored.value, fileSize: stored.size))
         }
@@ -106,14 +108,18 @@ public struct StoreValidator: Sendable {
         let store = store
         let listing = try store.customisationIDs()
         customisationFiles = Set(listing.items)
-        scanFolder(listing, StoreLayout.customisationsFolder, read: { (id) throws(StoreError) in try store.storedCustomisation(id) },
-                   id: \.id) { scan, id, stored in
+        scanFolder(
+            listing, StoreLayout.customisationsFolder, read: { (id) throws(StoreError) in try store.storedCustomisation(id) },
+            id: \.id
+        ) { scan, id, stored in
             scan.customisations.append(Customisation(document: stored.value, size: stored.size))
             if !scan.sessionFiles.contains(id) {
-                scan.notes.append(StoreProblem(
-                    file: StoreLayout.customisationPath(id), code: "orphan_customization",
-                    message: "it customises work stream '\(id.lowercased)', which does not exist; this is allowed (spec §3: the work stream may not exist yet)",
-                    fix: "Nothing to do. Delete the file only if that work stream will never come back."))
+                scan.notes.append(
+                    StoreProblem(
+                        file: StoreLayout.customisationPath(id), code: "orphan_customization",
+                        message:
+                            "it customises work stream '\(id.lowercased)', which does not exist; this is allowed (spec §3: the work stream may not exist yet)",
+                        fix: "Nothing to do. Delete the file only if that work stream will never come back."))
             }
         }
     }
@@ -141,10 +147,11 @@ public struct StoreValidator: Sendable {
         let store = store
         guard let read = attempt({ () throws(StoreError) in try store.queueDocument() }) else { return }
         guard let queue = read else {
-            problems.append(StoreProblem(
-                file: StoreLayout.queue, code: "missing_queue_document",
-                message: "absent, but a v2 store keeps its queue there; v2 code falls back to the session keys",
-                recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", ": it rebuilds queue.json from the session keys (spec §7).")))
+            problems.append(
+                StoreProblem(
+                    file: StoreLayout.queue, code: "missing_queue_document",
+                    message: "absent, but a v2 store keeps its queue there; v2 code falls back to the session keys",
+                    recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", ": it rebuilds queue.json from the session keys (spec §7).")))
             return
         }
         self.queue = queue

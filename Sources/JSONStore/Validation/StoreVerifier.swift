@@ -61,34 +61,41 @@ package struct StoreVerifier: Sendable {
         var summaries: [WorkStreamQueueSummary] = []
         var counter = PhaseCounter(.verifyingStore, total: ids.items.count, report: progress)
         // Each work stream is checked on its own, on every core; the findings are kept in id order.
-        try ParallelBatches.run(ids.items, system: store.system, work: { (id) -> Swift.Result<WorkStreamFindings, StoreError> in
-            .success(checkWorkStream(id, readers: readers, storeVersion: storeVersion))
-        }, consume: { (_, outcome) throws(StoreError) in
-            counter.step()
-            guard case .success(let findings) = outcome else { return }
-            result.unreadable += findings.unreadable
-            result.failures += findings.failures
-            if findings.checked {
-                for reader in result.readers {
-                    for check in [RollbackCheck.Check.v1Decodes, .valuesPreserved, .v2KeysSurviveV1Write] {
-                        result.checked[RollbackCheck.ReaderCheck(reader: reader, check: check), default: 0] += 1
+        try ParallelBatches.run(
+            ids.items, system: store.system,
+            work: { (id) -> Swift.Result<WorkStreamFindings, StoreError> in
+                .success(checkWorkStream(id, readers: readers, storeVersion: storeVersion))
+            },
+            consume: { (_, outcome) throws(StoreError) in
+                counter.step()
+                guard case .success(let findings) = outcome else { return }
+                result.unreadable += findings.unreadable
+                result.failures += findings.failures
+                if findings.checked {
+                    for reader in result.readers {
+                        for check in [RollbackCheck.Check.v1Decodes, .valuesPreserved, .v2KeysSurviveV1Write] {
+                            result.checked[RollbackCheck.ReaderCheck(reader: reader, check: check), default: 0] += 1
+                        }
                     }
                 }
-            }
-            if let summary = findings.summary { summaries.append(summary) }
-            if let integrity = findings.integrity { result.integrity.append(integrity) }
-        })
+                if let summary = findings.summary { summaries.append(summary) }
+                if let integrity = findings.integrity { result.integrity.append(integrity) }
+            })
         if let backup {
             for id in try backup.workStreamIDs().items where !ids.items.contains(id) {
                 for reader in result.readers {
-                    result.failures.append(RollbackCheck.Failure(check: .valuesPreserved, file: StoreLayout.workStreamPath(id),
-                                                                 reason: "the work stream is in the backup but not in the store", reader: reader))
+                    result.failures.append(
+                        RollbackCheck.Failure(
+                            check: .valuesPreserved, file: StoreLayout.workStreamPath(id),
+                            reason: "the work stream is in the backup but not in the store", reader: reader))
                 }
             }
         }
         let customisations = try store.customisations()
         result.unreadable += customisations.problems
-        do { _ = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) } } catch { result.unreadable.append(error) }
+        do { _ = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) } } catch {
+            result.unreadable.append(error)
+        }
         try checkQueue(summaries, ids: Set(ids.items), storeVersion: storeVersion, result: &result)
         return result
     }
@@ -114,15 +121,17 @@ package struct StoreVerifier: Sendable {
         }
         let original = backupDocument(id, findings: &findings)
         for reader in readers {
-            findings.failures += RollbackCheck.checkWorkStream(bytes: bytes, file: relative, original: original, reader: reader,
-                                                            storeVersion: storeVersion)
+            findings.failures += RollbackCheck.checkWorkStream(
+                bytes: bytes, file: relative, original: original, reader: reader,
+                storeVersion: storeVersion)
         }
         findings.checked = true
         do {
             let document = try store.decodeWorkStream(id, bytes: bytes)
             findings.summary = WorkStreamQueueSummary(document)
             if document.schemaVersion < storeVersion {
-                findings.integrity = "\(relative): schema_version \(document.schemaVersion) in a v\(storeVersion) store (written by a v\(document.schemaVersion) writer); run 'migrate-store migrate' to upgrade it and reconcile the queue"
+                findings.integrity =
+                    "\(relative): schema_version \(document.schemaVersion) in a v\(storeVersion) store (written by a v\(document.schemaVersion) writer); run 'migrate-store migrate' to upgrade it and reconcile the queue"
             }
         } catch { findings.unreadable.append(error) }
         return findings
@@ -132,7 +141,7 @@ package struct StoreVerifier: Sendable {
         guard let backup else { return nil }
         do throws(StoreError) {
             return try backup.workStream(id)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil
         } catch {
             findings.unreadable.append(error)

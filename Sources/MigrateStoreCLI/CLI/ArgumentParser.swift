@@ -120,8 +120,9 @@ struct ArgumentParser {
         case .choice(let choices):
             guard choices.contains(value) else {
                 let list = Self.quotedList(choices, conjunction: "or")
-                throw usage("--\(option.name) expects one of \(list), got '\(value)'."
-                    + Suggestion.didYouMean(value, in: choices))
+                throw usage(
+                    "--\(option.name) expects one of \(list), got '\(value)'."
+                        + Suggestion.didYouMean(value, in: choices))
             }
         case .flag, .string, .list:
             break

@@ -79,8 +79,9 @@ struct CommandLineTool {
         if let format = formats.first {
             // Hidden options: the reference files are written from them (CommandReference).
             guard formats.count == 1 else {
-                throw UsageError("Options \(ArgumentParser.quotedList(formats.map(\.option), conjunction: "and")) "
-                                 + "cannot be used together.", command: "help")
+                throw UsageError(
+                    "Options \(ArgumentParser.quotedList(formats.map(\.option), conjunction: "and")) "
+                        + "cannot be used together.", command: "help")
             }
             if let topic = topics.first { throw UsageError("Unexpected argument '\(topic)'.", command: "help") }
             return show(CommandReference.text(format, registry: registry), output: output)
@@ -108,8 +109,9 @@ struct CommandLineTool {
 
     private func unknownCommand(_ name: String, topics: Bool = false) -> UsageError {
         let candidates = registry.names + (topics ? [HelpFormatter.exitCodesTopic] : [])
-        return UsageError("Unknown command '\(name)'." + Suggestion.didYouMean(name, in: candidates),
-                          command: topics ? "help" : nil)
+        return UsageError(
+            "Unknown command '\(name)'." + Suggestion.didYouMean(name, in: candidates),
+            command: topics ? "help" : nil)
     }
 
     // MARK: Errors

@@ -56,8 +56,10 @@ enum CommandReference {
     /// tool's synopsis.
     static let invocations: [[Word]] = [
         [.literal(ToolInfo.name), .placeholder("command"), .options],
-        [.literal(ToolInfo.name), .literal("help"),
-         .optional([.placeholder("command"), .text(" | "), .literal(HelpFormatter.exitCodesTopic)])],
+        [
+            .literal(ToolInfo.name), .literal("help"),
+            .optional([.placeholder("command"), .text(" | "), .literal(HelpFormatter.exitCodesTopic)]),
+        ],
         [.literal(ToolInfo.name), .placeholder("command"), .literal("--help")],
         [.literal(ToolInfo.name), .literal("--version")],
     ]
@@ -93,7 +95,8 @@ enum CommandReference {
                 line += text(punctuation)
                 continue
             case .optional(let inner):
-                piece = text("[") + render(inner, literal: literal, placeholder: placeholder, text: text, options: options)
+                piece =
+                    text("[") + render(inner, literal: literal, placeholder: placeholder, text: text, options: options)
                     + text("]")
             case .options:
                 piece = options

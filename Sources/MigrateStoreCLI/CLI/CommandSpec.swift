@@ -37,7 +37,8 @@ struct CommandSpec: Sendable {
 
     /// The usage line: `migrate-store rollback <store> --from-backup <backup> [options]`.
     var usage: String {
-        let parts = [ToolInfo.name, name]
+        let parts =
+            [ToolInfo.name, name]
             + arguments.map { "<\($0.name)>" }
             + options.filter(\.isRequired).map(\.synopsis)
             + ["[options]"]
@@ -120,13 +121,15 @@ struct OptionSpec: Sendable, Equatable {
     static func integer(
         _ name: String, valueName: String, help: String, minimum: Int? = nil, default value: Int? = nil
     ) -> OptionSpec {
-        OptionSpec(name: name, kind: .integer(minimum: minimum), valueName: valueName, help: help,
-                   defaultValue: value.map(String.init))
+        OptionSpec(
+            name: name, kind: .integer(minimum: minimum), valueName: valueName, help: help,
+            defaultValue: value.map(String.init))
     }
 
     /// An option whose value is one of `choices`: `--sort <order>`.
     static func choice(_ name: String, valueName: String, choices: [String], help: String, default value: String)
-        -> OptionSpec {
+        -> OptionSpec
+    {
         precondition(choices.contains(value), "default '\(value)' of --\(name) is not one of its choices")
         return OptionSpec(name: name, kind: .choice(choices), valueName: valueName, help: help, defaultValue: value)
     }

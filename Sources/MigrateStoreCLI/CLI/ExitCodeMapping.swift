@@ -22,7 +22,8 @@ extension StoreError: ExitCodeError {
         case .alreadyExists: return .cannotCreate
         case .invalidArgument: return .internalError
         case .notAStore, .corruptDocument, .invalidDocument, .unsupportedVersion, .invalidFileName,
-             .symlinkRefused, .notARegularFile, .conflict, .fileTooLarge: return .dataError
+            .symlinkRefused, .notARegularFile, .conflict, .fileTooLarge:
+            return .dataError
         default: return .ioError
         }
     }

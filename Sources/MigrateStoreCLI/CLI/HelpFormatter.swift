@@ -64,7 +64,8 @@ enum HelpFormatter {
     }
 
     /// The paragraph under the table of exit statuses (here and in the generated reference).
-    static let exitCodesNote = "The values follow BSD sysexits.h. With --json, a failed command still prints "
+    static let exitCodesNote =
+        "The values follow BSD sysexits.h. With --json, a failed command still prints "
         + "one JSON object, with an \"error\" member holding \"exit_code\" and \"message\"."
 
     // MARK: Layout

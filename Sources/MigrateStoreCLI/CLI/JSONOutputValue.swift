@@ -37,7 +37,8 @@ enum JSONOutputValue: Sendable, Equatable {
 
 extension JSONOutputValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByDictionaryLiteral {
+    ExpressibleByDictionaryLiteral
+{
     init(nilLiteral: ()) { self = .null }
     init(booleanLiteral value: Bool) { self = .bool(value) }
     init(integerLiteral value: Int) { self = .int(value) }
@@ -77,8 +78,9 @@ enum JSONOutputRenderer {
         case .object(let members):
             writeObject(members, indent: indent, into: &bytes) { write($0, indent: indent + 1, into: &$1) }
         case .sortedObject(let members):
-            assert(zip(members, members.dropFirst()).allSatisfy { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) },
-                   "JSONOutputValue.sortedObject: keys not in ascending UTF-8 order: \(members.map(\.key))")
+            assert(
+                zip(members, members.dropFirst()).allSatisfy { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) },
+                "JSONOutputValue.sortedObject: keys not in ascending UTF-8 order: \(members.map(\.key))")
             writeContainer(members, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), indent: indent, into: &bytes) { member, bytes in
                 writeString(member.key, into: &bytes)
                 append(": ", to: &bytes)
@@ -149,7 +151,8 @@ enum JSONOutputRenderer {
     static func writeString(_ string: String, into bytes: inout JSONOutputBytes) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: append them whole (one scalar at a time cost 15 % of `ls --json`).
-        let plain = string.utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) }
+        let plain =
+            string.utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) }
             ?? !string.utf8.contains(where: needsEscape)
         if plain {
             append(string, to: &bytes)

@@ -10,7 +10,8 @@ struct ManPageReference {
     var text: String {
         var lines = [
             #".\" "# + CommandReference.provenance(.man),
-            ".TH " + [ToolInfo.name.uppercased(), "1", "", ToolInfo.versionLine, "User Commands"]
+            ".TH "
+                + [ToolInfo.name.uppercased(), "1", "", ToolInfo.versionLine, "User Commands"]
                 .map(Self.argument).joined(separator: " "),
             // No hyphenation and a ragged right margin: an option name is never split or stretched.
             ".nh",
@@ -22,8 +23,12 @@ struct ManPageReference {
         lines += CommandReference.invocations.map(Self.synopsis).joined(separator: [".br"])
         lines.append(".SH DESCRIPTION")
         lines += Self.paragraphs([ToolInfo.overview] + CommandReference.paragraphs(ToolInfo.discussion))
-        lines += [".PP", Self.escape("'\(ToolInfo.name) help <command>' and '\(ToolInfo.name) <command> --help' "
-                                     + "print the help of one command, as it is given below.")]
+        lines += [
+            ".PP",
+            Self.escape(
+                "'\(ToolInfo.name) help <command>' and '\(ToolInfo.name) <command> --help' "
+                    + "print the help of one command, as it is given below."),
+        ]
         lines.append(".SH COMMANDS")
         for (group, specs) in CommandReference.groups(registry) {
             lines.append(".SS " + Self.argument(group.rawValue))
@@ -70,8 +75,11 @@ struct ManPageReference {
 
     /// A synopsis line: literals in bold, placeholders in italics, one text line.
     private static func synopsis(_ words: [CommandReference.Word]) -> [String] {
-        [CommandReference.render(words, literal: { font("B", $0) }, placeholder: { font("I", $0) }, text: { escape($0, atLineStart: false) },
-                                options: "[" + font("I", "options") + "]")]
+        [
+            CommandReference.render(
+                words, literal: { font("B", $0) }, placeholder: { font("I", $0) }, text: { escape($0, atLineStart: false) },
+                options: "[" + font("I", "options") + "]")
+        ]
     }
 
     /// Paragraphs, `separator` between them (`.PP`, or `.IP` to stay in a `.TP` body).

@@ -48,9 +48,12 @@ struct MarkdownReference {
         ]
         blocks += CommandReference.paragraphs(spec.discussion).map(Self.escape)
         if !spec.arguments.isEmpty {
-            blocks.append(Self.table(["Argument", "Description"], spec.arguments.map {
-                ("`<\($0.name)>`", Self.escape($0.help))
-            }))
+            blocks.append(
+                Self.table(
+                    ["Argument", "Description"],
+                    spec.arguments.map {
+                        ("`<\($0.name)>`", Self.escape($0.help))
+                    }))
         }
         if !spec.options.isEmpty {
             blocks.append(Self.table(["Option", "Description"], spec.options.map(Self.optionRow)))
@@ -74,8 +77,10 @@ struct MarkdownReference {
 
     /// `--to <version>` as code, with its help, choices and default as the help prints them.
     private static func optionRow(_ option: OptionSpec) -> (String, String) {
-        ("`" + HelpFormatter.label(for: option).replacingOccurrences(of: "|", with: "\\|") + "`",
-         escape(HelpFormatter.help(for: option)))
+        (
+            "`" + HelpFormatter.label(for: option).replacingOccurrences(of: "|", with: "\\|") + "`",
+            escape(HelpFormatter.help(for: option))
+        )
     }
 
     /// A synopsis as the help prints it: placeholders in angle brackets, optional parts in square
@@ -89,8 +94,11 @@ struct MarkdownReference {
     }
 
     private static func table(_ header: [String], _ rows: [(String, String)]) -> String {
-        let lines = ["| " + header.joined(separator: " | ") + " |",
-                     "|" + header.map { _ in "---" }.joined(separator: "|") + "|"]
+        let lines =
+            [
+                "| " + header.joined(separator: " | ") + " |",
+                "|" + header.map { _ in "---" }.joined(separator: "|") + "|",
+            ]
             + rows.map { "| \($0.0) | \($0.1) |" }
         return lines.joined(separator: "\n")
     }
@@ -98,11 +106,12 @@ struct MarkdownReference {
     /// GitHub's anchor for a heading: lower case, spaces as hyphens, other punctuation but
     /// hyphens and underscores dropped.
     static func anchor(_ heading: String) -> String {
-        String(heading.lowercased().compactMap { character -> Character? in
-            if character == " " { return "-" }
-            if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
-            return nil
-        })
+        String(
+            heading.lowercased().compactMap { character -> Character? in
+                if character == " " { return "-" }
+                if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
+                return nil
+            })
     }
 
     /// Prose on one line, every character Markdown reads as markup escaped with a backslash, and

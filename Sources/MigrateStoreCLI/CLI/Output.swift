@@ -63,8 +63,9 @@ final class Output {
     /// library's `waitingForLock`), so that a wait of up to the lock timeout is never silent.
     func waitingForLock(store: String, holder: String?) {
         guard !isQuiet else { return }
-        streams.standardError("Waiting for \(holder ?? "another process") to release '\(store)' "
-                              + "(up to \(StoreLock.defaultTimeout.components.seconds) s).\n")
+        streams.standardError(
+            "Waiting for \(holder ?? "another process") to release '\(store)' "
+                + "(up to \(StoreLock.defaultTimeout.components.seconds) s).\n")
     }
 
     /// `Warning: <text>` on standard error, in every mode.
@@ -85,8 +86,9 @@ final class Output {
     func emitJSON(_ fields: [String: JSONOutputValue]) {
         guard isJSON else { return }
         precondition(!hasEmittedJSON, "'\(command)' wrote a second JSON object")
-        precondition(fields["format_version"] == nil && fields["command"] == nil,
-                     "'format_version' and 'command' are added by Output.emitJSON")
+        precondition(
+            fields["format_version"] == nil && fields["command"] == nil,
+            "'format_version' and 'command' are added by Output.emitJSON")
         hasEmittedJSON = true
         var object = fields
         object["format_version"] = .int(Self.jsonFormatVersion)
@@ -104,10 +106,11 @@ final class Output {
     /// the work has run for a second. Call ``ProgressLine/finish()`` when done, or use
     /// ``withProgress(_:total:_:)`` which does it for you.
     func progress(_ label: String, total: Int?) -> ProgressLine {
-        ProgressLine(label: label, total: total,
-                     isEnabled: streams.standardErrorIsTerminal && !isQuiet,
-                     write: streams.standardError, elapsed: progressClock, delay: progressTiming.delay,
-                     redrawInterval: progressTiming.redrawInterval)
+        ProgressLine(
+            label: label, total: total,
+            isEnabled: streams.standardErrorIsTerminal && !isQuiet,
+            write: streams.standardError, elapsed: progressClock, delay: progressTiming.delay,
+            redrawInterval: progressTiming.redrawInterval)
     }
 
     /// Runs `body` with a progress line that is cleared when `body` returns or throws.

@@ -1,3 +1,5 @@
+import JSONStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JSONStore
 
 /// What a path on the command line must name, checked before a command runs.
 ///
@@ -76,9 +77,11 @@ enum PathArgument {
                 throw refusal("'\(path)' is not a work-stream store: it has no \(StoreLayout.manifest). Check the path, or create a store first.")
             }
             if role == .backup, fileType(path + "/" + BackupManifest.fileName, followingLinks: false) == .missing,
-               fileType(path + "/" + checksumFile, followingLinks: false) == .missing {
-                throw refusal("'\(path)' is not a backup: it has neither \(BackupManifest.fileName) nor \(checksumFile). "
-                              + "Check the path; '\(ToolInfo.name) backup' and 'migrate' make backups.")
+                fileType(path + "/" + checksumFile, followingLinks: false) == .missing
+            {
+                throw refusal(
+                    "'\(path)' is not a backup: it has neither \(BackupManifest.fileName) nor \(checksumFile). "
+                        + "Check the path; '\(ToolInfo.name) backup' and 'migrate' make backups.")
             }
         case .exportFile:
             guard type != .missing else { throw refusal("'\(path)' does not exist. Check the path.") }

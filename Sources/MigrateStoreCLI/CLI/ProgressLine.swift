@@ -34,9 +34,11 @@ final class ProgressLine {
     ///   - write: Where to draw: standard error.
     ///   - elapsed: Time since the work started. The default reads a `ContinuousClock`
     ///     started now; tests pass a fake.
-    init(label: String, total: Int?, isEnabled: Bool, write: @escaping (String) -> Void,
-         elapsed: (() -> Duration)? = nil, delay: Duration = .seconds(1),
-         redrawInterval: Duration = .milliseconds(100)) {
+    init(
+        label: String, total: Int?, isEnabled: Bool, write: @escaping (String) -> Void,
+        elapsed: (() -> Duration)? = nil, delay: Duration = .seconds(1),
+        redrawInterval: Duration = .milliseconds(100)
+    ) {
         self.label = label
         self.total = total
         self.isEnabled = isEnabled

@@ -9,8 +9,9 @@ extension StoreError.Operation {
         case .validate(let store):
             ToolInfo.command(words: ["validate"] + (store.map { [$0] } ?? []))
         case .migrate(let store, let version, let allowBreaking):
-            ToolInfo.command(words: ["migrate"] + (version.map { ["--to", String($0)] } ?? [])
-                + (allowBreaking ? ["--allow-breaking"] : []) + (store.map { [$0] } ?? []))
+            ToolInfo.command(
+                words: ["migrate"] + (version.map { ["--to", String($0)] } ?? [])
+                    + (allowBreaking ? ["--allow-breaking"] : []) + (store.map { [$0] } ?? []))
         case .rollback(let store, let backup):
             ToolInfo.command(words: ["rollback", store, "--from-backup", backup ?? "BACKUP"])
         case .restore(let backup, let store):

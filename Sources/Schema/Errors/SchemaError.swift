@@ -45,8 +45,10 @@ public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For other codes: a sentence when expected/found do not say it all.
     public var detail: String?
 
-    package init(code: Code, file: String? = nil, keyPath: String? = nil, expected: String? = nil,
-                found: String? = nil, syntax: JSONSyntaxError? = nil, detail: String? = nil) {
+    package init(
+        code: Code, file: String? = nil, keyPath: String? = nil, expected: String? = nil,
+        found: String? = nil, syntax: JSONSyntaxError? = nil, detail: String? = nil
+    ) {
         self.code = code; self.file = file; self.keyPath = keyPath; self.expected = expected
         self.found = found; self.syntax = syntax; self.detail = detail
     }

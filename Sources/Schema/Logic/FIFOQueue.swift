@@ -87,16 +87,18 @@ extension QueueV2 {
     /// Every FIFO entry with its position and the reasons a client would hide it.
     public func fifoVisibility(_ context: QueueContext, enabled: Bool = true) -> [QueueEntryVisibility] {
         fifo.enumerated().map { index, entry in
-            QueueEntryVisibility(workStreamID: entry.workStreamID, position: index + 1,
-                                 hiddenBecause: context.reasons(for: entry.workStreamID, enabled: enabled))
+            QueueEntryVisibility(
+                workStreamID: entry.workStreamID, position: index + 1,
+                hiddenBecause: context.reasons(for: entry.workStreamID, enabled: enabled))
         }
     }
 
     /// Every priority entry, in queue order, with the reasons a client would hide it.
     public func priorityVisibility(_ context: QueueContext, enabled: Bool = true) -> [QueueEntryVisibility] {
         priority.enumerated().map { index, entry in
-            QueueEntryVisibility(workStreamID: entry.workStreamID, position: index + 1,
-                                 hiddenBecause: context.reasons(for: entry.workStreamID, enabled: enabled))
+            QueueEntryVisibility(
+                workStreamID: entry.workStreamID, position: index + 1,
+                hiddenBecause: context.reasons(for: entry.workStreamID, enabled: enabled))
         }
     }
 

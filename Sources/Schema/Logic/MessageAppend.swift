@@ -17,8 +17,10 @@ public enum MessageAppend {
     /// MessageAppend.append([reply], to: id, messages: &fields.messages,
     ///                      lastModified: &fields.lastModified, messageCount: &fields.messageCount)
     /// ```
-    public static func append(_ new: [MessageV1], to id: UUID, messages: inout [MessageV1], lastModified: inout Date,
-                              messageCount: inout Int32, keep: (inout [MessageV1]) -> Void = { _ in }) {
+    public static func append(
+        _ new: [MessageV1], to id: UUID, messages: inout [MessageV1], lastModified: inout Date,
+        messageCount: inout Int32, keep: (inout [MessageV1]) -> Void = { _ in }
+    ) {
         for var message in new {
             message.sessionID = id
             messages.append(message)

@@ -27,13 +27,17 @@ extension QueueV2 {
     ///   - storedPriority: The document's `priority` key, used when `level` is nil and the work
     ///     stream is not queued. The default is `defaultPriority` (10).
     ///   - date: The `priority_queued_at` of a first add.
-    public mutating func addToPriority(_ id: UUID, priority level: Int32? = nil,
-                                       storedPriority: Int32 = QueueV2.defaultPriority, at date: Date) {
+    public mutating func addToPriority(
+        _ id: UUID, priority level: Int32? = nil,
+        storedPriority: Int32 = QueueV2.defaultPriority, at date: Date
+    ) {
         let existing = priorityEntry(of: id)
         let level = level ?? existing?.priority ?? storedPriority
         var entries = priority.filter { $0.workStreamID != id }
-        entries.append(PriorityEntry(workStreamID: id, priority: level, priorityOrder: QueueV2.endOrder(of: level, in: entries),
-                                     priorityQueuedAt: existing?.priorityQueuedAt ?? date, unknown: existing?.unknown ?? [:]))
+        entries.append(
+            PriorityEntry(
+                workStreamID: id, priority: level, priorityOrder: QueueV2.endOrder(of: level, in: entries),
+                priorityQueuedAt: existing?.priorityQueuedAt ?? date, unknown: existing?.unknown ?? [:]))
         setPriority(entries)
     }
 
@@ -90,7 +94,7 @@ extension QueueV2 {
         let upperIndex = upper.flatMap { u in others.firstIndex { $0.workStreamID == u } }
         let lowerIndex = lower.flatMap { l in others.firstIndex { $0.workStreamID == l } }
         switch (upperIndex, lowerIndex) {
-        case let (u?, l?) where others[u].priority == others[l].priority:
+        case (let u?, let l?) where others[u].priority == others[l].priority:
             var mid = QueueV2.midpoint(others[u].priorityOrder, others[l].priorityOrder)
             if u != l && !QueueV2.liesBetween(mid, others[u].priorityOrder, others[l].priorityOrder) {
                 others = QueueV2.renumbered(level: others[u].priority, in: others)
@@ -98,13 +102,13 @@ extension QueueV2 {
             }
             entry.priority = others[u].priority
             entry.priorityOrder = mid
-        case let (_?, l?):
+        case (_?, let l?):
             entry.priority = others[l].priority
             entry.priorityOrder = QueueV2.endOrder(of: others[l].priority, in: others)
-        case let (nil, l?):
+        case (nil, let l?):
             entry.priority = others[l].priority
             entry.priorityOrder = others[l].priorityOrder - 1
-        case let (u?, nil):
+        case (let u?, nil):
             entry.priority = others[u].priority
             entry.priorityOrder = others[u].priorityOrder + 1
         case (nil, nil):

@@ -10,8 +10,9 @@ public enum QueueBuilder {
         let fifo = sessions.filter(\.keys.isInQueue).sorted(by: fifoOrder)
             .map { FIFOEntry(workStreamID: $0.id, queuedAt: $0.keys.queuedAt) }
         let priority = sessions.filter(\.keys.isInPriorityQueue).map {
-            PriorityEntry(workStreamID: $0.id, priority: $0.keys.priority, priorityOrder: $0.keys.priorityOrder,
-                          priorityQueuedAt: $0.keys.priorityQueuedAt)
+            PriorityEntry(
+                workStreamID: $0.id, priority: $0.keys.priority, priorityOrder: $0.keys.priorityOrder,
+                priorityQueuedAt: $0.keys.priorityQueuedAt)
         }
         return QueueV2(fifo: fifo, priority: priority)
     }
@@ -20,7 +21,7 @@ public enum QueueBuilder {
         let pa = effectivePosition(a.keys.queuePosition), pb = effectivePosition(b.keys.queuePosition)
         if pa != pb { return pa < pb }
         switch (a.keys.queuedAt, b.keys.queuedAt) {
-        case let (x?, y?) where x != y: return x < y
+        case (let x?, let y?) where x != y: return x < y
         case (.some, nil): return true
         case (nil, .some): return false
         default: return a.id.lowercased < b.id.lowercased

@@ -29,8 +29,10 @@ public struct QueueKeys: Sendable, Hashable {
     /// The defaults of spec §3: not queued anywhere, priority 10, order 0, no dates.
     public static let defaults = QueueKeys()
 
-    public init(isInQueue: Bool = false, queuePosition: Int32 = 0, queuedAt: Date? = nil, isInPriorityQueue: Bool = false,
-                priority: Int32 = QueueV2.defaultPriority, priorityOrder: Double = 0, priorityQueuedAt: Date? = nil) {
+    public init(
+        isInQueue: Bool = false, queuePosition: Int32 = 0, queuedAt: Date? = nil, isInPriorityQueue: Bool = false,
+        priority: Int32 = QueueV2.defaultPriority, priorityOrder: Double = 0, priorityQueuedAt: Date? = nil
+    ) {
         self.isInQueue = isInQueue; self.queuePosition = queuePosition; self.queuedAt = queuedAt
         self.isInPriorityQueue = isInPriorityQueue; self.priority = priority; self.priorityOrder = priorityOrder
         self.priorityQueuedAt = priorityQueuedAt
@@ -121,7 +123,8 @@ package struct QueueMirrorUpdate: Sendable {
     /// The work streams whose mirror may change: those whose entry differs between the two queues.
     package var candidates: Set<UUID> {
         let blank = QueueKeys(WorkStreamFieldsV1(id: UUID(), backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0)))
-        let all = old.queue.fifo.map(\.workStreamID) + old.queue.priority.map(\.workStreamID)
+        let all =
+            old.queue.fifo.map(\.workStreamID) + old.queue.priority.map(\.workStreamID)
             + new.queue.fifo.map(\.workStreamID) + new.queue.priority.map(\.workStreamID)
         return Set(all).filter { old.mirror(for: $0, current: blank) != new.mirror(for: $0, current: blank) }
     }

@@ -29,8 +29,10 @@ package enum QueueResolution {
     /// `queue.json` gets `schema_version` `target` (the version the store is at, or is migrated to).
     /// `sessions` is any collection, so that a migration passes a view of its staged work streams
     /// instead of a copy of their summaries (goal 5 of `Benchmarks/`).
-    package static func resolve(manifestVersion: Int, target: Int, sessions: some Collection<WorkStreamQueueSummary>,
-                                existing: QueueV2?) -> ResolvedQueue {
+    package static func resolve(
+        manifestVersion: Int, target: Int, sessions: some Collection<WorkStreamQueueSummary>,
+        existing: QueueV2?
+    ) -> ResolvedQueue {
         let rebuild = manifestVersion < 2 || existing == nil || sessions.contains { $0.schemaVersion < 2 }
         var queue: QueueV2
         var changes: [Change] = []
@@ -41,7 +43,9 @@ package enum QueueResolution {
             let existingIDs = Set(sessions.map(\.id))
             queue = existing!
             for e in queue.fifo where !existingIDs.contains(e.workStreamID) { changes.append(.queueEntryDropped(list: "fifo", workStreamID: e.workStreamID)) }
-            for e in queue.priority where !existingIDs.contains(e.workStreamID) { changes.append(.queueEntryDropped(list: "priority", workStreamID: e.workStreamID)) }
+            for e in queue.priority where !existingIDs.contains(e.workStreamID) {
+                changes.append(.queueEntryDropped(list: "priority", workStreamID: e.workStreamID))
+            }
             queue.fifo.removeAll { !existingIDs.contains($0.workStreamID) }
             queue.setPriority(queue.priority.filter { existingIDs.contains($0.workStreamID) })
         }
@@ -61,7 +65,10 @@ package enum QueueResolution {
         var result = new
         result.unknown = old.unknown
         for i in result.fifo.indices { result.fifo[i].unknown = fifoUnknown[result.fifo[i].workStreamID] ?? [:] }
-        result.setPriority(result.priority.map { var e = $0; e.unknown = priorityUnknown[e.workStreamID] ?? [:]; return e })
+        result.setPriority(
+            result.priority.map {
+                var e = $0; e.unknown = priorityUnknown[e.workStreamID] ?? [:]; return e
+            })
         return result
     }
 }

@@ -112,8 +112,10 @@ public enum RollbackCheck {
     ///   - storeVersion: the store's version: the keys of the steps from `reader` to it are the
     ///     newer keys the reader must keep.
     /// - Returns: the failures; empty when the document passes.
-    package static func checkWorkStream(bytes: [UInt8], file: String, original: WorkStreamDocument?, reader: Int,
-                                     storeVersion: Int) -> [Failure] {
+    package static func checkWorkStream(
+        bytes: [UInt8], file: String, original: WorkStreamDocument?, reader: Int,
+        storeVersion: Int
+    ) -> [Failure] {
         let view: ReaderView
         do { view = try self.view(of: bytes, reader: reader) } catch {
             return [Failure(check: .v1Decodes, file: file, reason: error.reason, reader: reader)]
@@ -134,8 +136,10 @@ public enum RollbackCheck {
             fail(.valuesPreserved, "messages[\(index)] lacks \(missing.map { "'\($0)'" }.joined(separator: " and "))")
         }
         if let original {
-            for difference in differences(view: view, original: original, reader: reader, newerKeys: newerKeys,
-                                          newerMessageKeys: newerMessageKeys) {
+            for difference in differences(
+                view: view, original: original, reader: reader, newerKeys: newerKeys,
+                newerMessageKeys: newerMessageKeys)
+            {
                 fail(.valuesPreserved, difference)
             }
         } else {
@@ -149,11 +153,15 @@ public enum RollbackCheck {
 
     /// Differences between the reader's view and what it saw before migration (`original`, taken
     /// to the reader's version by the chain) that are not reported normalisations (§6, §10).
-    static func differences(view: ReaderView, original: WorkStreamDocument, reader: Int, newerKeys: [String],
-                            newerMessageKeys: [String]) -> [String] {
+    static func differences(
+        view: ReaderView, original: WorkStreamDocument, reader: Int, newerKeys: [String],
+        newerMessageKeys: [String]
+    ) -> [String] {
         let before: ReaderView
         do {
-            let atReader = original.schemaVersion >= reader ? original
+            let atReader =
+                original.schemaVersion >= reader
+                ? original
                 : try MigrationChain.migrateWorkStream(original, storeVersion: original.schemaVersion, to: reader).0
             before = try self.view(of: atReader.encoded, reader: reader)
         } catch {
@@ -175,7 +183,8 @@ public enum RollbackCheck {
         let cursorDefaults = Dictionary(uniqueKeysWithValues: zip(SyncCursors.keys, SyncCursors.defaults.values))
         for key in newerKeys {
             if let old = beforeUnknown.removeValue(forKey: key), viewUnknown[key] != old,
-               !(cursorDefaults[key] != nil && viewUnknown[key] == cursorDefaults[key]) {   // §10 cursor_reset
+                !(cursorDefaults[key] != nil && viewUnknown[key] == cursorDefaults[key])
+            {  // §10 cursor_reset
                 out.append("'\(key)' was \(old.briefDescription) before migration, now \(viewUnknown[key]?.briefDescription ?? "absent")")
             }
             viewUnknown.removeValue(forKey: key)
@@ -209,19 +218,29 @@ public enum RollbackCheck {
     package static func checkMirror(sessions: [WorkStreamQueueSummary], queue: QueueV2) -> Failure? {
         let derived = QueueBuilder.build(from: sessions)
         let strip: (QueueV2) -> ([FIFOEntry], [PriorityEntry]) = { q in
-            (q.fifo.map { FIFOEntry(workStreamID: $0.workStreamID, queuedAt: $0.queuedAt) },
-             q.priority.map { PriorityEntry(workStreamID: $0.workStreamID, priority: $0.priority, priorityOrder: $0.priorityOrder, priorityQueuedAt: $0.priorityQueuedAt) })
+            (
+                q.fifo.map { FIFOEntry(workStreamID: $0.workStreamID, queuedAt: $0.queuedAt) },
+                q.priority.map {
+                    PriorityEntry(workStreamID: $0.workStreamID, priority: $0.priority, priorityOrder: $0.priorityOrder, priorityQueuedAt: $0.priorityQueuedAt)
+                }
+            )
         }
         let (df, dp) = strip(derived), (qf, qp) = strip(queue)
         if df != qf {
             let i = (0..<min(df.count, qf.count)).first { df[$0] != qf[$0] } ?? min(df.count, qf.count)
-            return Failure(check: .mirrorMatchesQueue, file: StoreLayout.queue,
-                           reason: "FIFO position \(i + 1): the session keys give \(df.indices.contains(i) ? df[i].workStreamID.lowercased : "nothing"), queue.json has \(qf.indices.contains(i) ? qf[i].workStreamID.lowercased : "nothing") (\(df.count) vs \(qf.count) entries)")
+            return Failure(
+                check: .mirrorMatchesQueue, file: StoreLayout.queue,
+                reason:
+                    "FIFO position \(i + 1): the session keys give \(df.indices.contains(i) ? df[i].workStreamID.lowercased : "nothing"), queue.json has \(qf.indices.contains(i) ? qf[i].workStreamID.lowercased : "nothing") (\(df.count) vs \(qf.count) entries)"
+            )
         }
         if dp != qp {
             let i = (0..<min(dp.count, qp.count)).first { dp[$0] != qp[$0] } ?? min(dp.count, qp.count)
-            return Failure(check: .mirrorMatchesQueue, file: StoreLayout.queue,
-                           reason: "priority entry \(i + 1): the session keys give \(dp.indices.contains(i) ? dp[i].workStreamID.lowercased : "nothing"), queue.json has \(qp.indices.contains(i) ? qp[i].workStreamID.lowercased : "nothing") (\(dp.count) vs \(qp.count) entries)")
+            return Failure(
+                check: .mirrorMatchesQueue, file: StoreLayout.queue,
+                reason:
+                    "priority entry \(i + 1): the session keys give \(dp.indices.contains(i) ? dp[i].workStreamID.lowercased : "nothing"), queue.json has \(qp.indices.contains(i) ? qp[i].workStreamID.lowercased : "nothing") (\(dp.count) vs \(qp.count) entries)"
+            )
         }
         return nil
     }

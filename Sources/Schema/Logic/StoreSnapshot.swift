@@ -10,8 +10,10 @@ package struct StoreSnapshot: Sendable, Hashable {
     package var settings: SettingsV1?
     package var queue: QueueV2?
 
-    package init(manifest: ManifestDocument, sessions: [UUID: WorkStreamDocument] = [:], userSessions: [UUID: CustomisationV1] = [:],
-                settings: SettingsV1? = nil, queue: QueueV2? = nil) {
+    package init(
+        manifest: ManifestDocument, sessions: [UUID: WorkStreamDocument] = [:], userSessions: [UUID: CustomisationV1] = [:],
+        settings: SettingsV1? = nil, queue: QueueV2? = nil
+    ) {
         self.manifest = manifest; self.sessions = sessions; self.userSessions = userSessions
         self.settings = settings; self.queue = queue
     }
@@ -78,8 +80,9 @@ package struct StoreSnapshot: Sendable, Hashable {
 
     static func checkID(_ inside: UUID, _ fromName: UUID, _ path: String) throws(SchemaError) {
         guard inside == fromName else {
-            throw SchemaError(code: .invalidValue, file: path, keyPath: "id", expected: "'\(fromName.lowercased)' (the file name)",
-                              found: "'\(inside.lowercased)'")
+            throw SchemaError(
+                code: .invalidValue, file: path, keyPath: "id", expected: "'\(fromName.lowercased)' (the file name)",
+                found: "'\(inside.lowercased)'")
         }
     }
 }

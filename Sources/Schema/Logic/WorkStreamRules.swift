@@ -63,7 +63,11 @@ public enum WorkStreamRules {
     }
 
     /// Where the display name comes from, for tools that explain it.
-    public enum DisplayNameSource: String, Sendable { case customName = "custom_name", backendName = "backend_name", placeholder }
+    public enum DisplayNameSource: String, Sendable {
+        case customName = "custom_name"
+        case backendName = "backend_name"
+        case placeholder
+    }
 
     public static func displayNameSource(backendName: String, customisation: CustomisationV1?) -> DisplayNameSource {
         if let custom = customisation?.customName, !trimmedOfWhiteSpace(custom).isEmpty {
@@ -75,18 +79,24 @@ public enum WorkStreamRules {
     /// A new work stream as current (v3) code writes it (dual write): every v1 key with its default,
     /// `backend_name` = `""` (never a UUID), `provider_session_id` = the id in lowercase,
     /// `provider` = `"claude"`, the sync cursors at their defaults (§10).
-    public static func newWorkStream(id: UUID = UUID(), workingDirectory: String, createdAt: Date,
-                                     provider: String = defaultProvider, isLocallyCreated: Bool = true) -> WorkStreamV3 {
-        let fields = WorkStreamFieldsV1(id: id, backendName: "", workingDirectory: workingDirectory,
-                                     lastModified: createdAt, isLocallyCreated: isLocallyCreated)
+    public static func newWorkStream(
+        id: UUID = UUID(), workingDirectory: String, createdAt: Date,
+        provider: String = defaultProvider, isLocallyCreated: Bool = true
+    ) -> WorkStreamV3 {
+        let fields = WorkStreamFieldsV1(
+            id: id, backendName: "", workingDirectory: workingDirectory,
+            lastModified: createdAt, isLocallyCreated: isLocallyCreated)
         return WorkStreamV3(fields: fields, providerSessionID: id.lowercased, provider: provider)
     }
 
     /// A new work stream as v4 code writes it (spec §11): `name` = `""`, `provider_session_id` =
     /// the id in lowercase, `provider` as given, the sync cursors at their defaults, no queue keys.
-    public static func newRenamedWorkStream(id: UUID = UUID(), workingDirectory: String, createdAt: Date,
-                                       provider: String = defaultProvider, isLocallyCreated: Bool = true) -> WorkStreamV4 {
-        WorkStreamV4(id: id, name: "", workingDirectory: workingDirectory, lastModified: createdAt,
-                  isLocallyCreated: isLocallyCreated, providerSessionID: id.lowercased, provider: provider)
+    public static func newRenamedWorkStream(
+        id: UUID = UUID(), workingDirectory: String, createdAt: Date,
+        provider: String = defaultProvider, isLocallyCreated: Bool = true
+    ) -> WorkStreamV4 {
+        WorkStreamV4(
+            id: id, name: "", workingDirectory: workingDirectory, lastModified: createdAt,
+            isLocallyCreated: isLocallyCreated, providerSessionID: id.lowercased, provider: provider)
     }
 }

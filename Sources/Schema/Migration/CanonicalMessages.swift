@@ -312,13 +312,14 @@ private struct Scanner {
         guard bytes.count - pos >= 2 else { return false }
         switch bytes[pos + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             pos += 2
             return true
         case UInt8(ascii: "u"):
             guard bytes.count - pos >= 6, bytes[pos + 2] == UInt8(ascii: "0"), bytes[pos + 3] == UInt8(ascii: "0"),
-                  bytes[pos + 4] == UInt8(ascii: "0") || bytes[pos + 4] == UInt8(ascii: "1"),
-                  Scanner.isLowerHex(bytes[pos + 5]) else { return false }
+                bytes[pos + 4] == UInt8(ascii: "0") || bytes[pos + 4] == UInt8(ascii: "1"),
+                Scanner.isLowerHex(bytes[pos + 5])
+            else { return false }
             let low = bytes[pos + 5]
             let nibble = low <= UInt8(ascii: "9") ? low - UInt8(ascii: "0") : low - UInt8(ascii: "a") + 10
             let value = (bytes[pos + 4] - UInt8(ascii: "0")) << 4 | nibble

@@ -32,8 +32,10 @@ extension MigrationChain {
     ///
     /// With `mirror`, the document goes through `StoreMigration.migrateWorkStreamDocument` instead, which
     /// also applies and reports the resolved queue's mirror keys (the migration's second pass).
-    package static func migrateCanonicalWorkStream(_ bytes: [UInt8], storeVersion: Int, to target: Int,
-                                                   acceptingNewerVersions: Bool, mirror: QueueIndex? = nil) -> CanonicalMigration? {
+    package static func migrateCanonicalWorkStream(
+        _ bytes: [UInt8], storeVersion: Int, to target: Int,
+        acceptingNewerVersions: Bool, mirror: QueueIndex? = nil
+    ) -> CanonicalMigration? {
         guard target == WorkStreamV2.version || target == WorkStreamV3.version, let start = messagesValueStart(bytes) else { return nil }
         let upgraded = bytes.withUnsafeBufferPointer { buffer in
             target == WorkStreamV3.version ? CanonicalMessages.upgradedToV3(buffer, from: start) : CanonicalMessages.checkedForV2(buffer, from: start)
@@ -47,7 +49,7 @@ extension MigrationChain {
             guard parsed.tookKnown, parsed.member == start..<upgraded.end else { return nil }
             document = try WorkStreamDocument(json: parsed.value, acceptingNewerVersions: acceptingNewerVersions)
         } catch {
-            return nil   // not lost: the full path parses the document again and reports this error
+            return nil  // not lost: the full path parses the document again and reports this error
         }
         guard document.schemaVersion < target else { return nil }
         let id = document.fields.id
@@ -64,7 +66,7 @@ extension MigrationChain {
                 (migrated, changes) = try migrateWorkStream(document, storeVersion: storeVersion, to: target)
             }
         } catch {
-            return nil   // as above: the full path reports it
+            return nil  // as above: the full path reports it
         }
         let out: [UInt8]
         switch migrated {

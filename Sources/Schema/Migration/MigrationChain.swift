@@ -58,8 +58,10 @@ public enum MigrationChain {
     /// - Returns: the document (unchanged when it is at `target` or newer) and its changes, with the
     ///   `schema_version` changes of the steps merged into one (`1 → 3`).
     ///   - queue: the store's queue, which the breaking step v3 → v4 needs (§11).
-    public static func migrateWorkStream(_ document: WorkStreamDocument, storeVersion: Int, to target: Int,
-                                         queue: QueueIndex = QueueIndex(QueueV2())) throws(SchemaError) -> (WorkStreamDocument, [Change]) {
+    public static func migrateWorkStream(
+        _ document: WorkStreamDocument, storeVersion: Int, to target: Int,
+        queue: QueueIndex = QueueIndex(QueueV2())
+    ) throws(SchemaError) -> (WorkStreamDocument, [Change]) {
         let start = document.schemaVersion
         guard start < target else { return (document, []) }
         let context = StepContext(writtenByOlderWriter: start < storeVersion, queue: queue)

@@ -64,9 +64,11 @@ public struct MigrationStep: Sendable {
     /// What the step does to the store's folders (its inverse undoes it).
     public let layout: LayoutEffect
 
-    public init(from: Int, to: Int, kind: StepKind, summary: String, addedWorkStreamKeys: [String], addedMessageKeys: [String],
-                normalisations: Set<String>, inverse: InverseStep? = nil, layout: LayoutEffect = .none,
-                workStream: @escaping WorkStreamTransform) {
+    public init(
+        from: Int, to: Int, kind: StepKind, summary: String, addedWorkStreamKeys: [String], addedMessageKeys: [String],
+        normalisations: Set<String>, inverse: InverseStep? = nil, layout: LayoutEffect = .none,
+        workStream: @escaping WorkStreamTransform
+    ) {
         precondition(to == from + 1, "MigrationStep: a step goes from one version to the next")
         precondition((kind == .breaking) == (inverse != nil), "MigrationStep: a breaking step, and only one, ships with its inverse")
         precondition(layout == .none || kind == .breaking, "MigrationStep: only a breaking step changes the store's folders")

@@ -16,8 +16,10 @@ package enum StoreMigration {
     }
 
     /// One work stream through the chain up to `target`, then the queue mirror.
-    package static func migrateWorkStreamDocument(_ document: WorkStreamDocument, storeVersion: Int, target: Int,
-                                       index: QueueIndex) throws(SchemaError) -> (WorkStreamDocument, [Change]) {
+    package static func migrateWorkStreamDocument(
+        _ document: WorkStreamDocument, storeVersion: Int, target: Int,
+        index: QueueIndex
+    ) throws(SchemaError) -> (WorkStreamDocument, [Change]) {
         // Along the rollback-safe steps (and the mirror, which they keep), then any breaking step
         // with the resolved queue (§11: v4 keeps no mirror).
         let safeTarget = min(target, max(document.schemaVersion, MigrationChain.defaultTarget(from: min(document.schemaVersion, storeVersion))))
@@ -41,12 +43,15 @@ package enum StoreMigration {
     /// An upgrade gets one migration record per step (§9), each with `counts`. A re-upgrade after
     /// an older writer (the store is at the target, some documents were not) gets one record from
     /// `reupgradeFrom`, the oldest version among the documents rewritten.
-    package static func manifest(_ manifest: ManifestDocument, counts: [String: Int], anyChange: Bool, reupgradeFrom: Int,
-                                 context: Context) -> (ManifestV2, [Change])? {
+    package static func manifest(
+        _ manifest: ManifestDocument, counts: [String: Int], anyChange: Bool, reupgradeFrom: Int,
+        context: Context
+    ) -> (ManifestV2, [Change])? {
         let from = manifest.schemaVersion
         func record(_ from: Int, _ to: Int) -> MigrationRecord {
-            MigrationRecord(from: from, to: to, startedAt: context.startedAt, finishedAt: context.finishedAt,
-                            toolVersion: context.toolVersion, counts: counts)
+            MigrationRecord(
+                from: from, to: to, startedAt: context.startedAt, finishedAt: context.finishedAt,
+                toolVersion: context.toolVersion, counts: counts)
         }
         if from < context.target {
             let records = MigrationChain.steps(from: from, to: context.target).map { record($0.from, $0.to) }
@@ -76,8 +81,10 @@ package enum StoreMigration {
     /// byte-identical to an uninterrupted one (timestamps aside). The per-change detail is the
     /// report that `plan` and `migrate` print. For a re-upgrade after a rollback they count the
     /// changes this run made, from its report.
-    package static func counts(manifestVersion: Int, target: Int, sessions: Int, userSessions: Int, settings: Bool,
-                              queue: QueueV2, report: MigrationReport) -> [String: Int] {
+    package static func counts(
+        manifestVersion: Int, target: Int, sessions: Int, userSessions: Int, settings: Bool,
+        queue: QueueV2, report: MigrationReport
+    ) -> [String: Int] {
         if manifestVersion < target {
             return upgradeCounts(sessions: sessions, userSessions: userSessions, settings: settings, queue: queue)
         }
@@ -86,8 +93,10 @@ package enum StoreMigration {
 
     /// What a migration record counts for a change of version: documents by kind, queue sizes.
     package static func upgradeCounts(sessions: Int, userSessions: Int, settings: Bool, queue: QueueV2) -> [String: Int] {
-        return ["sessions": sessions, "user_sessions": userSessions, "settings": settings ? 1 : 0,
-                "fifo_entries": queue.fifo.count, "priority_entries": queue.priority.count]
+        return [
+            "sessions": sessions, "user_sessions": userSessions, "settings": settings ? 1 : 0,
+            "fifo_entries": queue.fifo.count, "priority_entries": queue.priority.count,
+        ]
     }
 
     /// Migrates a store in memory to `context.target`. A store at the target whose documents are
@@ -100,8 +109,9 @@ package enum StoreMigration {
         var out = store
         var report = MigrationReport()
         let storeVersion = store.manifest.schemaVersion, target = context.target
-        let resolved = QueueResolution.resolve(manifestVersion: storeVersion, target: target,
-                                               sessions: store.sessions.values.map(WorkStreamQueueSummary.init), existing: store.queue)
+        let resolved = QueueResolution.resolve(
+            manifestVersion: storeVersion, target: target,
+            sessions: store.sessions.values.map(WorkStreamQueueSummary.init), existing: store.queue)
         if !resolved.changes.isEmpty {
             out.queue = resolved.queue
             report.append(DocumentChanges(file: StoreLayout.queue, changes: resolved.changes))
@@ -136,11 +146,14 @@ package enum StoreMigration {
                 report.append(DocumentChanges(file: StoreLayout.settings, changes: changes))
             }
         }
-        let counts = counts(manifestVersion: storeVersion, target: target, sessions: store.sessions.count,
-                            userSessions: store.userSessions.count, settings: store.settings != nil,
-                            queue: resolved.queue, report: report)
-        if let (manifest, changes) = manifest(store.manifest, counts: counts, anyChange: !report.isNoop,
-                                              reupgradeFrom: reupgradeFrom, context: context) {
+        let counts = counts(
+            manifestVersion: storeVersion, target: target, sessions: store.sessions.count,
+            userSessions: store.userSessions.count, settings: store.settings != nil,
+            queue: resolved.queue, report: report)
+        if let (manifest, changes) = manifest(
+            store.manifest, counts: counts, anyChange: !report.isNoop,
+            reupgradeFrom: reupgradeFrom, context: context)
+        {
             out.manifest = .v2(manifest)
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))
         }
@@ -152,11 +165,15 @@ extension StoreMigration {
     /// `store.json` after the breaking step (spec §11) or its inverse: the version, the
     /// `min_reader_version` the chain gives that version (4 after the step, back to the oldest
     /// reader after the inverse), and one migration record `from → to` with `counts`.
-    package static func layoutChangeManifest(_ manifest: ManifestV2, to target: Int, counts: [String: Int],
-                                             context: Context) -> ManifestV2 {
+    package static func layoutChangeManifest(
+        _ manifest: ManifestV2, to target: Int, counts: [String: Int],
+        context: Context
+    ) -> ManifestV2 {
         var m = manifest
-        m.migrations.append(MigrationRecord(from: manifest.schemaVersion, to: target, startedAt: context.startedAt,
-                                            finishedAt: context.finishedAt, toolVersion: context.toolVersion, counts: counts))
+        m.migrations.append(
+            MigrationRecord(
+                from: manifest.schemaVersion, to: target, startedAt: context.startedAt,
+                finishedAt: context.finishedAt, toolVersion: context.toolVersion, counts: counts))
         m.schemaVersion = target
         m.minReaderVersion = MigrationChain.minReaderVersion(at: target)
         return m

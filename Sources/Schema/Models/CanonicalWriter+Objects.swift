@@ -1,4 +1,5 @@
 import StoreJSON
+
 // Objects of the canonical writer: known keys in a precomputed order, unknown keys merged in.
 
 /// The known keys of one object type at one nesting level, sorted by their UTF-8 bytes (the
@@ -58,8 +59,10 @@ extension CanonicalWriter {
 
     /// Writes an object of `layout`'s type: `{`, each known member's line with its value
     /// (written by `value`), the unknown members at their sorted places, and `}`.
-    mutating func object<Field>(_ layout: borrowing KeyLayout<Field>, unknown: JSONObject,
-                                _ value: (inout CanonicalWriter, Field) -> Void) {
+    mutating func object<Field>(
+        _ layout: borrowing KeyLayout<Field>, unknown: JSONObject,
+        _ value: (inout CanonicalWriter, Field) -> Void
+    ) {
         var object = openObject(layout, unknown: unknown)
         layout.heads.withUnsafeBufferPointer { heads in
             layout.members.withUnsafeBufferPointer { members in

@@ -16,8 +16,10 @@ public struct CustomisationV1: Sendable, Hashable {
     public var createdAt: Date
     public var unknown: JSONObject
 
-    public init(id: UUID, createdAt: Date, customName: String? = nil, isUserDeleted: Bool = false,
-                unknown: JSONObject = [:], schemaVersion: Int = DocumentVersion.current) {
+    public init(
+        id: UUID, createdAt: Date, customName: String? = nil, isUserDeleted: Bool = false,
+        unknown: JSONObject = [:], schemaVersion: Int = DocumentVersion.current
+    ) {
         self.id = id; self.createdAt = createdAt; self.customName = customName
         self.isUserDeleted = isUserDeleted; self.unknown = unknown; self.schemaVersion = schemaVersion
     }
@@ -60,8 +62,10 @@ public struct SettingsV1: Sendable, Hashable {
     public var priorityQueueEnabled: Bool
     public var unknown: JSONObject
 
-    public init(queueEnabled: Bool = false, priorityQueueEnabled: Bool = false, unknown: JSONObject = [:],
-                schemaVersion: Int = DocumentVersion.current) {
+    public init(
+        queueEnabled: Bool = false, priorityQueueEnabled: Bool = false, unknown: JSONObject = [:],
+        schemaVersion: Int = DocumentVersion.current
+    ) {
         self.queueEnabled = queueEnabled; self.priorityQueueEnabled = priorityQueueEnabled
         self.unknown = unknown; self.schemaVersion = schemaVersion
     }

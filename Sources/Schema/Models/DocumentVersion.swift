@@ -1,4 +1,5 @@
 import StoreJSON
+
 /// Version negotiation for documents: parse, read `schema_version` first, then pick the type.
 public enum DocumentVersion {
     /// The version this code creates a store at, and the newest a store reaches without asking
@@ -36,16 +37,24 @@ public enum DocumentVersion {
     ///   - acceptingNewer: also read versions above `supported` (the store's `min_reader_version`
     ///     allows it; spec §4). Newer keys are then kept as unknown keys.
     /// - Throws: `.unsupportedVersion` naming both versions.
-    static func read(_ r: inout ObjectReader, supported: ClosedRange<Int>, acceptingNewer: Bool,
-                     kind: String) throws(SchemaError) -> Int {
+    static func read(
+        _ r: inout ObjectReader, supported: ClosedRange<Int>, acceptingNewer: Bool,
+        kind: String
+    ) throws(SchemaError) -> Int {
         let version = Int(try r.int("schema_version", in: 1...Int64(Int32.max)))
         if supported.contains(version) || (acceptingNewer && version > supported.upperBound) { return version }
         if version > supported.upperBound {
-            throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
-                              detail: "this \(kind) document has schema_version \(version), but this code reads up to version \(supported.upperBound); use a newer version of the tool")
+            throw SchemaError(
+                code: .unsupportedVersion, keyPath: "schema_version",
+                detail:
+                    "this \(kind) document has schema_version \(version), but this code reads up to version \(supported.upperBound); use a newer version of the tool"
+            )
         }
-        throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
-                          detail: "this \(kind) document has schema_version \(version), but this type reads version \(supported.lowerBound)\(supported.count > 1 ? "–\(supported.upperBound)" : ""); migrate the store first")
+        throw SchemaError(
+            code: .unsupportedVersion, keyPath: "schema_version",
+            detail:
+                "this \(kind) document has schema_version \(version), but this type reads version \(supported.lowerBound)\(supported.count > 1 ? "–\(supported.upperBound)" : ""); migrate the store first"
+        )
     }
 
     static func read(_ r: inout ObjectReader, reader: Int, acceptingNewer: Bool, kind: String) throws(SchemaError) -> Int {
@@ -76,8 +85,11 @@ public enum WorkStreamDocument: Sendable, Hashable {
         let version = try DocumentVersion.peek(json)
         if renamedFolder {
             guard version >= WorkStreamV4.version else {
-                throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
-                                  detail: "this work stream has schema_version \(version), but a work stream in \(StoreLayout.workStreamsFolderV4)/ must have schema_version \(WorkStreamV4.version) or later (the store is at version \(WorkStreamV4.version) or later); run migrate-store migrate to finish the store's layout change, or restore a backup")
+                throw SchemaError(
+                    code: .unsupportedVersion, keyPath: "schema_version",
+                    detail:
+                        "this work stream has schema_version \(version), but a work stream in \(StoreLayout.workStreamsFolderV4)/ must have schema_version \(WorkStreamV4.version) or later (the store is at version \(WorkStreamV4.version) or later); run migrate-store migrate to finish the store's layout change, or restore a backup"
+                )
             }
             self = .v4(try WorkStreamV4(json: json, acceptingNewerVersions: acceptingNewerVersions))
             return
@@ -90,8 +102,9 @@ public enum WorkStreamDocument: Sendable, Hashable {
     }
 
     public init(bytes: [UInt8], acceptingNewerVersions: Bool = false, renamedFolder: Bool = false) throws(SchemaError) {
-        try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions,
-                      renamedFolder: renamedFolder)
+        try self.init(
+            json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions,
+            renamedFolder: renamedFolder)
     }
 
     /// Decodes `bytes` as the frozen type of `version` itself (whose reader refuses what it does
@@ -103,8 +116,9 @@ public enum WorkStreamDocument: Sendable, Hashable {
         case WorkStreamV3.version: self = .v3(try WorkStreamV3(bytes: bytes))
         case WorkStreamV4.version: self = .v4(try WorkStreamV4(bytes: bytes))
         default:
-            throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version",
-                              detail: "this code has no work-stream type of schema version \(version)")
+            throw SchemaError(
+                code: .unsupportedVersion, keyPath: "schema_version",
+                detail: "this code has no work-stream type of schema version \(version)")
         }
     }
 

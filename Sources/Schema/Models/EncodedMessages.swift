@@ -50,8 +50,10 @@ extension WorkStreamDocument {
     /// document, the same errors. When the root's `messages` value is exactly `known.bytes`, it
     /// is compared instead of parsed, and the messages are `known.messages` (which decoding
     /// those bytes gives, see ``EncodedMessages``).
-    package static func decode(_ bytes: [UInt8], acceptingNewerVersions: Bool = false,
-                              reusing known: EncodedMessages?) throws(SchemaError) -> DecodedWorkStreamDocument {
+    package static func decode(
+        _ bytes: [UInt8], acceptingNewerVersions: Bool = false,
+        reusing known: EncodedMessages?
+    ) throws(SchemaError) -> DecodedWorkStreamDocument {
         let parsed: (value: JSONValue, member: Range<Int>?, tookKnown: Bool)
         do {
             parsed = try JSONParser.parse(bytes, watching: "messages", known: known?.bytes, placeholder: .array([]))
@@ -74,9 +76,10 @@ extension WorkStreamV2 {
     /// (and then changed, or not), and the messages with their bytes to keep for the next read;
     /// see ``WorkStreamEncoding/encoded(after:)``.
     package func encoded(after read: DecodedWorkStreamDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
-        WorkStreamEncoding.encoded(WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
-                                provider: .init(sessionID: providerSessionID, name: provider, cursors: nil),
-                                unknown: unknown, after: read)
+        WorkStreamEncoding.encoded(
+            WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
+            provider: .init(sessionID: providerSessionID, name: provider, cursors: nil),
+            unknown: unknown, after: read)
     }
 }
 
@@ -86,9 +89,10 @@ extension WorkStreamV2 {
     /// migration's fast path (`MigrationChain.migrateCanonicalWorkStream`).
     package func encoded(copyingMessages messages: [UInt8]) -> [UInt8] {
         var range = 0..<0, appended: [Range<Int>] = []
-        return WorkStreamEncoding.document(WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
-                                        provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown,
-                                        messages: .copy(messages), messagesRange: &range, appendedRanges: &appended)
+        return WorkStreamEncoding.document(
+            WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
+            provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown,
+            messages: .copy(messages), messagesRange: &range, appendedRanges: &appended)
     }
 }
 
@@ -96,18 +100,20 @@ extension WorkStreamV3 {
     /// As ``WorkStreamV2/encoded(copyingMessages:)``, for a v3 document.
     package func encoded(copyingMessages messages: [UInt8]) -> [UInt8] {
         var range = 0..<0, appended: [Range<Int>] = []
-        return WorkStreamEncoding.document(WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: fields,
-                                        provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
-                                        unknown: unknown, messages: .copy(messages), messagesRange: &range, appendedRanges: &appended)
+        return WorkStreamEncoding.document(
+            WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: fields,
+            provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
+            unknown: unknown, messages: .copy(messages), messagesRange: &range, appendedRanges: &appended)
     }
 
     /// As ``WorkStreamV2/encoded(after:)``, for a v3 document (messages without `sync` get the defaults).
     package func encoded(after read: DecodedWorkStreamDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
         var filled = self
         filled.fillMessageSync()
-        return WorkStreamEncoding.encoded(WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
-                                       provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
-                                       unknown: unknown, after: read)
+        return WorkStreamEncoding.encoded(
+            WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
+            provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
+            unknown: unknown, after: read)
     }
 }
 
@@ -126,8 +132,10 @@ extension WorkStreamEncoding {
     /// - they were decoded from bytes equal to the bytes written for them (the source was
     ///   canonical) and not changed.
     /// Otherwise (changed messages, another writer's formatting) nil: they are parsed on the next read.
-    static func encoded(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1, provider: Provider,
-                        unknown: JSONObject, after read: DecodedWorkStreamDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
+    static func encoded(
+        _ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1, provider: Provider,
+        unknown: JSONObject, after read: DecodedWorkStreamDocument
+    ) -> (bytes: [UInt8], messages: EncodedMessages?) {
         let messages = fields.messages
         var source = WorkStreamEncoding.MessagesSource.encode
         if let known = read.reused {
@@ -138,18 +146,23 @@ extension WorkStreamEncoding {
             }
         }
         var range = 0..<0, appended: [Range<Int>] = []
-        let bytes = WorkStreamEncoding.document(layout, schemaVersion: schemaVersion, fields: fields, provider: provider,
-                                             unknown: unknown, messages: source, messagesRange: &range, appendedRanges: &appended)
+        let bytes = WorkStreamEncoding.document(
+            layout, schemaVersion: schemaVersion, fields: fields, provider: provider,
+            unknown: unknown, messages: source, messagesRange: &range, appendedRanges: &appended)
         switch source {
         case .copy: return (bytes, read.reused)
         case .append(_, let count):
-            return (bytes, decodeExactly(bytes, appended, as: messages[count...], readingSync: provider.cursors != nil)
-                ? EncodedMessages(bytes: Array(bytes[range]), messages: messages) : nil)
+            return (
+                bytes,
+                decodeExactly(bytes, appended, as: messages[count...], readingSync: provider.cursors != nil)
+                    ? EncodedMessages(bytes: Array(bytes[range]), messages: messages) : nil
+            )
         case .encode: break
         }
         guard read.reused == nil, let readRange = read.messagesRange,
-              EncodedMessages.sameStorage(messages, read.document.fields.messages),
-              readRange.count == range.count else { return (bytes, nil) }
+            EncodedMessages.sameStorage(messages, read.document.fields.messages),
+            readRange.count == range.count
+        else { return (bytes, nil) }
         let same = read.source.withUnsafeBufferPointer { source in
             bytes.withUnsafeBufferPointer { written in
                 memcmp(source.baseAddress! + readRange.lowerBound, written.baseAddress! + range.lowerBound, range.count) == 0
@@ -163,12 +176,15 @@ extension WorkStreamEncoding {
     /// of a document's `messages` has (two levels in), so that what decodes here decodes there.
     /// A message that does not parse or decode back only means no vouching: it is parsed on the
     /// next read, which reports whatever is wrong with it.
-    private static func decodeExactly(_ bytes: [UInt8], _ ranges: [Range<Int>], as messages: ArraySlice<MessageV1>,
-                                      readingSync: Bool) -> Bool {
+    private static func decodeExactly(
+        _ bytes: [UInt8], _ ranges: [Range<Int>], as messages: ArraySlice<MessageV1>,
+        readingSync: Bool
+    ) -> Bool {
         guard ranges.count == messages.count else { return false }
         for (range, message) in zip(ranges, messages) {
             guard let json = try? JSONParser.parse(Array(bytes[range]), maxDepth: JSONParser.defaultMaxDepth - 2),
-                  let decoded = try? MessageV1(json: json, path: "messages", readingSync: readingSync), decoded == message else { return false }
+                let decoded = try? MessageV1(json: json, path: "messages", readingSync: readingSync), decoded == message
+            else { return false }
         }
         return true
     }

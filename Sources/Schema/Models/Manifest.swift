@@ -41,8 +41,9 @@ public struct ManifestHeader: Sendable, Hashable {
         if schemaVersion == reader { return .current }
         if schemaVersion < reader { return .needsMigration(from: schemaVersion) }
         let minReader = minReaderVersion ?? schemaVersion
-        return minReader <= reader ? .superseded(storeVersion: schemaVersion, minReaderVersion: minReader)
-                                   : .refused(storeVersion: schemaVersion, minReaderVersion: minReader, reader: reader)
+        return minReader <= reader
+            ? .superseded(storeVersion: schemaVersion, minReaderVersion: minReader)
+            : .refused(storeVersion: schemaVersion, minReaderVersion: minReader, reader: reader)
     }
 }
 
@@ -87,7 +88,8 @@ public enum StoreCompatibility: Sendable, Hashable {
     /// For `.refused`: a sentence naming both versions.
     public var refusal: String? {
         guard case .refused(let s, let m, let r) = self else { return nil }
-        return "the store has schema_version \(s) and needs a reader of version \(m) or newer (min_reader_version \(m)), but this tool reads version \(r); use a newer version of the tool"
+        return
+            "the store has schema_version \(s) and needs a reader of version \(m) or newer (min_reader_version \(m)), but this tool reads version \(r); use a newer version of the tool"
     }
 }
 

@@ -1,4 +1,5 @@
 import StoreJSON
+
 /// `store.json` of whichever version the store has.
 public enum ManifestDocument: Sendable, Hashable {
     case v1(ManifestV1)

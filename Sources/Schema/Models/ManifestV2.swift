@@ -11,18 +11,23 @@ public struct ManifestV2: Sendable, Hashable {
     public var migrations: [MigrationRecord]
     public var unknown: JSONObject
 
-    public init(createdAt: Date, migrations: [MigrationRecord] = [], minReaderVersion: Int = 1,
-                unknown: JSONObject = [:], schemaVersion: Int = DocumentVersion.current) {
+    public init(
+        createdAt: Date, migrations: [MigrationRecord] = [], minReaderVersion: Int = 1,
+        unknown: JSONObject = [:], schemaVersion: Int = DocumentVersion.current
+    ) {
         self.createdAt = createdAt; self.migrations = migrations; self.minReaderVersion = minReaderVersion
         self.unknown = unknown; self.schemaVersion = schemaVersion
     }
 
     /// The manifest an upgrade of `v1` writes: same `created_at` and unknown keys, plus `records`
     /// (one per step of the chain, spec §9).
-    public init(upgrading v1: ManifestV1, records: [MigrationRecord], schemaVersion: Int = DocumentVersion.current,
-                minReaderVersion: Int = 1) {
-        self.init(createdAt: v1.createdAt, migrations: records, minReaderVersion: minReaderVersion, unknown: v1.unknown,
-                  schemaVersion: schemaVersion)
+    public init(
+        upgrading v1: ManifestV1, records: [MigrationRecord], schemaVersion: Int = DocumentVersion.current,
+        minReaderVersion: Int = 1
+    ) {
+        self.init(
+            createdAt: v1.createdAt, migrations: records, minReaderVersion: minReaderVersion, unknown: v1.unknown,
+            schemaVersion: schemaVersion)
     }
 
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
@@ -73,8 +78,10 @@ public struct MigrationRecord: Sendable, Hashable {
     public var counts: [String: Int]
     public var unknown: JSONObject
 
-    public init(from: Int, to: Int, startedAt: Date, finishedAt: Date, toolVersion: String,
-                counts: [String: Int], unknown: JSONObject = [:]) {
+    public init(
+        from: Int, to: Int, startedAt: Date, finishedAt: Date, toolVersion: String,
+        counts: [String: Int], unknown: JSONObject = [:]
+    ) {
         self.from = from; self.to = to; self.startedAt = startedAt; self.finishedAt = finishedAt
         self.toolVersion = toolVersion; self.counts = counts; self.unknown = unknown
     }

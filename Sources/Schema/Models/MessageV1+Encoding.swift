@@ -8,17 +8,21 @@ extension MessageV1 {
 
     /// The keys `json` sets. A message is an element of its document's `messages` array, so its
     /// object sits at nesting level 2.
-    static let layout = KeyLayout<Field>(level: 2, [
-        (.id, "id"), (.sessionID, "session_id"), (.role, "role"), (.text, "text"),
-        (.timestamp, "timestamp"), (.serverTimestamp, "server_timestamp"), (.status, "status"),
-    ])
+    static let layout = KeyLayout<Field>(
+        level: 2,
+        [
+            (.id, "id"), (.sessionID, "session_id"), (.role, "role"), (.text, "text"),
+            (.timestamp, "timestamp"), (.serverTimestamp, "server_timestamp"), (.status, "status"),
+        ])
 
     /// The keys `json` sets for a message with `sync` (v3).
-    static let layoutV3 = KeyLayout<Field>(level: 2, [
-        (.id, "id"), (.sessionID, "session_id"), (.role, "role"), (.text, "text"),
-        (.timestamp, "timestamp"), (.serverTimestamp, "server_timestamp"), (.status, "status"),
-        (.seq, "seq"), (.offset, "offset"),
-    ])
+    static let layoutV3 = KeyLayout<Field>(
+        level: 2,
+        [
+            (.id, "id"), (.sessionID, "session_id"), (.role, "role"), (.text, "text"),
+            (.timestamp, "timestamp"), (.serverTimestamp, "server_timestamp"), (.status, "status"),
+            (.seq, "seq"), (.offset, "offset"),
+        ])
 
     /// About the size of the written object, to reserve the buffer.
     var estimatedSize: Int {

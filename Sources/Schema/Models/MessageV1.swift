@@ -24,9 +24,11 @@ public struct MessageV1: Sendable, Hashable {
     /// The v3 keys; nil for a message of a v1 or v2 document (see the type's notes).
     public var sync: MessageSync?
 
-    public init(id: UUID, sessionID: UUID, role: String, text: String, timestamp: Date,
-                serverTimestamp: Date? = nil, status: String = "confirmed", unknown: JSONObject = [:],
-                sync: MessageSync? = nil) {
+    public init(
+        id: UUID, sessionID: UUID, role: String, text: String, timestamp: Date,
+        serverTimestamp: Date? = nil, status: String = "confirmed", unknown: JSONObject = [:],
+        sync: MessageSync? = nil
+    ) {
         self.id = id; self.sessionID = sessionID; self.role = role; self.text = text
         self.timestamp = timestamp; self.serverTimestamp = serverTimestamp; self.status = status
         self.unknown = unknown; self.sync = sync
@@ -52,8 +54,9 @@ public struct MessageV1: Sendable, Hashable {
         if readingSync {
             sync = MessageSync(seq: try r.int("seq", in: 0...Int64.max, default: 0), offset: try r.int("offset", in: 0...Int64.max, default: 0))
         }
-        self.init(id: id, sessionID: sessionID, role: role, text: text, timestamp: timestamp,
-                  serverTimestamp: serverTimestamp, status: status, unknown: r.unknownKeys(), sync: sync)
+        self.init(
+            id: id, sessionID: sessionID, role: role, text: text, timestamp: timestamp,
+            serverTimestamp: serverTimestamp, status: status, unknown: r.unknownKeys(), sync: sync)
     }
 
     /// The message as a JSON object: every known key written explicitly, unknown keys kept.

@@ -46,8 +46,9 @@ struct ObjectReader: ~Copyable {
     init(_ value: JSONValue, path: String, index: Int? = nil, keys: ObjectKeys = .none) throws(SchemaError) {
         guard case .object(let object) = value else {
             let fullPath = ObjectReader.format(path, index)
-            throw SchemaError(code: fullPath.isEmpty ? .notAnObject : .wrongType, keyPath: fullPath.isEmpty ? nil : fullPath,
-                              expected: "an object", found: value.typeName)
+            throw SchemaError(
+                code: fullPath.isEmpty ? .notAnObject : .wrongType, keyPath: fullPath.isEmpty ? nil : fullPath,
+                expected: "an object", found: value.typeName)
         }
         self.object = object
         self.basePath = path
@@ -140,7 +141,7 @@ struct ObjectReader: ~Copyable {
 
     /// Every member that no `take` asked for, with its value unchanged.
     func unknownKeys() -> JSONObject {
-        guard object.count > present else { return [:] }   // every member was a known key
+        guard object.count > present else { return [:] }  // every member was a known key
         if slots != nil, object.count <= 64, filledSlots & ~takenSlots == 0, takenOthers.isEmpty {
             // Every member with a slot was asked for, and no other key: the unknown members are
             // those without a slot, found in `init` (same dictionary, same iteration order).

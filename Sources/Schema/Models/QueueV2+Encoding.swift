@@ -18,10 +18,12 @@ enum QueueEncoding {
     static let fifoEntry = KeyLayout<FIFOField>(level: 2, [(.workStreamID, "work_stream_id"), (.queuedAt, "queued_at")])
 
     /// The keys `PriorityEntry.json` sets.
-    static let priorityEntry = KeyLayout<PriorityField>(level: 2, [
-        (.workStreamID, "work_stream_id"), (.priority, "priority"), (.priorityOrder, "priority_order"),
-        (.priorityQueuedAt, "priority_queued_at"),
-    ])
+    static let priorityEntry = KeyLayout<PriorityField>(
+        level: 2,
+        [
+            (.workStreamID, "work_stream_id"), (.priority, "priority"), (.priorityOrder, "priority_order"),
+            (.priorityQueuedAt, "priority_queued_at"),
+        ])
 
     /// Bytes of a FIFO entry with a date: 122 (see the layout above); a priority entry: at most ~190
     /// with a 24-digit order. On the high side, so the bytes are written once, into the array returned.

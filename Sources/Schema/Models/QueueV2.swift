@@ -11,8 +11,10 @@ public struct QueueV2: Sendable, Hashable {
     public private(set) var priority: [PriorityEntry]
     public var unknown: JSONObject
 
-    public init(fifo: [FIFOEntry] = [], priority: [PriorityEntry] = [], unknown: JSONObject = [:],
-                schemaVersion: Int = DocumentVersion.current) {
+    public init(
+        fifo: [FIFOEntry] = [], priority: [PriorityEntry] = [], unknown: JSONObject = [:],
+        schemaVersion: Int = DocumentVersion.current
+    ) {
         self.schemaVersion = schemaVersion; self.fifo = fifo
         self.priority = priority.sorted(by: PriorityEntry.queueOrder); self.unknown = unknown
     }
@@ -48,8 +50,9 @@ public struct QueueV2: Sendable, Hashable {
     private static func checkUnique(_ ids: [UUID], list: String) throws(SchemaError) {
         var seen: Set<UUID> = []
         for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
-            throw SchemaError(code: .invalidValue, keyPath: "\(list)[\(index)].work_stream_id",
-                              detail: "work stream '\(id.lowercased)' appears more than once in '\(list)'; a work stream is queued at most once")
+            throw SchemaError(
+                code: .invalidValue, keyPath: "\(list)[\(index)].work_stream_id",
+                detail: "work stream '\(id.lowercased)' appears more than once in '\(list)'; a work stream is queued at most once")
         }
     }
 

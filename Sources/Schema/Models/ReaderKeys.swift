@@ -1,4 +1,5 @@
 import StoreJSON
+
 // The key tables the hot decoders give their `ObjectReader`: every key the decoder asks
 // for, in the order it asks. A key missing here is still read correctly, only by a lookup.
 
@@ -25,8 +26,9 @@ extension WorkStreamV2 {
 }
 
 extension WorkStreamV3 {
-    static let readerKeys = ObjectKeys(["schema_version"] + WorkStreamFieldsV1.readerKeyNames + ["provider_session_id", "provider"]
-                                       + SyncCursors.keys)
+    static let readerKeys = ObjectKeys(
+        ["schema_version"] + WorkStreamFieldsV1.readerKeyNames + ["provider_session_id", "provider"]
+            + SyncCursors.keys)
 }
 
 extension FIFOEntry {

@@ -22,11 +22,13 @@ enum WorkStreamEncoding {
     static let v2 = KeyLayout<Field>(level: 0, v1Keys + [(.providerSessionID, "provider_session_id"), (.provider, "provider")])
 
     /// The keys `WorkStreamV3.json` sets.
-    static let v3 = KeyLayout<Field>(level: 0, v1Keys + [
-        (.providerSessionID, "provider_session_id"), (.provider, "provider"), (.nextSeq, "next_seq"),
-        (.liveFromSeq, "live_from_seq"), (.lastOffsetMerged, "last_offset_merged"),
-        (.liveFromOffset, "live_from_offset"), (.lastFileSignature, "last_file_signature"),
-    ])
+    static let v3 = KeyLayout<Field>(
+        level: 0,
+        v1Keys + [
+            (.providerSessionID, "provider_session_id"), (.provider, "provider"), (.nextSeq, "next_seq"),
+            (.liveFromSeq, "live_from_seq"), (.lastOffsetMerged, "last_offset_merged"),
+            (.liveFromOffset, "live_from_offset"), (.lastFileSignature, "last_file_signature"),
+        ])
 
     private static var v1Keys: [(Field, String)] {
         [
@@ -51,11 +53,14 @@ enum WorkStreamEncoding {
     /// - Parameters:
     ///   - layout: ``v1``, ``v2`` or ``v3``.
     ///   - provider: The v2 keys (and with ``v3`` the cursors); required with ``v2`` and ``v3``, ignored with ``v1``.
-    static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1,
-                         provider: Provider?, unknown: JSONObject) -> [UInt8] {
+    static func document(
+        _ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1,
+        provider: Provider?, unknown: JSONObject
+    ) -> [UInt8] {
         var range = 0..<0, appended: [Range<Int>] = []
-        return document(layout, schemaVersion: schemaVersion, fields: fields, provider: provider, unknown: unknown,
-                        messages: .encode, messagesRange: &range, appendedRanges: &appended)
+        return document(
+            layout, schemaVersion: schemaVersion, fields: fields, provider: provider, unknown: unknown,
+            messages: .encode, messagesRange: &range, appendedRanges: &appended)
     }
 
     /// Where the bytes of the `messages` array come from.
@@ -71,15 +76,18 @@ enum WorkStreamEncoding {
 
     /// The document bytes, as above. `messagesRange` is set to where the `messages` array lies in
     /// them, and `appendedRanges` to where each message written after the `.append` known bytes lies.
-    static func document(_ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1,
-                         provider: Provider?, unknown: JSONObject, messages source: MessagesSource,
-                         messagesRange: inout Range<Int>, appendedRanges: inout [Range<Int>]) -> [UInt8] {
+    static func document(
+        _ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1,
+        provider: Provider?, unknown: JSONObject, messages source: MessagesSource,
+        messagesRange: inout Range<Int>, appendedRanges: inout [Range<Int>]
+    ) -> [UInt8] {
         let capacity: Int
         switch source {
         case .encode: capacity = estimatedSize(fields, provider, unknown)
         case .copy(let bytes): capacity = estimatedSize(fields, provider, unknown, messages: false) + bytes.count
         case .append(let known, let count):
-            capacity = estimatedSize(fields, provider, unknown, messages: false) + known.count
+            capacity =
+                estimatedSize(fields, provider, unknown, messages: false) + known.count
                 + fields.messages[count...].reduce(0) { $0 + $1.estimatedSize }
         }
         return CanonicalWriter.document(capacity: capacity) { w in
@@ -131,7 +139,8 @@ enum WorkStreamEncoding {
     /// the array returned (see `CanonicalWriter.document(capacity:_:)`).
     /// With `messages` false, the size without the messages.
     static func estimatedSize(_ fields: WorkStreamFieldsV1, _ provider: Provider?, _ unknown: JSONObject, messages: Bool = true) -> Int {
-        var size = 900 + CanonicalWriter.estimatedSize(of: unknown)
+        var size =
+            900 + CanonicalWriter.estimatedSize(of: unknown)
             + fields.backendName.utf8.count + fields.workingDirectory.utf8.count + fields.preview.utf8.count
         if let provider {
             size += provider.sessionID.utf8.count + provider.name.utf8.count
@@ -150,8 +159,9 @@ extension CanonicalWriter {
     /// as ``messages(_:)`` writes it, its range appended to `ranges`. The same bytes as
     /// ``messages(_:)`` writes for all of them.
     mutating func messages(_ messages: [MessageV1], after known: [UInt8], count: Int, ranges: inout [Range<Int>]) {
-        precondition(count > 0 && known.count > 4 && known.suffix(4).elementsEqual([0x0A, 0x20, 0x20, 0x5D]),
-                     "CanonicalWriter.messages(after:): the known bytes are not a non-empty level-1 array")
+        precondition(
+            count > 0 && known.count > 4 && known.suffix(4).elementsEqual([0x0A, 0x20, 0x20, 0x5D]),
+            "CanonicalWriter.messages(after:): the known bytes are not a non-empty level-1 array")
         known.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[0..<($0.count - 4)])) }
         messages.withUnsafeBufferPointer { messages in
             for index in count..<messages.count {

@@ -34,11 +34,13 @@ public struct WorkStreamFieldsV1: Sendable, Hashable {
     /// The locally kept tail of the conversation. The default is empty.
     public var messages: [MessageV1]
 
-    public init(id: UUID, backendName: String, workingDirectory: String, lastModified: Date,
-                isLocallyCreated: Bool = false, messageCount: Int32 = 0, preview: String = "",
-                unreadCount: Int32 = 0, isInQueue: Bool = false, queuePosition: Int32 = 0,
-                queuedAt: Date? = nil, isInPriorityQueue: Bool = false, priority: Int32 = 10,
-                priorityOrder: Double = 0, priorityQueuedAt: Date? = nil, messages: [MessageV1] = []) {
+    public init(
+        id: UUID, backendName: String, workingDirectory: String, lastModified: Date,
+        isLocallyCreated: Bool = false, messageCount: Int32 = 0, preview: String = "",
+        unreadCount: Int32 = 0, isInQueue: Bool = false, queuePosition: Int32 = 0,
+        queuedAt: Date? = nil, isInPriorityQueue: Bool = false, priority: Int32 = 10,
+        priorityOrder: Double = 0, priorityQueuedAt: Date? = nil, messages: [MessageV1] = []
+    ) {
         self.id = id; self.backendName = backendName; self.workingDirectory = workingDirectory
         self.lastModified = lastModified; self.isLocallyCreated = isLocallyCreated
         self.messageCount = messageCount; self.preview = preview; self.unreadCount = unreadCount

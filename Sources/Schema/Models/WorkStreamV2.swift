@@ -20,8 +20,10 @@ public struct WorkStreamV2: Sendable, Hashable {
     /// Every key this type does not know, with its value unchanged.
     public var unknown: JSONObject
 
-    public init(fields: WorkStreamFieldsV1, providerSessionID: String, provider: String,
-                unknown: JSONObject = [:], schemaVersion: Int = WorkStreamV2.version) {
+    public init(
+        fields: WorkStreamFieldsV1, providerSessionID: String, provider: String,
+        unknown: JSONObject = [:], schemaVersion: Int = WorkStreamV2.version
+    ) {
         self.fields = fields; self.providerSessionID = providerSessionID; self.provider = provider
         self.unknown = unknown; self.schemaVersion = schemaVersion
     }
@@ -60,7 +62,8 @@ public struct WorkStreamV2: Sendable, Hashable {
     /// The canonical file bytes (sorted keys, pretty-printed, final newline): `JSONWriter.document(json)`,
     /// written directly (`WorkStreamEncoding`).
     public var encoded: [UInt8] {
-        WorkStreamEncoding.document(WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
-                                 provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown)
+        WorkStreamEncoding.document(
+            WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
+            provider: .init(sessionID: providerSessionID, name: provider), unknown: unknown)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import JSONStore
 
 /// The test side of the fault seam: forwards every call to the real `PosixCalls`, logs it by kind

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import JSONStore
 
 /// A seam for the backup's read-back checks: forwards every call to the real `PosixCalls`,
@@ -64,7 +65,8 @@ final class ReadTrackingCalls: FileSystemCalls, @unchecked Sendable {
             guard let path = paths[fd] else { return }
             bytesRead[path, default: 0] += count
             if count > 0, let suffix = corruptStagedReadsOf, Self.isStaged(path), path.hasSuffix(suffix),
-               corrupted.insert(fd).inserted {
+                corrupted.insert(fd).inserted
+            {
                 buffer[0] ^= 0xFF
             }
         }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import JSONStore
 // The support every test target shares (temp folders, samples, trees, child processes), for every
 // file of this target.
 @_exported import TestSupport
+import Testing
+
+@testable import JSONStore
 
 /// The file's bytes, or nil if there is no file. Reads with Foundation, independently of the code under test.
 func contents(_ path: String) -> [UInt8]? {
@@ -30,7 +31,6 @@ func temporaryFiles(in directory: String) -> [String] {
 
 /// UTF-8 bytes of `text`.
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-
 
 /// The errnos every fault sweep injects, with the code each must map to.
 let sweptErrnos: [(errno: Int32, code: StoreError.Code)] = [(EIO, .io), (ENOSPC, .noSpace), (EACCES, .permissionDenied)]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// `AsyncStore`'s v4 calls, and `Store.changes` on a v4 store: work streams in `work-streams/`.
@@ -12,8 +13,9 @@ import Testing
         let syncPath = try V4Store.make(dir, as: "sync")
         let asyncStore = try await AsyncStore.open(at: asyncPath)
         let syncStore = try Store.open(at: syncPath)
-        let message = MessageV1(id: UUID(uuidString: "aaaaaaaa-1111-4222-8333-444455556666")!, sessionID: Self.id, role: "user",
-                                text: "Ship it", timestamp: StoreFixtures.t0)
+        let message = MessageV1(
+            id: UUID(uuidString: "aaaaaaaa-1111-4222-8333-444455556666")!, sessionID: Self.id, role: "user",
+            text: "Ship it", timestamp: StoreFixtures.t0)
         try await asyncStore.createRenamedWorkStream(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
         try await asyncStore.appendMessagesToRenamedWorkStream(Self.id, [message])
         let renamed = try await asyncStore.updateRenamedWorkStream(Self.id) { $0.name = "Shipping" }

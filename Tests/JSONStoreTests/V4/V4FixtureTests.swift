@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoreGenerator
+import Testing
+
 @testable import JSONStore
 
 /// `V4Fixture` makes the v4 store of spec §11 from `Samples/v3-store`, byte for byte.
@@ -41,28 +42,29 @@ import StoreGenerator
         let dir = TemporaryDirectory()
         let path = try V4Store.make(dir)
         let v3 = String(decoding: tree(Samples.v3Store)["store.json"]!, as: UTF8.self)
-        let record = "," + """
+        let record =
+            "," + """
 
-                {
-                  "counts": {
-                    "fifo_entries": 3,
-                    "priority_entries": 4,
-                    "sessions": 8,
-                    "settings": 1,
-                    "user_sessions": 4
-                  },
-                  "finished_at": "2025-11-20T09:00:00.250Z",
-                  "from": 3,
-                  "started_at": "2025-11-20T09:00:00.000Z",
-                  "to": 4,
-                  "tool_version": "0.1.0"
+                    {
+                      "counts": {
+                        "fifo_entries": 3,
+                        "priority_entries": 4,
+                        "sessions": 8,
+                        "settings": 1,
+                        "user_sessions": 4
+                      },
+                      "finished_at": "2025-11-20T09:00:00.250Z",
+                      "from": 3,
+                      "started_at": "2025-11-20T09:00:00.000Z",
+                      "to": 4,
+                      "tool_version": "0.1.0"
+                    }
+                  ],
+                  "min_reader_version": 4,
+                  "schema_version": 4
                 }
-              ],
-              "min_reader_version": 4,
-              "schema_version": 4
-            }
 
-            """
+                """
         let expected = v3.replacingOccurrences(of: "\n  ],\n  \"min_reader_version\": 1,\n  \"schema_version\": 3\n}\n", with: record)
         #expect(expected != v3)
         #expect(String(decoding: tree(path)["store.json"]!, as: UTF8.self) == expected)
@@ -75,7 +77,10 @@ import StoreGenerator
         let path = try V4Store.make(dir)
         let header = try ManifestHeader(json: try DocumentVersion.parse(tree(path)["store.json"]!))
         #expect(header.compatibility(reader: reader) == .refused(storeVersion: 4, minReaderVersion: 4, reader: reader))
-        #expect(header.compatibility(reader: reader).refusal == "the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), but this tool reads version \(reader); use a newer version of the tool")
+        #expect(
+            header.compatibility(reader: reader).refusal
+                == "the store has schema_version 4 and needs a reader of version 4 or newer (min_reader_version 4), but this tool reads version \(reader); use a newer version of the tool"
+        )
         #expect(header.compatibility() == .breakingCurrent(storeVersion: 4))
     }
 }

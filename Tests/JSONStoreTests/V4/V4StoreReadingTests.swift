@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// A v4 store (spec §11) opens read-write with this code and reads as v4: work streams from
@@ -39,8 +40,10 @@ import Testing
         let path = try V4Store.make(dir)
         let store = try Store.open(at: path, options: .readOnly)
         #expect(try store.queue().encoded == tree(path)["queue.json"]!)
-        #expect(try store.queue().fifo.map(\.workStreamID.lowercased) == [
-            "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b", "555a622d-4eba-4eda-8989-fc9e679fc303", "ec3629cb-f446-449f-b8a0-f43e156345d8"])
+        #expect(
+            try store.queue().fifo.map(\.workStreamID.lowercased) == [
+                "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b", "555a622d-4eba-4eda-8989-fc9e679fc303", "ec3629cb-f446-449f-b8a0-f43e156345d8",
+            ])
     }
 
     @Test func leftoverSessionsFolderIsNeverReadAsData() throws {
@@ -79,7 +82,8 @@ import Testing
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.path == file)
         #expect(error?.message.contains("'\(file)'") == true)
-        #expect(error?.message.contains("this work stream has schema_version 3, but a work stream in work-streams/ must have schema_version 4 or later") == true)
+        #expect(
+            error?.message.contains("this work stream has schema_version 3, but a work stream in work-streams/ must have schema_version 4 or later") == true)
         let listing = try store.listWorkStreams()
         #expect(listing.items.count == 7)
         #expect(listing.problems.map(\.path) == [file])

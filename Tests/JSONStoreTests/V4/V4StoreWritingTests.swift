@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// The v4 write API (`createRenamedWorkStream`, `updateRenamedWorkStream`, `appendMessagesToRenamedWorkStream`) and every
@@ -14,28 +15,29 @@ import Testing
         let created = try store.createRenamedWorkStream(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)
         #expect(created.schemaVersion == 4)
         let text = String(decoding: tree(path)["work-streams/0e0e0e0e-1111-4222-8333-444455556666.json"] ?? [], as: UTF8.self)
-        #expect(text == """
-            {
-              "id": "0e0e0e0e-1111-4222-8333-444455556666",
-              "is_locally_created": true,
-              "last_file_signature": null,
-              "last_modified": "2025-11-20T10:00:00.000Z",
-              "last_offset_merged": 0,
-              "live_from_offset": 0,
-              "live_from_seq": 0,
-              "message_count": 0,
-              "messages": [],
-              "name": "",
-              "next_seq": 0,
-              "preview": "",
-              "provider": "claude",
-              "provider_session_id": "0e0e0e0e-1111-4222-8333-444455556666",
-              "schema_version": 4,
-              "unread_count": 0,
-              "working_directory": "/w"
-            }
+        #expect(
+            text == """
+                {
+                  "id": "0e0e0e0e-1111-4222-8333-444455556666",
+                  "is_locally_created": true,
+                  "last_file_signature": null,
+                  "last_modified": "2025-11-20T10:00:00.000Z",
+                  "last_offset_merged": 0,
+                  "live_from_offset": 0,
+                  "live_from_seq": 0,
+                  "message_count": 0,
+                  "messages": [],
+                  "name": "",
+                  "next_seq": 0,
+                  "preview": "",
+                  "provider": "claude",
+                  "provider_session_id": "0e0e0e0e-1111-4222-8333-444455556666",
+                  "schema_version": 4,
+                  "unread_count": 0,
+                  "working_directory": "/w"
+                }
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: path + "/sessions"))
         let again = #expect(throws: StoreError.self) { try store.createRenamedWorkStream(id: Self.id, workingDirectory: "/w") }
         #expect(again?.code == .alreadyExists)
@@ -46,8 +48,9 @@ import Testing
         let path = try V4Store.make(dir)
         let store = try Store.open(at: path)
         let before = tree(path)
-        let message = MessageV1(id: UUID(uuidString: "aaaaaaaa-1111-4222-8333-444455556666")!, sessionID: Self.id, role: "user",
-                                text: "Ship it", timestamp: StoreFixtures.t0)
+        let message = MessageV1(
+            id: UUID(uuidString: "aaaaaaaa-1111-4222-8333-444455556666")!, sessionID: Self.id, role: "user",
+            text: "Ship it", timestamp: StoreFixtures.t0)
         let appended = try store.appendMessagesToRenamedWorkStream(V4Store.released, [message])
         #expect(appended.messages.count == 3)
         #expect(appended.lastModified == StoreFixtures.t0)
@@ -82,7 +85,10 @@ import Testing
         let before = tree(path, dotNames: true)
         let update = #expect(throws: StoreError.self) { try store.updateWorkStream(V4Store.released) { $0.fields.preview = "x" } }
         #expect(update?.code == .unsupportedVersion)
-        #expect(update?.message == "Can't update work stream 'c25e47cd-f10a-49a3-9ec4-a9355366da75' in '\(path)' as a v3 work stream: it is a schema v4 store, whose work streams are v4 documents in work-streams/. Use updateRenamedWorkStream(_:_:) instead.")
+        #expect(
+            update?.message
+                == "Can't update work stream 'c25e47cd-f10a-49a3-9ec4-a9355366da75' in '\(path)' as a v3 work stream: it is a schema v4 store, whose work streams are v4 documents in work-streams/. Use updateRenamedWorkStream(_:_:) instead."
+        )
         let create = #expect(throws: StoreError.self) { try store.createWorkStream(id: Self.id, workingDirectory: "/w") }
         #expect(create?.message.hasSuffix("Use createRenamedWorkStream(id:workingDirectory:provider:at:) instead.") == true)
         let append = #expect(throws: StoreError.self) { try store.appendMessages(V4Store.released, []) }
@@ -96,7 +102,10 @@ import Testing
         let store = try Store.open(at: path)
         let error = #expect(throws: StoreError.self) { try store.updateRenamedWorkStream(V4Store.released) { $0.name = "x" } }
         #expect(error?.code == .unsupportedVersion)
-        #expect(error?.message == "Can't update work stream 'c25e47cd-f10a-49a3-9ec4-a9355366da75' in '\(path)' as a v4 work stream: it is a schema v3 store, whose work streams are in sessions/. Use updateWorkStream(_:_:), or move the store to v4 first (a migration that takes the breaking step).")
+        #expect(
+            error?.message
+                == "Can't update work stream 'c25e47cd-f10a-49a3-9ec4-a9355366da75' in '\(path)' as a v4 work stream: it is a schema v3 store, whose work streams are in sessions/. Use updateWorkStream(_:_:), or move the store to v4 first (a migration that takes the breaking step)."
+        )
     }
 
     @Test func queueChangesWriteQueueJSONOnly() throws {
@@ -111,8 +120,10 @@ import Testing
         #expect(after.filter { $0.key != "queue.json" } == before.filter { $0.key != "queue.json" })
         let queue = try QueueV2(bytes: after["queue.json"]!)
         #expect(queue.schemaVersion == 4)
-        #expect(queue.fifo.map(\.workStreamID.lowercased) == [
-            "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b", "555a622d-4eba-4eda-8989-fc9e679fc303", "c25e47cd-f10a-49a3-9ec4-a9355366da75"])
+        #expect(
+            queue.fifo.map(\.workStreamID.lowercased) == [
+                "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b", "555a622d-4eba-4eda-8989-fc9e679fc303", "c25e47cd-f10a-49a3-9ec4-a9355366da75",
+            ])
         #expect(queue.priorityEntry(of: V4Store.released)?.priority == 5)
     }
 
@@ -124,16 +135,17 @@ import Testing
         try store.updateSettings { $0.queueEnabled = true }
         try store.deleteWorkStream(V4Store.queued)
         let after = tree(path)
-        #expect(String(decoding: after["user-sessions/0e0e0e0e-1111-4222-8333-444455556666.json"] ?? [], as: UTF8.self) == """
-            {
-              "created_at": "2025-11-20T10:00:00.000Z",
-              "custom_name": "Fresh",
-              "id": "0e0e0e0e-1111-4222-8333-444455556666",
-              "is_user_deleted": false,
-              "schema_version": 4
-            }
+        #expect(
+            String(decoding: after["user-sessions/0e0e0e0e-1111-4222-8333-444455556666.json"] ?? [], as: UTF8.self) == """
+                {
+                  "created_at": "2025-11-20T10:00:00.000Z",
+                  "custom_name": "Fresh",
+                  "id": "0e0e0e0e-1111-4222-8333-444455556666",
+                  "is_user_deleted": false,
+                  "schema_version": 4
+                }
 
-            """)
+                """)
         #expect(String(decoding: after["settings.json"]!, as: UTF8.self).contains("\"schema_version\": 4"))
         #expect(after["work-streams/ec3629cb-f446-449f-b8a0-f43e156345d8.json"] == nil)
         let queue = try QueueV2(bytes: after["queue.json"]!)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import JSONStore
 import TestSupport
+
+@testable import JSONStore
 
 /// The app's store as the tests write it, for any model version: three work streams (one with
 /// every attribute set, one with `backendName` and `workingDirectory` both "", one created
@@ -32,69 +33,95 @@ enum AppStoreSample {
         let fixture = try CoreDataFixture(folder + "/.build-" + name, version: version)
         var pkA: Int64 = 0
         try fixture.transaction {
-            pkA = try fixture.insert("ZCDBACKENDSESSION", [
-                "ZID": F.blob(a), "ZBACKENDNAME": .text("Fix login – \(unicode)"), "ZWORKINGDIRECTORY": .text("/Users/ana/app"),
-                "ZLASTMODIFIED": F.date("2025-10-17T14:30:00.123Z"), "ZMESSAGECOUNT": .integer(2), "ZPREVIEW": .text("Hello"),
-                "ZUNREADCOUNT": .integer(1), "ZISLOCALLYCREATED": .integer(0), "ZISINQUEUE": .integer(1), "ZQUEUEPOSITION": .integer(2),
-                "ZQUEUEDAT": F.date("2025-10-17T14:31:00.001Z"), "ZISINPRIORITYQUEUE": .integer(1), "ZPRIORITY": .integer(1),
-                "ZPRIORITYORDER": .real(order), "ZPRIORITYQUEUEDAT": F.date("2025-10-17T14:32:00.999Z"), "ZPROVIDER": .text("cursor"),
-                "ZNEXTSEQ": .integer(42), "ZLIVEFROMSEQ": .integer(40), "ZLASTOFFSETMERGED": .integer(12_345_678_901),
-                "ZLIVEFROMOFFSET": .integer(7), "ZLASTFILESIGNATURE": .text("sig-1"),
-            ])
-            try fixture.insert("ZCDBACKENDSESSION", [
-                "ZID": F.blob(b), "ZBACKENDNAME": .text(""), "ZWORKINGDIRECTORY": .text(""), "ZLASTMODIFIED": F.date("2025-10-16T09:00:00.000Z"),
-                "ZMESSAGECOUNT": .integer(0), "ZPREVIEW": .text(""), "ZUNREADCOUNT": .integer(0), "ZISLOCALLYCREATED": .integer(0),
-                "ZISINQUEUE": .integer(1), "ZQUEUEPOSITION": .integer(1), "ZQUEUEDAT": F.date("2025-10-16T09:01:00.000Z"),
-                "ZISINPRIORITYQUEUE": .integer(1), "ZPRIORITY": .integer(5), "ZPRIORITYORDER": .real(0.25),
-                "ZPROVIDER": .text("claude"), "ZNEXTSEQ": .integer(0), "ZLIVEFROMSEQ": .integer(0), "ZLASTOFFSETMERGED": .integer(0),
-                "ZLIVEFROMOFFSET": .integer(0),
-            ])
-            try fixture.insert("ZCDBACKENDSESSION", [
-                "ZID": F.blob(c), "ZBACKENDNAME": .text(c.uuidString.lowercased()), "ZWORKINGDIRECTORY": .text("/tmp/new"),
-                "ZLASTMODIFIED": F.date("2025-10-18T00:00:00.000Z"), "ZMESSAGECOUNT": .integer(0), "ZPREVIEW": .text(""),
-                "ZUNREADCOUNT": .integer(0), "ZISLOCALLYCREATED": .integer(1), "ZISINQUEUE": .integer(1), "ZQUEUEPOSITION": .integer(5),
-                "ZISINPRIORITYQUEUE": .integer(1), "ZPRIORITY": .integer(10), "ZPRIORITYORDER": .real(2.5), "ZPROVIDER": .text("claude"),
-                "ZNEXTSEQ": .integer(0), "ZLIVEFROMSEQ": .integer(0), "ZLASTOFFSETMERGED": .integer(0), "ZLIVEFROMOFFSET": .integer(0),
-            ])
-            try fixture.insert("ZCDMESSAGE", [
-                "ZID": F.blob(m1), "ZSESSIONID": F.blob(a), "ZSESSION": .integer(pkA), "ZROLE": .text("user"), "ZTEXT": .text(unicode),
-                "ZTIMESTAMP": F.date("2025-10-17T14:29:00.456Z"), "ZSTATUS": .text("confirmed"), "ZSEQ": .integer(41), "ZOFFSET": .integer(900),
-            ])
-            try fixture.insert("ZCDMESSAGE", [
-                "ZID": F.blob(m2), "ZSESSIONID": F.blob(a), "ZSESSION": .integer(pkA), "ZROLE": .text("assistant"), "ZTEXT": .text("Because."),
-                "ZTIMESTAMP": F.date("2025-10-17T14:29:30.000Z"), "ZSERVERTIMESTAMP": F.date("2025-10-17T14:29:31.789Z"),
-                "ZSTATUS": .text("sending"), "ZSEQ": .integer(42), "ZOFFSET": .integer(1000),
-            ])
+            pkA = try fixture.insert(
+                "ZCDBACKENDSESSION",
+                [
+                    "ZID": F.blob(a), "ZBACKENDNAME": .text("Fix login – \(unicode)"), "ZWORKINGDIRECTORY": .text("/Users/ana/app"),
+                    "ZLASTMODIFIED": F.date("2025-10-17T14:30:00.123Z"), "ZMESSAGECOUNT": .integer(2), "ZPREVIEW": .text("Hello"),
+                    "ZUNREADCOUNT": .integer(1), "ZISLOCALLYCREATED": .integer(0), "ZISINQUEUE": .integer(1), "ZQUEUEPOSITION": .integer(2),
+                    "ZQUEUEDAT": F.date("2025-10-17T14:31:00.001Z"), "ZISINPRIORITYQUEUE": .integer(1), "ZPRIORITY": .integer(1),
+                    "ZPRIORITYORDER": .real(order), "ZPRIORITYQUEUEDAT": F.date("2025-10-17T14:32:00.999Z"), "ZPROVIDER": .text("cursor"),
+                    "ZNEXTSEQ": .integer(42), "ZLIVEFROMSEQ": .integer(40), "ZLASTOFFSETMERGED": .integer(12_345_678_901),
+                    "ZLIVEFROMOFFSET": .integer(7), "ZLASTFILESIGNATURE": .text("sig-1"),
+                ])
+            try fixture.insert(
+                "ZCDBACKENDSESSION",
+                [
+                    "ZID": F.blob(b), "ZBACKENDNAME": .text(""), "ZWORKINGDIRECTORY": .text(""), "ZLASTMODIFIED": F.date("2025-10-16T09:00:00.000Z"),
+                    "ZMESSAGECOUNT": .integer(0), "ZPREVIEW": .text(""), "ZUNREADCOUNT": .integer(0), "ZISLOCALLYCREATED": .integer(0),
+                    "ZISINQUEUE": .integer(1), "ZQUEUEPOSITION": .integer(1), "ZQUEUEDAT": F.date("2025-10-16T09:01:00.000Z"),
+                    "ZISINPRIORITYQUEUE": .integer(1), "ZPRIORITY": .integer(5), "ZPRIORITYORDER": .real(0.25),
+                    "ZPROVIDER": .text("claude"), "ZNEXTSEQ": .integer(0), "ZLIVEFROMSEQ": .integer(0), "ZLASTOFFSETMERGED": .integer(0),
+                    "ZLIVEFROMOFFSET": .integer(0),
+                ])
+            try fixture.insert(
+                "ZCDBACKENDSESSION",
+                [
+                    "ZID": F.blob(c), "ZBACKENDNAME": .text(c.uuidString.lowercased()), "ZWORKINGDIRECTORY": .text("/tmp/new"),
+                    "ZLASTMODIFIED": F.date("2025-10-18T00:00:00.000Z"), "ZMESSAGECOUNT": .integer(0), "ZPREVIEW": .text(""),
+                    "ZUNREADCOUNT": .integer(0), "ZISLOCALLYCREATED": .integer(1), "ZISINQUEUE": .integer(1), "ZQUEUEPOSITION": .integer(5),
+                    "ZISINPRIORITYQUEUE": .integer(1), "ZPRIORITY": .integer(10), "ZPRIORITYORDER": .real(2.5), "ZPROVIDER": .text("claude"),
+                    "ZNEXTSEQ": .integer(0), "ZLIVEFROMSEQ": .integer(0), "ZLASTOFFSETMERGED": .integer(0), "ZLIVEFROMOFFSET": .integer(0),
+                ])
+            try fixture.insert(
+                "ZCDMESSAGE",
+                [
+                    "ZID": F.blob(m1), "ZSESSIONID": F.blob(a), "ZSESSION": .integer(pkA), "ZROLE": .text("user"), "ZTEXT": .text(unicode),
+                    "ZTIMESTAMP": F.date("2025-10-17T14:29:00.456Z"), "ZSTATUS": .text("confirmed"), "ZSEQ": .integer(41), "ZOFFSET": .integer(900),
+                ])
+            try fixture.insert(
+                "ZCDMESSAGE",
+                [
+                    "ZID": F.blob(m2), "ZSESSIONID": F.blob(a), "ZSESSION": .integer(pkA), "ZROLE": .text("assistant"), "ZTEXT": .text("Because."),
+                    "ZTIMESTAMP": F.date("2025-10-17T14:29:30.000Z"), "ZSERVERTIMESTAMP": F.date("2025-10-17T14:29:31.789Z"),
+                    "ZSTATUS": .text("sending"), "ZSEQ": .integer(42), "ZOFFSET": .integer(1000),
+                ])
             // B's message, whose relationship names A.
-            try fixture.insert("ZCDMESSAGE", [
-                "ZID": F.blob(m3), "ZSESSIONID": F.blob(b), "ZSESSION": .integer(pkA), "ZROLE": .text("user"), "ZTEXT": .text("B's"),
-                "ZTIMESTAMP": F.date("2025-10-16T09:00:30.000Z"), "ZSTATUS": .text("error"), "ZSEQ": .integer(0), "ZOFFSET": .integer(0),
-            ])
-            try fixture.insert("ZCDMESSAGE", [
-                "ZID": F.blob(orphan), "ZSESSIONID": F.blob(nowhere), "ZROLE": .text("user"), "ZTEXT": .text("lost"),
-                "ZTIMESTAMP": F.date("2025-10-15T00:00:00.000Z"), "ZSTATUS": .text("confirmed"), "ZSEQ": .integer(0), "ZOFFSET": .integer(0),
-            ])
-            try fixture.insert("ZCDUSERSESSION", ["ZID": F.blob(a), "ZCUSTOMNAME": .text("Ana's work 🚀"), "ZISUSERDELETED": .integer(0),
-                                                  "ZCREATEDAT": F.date("2025-10-01T08:00:00.500Z")])
-            try fixture.insert("ZCDUSERSESSION", ["ZID": F.blob(missing), "ZCUSTOMNAME": .null, "ZISUSERDELETED": .integer(1),
-                                                  "ZCREATEDAT": F.date("2025-10-02T08:00:00.000Z")])
+            try fixture.insert(
+                "ZCDMESSAGE",
+                [
+                    "ZID": F.blob(m3), "ZSESSIONID": F.blob(b), "ZSESSION": .integer(pkA), "ZROLE": .text("user"), "ZTEXT": .text("B's"),
+                    "ZTIMESTAMP": F.date("2025-10-16T09:00:30.000Z"), "ZSTATUS": .text("error"), "ZSEQ": .integer(0), "ZOFFSET": .integer(0),
+                ])
+            try fixture.insert(
+                "ZCDMESSAGE",
+                [
+                    "ZID": F.blob(orphan), "ZSESSIONID": F.blob(nowhere), "ZROLE": .text("user"), "ZTEXT": .text("lost"),
+                    "ZTIMESTAMP": F.date("2025-10-15T00:00:00.000Z"), "ZSTATUS": .text("confirmed"), "ZSEQ": .integer(0), "ZOFFSET": .integer(0),
+                ])
+            try fixture.insert(
+                "ZCDUSERSESSION",
+                [
+                    "ZID": F.blob(a), "ZCUSTOMNAME": .text("Ana's work 🚀"), "ZISUSERDELETED": .integer(0),
+                    "ZCREATEDAT": F.date("2025-10-01T08:00:00.500Z"),
+                ])
+            try fixture.insert(
+                "ZCDUSERSESSION",
+                [
+                    "ZID": F.blob(missing), "ZCUSTOMNAME": .null, "ZISUSERDELETED": .integer(1),
+                    "ZCREATEDAT": F.date("2025-10-02T08:00:00.000Z"),
+                ])
             try fixture.insert("ZCDUSERSESSION", ["ZID": F.blob(c), "ZCUSTOMNAME": .text("New"), "ZISUSERDELETED": .integer(0)])
         }
         try fixture.checkpoint()
         // The last commit: only in the -wal.
         try fixture.transaction {
-            let pkD = try fixture.insert("ZCDBACKENDSESSION", [
-                "ZID": F.blob(walOnly), "ZBACKENDNAME": .text("From the WAL"), "ZWORKINGDIRECTORY": .text("/w"),
-                "ZLASTMODIFIED": F.date("2025-10-19T00:00:00.000Z"), "ZMESSAGECOUNT": .integer(1), "ZPREVIEW": .text(""),
-                "ZUNREADCOUNT": .integer(0), "ZISLOCALLYCREATED": .integer(0), "ZISINQUEUE": .integer(0), "ZQUEUEPOSITION": .integer(0),
-                "ZISINPRIORITYQUEUE": .integer(0), "ZPRIORITY": .integer(10), "ZPRIORITYORDER": .real(0), "ZPROVIDER": .text("claude"),
-                "ZNEXTSEQ": .integer(0), "ZLIVEFROMSEQ": .integer(0), "ZLASTOFFSETMERGED": .integer(0), "ZLIVEFROMOFFSET": .integer(0),
-            ])
-            try fixture.insert("ZCDMESSAGE", [
-                "ZID": F.blob(m5), "ZSESSIONID": F.blob(walOnly), "ZSESSION": .integer(pkD), "ZROLE": .text("user"),
-                "ZTEXT": .text("only in the WAL"), "ZTIMESTAMP": F.date("2025-10-19T00:00:01.000Z"), "ZSTATUS": .text("confirmed"),
-                "ZSEQ": .integer(0), "ZOFFSET": .integer(0),
-            ])
+            let pkD = try fixture.insert(
+                "ZCDBACKENDSESSION",
+                [
+                    "ZID": F.blob(walOnly), "ZBACKENDNAME": .text("From the WAL"), "ZWORKINGDIRECTORY": .text("/w"),
+                    "ZLASTMODIFIED": F.date("2025-10-19T00:00:00.000Z"), "ZMESSAGECOUNT": .integer(1), "ZPREVIEW": .text(""),
+                    "ZUNREADCOUNT": .integer(0), "ZISLOCALLYCREATED": .integer(0), "ZISINQUEUE": .integer(0), "ZQUEUEPOSITION": .integer(0),
+                    "ZISINPRIORITYQUEUE": .integer(0), "ZPRIORITY": .integer(10), "ZPRIORITYORDER": .real(0), "ZPROVIDER": .text("claude"),
+                    "ZNEXTSEQ": .integer(0), "ZLIVEFROMSEQ": .integer(0), "ZLASTOFFSETMERGED": .integer(0), "ZLIVEFROMOFFSET": .integer(0),
+                ])
+            try fixture.insert(
+                "ZCDMESSAGE",
+                [
+                    "ZID": F.blob(m5), "ZSESSIONID": F.blob(walOnly), "ZSESSION": .integer(pkD), "ZROLE": .text("user"),
+                    "ZTEXT": .text("only in the WAL"), "ZTIMESTAMP": F.date("2025-10-19T00:00:01.000Z"), "ZSTATUS": .text("confirmed"),
+                    "ZSEQ": .integer(0), "ZOFFSET": .integer(0),
+                ])
         }
         let path = folder + "/" + name
         try fixture.copyFiles(to: path)
@@ -111,21 +138,26 @@ enum AppStoreSample {
         try fixture.transaction {
             for i in 0..<workStreams {
                 let id = UUID()
-                let pk = try fixture.insert("ZCDBACKENDSESSION", [
-                    "ZID": F.blob(id), "ZBACKENDNAME": .text("Work stream \(i)"), "ZWORKINGDIRECTORY": .text("/Users/ana/p\(i % 17)"),
-                    "ZLASTMODIFIED": .real(base + Double(i)), "ZMESSAGECOUNT": .integer(Int64(messagesEach)), "ZPREVIEW": .text("preview \(i)"),
-                    "ZUNREADCOUNT": .integer(0), "ZISLOCALLYCREATED": .integer(0), "ZISINQUEUE": .integer(i % 10 == 0 ? 1 : 0),
-                    "ZQUEUEPOSITION": .integer(i % 10 == 0 ? Int64(i / 10 + 1) : 0), "ZISINPRIORITYQUEUE": .integer(i % 7 == 0 ? 1 : 0),
-                    "ZPRIORITY": .integer([1, 5, 10][i % 3]), "ZPRIORITYORDER": .real(Double(i % 7 == 0 ? i : 0)), "ZPROVIDER": .text("claude"),
-                    "ZNEXTSEQ": .integer(Int64(messagesEach)), "ZLIVEFROMSEQ": .integer(0),
-                    "ZLASTOFFSETMERGED": .integer(Int64(max(messagesEach - 1, 0) * 100)), "ZLIVEFROMOFFSET": .integer(0),
-                ])
-                for j in 0..<messagesEach {
-                    try fixture.insert("ZCDMESSAGE", [
-                        "ZID": F.blob(UUID()), "ZSESSIONID": F.blob(id), "ZSESSION": .integer(pk), "ZROLE": .text(j % 2 == 0 ? "user" : "assistant"),
-                        "ZTEXT": .text(String(repeating: "word ", count: 20 + Int(rng.next() % 200))), "ZTIMESTAMP": .real(base + Double(i) + Double(j) / 100),
-                        "ZSTATUS": .text("confirmed"), "ZSEQ": .integer(Int64(j + 1)), "ZOFFSET": .integer(Int64(j * 100)),
+                let pk = try fixture.insert(
+                    "ZCDBACKENDSESSION",
+                    [
+                        "ZID": F.blob(id), "ZBACKENDNAME": .text("Work stream \(i)"), "ZWORKINGDIRECTORY": .text("/Users/ana/p\(i % 17)"),
+                        "ZLASTMODIFIED": .real(base + Double(i)), "ZMESSAGECOUNT": .integer(Int64(messagesEach)), "ZPREVIEW": .text("preview \(i)"),
+                        "ZUNREADCOUNT": .integer(0), "ZISLOCALLYCREATED": .integer(0), "ZISINQUEUE": .integer(i % 10 == 0 ? 1 : 0),
+                        "ZQUEUEPOSITION": .integer(i % 10 == 0 ? Int64(i / 10 + 1) : 0), "ZISINPRIORITYQUEUE": .integer(i % 7 == 0 ? 1 : 0),
+                        "ZPRIORITY": .integer([1, 5, 10][i % 3]), "ZPRIORITYORDER": .real(Double(i % 7 == 0 ? i : 0)), "ZPROVIDER": .text("claude"),
+                        "ZNEXTSEQ": .integer(Int64(messagesEach)), "ZLIVEFROMSEQ": .integer(0),
+                        "ZLASTOFFSETMERGED": .integer(Int64(max(messagesEach - 1, 0) * 100)), "ZLIVEFROMOFFSET": .integer(0),
                     ])
+                for j in 0..<messagesEach {
+                    try fixture.insert(
+                        "ZCDMESSAGE",
+                        [
+                            "ZID": F.blob(UUID()), "ZSESSIONID": F.blob(id), "ZSESSION": .integer(pk), "ZROLE": .text(j % 2 == 0 ? "user" : "assistant"),
+                            "ZTEXT": .text(String(repeating: "word ", count: 20 + Int(rng.next() % 200))),
+                            "ZTIMESTAMP": .real(base + Double(i) + Double(j) / 100),
+                            "ZSTATUS": .text("confirmed"), "ZSEQ": .integer(Int64(j + 1)), "ZOFFSET": .integer(Int64(j * 100)),
+                        ])
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MigrateStoreCLI
 
 /// Standard output and error captured in memory, for in-process tests of ``Output``.
@@ -54,11 +55,12 @@ extension CommandRegistry {
     }
 
     private static var notImplementedHooks: [String: CommandHook] {
-        Dictionary(uniqueKeysWithValues: CommandSpec.all.map { spec in
-            let name = spec.name
-            let hook: CommandHook = { _, _ in throw CommandError(.internalError, "'\(name)' is not implemented yet.") }
-            return (name, hook)
-        })
+        Dictionary(
+            uniqueKeysWithValues: CommandSpec.all.map { spec in
+                let name = spec.name
+                let hook: CommandHook = { _, _ in throw CommandError(.internalError, "'\(name)' is not implemented yet.") }
+                return (name, hook)
+            })
     }
 }
 

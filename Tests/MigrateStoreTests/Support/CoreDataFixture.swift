@@ -1,6 +1,7 @@
 import Foundation
-@testable import JSONStore
 import TestSupport
+
+@testable import JSONStore
 
 /// Writes SQLite files in Core Data's layout for each of the app's model versions (1–7), through
 /// the same run-time-loaded SQLite the import uses: a table per entity (`Z` + upper-cased name),
@@ -31,10 +32,15 @@ final class CoreDataFixture {
 
     /// The early build's work-stream columns: the first build's, then what 2025-10-19 and 2025-11-14 added.
     static func earlyColumns(queue: Bool) -> [(String, String)] {
-        [("ZMARKEDDELETED", "INTEGER"), ("ZMESSAGECOUNT", "INTEGER"), ("ZLASTMODIFIED", "TIMESTAMP"), ("ZBACKENDNAME", "VARCHAR"),
-         ("ZLOCALNAME", "VARCHAR"), ("ZPREVIEW", "VARCHAR"), ("ZWORKINGDIRECTORY", "VARCHAR"), ("ZID", "BLOB")]
-            + (queue ? [("ZISLOCALLYCREATED", "INTEGER"), ("ZUNREADCOUNT", "INTEGER"), ("ZISINQUEUE", "INTEGER"), ("ZQUEUEPOSITION", "INTEGER"),
-                        ("ZQUEUEDAT", "TIMESTAMP")] : [])
+        [
+            ("ZMARKEDDELETED", "INTEGER"), ("ZMESSAGECOUNT", "INTEGER"), ("ZLASTMODIFIED", "TIMESTAMP"), ("ZBACKENDNAME", "VARCHAR"),
+            ("ZLOCALNAME", "VARCHAR"), ("ZPREVIEW", "VARCHAR"), ("ZWORKINGDIRECTORY", "VARCHAR"), ("ZID", "BLOB"),
+        ]
+            + (queue
+                ? [
+                    ("ZISLOCALLYCREATED", "INTEGER"), ("ZUNREADCOUNT", "INTEGER"), ("ZISINQUEUE", "INTEGER"), ("ZQUEUEPOSITION", "INTEGER"),
+                    ("ZQUEUEDAT", "TIMESTAMP"),
+                ] : [])
     }
 
     /// A stand-in for the 32-byte version hash Core Data computes per entity (SHA-256 of its
@@ -91,12 +97,15 @@ final class CoreDataFixture {
         try database.execute("PRAGMA wal_autocheckpoint=0")
         try database.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         for (index, (entity, table)) in entities.enumerated() {
-            let columns = (table == "ZCDSESSION" ? Self.earlyColumns(queue: queueColumns) : Self.columns(table, version: version)).map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+            let columns = (table == "ZCDSESSION" ? Self.earlyColumns(queue: queueColumns) : Self.columns(table, version: version)).map { "\($0.0) \($0.1)" }
+                .joined(separator: ", ")
             try database.execute("CREATE TABLE \(table) ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(columns) )")
             try database.query("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, 0)", [.integer(Int64(index + 1)), .text(entity)])
         }
         try database.execute("CREATE INDEX ZCDMESSAGE_ZSESSION_INDEX ON ZCDMESSAGE (ZSESSION)")
-        if version >= 4 { try database.execute("CREATE INDEX Z_CDMessage_bySessionAndSeq ON ZCDMESSAGE (ZSESSIONID COLLATE BINARY ASC, ZSEQ COLLATE BINARY DESC)") }
+        if version >= 4 {
+            try database.execute("CREATE INDEX Z_CDMessage_bySessionAndSeq ON ZCDMESSAGE (ZSESSIONID COLLATE BINARY ASC, ZSEQ COLLATE BINARY DESC)")
+        }
         try database.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         let uuid = UUID().uuidString
         let hashes = Dictionary(uniqueKeysWithValues: entities.map { ($0.0, Self.hash($0.0, version: version, early: early)) })
@@ -153,8 +162,9 @@ final class CoreDataFixture {
     private func finishPrimaryKeys() throws {
         try database.execute("DELETE FROM Z_PRIMARYKEY")
         for (index, (entity, table)) in entities.enumerated() {
-            try database.query("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, ?)",
-                               [.integer(Int64(index + 1)), .text(entity), .integer(nextPK[table] ?? 0)])
+            try database.query(
+                "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, ?)",
+                [.integer(Int64(index + 1)), .text(entity), .integer(nextPK[table] ?? 0)])
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import JSONStore
 import StoreGenerator
+import Testing
 
 /// Bad input through the built tool
 @Suite struct BadInputBinaryTests {
@@ -13,10 +13,13 @@ import StoreGenerator
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: Samples.v1Store + "/" + target)))
         var random = SeededGenerator(seed: seed)
         var out: [BadInputCase] = [
-            BadInputCase(kind: "1,000,000 '['", relative: target, bytes: [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000),
-                         mustFail: true, mustBeSyntaxError: true),
-            BadInputCase(kind: "byte-order mark", relative: "store.json", bytes: [0xEF, 0xBB, 0xBF] + Array(try Data(contentsOf: URL(fileURLWithPath: Samples.v1Store + "/store.json"))),
-                         mustFail: true, mustBeSyntaxError: true),
+            BadInputCase(
+                kind: "1,000,000 '['", relative: target, bytes: [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000),
+                mustFail: true, mustBeSyntaxError: true),
+            BadInputCase(
+                kind: "byte-order mark", relative: "store.json",
+                bytes: [0xEF, 0xBB, 0xBF] + Array(try Data(contentsOf: URL(fileURLWithPath: Samples.v1Store + "/store.json"))),
+                mustFail: true, mustBeSyntaxError: true),
             BadInputCase(kind: "empty file", relative: "settings.json", bytes: [], mustFail: true, mustBeSyntaxError: true),
         ]
         out += [1, 100, 1000, 2500, original.count - 2].map { BadInputCases.truncations(original, relative: target)[$0] }
@@ -62,7 +65,8 @@ import StoreGenerator
                 // settings.json, and `stats` lists a bad one among its anomalies with complete counts; the
                 // listing commands skim a work stream's messages (JSONSkimmer), so damage inside `messages`
                 // is reported by plan, migrate, validate and stats, not by status, ls and queue.
-                let insideMessages = input.relative.hasPrefix("sessions/")
+                let insideMessages =
+                    input.relative.hasPrefix("sessions/")
                     && (try? WorkStreamSummary(bytes: input.bytes, acceptingNewerVersions: false)) != nil
                 let skimsMessages = ["status", "ls", "queue"].contains(command[0]) && insideMessages
                 let settingsUnread = input.relative == "settings.json" && (command[0] == "ls" || command[0] == "stats")
@@ -80,7 +84,9 @@ import StoreGenerator
                         if input.mustBeSyntaxError && !output.contains("byte ") { problems.append("no byte offset in the output") }
                     }
                 }
-                if !problems.isEmpty { failures.append("[\(input.kind) in \(input.relative)] \(command.joined(separator: " ")): \(problems.joined(separator: "; "))\n\(run)") }
+                if !problems.isEmpty {
+                    failures.append("[\(input.kind) in \(input.relative)] \(command.joined(separator: " ")): \(problems.joined(separator: "; "))\n\(run)")
+                }
             }
             let entriesAfter = try FileManager.default.subpathsOfDirectory(atPath: store).sorted()
             if rootedTree(store, includeDotNames: true) != before || entriesAfter != entriesBefore {
@@ -88,8 +94,11 @@ import StoreGenerator
             }
             try FileManager.default.removeItem(atPath: store)
         }
-        if !unchecked.isEmpty { print("bad input through the tool: damage inside 'messages' left unreported by the listing commands (by design): \(unchecked)") }
-        print("bad input through the tool: \(runs) runs of \(implemented.map { $0[0] }) on damaged stores, RELIABILITY_SEED=\(seed), \(failures.count) failures")
+        if !unchecked.isEmpty {
+            print("bad input through the tool: damage inside 'messages' left unreported by the listing commands (by design): \(unchecked)")
+        }
+        print(
+            "bad input through the tool: \(runs) runs of \(implemented.map { $0[0] }) on damaged stores, RELIABILITY_SEED=\(seed), \(failures.count) failures")
         #expect(failures.isEmpty, "RELIABILITY_SEED=\(seed)\n\(failures.prefix(10).joined(separator: "\n"))")
     }
 }

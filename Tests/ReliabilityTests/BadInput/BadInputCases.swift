@@ -42,8 +42,10 @@ enum BadInputCases {
             for name in names where name.hasSuffix(".json") {
                 guard let data = FileManager.default.contents(atPath: root + "/" + folder + "/" + name) else { continue }
                 // No corpus file is a work-stream document, so each must be reported.
-                out.append(BadInputCase(kind: "JSONTestSuite", relative: target, bytes: Array(data), mustFail: true,
-                                        mustBeSyntaxError: folder == "test_parsing" && name.hasPrefix("n_")))
+                out.append(
+                    BadInputCase(
+                        kind: "JSONTestSuite", relative: target, bytes: Array(data), mustFail: true,
+                        mustBeSyntaxError: folder == "test_parsing" && name.hasPrefix("n_")))
             }
         }
         return out
@@ -55,8 +57,9 @@ enum BadInputCases {
             // Cutting only the final newline (or whitespace) leaves valid JSON.
             let prefix = Array(original[..<length])
             let onlyWhitespaceCut = original[length...].allSatisfy { $0 == 10 || $0 == 32 }
-            return BadInputCase(kind: "truncation", relative: relative, bytes: prefix,
-                                mustFail: !onlyWhitespaceCut, mustBeSyntaxError: !onlyWhitespaceCut)
+            return BadInputCase(
+                kind: "truncation", relative: relative, bytes: prefix,
+                mustFail: !onlyWhitespaceCut, mustBeSyntaxError: !onlyWhitespaceCut)
         }
     }
 
@@ -94,15 +97,20 @@ enum BadInputCases {
             return BadInputCase(kind: "byte-order mark", relative: relative, bytes: [0xEF, 0xBB, 0xBF] + bytes, mustFail: true, mustBeSyntaxError: true)
         case 5:  // deep nesting as the value of a key
             let depth = [513, 5_000, 100_000][Int(random.next() % 3)]
-            return BadInputCase(kind: "deep nesting", relative: relative,
-                                bytes: replacingFirstValue(bytes, with: Array(repeating: UInt8(ascii: "["), count: depth), random: &random),
-                                mustFail: true, mustBeSyntaxError: true)
+            return BadInputCase(
+                kind: "deep nesting", relative: relative,
+                bytes: replacingFirstValue(bytes, with: Array(repeating: UInt8(ascii: "["), count: depth), random: &random),
+                mustFail: true, mustBeSyntaxError: true)
         case 6:  // huge or odd numbers where a number or another value belongs
-            let numbers = ["1e999999", "-1e999999", "123456789012345678901234567890", "-0", "1E400", "0.0000000000000000000000001", "9223372036854775808", "-2147483649", "NaN", "Infinity", "01", "1.", ".5"]
+            let numbers = [
+                "1e999999", "-1e999999", "123456789012345678901234567890", "-0", "1E400", "0.0000000000000000000000001", "9223372036854775808", "-2147483649",
+                "NaN", "Infinity", "01", "1.", ".5",
+            ]
             let number = numbers[Int(random.next() % UInt64(numbers.count))]
             let invalidJSON = ["NaN", "Infinity", "01", "1.", ".5"].contains(number)
-            return BadInputCase(kind: "huge number", relative: relative, bytes: replacingFirstValue(bytes, with: Array(number.utf8), random: &random),
-                                mustFail: invalidJSON, mustBeSyntaxError: invalidJSON)
+            return BadInputCase(
+                kind: "huge number", relative: relative, bytes: replacingFirstValue(bytes, with: Array(number.utf8), random: &random),
+                mustFail: invalidJSON, mustBeSyntaxError: invalidJSON)
         case 7:  // a duplicate key in the top-level object
             let line = memberLines(bytes)
             guard let pick = line.isEmpty ? nil : line[Int(random.next() % UInt64(line.count))] else { fallthrough }
@@ -122,8 +130,9 @@ enum BadInputCases {
         default:  // truncated at a random byte
             let length = position()
             let whitespaceCut = bytes[length...].allSatisfy { $0 == 10 || $0 == 32 }
-            return BadInputCase(kind: "truncation", relative: relative, bytes: Array(bytes[..<length]),
-                                mustFail: !whitespaceCut, mustBeSyntaxError: !whitespaceCut)
+            return BadInputCase(
+                kind: "truncation", relative: relative, bytes: Array(bytes[..<length]),
+                mustFail: !whitespaceCut, mustBeSyntaxError: !whitespaceCut)
         }
     }
 
@@ -145,7 +154,8 @@ enum BadInputCases {
         var start = 0
         for (index, byte) in bytes.enumerated() where byte == 10 {
             if index - start > 4, bytes[start] == 32, bytes[start + 1] == 32, bytes[start + 2] == 34,
-               bytes[index - 1] != UInt8(ascii: "["), bytes[index - 1] != UInt8(ascii: "{") {
+                bytes[index - 1] != UInt8(ascii: "["), bytes[index - 1] != UInt8(ascii: "{")
+            {
                 out.append(start..<index)
             }
             start = index + 1

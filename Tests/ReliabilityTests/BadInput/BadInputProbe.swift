@@ -1,6 +1,7 @@
 import Foundation
-@testable import JSONStore
 import Schema
+
+@testable import JSONStore
 
 /// Runs one bad input through the library, in memory (`ModelFileSystem`): open read-only, list
 /// the work streams, the customisations, the settings and the queue, plan the migration; then
@@ -26,7 +27,10 @@ struct BadInputProbe {
         for relative in try FileManager.default.subpathsOfDirectory(atPath: sample).sorted() {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path, isDirectory: &isDirectory)
-                || isDirectory.boolValue || only.map({ !$0.contains(relative) }) == true { continue }
+                || isDirectory.boolValue || only.map({ !$0.contains(relative) }) == true
+            {
+                continue
+            }
             model.install(Self.store + "/" + relative, Array(try Data(contentsOf: root.appendingPathComponent(relative))))
         }
         base = model.current
@@ -73,8 +77,11 @@ struct BadInputProbe {
             }
             if writer.current.files() != state.files() { result.failures.append("a write attempt changed a document") }
         }
-        return result.failures.isEmpty ? result : Result(failures: result.failures.map { "[\(input.kind)] '\(input.relative)' (\(input.bytes.count) bytes): \($0)" },
-                                                          reported: result.reported, writePasses: result.writePasses)
+        return result.failures.isEmpty
+            ? result
+            : Result(
+                failures: result.failures.map { "[\(input.kind)] '\(input.relative)' (\(input.bytes.count) bytes): \($0)" },
+                reported: result.reported, writePasses: result.writePasses)
     }
 
     /// Every error the read-only entry points report.
@@ -87,10 +94,18 @@ struct BadInputProbe {
         }
         collect { () throws(StoreError) in try store.listWorkStreams().problems }
         collect { () throws(StoreError) in try store.customisations().problems }
-        collect { () throws(StoreError) in _ = try store.manifest(); return [] }
-        collect { () throws(StoreError) in _ = try store.settings(); return [] }
-        collect { () throws(StoreError) in _ = try store.queueDocument(); return [] }
-        collect { () throws(StoreError) in _ = try StoreMigrator(store: store).plan(); return [] }
+        collect { () throws(StoreError) in
+            _ = try store.manifest(); return []
+        }
+        collect { () throws(StoreError) in
+            _ = try store.settings(); return []
+        }
+        collect { () throws(StoreError) in
+            _ = try store.queueDocument(); return []
+        }
+        collect { () throws(StoreError) in
+            _ = try StoreMigrator(store: store).plan(); return []
+        }
         return errors
     }
 

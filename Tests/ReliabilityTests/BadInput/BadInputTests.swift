@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import Schema
 import StoreGenerator
+import Testing
+
+@testable import JSONStore
 
 /// Bad input (issue part 3): damaged documents through open, the scans, plan and migrate, in
 /// memory. At least 10,000 cases per run (`RELIABILITY_CASES` scales it), seed printed
@@ -28,15 +29,18 @@ import StoreGenerator
             writePasses += result.writePasses
             failures += result.failures.prefix(max(0, 40 - failures.count))
         }
-        print("bad input [\(label)]: \(cases.count) cases, \(reported) reported as bad, \(writePasses) also through open-for-writing + migrate, \(failures.count) failures; "
-              + byKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        print(
+            "bad input [\(label)]: \(cases.count) cases, \(reported) reported as bad, \(writePasses) also through open-for-writing + migrate, \(failures.count) failures; "
+                + byKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         return failures
     }
 
     @Test func everyJSONTestSuiteFileAsADocumentIsReportedWithoutCrash() throws {
         let cases = BadInputCases.corpus(target: Self.v1Sessions)
-        try SkippedTests.require(!cases.isEmpty, "no JSONTestSuite corpus: set JSON_TEST_SUITE_DIR, or put it at "
-                                 + "../shared/corpora/JSONTestSuite beside the checkout")
+        try SkippedTests.require(
+            !cases.isEmpty,
+            "no JSONTestSuite corpus: set JSON_TEST_SUITE_DIR, or put it at "
+                + "../shared/corpora/JSONTestSuite beside the checkout")
         let failures = Self.run(cases, on: try BadInputProbe(sample: Samples.v1Store, only: Self.small), label: "JSONTestSuite")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #expect(cases.count > 300)
@@ -74,13 +78,18 @@ import StoreGenerator
         let cases = [
             BadInputCase(kind: "1,000,000 '['", relative: Self.v1Sessions, bytes: brackets, mustFail: true, mustBeSyntaxError: true),
             BadInputCase(kind: "200,000 nested objects", relative: "settings.json", bytes: objects, mustFail: true, mustBeSyntaxError: true),
-            BadInputCase(kind: "1,000,000 '[' closed", relative: "store.json", bytes: brackets + [UInt8](repeating: UInt8(ascii: "]"), count: 1_000_000),
-                         mustFail: true, mustBeSyntaxError: true),
+            BadInputCase(
+                kind: "1,000,000 '[' closed", relative: "store.json", bytes: brackets + [UInt8](repeating: UInt8(ascii: "]"), count: 1_000_000),
+                mustFail: true, mustBeSyntaxError: true),
         ]
         #expect(Self.run(cases, on: probe, label: "deep nesting").isEmpty)
 
-        let store = Store(path: BadInputProbe.store, options: BadInputProbe.options, compatibility: .needsMigration(from: 1), warnings: [],
-                          system: SystemCalls(calls: { let m = ModelFileSystem(probe.base); m.install(BadInputProbe.store + "/" + Self.v1Sessions, brackets); return m }()))
+        let store = Store(
+            path: BadInputProbe.store, options: BadInputProbe.options, compatibility: .needsMigration(from: 1), warnings: [],
+            system: SystemCalls(
+                calls: {
+                    let m = ModelFileSystem(probe.base); m.install(BadInputProbe.store + "/" + Self.v1Sessions, brackets); return m
+                }()))
         let error = #expect(throws: StoreError.self) { _ = try store.workStream(UUID(uuidString: "555a622d-4eba-4eda-8989-fc9e679fc303")!) }
         #expect(error?.code == .corruptDocument)
         #expect(error?.schemaError?.syntax?.offset == 512)
@@ -88,8 +97,9 @@ import StoreGenerator
     }
 
     @Test func hundredMegabyteStringIsReadWithoutCrashAndOversizedFileIsRefused() throws {
-        try SkippedTests.require(environmentInteger("RELIABILITY_HUGE", default: 0, full: 1) == 1,
-                                 "opt-in: set RELIABILITY_HUGE=1 or RELIABILITY_FULL=1 (needs ~1.5 GB of memory, ~1 min)")
+        try SkippedTests.require(
+            environmentInteger("RELIABILITY_HUGE", default: 0, full: 1) == 1,
+            "opt-in: set RELIABILITY_HUGE=1 or RELIABILITY_FULL=1 (needs ~1.5 GB of memory, ~1 min)")
         let probe = try BadInputProbe(sample: Samples.v1Store)
         let original = String(decoding: try #require(probe.documents[Self.v1Sessions]), as: UTF8.self)
         let huge = original.replacingOccurrences(of: "\"preview\": \"", with: "\"preview\": \"" + String(repeating: "a", count: 100 * 1024 * 1024))

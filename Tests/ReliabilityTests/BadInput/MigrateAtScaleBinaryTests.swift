@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import StoreGenerator
+import Testing
+
+@testable import JSONStore
 
 /// Issue 19 through the built tool: `migrate --no-backup` validates while it stages (one parse per
 /// document), commits the customisations by a folder exchange, and removes the old folders in a
@@ -33,8 +34,10 @@ import StoreGenerator
         switch damage {
         case "truncated": bad = original.prefix(original.count / 2)
         case "not an object": bad = Data("[1, 2, 3]\n".utf8)
-        default: bad = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"is_in_queue\": false", with: "\"is_in_queue\": 7")
-                                .replacingOccurrences(of: "\"is_in_queue\": true", with: "\"is_in_queue\": 7").utf8)
+        default:
+            bad = Data(
+                String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"is_in_queue\": false", with: "\"is_in_queue\": 7")
+                    .replacingOccurrences(of: "\"is_in_queue\": true", with: "\"is_in_queue\": 7").utf8)
         }
         #expect(bad != original)
         try bad.write(to: URL(fileURLWithPath: victim))

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import JSONStore
 import Schema
+import Testing
 
 /// Concurrency (issue part 4): several processes on one store. No lost update, queue invariants
 /// hold, and a writer that can't get the lock is told who holds it.
@@ -100,9 +100,10 @@ import Schema
         // try and its look at who holds it; or another writer of this test.
         for line in locked {
             let migrateNamed = "process \(migrate.pid) (migrate-store "
-            #expect(line.contains("it is locked by " + migrateNamed) || line.contains("(reliability-helper")
-                        || line.contains("it was locked when this tried, and is free now (the lock file names " + migrateNamed),
-                    "the lock error does not name its holder: \(line)")
+            #expect(
+                line.contains("it is locked by " + migrateNamed) || line.contains("(reliability-helper")
+                    || line.contains("it was locked when this tried, and is free now (the lock file names " + migrateNamed),
+                "the lock error does not name its holder: \(line)")
         }
         let store = try Store.open(at: path, options: .readOnly)
         #expect(store.compatibility == .current)
@@ -110,8 +111,9 @@ import Schema
         let verification = try StoreVerifier(store: store).verify()
         #expect(verification.passed, "\(verification.unreadable.map(\.message)) \(verification.integrity) \(verification.failures)")
         #expect(try Self.queueInvariants(path).isEmpty)
-        print("concurrency [migrate vs writer]: \(ids.count) streams migrated while a writer made \(writes) updates; "
-              + "the writer met the lock \(locked.count) times and the v1 store \(lines.filter { $0 == "v1" }.count) times")
+        print(
+            "concurrency [migrate vs writer]: \(ids.count) streams migrated while a writer made \(writes) updates; "
+                + "the writer met the lock \(locked.count) times and the v1 store \(lines.filter { $0 == "v1" }.count) times")
     }
 
     @Test(.timeLimit(.minutes(isFullRun ? 120 : 3)))
@@ -158,8 +160,9 @@ import Schema
         #expect(try store.summary(ids[0]).unreadCount == Int32(writes))
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #expect(backups.count == 6)
-        print("concurrency [backup vs writer]: \(backups.count) backups taken and verified while a writer made \(writes) updates "
-              + "(it met the lock \(lines.filter { $0.hasPrefix("locked ") }.count) times); \(failures.count) failures")
+        print(
+            "concurrency [backup vs writer]: \(backups.count) backups taken and verified while a writer made \(writes) updates "
+                + "(it met the lock \(lines.filter { $0.hasPrefix("locked ") }.count) times); \(failures.count) failures")
     }
 
     @Test(.timeLimit(.minutes(isFullRun ? 120 : 1)))

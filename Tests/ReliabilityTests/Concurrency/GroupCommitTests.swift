@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import Schema
 import StoreGenerator
+import Testing
+
+@testable import JSONStore
 
 /// Group commit (issue 19): threads of one process that write one store share folder `fsync`s
 /// (`FolderSyncGroup`) and queue at the store's `WriterGate`. No lost update; every write that
@@ -82,12 +83,13 @@ import StoreGenerator
             try! group.sync(fd, system: system, context: context)
         }
         leader.start()
-        blocking.firstSyncStarted.wait()                 // the leader is inside its fsync
+        blocking.firstSyncStarted.wait()  // the leader is inside its fsync
         let done = DispatchGroup()
         for n in 1...3 {
             // Each writer renames its file into the folder after the first fsync started.
-            let file = try FileDescriptor(opening: "/folder/.tmp-\(n)", flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600,
-                                          system: system, context: context)
+            let file = try FileDescriptor(
+                opening: "/folder/.tmp-\(n)", flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600,
+                system: system, context: context)
             try file.sync(context: context)
             file.discard()
             try system.rename("/folder/.tmp-\(n)", to: "/folder/file-\(n)", context: context)
@@ -106,7 +108,7 @@ import StoreGenerator
         done.wait()
         #expect(blocking.failures.isEmpty, "\(blocking.failures)")
         #expect(group.counts.syncs == 2)
-        #expect(model.callCounts["fsync"] == 2 + 3)      // two folder fsyncs, one per file
+        #expect(model.callCounts["fsync"] == 2 + 3)  // two folder fsyncs, one per file
     }
 
     /// Threads updating their own work streams on the model file system; the power goes after

@@ -23,8 +23,10 @@ import Testing
     static let errnoNames: [Int32: String] = [EIO: "EIO", ENOSPC: "ENOSPC", EACCES: "EACCES"]
 
     static var faults: [Fault] {
-        let points = ["posix/io/sync/fsync", "posix/io/dir/rename", "posix/io/oc/open", "posix/io/rw/pwrite",
-                      "posix/io/rw/ftruncate", "posix/io/rw/read", "posix/io/dir/opendir", "posix/io/dir/unlink"]
+        let points = [
+            "posix/io/sync/fsync", "posix/io/dir/rename", "posix/io/oc/open", "posix/io/rw/pwrite",
+            "posix/io/rw/ftruncate", "posix/io/rw/read", "posix/io/dir/opendir", "posix/io/dir/unlink",
+        ]
         var out: [Fault] = []
         for point in points {
             for errno in [EIO, ENOSPC, EACCES] {
@@ -143,7 +145,9 @@ import Testing
             }
             failures += try StoreConsistency.resumes(v1).map { "[\(fault)] migrate with backup, then again: \($0)" }
         }
-        print("fault injection (fiu-run) on backup, restore --force and migrate with backup: \(faults.count * 3) runs, \(injected) failed with an injected fault, \(failures.count) failures")
+        print(
+            "fault injection (fiu-run) on backup, restore --force and migrate with backup: \(faults.count * 3) runs, \(injected) failed with an injected fault, \(failures.count) failures"
+        )
         #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
     }
 
@@ -199,7 +203,9 @@ import Testing
             }
             if run.code == 74 {
                 noSpace += 1
-                if !(run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("the disk is full (ENOSPC)")) { problems.append("unclear error: \(run.stderr)") }
+                if !(run.stderr.hasPrefix("Error: Can't ") && run.stderr.contains("the disk is full (ENOSPC)")) {
+                    problems.append("unclear error: \(run.stderr)")
+                }
             } else if run.code == 0 {
                 succeeded += 1
             } else {
@@ -211,7 +217,9 @@ import Testing
             failures += problems.map { "[\(pages) pages free] \($0)" }
             if run.code == 0 { break }
         }
-        print("full disk (tmpfs)\(withBackup ? ", migrate with backup" : ""): \(noSpace) migrations stopped by ENOSPC at increasing free space, \(succeeded) fitted; \(failures.count) failures")
+        print(
+            "full disk (tmpfs)\(withBackup ? ", migrate with backup" : ""): \(noSpace) migrations stopped by ENOSPC at increasing free space, \(succeeded) fitted; \(failures.count) failures"
+        )
         #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
         #expect(noSpace > 3 && succeeded == 1)
     }

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import StoreGenerator
+import Testing
 
 /// `migrate-store migrate` killed with SIGKILL at random instants (spec §6 "resumable"): every
 /// file is whole (old or new), a v1 reader reads the store with its queue, and the next run

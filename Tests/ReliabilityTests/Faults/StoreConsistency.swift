@@ -13,7 +13,8 @@ struct StoreConsistency {
         original = rootedTree(v1Store)
         let scratch = TemporaryDirectory("reference")
         guard let store = try? scratch.copy(v1Store, as: "store"),
-              let run = try? Tool.migrate(["migrate", store, "--no-backup"]), run.code == 0 else { migrated = [:]; return }
+            let run = try? Tool.migrate(["migrate", store, "--no-backup"]), run.code == 0
+        else { migrated = [:]; return }
         migrated = rootedTree(store)
     }
 
@@ -38,7 +39,10 @@ struct StoreConsistency {
             let found = files[path]
             if found == original[path] { continue }
             if path == "/store.json", let found, let after = migrated[path],
-               PowerLossWorkloads.withoutTimestamps(found) == PowerLossWorkloads.withoutTimestamps(after) { continue }
+                PowerLossWorkloads.withoutTimestamps(found) == PowerLossWorkloads.withoutTimestamps(after)
+            {
+                continue
+            }
             if found == migrated[path] { continue }
             failures.append(found == nil ? "'\(path)' is missing" : "'\(path)' (\(found!.count) bytes) is neither the old nor the new version")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONStore
 
 /// Hostile archives (issue part 5): exports whose entries try to leave the store (`../`, absolute
@@ -19,8 +20,10 @@ import Testing
             .split(separator: "\n").map { Array($0.utf8) + [10] }
         let header = lines.removeFirst(), manifest = lines.removeFirst()
         lines.removeLast()  // the trailer
-        var hostile = ExportFormat.encode([("content", .string(String(decoding: evil, as: UTF8.self))), ("path", .string(path)),
-                                           ("sha256", .string(SHA256.hex(of: evil))), ("size", .int(Int64(evil.count))), ("type", .string("file"))])
+        var hostile = ExportFormat.encode([
+            ("content", .string(String(decoding: evil, as: UTF8.self))), ("path", .string(path)),
+            ("sha256", .string(SHA256.hex(of: evil))), ("size", .int(Int64(evil.count))), ("type", .string("file")),
+        ])
         if hostile.last != 10 { hostile.append(10) }
         func pathOf(_ line: [UInt8]) -> String {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return "" }
@@ -48,10 +51,12 @@ import Testing
         Set(FileManager.default.enumerator(atPath: root)?.allObjects.compactMap { $0 as? String } ?? [])
     }
 
-    @Test(arguments: ["../evil.json", "sessions/../../evil.json", "sessions/../settings.json", "/ABSOLUTE/evil.json", "./evil.json",
-                      ".lock", ".tmp-0000000000000000-store.json", "sessions/.hidden.json", "sessions//evil.json", "evil.json",
-                      "sessions/00000000-0000-4000-8000-000000000001.json/../../../evil.json", "sessions\\..\\..\\evil.json",
-                      "SESSIONS/00000000-0000-4000-8000-000000000001.json", "user-sessions/../../evil.json"])
+    @Test(arguments: [
+        "../evil.json", "sessions/../../evil.json", "sessions/../settings.json", "/ABSOLUTE/evil.json", "./evil.json",
+        ".lock", ".tmp-0000000000000000-store.json", "sessions/.hidden.json", "sessions//evil.json", "evil.json",
+        "sessions/00000000-0000-4000-8000-000000000001.json/../../../evil.json", "sessions\\..\\..\\evil.json",
+        "SESSIONS/00000000-0000-4000-8000-000000000001.json", "user-sessions/../../evil.json",
+    ])
     func exportEntryOutsideTheStoreIsRefusedAndNothingIsWritten(_ path: String) throws {
         let scratch = TemporaryDirectory()
         let absolute = scratch("absolute")

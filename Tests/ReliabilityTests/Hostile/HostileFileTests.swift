@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import Schema
+import Testing
+
+@testable import JSONStore
 
 /// Hostile files (issue part 5): links, FIFOs and folders where documents belong, names that try
 /// to leave the store. Nothing outside the store is read as data or written; nothing hangs.
@@ -162,8 +163,10 @@ import Schema
     // MARK: Names that try to leave the store
 
     @Test func traversalNamesAreNeverValidIDs() throws {
-        for name in ["../etc/passwd", "..", ".", "/etc/passwd", "..%2f..%2fetc", "a/../../b", "\(Self.someID)/..", "../\(Self.someID)",
-                     Self.someID.uppercased(), Self.someID + "\0", " " + Self.someID, Self.someID + ".json", "~/x", "\\..\\..\\x"] {
+        for name in [
+            "../etc/passwd", "..", ".", "/etc/passwd", "..%2f..%2fetc", "a/../../b", "\(Self.someID)/..", "../\(Self.someID)",
+            Self.someID.uppercased(), Self.someID + "\0", " " + Self.someID, Self.someID + ".json", "~/x", "\\..\\..\\x",
+        ] {
             #expect(DocumentID(name) == nil, "'\(name)' was accepted as an id")
             #expect(DocumentID(fileName: name + ".json") == nil || name == Self.someID)
             #expect(throws: StoreError.self) { try DocumentID(validating: name) }
@@ -173,8 +176,10 @@ import Schema
     @Test func oddNamesInDocumentFoldersAreReportedNeverRead() throws {
         let setup = try Setup(Samples.v1Store)
         let sessions = setup.store + "/sessions"
-        let odd = ["..json", "...json", "%2e%2e%2fsecret.json", Self.someID.uppercased() + ".json", "name\nwith newline.json",
-                   String(repeating: "a", count: 250) + ".json", "\(Self.someID).json.bak", "\(Self.someID).JSON", "-rf.json", "*.json"]
+        let odd = [
+            "..json", "...json", "%2e%2e%2fsecret.json", Self.someID.uppercased() + ".json", "name\nwith newline.json",
+            String(repeating: "a", count: 250) + ".json", "\(Self.someID).json.bak", "\(Self.someID).JSON", "-rf.json", "*.json",
+        ]
         for name in odd { try Data("{\"secret\": true}\n".utf8).write(to: URL(fileURLWithPath: sessions + "/" + name)) }
         // Names starting with a dot are the store's bookkeeping, which readers skip (spec §1).
         let reported = odd.filter { !$0.hasPrefix(".") }
@@ -186,6 +191,8 @@ import Schema
         #expect(listing.items.count == 8)
         let run = try Tool.migrate(["migrate", setup.store, "--no-backup"])
         #expect(run.code == 65, "\(run)")
-        #expect(rootedTree(setup.store) == rootedTree(Samples.v1Store).merging(reported.map { ("/sessions/" + $0, Array("{\"secret\": true}\n".utf8)) }) { a, _ in a })
+        #expect(
+            rootedTree(setup.store)
+                == rootedTree(Samples.v1Store).merging(reported.map { ("/sessions/" + $0, Array("{\"secret\": true}\n".utf8)) }) { a, _ in a })
     }
 }

@@ -133,4 +133,3 @@ struct CrashStates {
         counts.reduce([[]]) { partial, count in partial.flatMap { prefix in (0..<count).map { prefix + [$0] } } }
     }
 }
-

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import Schema
 import StoreJSON
+import Testing
+
+@testable import JSONStore
 
 private typealias W = PowerLossWorkloads
 
@@ -39,12 +40,15 @@ private typealias W = PowerLossWorkloads
     /// of the run, whichever is at that version), readable by that version's frozen types.
     static func readerOfTheStoresVersionReads(_ files: [String: [UInt8]], before: [String: [UInt8]], after: [String: [UInt8]]) -> [String] {
         guard let manifestBytes = files[W.store + "/store.json"],
-              let header = try? ManifestHeader(json: try DocumentVersion.parse(manifestBytes)) else {
+            let header = try? ManifestHeader(json: try DocumentVersion.parse(manifestBytes))
+        else {
             return ["store.json is missing or unreadable: neither a v3 nor a v4 reader opens the store"]
         }
         let version = header.schemaVersion
         guard version == 3 || version == 4 else { return ["store.json says \(version)"] }
-        let complete = [before, after].first { ($0[W.store + "/store.json"].flatMap { try? ManifestHeader(json: try DocumentVersion.parse($0)) })?.schemaVersion == version }!
+        let complete = [before, after].first {
+            ($0[W.store + "/store.json"].flatMap { try? ManifestHeader(json: try DocumentVersion.parse($0)) })?.schemaVersion == version
+        }!
         let folder = W.store + "/" + StoreLayout.workStreamsFolder(schemaVersion: version) + "/"
         var failures: [String] = []
         let seen = files.filter { $0.key.hasPrefix(folder) }, expected = complete.filter { $0.key.hasPrefix(folder) }
@@ -78,7 +82,8 @@ private typealias W = PowerLossWorkloads
             }
             let finished = model.current.files(), reference = crash.versions.last!
             for path in Set(finished.keys).union(reference.keys).sorted() {
-                let same = path.hasSuffix("/store.json")
+                let same =
+                    path.hasSuffix("/store.json")
                     ? finished[path].map(W.withoutTimestamps) == reference[path].map(W.withoutTimestamps) : finished[path] == reference[path]
                 if !same { failures.append("after the next run, '\(path)' differs from the uninterrupted run's") }
             }
@@ -89,7 +94,9 @@ private typealias W = PowerLossWorkloads
     @Test(arguments: [true, false])
     func breakingStepCutByPowerLossLeavesAV3OrAV4StoreAndResumes(syncFS: Bool) throws {
         var harness = PowerLossHarness()
-        harness.seam = { model in model.supportsSyncFS = syncFS; return model }
+        harness.seam = { model in
+            model.supportsSyncFS = syncFS; return model
+        }
         let outcome = harness.run(initial: try Self.v3Store(), operations: Self.step(.forward), extraCheck: Self.layoutChangeResumes(.forward))
         PowerLossTests.report("breaking step v3 → v4 (syncfs \(syncFS))", outcome, seed: harness.seed)
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(10).joined(separator: "\n"))")
@@ -118,8 +125,9 @@ private typealias W = PowerLossWorkloads
         let outcome = harness.run(initial: initial, operations: Self.step(direction), extraCheck: Self.layoutChangeResumes(direction))
         // Caught by what a reader sees of the layout, not only by a small document's lost write.
         let layout = outcome.failures.filter { $0.contains("reader") }
-        print("mutant [old folder removed before the new manifest is durable] on [\(direction)]: \(outcome.statesChecked) crash states, "
-              + "\(outcome.failures.count) failures, \(layout.count) of the layout; first: \(layout.first ?? "none")")
+        print(
+            "mutant [old folder removed before the new manifest is durable] on [\(direction)]: \(outcome.statesChecked) crash states, "
+                + "\(outcome.failures.count) failures, \(layout.count) of the layout; first: \(layout.first ?? "none")")
         #expect(!layout.isEmpty, "the mutant escaped the layout checks")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import JSONStore
 
 /// One inode of the model: a file or a folder, each with what is durable (survives a power loss

@@ -1,6 +1,7 @@
 import Foundation
-@testable import JSONStore
 import Schema
+
+@testable import JSONStore
 
 /// Passes every call to `base`; subclasses change one behaviour. The mutants below are the
 /// write path as a careless implementation would have it, to show the power-loss harness fails them.

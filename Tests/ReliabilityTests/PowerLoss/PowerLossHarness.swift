@@ -1,6 +1,7 @@
 import Foundation
-@testable import JSONStore
 import StoreGenerator
+
+@testable import JSONStore
 
 /// Runs a workload once on a `ModelFileSystem`, then cuts the power after every state-changing
 /// call and checks every state the disk may hold (see `CrashStates`).
@@ -107,8 +108,9 @@ struct PowerLossHarness {
             case (let bytes?, nil) where inFlight[path] == nil:
                 failures.append("'\(path)' (\(bytes.count) bytes) appeared though no operation wrote it")
             case (let bytes?, _):
-                failures.append("'\(path)' holds \(bytes.count) bytes that are neither the acknowledged version "
-                                + "(\(acknowledged[path]?.count ?? 0) bytes) nor the new one (\(inFlight[path]?.count ?? 0) bytes): torn or lost")
+                failures.append(
+                    "'\(path)' holds \(bytes.count) bytes that are neither the acknowledged version "
+                        + "(\(acknowledged[path]?.count ?? 0) bytes) nor the new one (\(inFlight[path]?.count ?? 0) bytes): torn or lost")
             }
         }
         return failures
@@ -119,4 +121,3 @@ struct PowerLossHarness {
 func environmentSeed() -> UInt64 {
     ProcessInfo.processInfo.environment["RELIABILITY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0 ... .max)
 }
-

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import JSONStore
 import Schema
+import Testing
+
+@testable import JSONStore
 
 /// Simulated power loss (issue part 1): every crash point, every allowed loss pattern, for small
 /// workloads; then the same harness against mutants of the write path, each of which it must catch.
@@ -64,43 +65,55 @@ import Schema
 
     /// One migration to the default target: from a v1 store, both steps of the chain in one run.
     static func migration() -> [(SystemCalls) throws -> Void] {
-        [{ system in
-            let store = try Store.open(at: W.store, options: W.options, system: system)
-            _ = try StoreMigrator(store: store).migrate(toolVersion: "1")
-        }]
+        [
+            { system in
+                let store = try Store.open(at: W.store, options: W.options, system: system)
+                _ = try StoreMigrator(store: store).migrate(toolVersion: "1")
+            }
+        ]
     }
 
     /// One migration whose customisations are committed by a folder exchange (issue 19), the
     /// threshold lowered to the sample's two customisations.
     static func migrationExchangingCustomisations() -> [(SystemCalls) throws -> Void] {
-        [{ system in
-            let store = try Store.open(at: W.store, options: W.options, system: system)
-            var migrator = StoreMigrator(store: store)
-            migrator.customisationsExchangeThreshold = 1
-            _ = try migrator.migrate(toolVersion: "1")
-        }]
+        [
+            { system in
+                let store = try Store.open(at: W.store, options: W.options, system: system)
+                var migrator = StoreMigrator(store: store)
+                migrator.customisationsExchangeThreshold = 1
+                _ = try migrator.migrate(toolVersion: "1")
+            }
+        ]
     }
 
     /// The chain in two invocations: `--to 2`, then without a target (v2 → v3).
     static func migrationInTwoRuns() -> [(SystemCalls) throws -> Void] {
-        [{ system in
-            let store = try Store.open(at: W.store, options: W.options, system: system)
-            _ = try StoreMigrator(store: store).migrate(to: 2, toolVersion: "1")
-        }] + migration()
+        [
+            { system in
+                let store = try Store.open(at: W.store, options: W.options, system: system)
+                _ = try StoreMigrator(store: store).migrate(to: 2, toolVersion: "1")
+            }
+        ] + migration()
     }
 
     /// A backup of the store (hard links where possible, else copies) to `/store.backup-1`.
     static func backup(hardLinks: Bool) -> [(SystemCalls) throws -> Void] {
-        [{ _ = try Backup.create(store: W.store, destination: W.backup, tool: "reliability-tests", version: "1",
-                                 options: Backup.Options(allowHardLinks: hardLinks, lockTimeout: .zero), system: $0) }]
+        [
+            {
+                _ = try Backup.create(
+                    store: W.store, destination: W.backup, tool: "reliability-tests", version: "1",
+                    options: Backup.Options(allowHardLinks: hardLinks, lockTimeout: .zero), system: $0)
+            }
+        ]
     }
 
     /// A store with a backup at `/store.backup-1` taken before one more message was appended.
     static func storeWithOlderBackup() throws -> ModelState {
         let model = ModelFileSystem(try W.v2Store(streams: 3))
         let system = SystemCalls(calls: model)
-        _ = try Backup.create(store: W.store, destination: W.backup, tool: "reliability-tests", version: "1",
-                              options: Backup.Options(allowHardLinks: false, lockTimeout: .zero), system: system)
+        _ = try Backup.create(
+            store: W.store, destination: W.backup, tool: "reliability-tests", version: "1",
+            options: Backup.Options(allowHardLinks: false, lockTimeout: .zero), system: system)
         try W.opened(system).appendMessages(W.id(2), [W.message(3, in: W.id(2), bytes: 300)])
         model.syncEverything()
         return model.current
@@ -108,15 +121,25 @@ import Schema
 
     /// Restoring that backup over the store (`--force`: the old store is kept aside).
     static func restore() -> [(SystemCalls) throws -> Void] {
-        [{ _ = try Restore.run(backup: W.backup, target: W.store, tool: "reliability-tests", version: "1",
-                               options: Restore.Options(force: true), system: $0) }]
+        [
+            {
+                _ = try Restore.run(
+                    backup: W.backup, target: W.store, tool: "reliability-tests", version: "1",
+                    options: Restore.Options(force: true), system: $0)
+            }
+        ]
     }
 
     static let exportFile = "/export.jsonl", imported = "/imported"
 
     static func export() -> [(SystemCalls) throws -> Void] {
-        [{ _ = try StoreExport.write(store: W.store, to: .file(exportFile), tool: "reliability-tests", version: "1",
-                                     lockTimeout: .zero, system: $0) }]
+        [
+            {
+                _ = try StoreExport.write(
+                    store: W.store, to: .file(exportFile), tool: "reliability-tests", version: "1",
+                    lockTimeout: .zero, system: $0)
+            }
+        ]
     }
 
     /// A store and its export at `/export.jsonl`.
@@ -128,13 +151,19 @@ import Schema
     }
 
     static func importExport() -> [(SystemCalls) throws -> Void] {
-        [{ _ = try StoreImport.read(from: .file(exportFile), into: imported, tool: "reliability-tests", version: "1",
-                                    force: false, system: $0) }]
+        [
+            {
+                _ = try StoreImport.read(
+                    from: .file(exportFile), into: imported, tool: "reliability-tests", version: "1",
+                    force: false, system: $0)
+            }
+        ]
     }
 
     static func report(_ name: String, _ outcome: PowerLossHarness.Outcome, seed: UInt64) {
-        print("power loss [\(name)]: \(outcome.crashPoints) crash points, \(outcome.statesChecked) crash states checked "
-              + "(\(outcome.sampledCrashPoints) crash points sampled), \(outcome.failures.count) failures, RELIABILITY_SEED=\(seed)")
+        print(
+            "power loss [\(name)]: \(outcome.crashPoints) crash points, \(outcome.statesChecked) crash states checked "
+                + "(\(outcome.sampledCrashPoints) crash points sampled), \(outcome.failures.count) failures, RELIABILITY_SEED=\(seed)")
     }
 
     @Test func acknowledgedDocumentWritesSurvivePowerLossWhole() throws {
@@ -156,7 +185,9 @@ import Schema
     @Test(arguments: [true, false])
     func largeBatchCommitLeavesEveryFileOldOrNewAfterPowerLoss(syncFS: Bool) throws {
         var harness = PowerLossHarness()
-        harness.seam = { model in model.supportsSyncFS = syncFS; return model }
+        harness.seam = { model in
+            model.supportsSyncFS = syncFS; return model
+        }
         // Nine pending renames and nine pending files give many states per crash point: sampled
         // above the limit (RELIABILITY_CRASH_LIMIT), and checked with the cheaper read-only open.
         harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)
@@ -294,7 +325,9 @@ import Schema
     @Test(arguments: ["migration", "batch of 9 files", "backup", "restore", "export", "import"])
     func multiFileOperationsOnFUSESurvivePowerLoss(_ operation: String) throws {
         var harness = PowerLossHarness()
-        harness.seam = { model in model.fileSystemTypeName = "fuse.lazyfs"; return model }
+        harness.seam = { model in
+            model.fileSystemTypeName = "fuse.lazyfs"; return model
+        }
         harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)
         let v2Large = try W.v2Store(streams: 9)
         let outcome: PowerLossHarness.Outcome
@@ -338,8 +371,10 @@ import Schema
             ("document writes", v2, Self.documentWrites(), W.storeOpensAndReads),
             ("batch commit", v2, try Self.batchCommit(v2), W.storeOpensAndReads),
             ("migration", try W.v1Store(), Self.migration(), W.migrationResumes),
-            ("migration exchanging customisations", try W.v1Store(), Self.migrationExchangingCustomisations(),
-             { W.migrationResumes($0) + W.customisationsAreOldOrNew($0) }),
+            (
+                "migration exchanging customisations", try W.v1Store(), Self.migrationExchangingCustomisations(),
+                { W.migrationResumes($0) + W.customisationsAreOldOrNew($0) }
+            ),
             ("batch of 9 files", v2Large, try Self.largeBatchCommit(v2Large), W.storeReads),
             ("backup", v2, Self.backup(hardLinks: false), { W.storeReads($0) + W.backupIsWholeOrAbsent($0) }),
         ]
@@ -349,8 +384,9 @@ import Schema
         // (which every path needs) by all of them.
         for (workload, initial, operations, check) in runs {
             let outcome = harness.run(initial: initial, operations: operations, extraCheck: check)
-            print("mutant [\(name)] on [\(workload)]: \(outcome.statesChecked) crash states, \(outcome.failures.count) failures; "
-                  + "first: \(outcome.failures.first ?? "none")")
+            print(
+                "mutant [\(name)] on [\(workload)]: \(outcome.statesChecked) crash states, \(outcome.failures.count) failures; "
+                    + "first: \(outcome.failures.first ?? "none")")
             if !outcome.failures.isEmpty { caught.append(workload) }
         }
         print("mutant [\(name)]: caught by \(caught.count) of \(runs.count) workloads: \(caught)")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import JSONStore
 import Schema
+
+@testable import JSONStore
 
 /// The stores and workloads of the power-loss tests, and what each promises after a crash.
 enum PowerLossWorkloads {
@@ -17,9 +18,10 @@ enum PowerLossWorkloads {
     }
 
     static func message(_ n: Int, in stream: UUID, bytes count: Int) -> MessageV1 {
-        MessageV1(id: id(1000 + n), sessionID: stream, role: "assistant",
-                  text: String(repeating: "line \(n) of a long answer\n", count: count / 26 + 1),
-                  timestamp: t0.addingTimeInterval(Double(n)))
+        MessageV1(
+            id: id(1000 + n), sessionID: stream, role: "assistant",
+            text: String(repeating: "line \(n) of a long answer\n", count: count / 26 + 1),
+            timestamp: t0.addingTimeInterval(Double(n)))
     }
 
     /// A v2 store with `count` work streams made through the Store API; the first holds a ~6 KB
@@ -51,10 +53,12 @@ enum PowerLossWorkloads {
     static func v1Store() throws -> ModelState {
         let model = ModelFileSystem()
         let sample = Samples.v1Store
-        for relative in ["store.json", "settings.json",
-                         "sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json", "sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json",
-                         "sessions/ec3629cb-f446-449f-b8a0-f43e156345d8.json", "sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json",
-                         "user-sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json", "user-sessions/e3ec053b-0661-4e09-b86f-1dad7839b6fd.json"] {
+        for relative in [
+            "store.json", "settings.json",
+            "sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json", "sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json",
+            "sessions/ec3629cb-f446-449f-b8a0-f43e156345d8.json", "sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json",
+            "user-sessions/555a622d-4eba-4eda-8989-fc9e679fc303.json", "user-sessions/e3ec053b-0661-4e09-b86f-1dad7839b6fd.json",
+        ] {
             model.install(store + "/" + relative, Array(try Data(contentsOf: URL(fileURLWithPath: sample + "/" + relative))))
         }
         return model.current
@@ -122,7 +126,9 @@ enum PowerLossWorkloads {
         let now = under(store, files)
         var failures: [String] = []
         if now != restored && (now != old || crash.acknowledged == 1) {
-            failures.append(crash.acknowledged == 1 ? "the acknowledged restore is not in the store" : "the store is neither the old one nor the restored one: \(now.keys.sorted())")
+            failures.append(
+                crash.acknowledged == 1
+                    ? "the acknowledged restore is not in the store" : "the store is neither the old one nor the restored one: \(now.keys.sorted())")
         }
         if under(backup, files) != under(backup, crash.versions[0]) { failures.append("the backup changed") }
         for folder in Set(files.keys.compactMap { $0.split(separator: "/").first.map(String.init) }) where folder.hasPrefix("store.replaced-") {
@@ -210,7 +216,9 @@ enum PowerLossWorkloads {
             let system = SystemCalls(calls: model)
             let reopened = try Store.open(at: store, options: options, system: system)
             let report = try StoreMigrator(store: reopened).migrate(toolVersion: "1")
-            if crash.acknowledged == crash.versions.count - 1 && !report.isNoop { failures.append("migrating the migrated store changed \(report.filesChanged) files") }
+            if crash.acknowledged == crash.versions.count - 1 && !report.isNoop {
+                failures.append("migrating the migrated store changed \(report.filesChanged) files")
+            }
         } catch {
             return failures + ["the next migration fails: \(error)"]
         }
@@ -272,8 +280,10 @@ enum PowerLossWorkloads {
                     let version = (try? DocumentVersion.peek(DocumentVersion.parse(bytes))) ?? 1
                     var found: [String] = []
                     for reader in [1, 2] {
-                        found += RollbackCheck.checkWorkStream(bytes: bytes, file: path, original: originalDocument, reader: reader,
-                                                            storeVersion: max(reader, version)).map { "v\(reader) reader: \($0)" }
+                        found += RollbackCheck.checkWorkStream(
+                            bytes: bytes, file: path, original: originalDocument, reader: reader,
+                            storeVersion: max(reader, version)
+                        ).map { "v\(reader) reader: \($0)" }
                     }
                     return found
                 }
@@ -281,8 +291,9 @@ enum PowerLossWorkloads {
         }
         let derived = QueueBuilder.build(from: summaries), expected = QueueBuilder.build(from: originalSummaries)
         if derived.fifo.map(\.workStreamID) != expected.fifo.map(\.workStreamID) {
-            failures.append("the FIFO queue a v1 reader derives is \(derived.fifo.map { $0.workStreamID.lowercased.prefix(8) }), "
-                            + "not \(expected.fifo.map { $0.workStreamID.lowercased.prefix(8) })")
+            failures.append(
+                "the FIFO queue a v1 reader derives is \(derived.fifo.map { $0.workStreamID.lowercased.prefix(8) }), "
+                    + "not \(expected.fifo.map { $0.workStreamID.lowercased.prefix(8) })")
         }
         if derived.priority.map(\.workStreamID) != expected.priority.map(\.workStreamID) {
             failures.append("the priority queue a v1 reader derives differs from the v1 store's")
@@ -304,7 +315,7 @@ enum PowerLossWorkloads {
 /// The reader checks of one document's bytes against its original, computed once: the crash
 /// states of a run share most of their files (each is old or new), and checking a document as
 /// two reader versions decodes, migrates and encodes it several times.
-final class ReaderCheckCache: @unchecked Sendable {   // every access to `results` holds `lock`
+final class ReaderCheckCache: @unchecked Sendable {  // every access to `results` holds `lock`
     static let shared = ReaderCheckCache()
     private struct Key: Hashable {
         let path: String

@@ -1,8 +1,8 @@
 import Foundation
+import Schema
 import Testing
 
 @testable import JSONStore
-import Schema
 
 /// One test per defect the reliability suites found, at the library level (the suites that found
 /// them run the built tool too; see RELIABILITY.md, "Defects found"). Defect 3 (a writable open
@@ -22,7 +22,8 @@ import Schema
             let error = #expect(throws: StoreError.self) { _ = try Store.open(at: "/store", options: options, system: SystemCalls(calls: linked)) }
             #expect(error?.code == .symlinkRefused)
             #expect(error?.path == "/store/sessions")
-            #expect(error?.message == "Can't open '/store': '/store/sessions' is a symbolic link, which the store never follows. "
+            #expect(
+                error?.message == "Can't open '/store': '/store/sessions' is a symbolic link, which the store never follows. "
                     + "Replace the link with the folder it points to.")
         }
         #expect(linked.listedOrWrittenBelowLink == [])

@@ -1,22 +1,26 @@
 import Foundation
-import Testing
 import JSONStore
 // The support every test target shares (temp folders, samples, trees, child processes, the built
 // tool), for every file of this target.
 @_exported import TestSupport
+import Testing
 
 /// Runs the built `migrate-store` for the reliability suites, with a time limit (a hang is a failure).
 enum Tool {
     /// Commands that never write to the store they are given.
     static let readOnlyCommands: Set<String> = ["status", "plan", "verify", "ls", "show", "queue", "stats", "validate", "help"]
 
-    static func migrate(_ arguments: [String], launcher: [String] = [], environment: [String: String] = [:],
-                        timeLimit: Double = 60) throws -> ToolRun {
+    static func migrate(
+        _ arguments: [String], launcher: [String] = [], environment: [String: String] = [:],
+        timeLimit: Double = 60
+    ) throws -> ToolRun {
         // The repository's samples are read by many tests: only read-only commands may touch them.
-        precondition(readOnlyCommands.contains(arguments.first ?? "") || !arguments.contains { $0.hasPrefix(Samples.root) },
-                     "Tool.migrate: '\(arguments.joined(separator: " "))' could write to the repository's Samples/")
-        return try BuiltTool.runProgram(BuiltTool.executable.path, arguments, launcher: launcher, environment: environment,
-                                 timeLimit: timeLimit)
+        precondition(
+            readOnlyCommands.contains(arguments.first ?? "") || !arguments.contains { $0.hasPrefix(Samples.root) },
+            "Tool.migrate: '\(arguments.joined(separator: " "))' could write to the repository's Samples/")
+        return try BuiltTool.runProgram(
+            BuiltTool.executable.path, arguments, launcher: launcher, environment: environment,
+            timeLimit: timeLimit)
     }
 
     /// True when `name` is a program on `PATH`.

@@ -10,7 +10,8 @@ import JSONStore
 struct BackupCommand: Subcommand {
     static let dest = ArgumentSpec(name: "dest", help: "The backup directory to create. It must not exist.")
     static let link = OptionSpec.flag(
-        "link", help: "Hard-link the store's files instead of copying them (same file system only): faster and "
+        "link",
+        help: "Hard-link the store's files instead of copying them (same file system only): faster and "
             + "takes no space, but risky: a linked file is the store's file, so an in-place edit of the store "
             + "(an editor that writes in place, a script opening a file with 'r+') changes the backup too.")
 
@@ -40,22 +41,27 @@ struct BackupCommand: Subcommand {
     func run(_ out: Output) throws -> ExitCode {
         // On a terminal, after a second: "Backing up: 12/40 files", then "Verifying backup: 12/40 files".
         let progress = OperationProgress(out)
-        let report = try Backup.create(store: store, destination: destination, tool: ToolInfo.name, version: ToolInfo.version,
-                                       options: options) { progress.show($0) }
+        let report = try Backup.create(
+            store: store, destination: destination, tool: ToolInfo.name, version: ToolInfo.version,
+            options: options
+        ) { progress.show($0) }
         progress.finish()
         let files = report.manifest.files.count
-        out.print("Backed up \(counted(files, "file")) (\(report.totalBytes) bytes, schema version "
-                  + "\(report.manifest.storeSchemaVersion)) from '\(store)' to '\(destination)'.")
+        out.print(
+            "Backed up \(counted(files, "file")) (\(report.totalBytes) bytes, schema version "
+                + "\(report.manifest.storeSchemaVersion)) from '\(store)' to '\(destination)'.")
         if report.linkedFiles > 0 {
-            out.info("Hard-linked \(counted(report.linkedFiles, "file")) (--link: an in-place edit of one of the store's "
-                     + "files changes the backup too) and copied \(report.copiedFiles).")
+            out.info(
+                "Hard-linked \(counted(report.linkedFiles, "file")) (--link: an in-place edit of one of the store's "
+                    + "files changes the backup too) and copied \(report.copiedFiles).")
         } else if report.clonedFiles > 0 {
             out.info("Copied every file (\(report.clonedFiles) as copy-on-write clones, independent of the store's files).")
         } else {
             out.info("Copied every file.")
         }
-        out.info("Verified: every file matches its size and SHA-256. To check it yourself: "
-                 + "cd \(TextFormat.shellWord(destination)) && sha256sum -c SHA256SUMS")
+        out.info(
+            "Verified: every file matches its size and SHA-256. To check it yourself: "
+                + "cd \(TextFormat.shellWord(destination)) && sha256sum -c SHA256SUMS")
         for problem in report.unreadableDocuments {
             out.warning("the store's document \(problem); it was backed up as it is, and verify-backup will report it.")
         }

@@ -38,8 +38,9 @@ struct ListBackupsCommand: Subcommand {
         }
         let prunable = listing.backups.filter { $0.keptBecause == nil }.count
         if prunable > 1 {
-            out.info("To remove all but the newest: " + ToolInfo.command("prune-backups", store, "--keep", "1")
-                     + " (--dry-run shows what it would remove).")
+            out.info(
+                "To remove all but the newest: " + ToolInfo.command("prune-backups", store, "--keep", "1")
+                    + " (--dry-run shows what it would remove).")
         }
         return .success
     }
@@ -53,8 +54,9 @@ struct ListBackupsCommand: Subcommand {
 /// Freed 86016 bytes (84.0 KiB). Kept the newest 1: 'store.backup-20251121T090000Z'.
 /// ```
 struct PruneBackupsCommand: Subcommand {
-    static let keep = OptionSpec(name: "keep", kind: .integer(minimum: 1), valueName: "n",
-                                 help: "How many of the newest backups of this store to keep (at least 1).", isRequired: true)
+    static let keep = OptionSpec(
+        name: "keep", kind: .integer(minimum: 1), valueName: "n",
+        help: "How many of the newest backups of this store to keep (at least 1).", isRequired: true)
     static let dryRun = OptionSpec.flag("dry-run", help: "Show what would be removed; remove nothing.")
 
     static let spec = CommandSpec(
@@ -105,8 +107,10 @@ enum BackupListRendering {
         var notes: [String] = []
         for backup in listing.backups {
             let summary = backup.summary
-            table.append([summary?.createdAt ?? "?", summary.map { String($0.storeSchemaVersion) } ?? "?",
-                          summary.map { String($0.files) } ?? "?", ByteCount.text(backup.bytesOnDisk), state(backup), backup.name])
+            table.append([
+                summary?.createdAt ?? "?", summary.map { String($0.storeSchemaVersion) } ?? "?",
+                summary.map { String($0.files) } ?? "?", ByteCount.text(backup.bytesOnDisk), state(backup), backup.name,
+            ])
             if let problem = backup.manifestProblem { notes.append("  \(backup.name): backup.json does not read: \(problem)") }
             if let problem = backup.measureProblem { notes.append("  \(backup.name): \(problem)") }
         }
@@ -121,13 +125,15 @@ enum BackupListRendering {
         var lines = report.removed.map { "\(verb) '\($0.name)' (\($0.bytesOnDisk) bytes on disk)." }
         let kept = report.kept.map { "'\($0.name)'" }.joined(separator: ", ")
         if report.removed.isEmpty {
-            lines.append("Nothing to remove: \(counted(report.kept.count, "backup")) of '\(report.listing.store)' can be pruned, "
-                         + "and --keep \(report.keep) keeps \(report.kept.count == 1 ? "it" : "them").")
+            lines.append(
+                "Nothing to remove: \(counted(report.kept.count, "backup")) of '\(report.listing.store)' can be pruned, "
+                    + "and --keep \(report.keep) keeps \(report.kept.count == 1 ? "it" : "them").")
         } else {
             let freed = "\(report.bytesFreed) bytes (\(ByteCount.text(report.bytesFreed)))"
-            lines.append(report.dryRun
-                ? "Would free \(freed) and keep the newest \(report.kept.count): \(kept). Nothing was removed (--dry-run)."
-                : "Freed \(freed). Kept the newest \(report.kept.count): \(kept).")
+            lines.append(
+                report.dryRun
+                    ? "Would free \(freed) and keep the newest \(report.kept.count): \(kept). Nothing was removed (--dry-run)."
+                    : "Freed \(freed). Kept the newest \(report.kept.count): \(kept).")
         }
         return lines
     }
@@ -233,9 +239,11 @@ extension BackupListRendering {
             return fields
         }
         fields["backups_beside_store"] = ["count": .int(listing.backups.count), "bytes_on_disk": .int(Int(listing.totalBytesOnDisk))]
-        out.info("\(counted(listing.backups.count, "backup")) beside '\(store)' \(listing.backups.count == 1 ? "takes" : "take") \(ByteCount.text(listing.totalBytesOnDisk)) on disk: '"
-                 + ToolInfo.command("list-backups", store) + "' lists \(listing.backups.count == 1 ? "it" : "them"), '" + ToolInfo.command("prune-backups", store, "--keep", "1")
-                 + "' removes all but the newest.")
+        out.info(
+            "\(counted(listing.backups.count, "backup")) beside '\(store)' \(listing.backups.count == 1 ? "takes" : "take") \(ByteCount.text(listing.totalBytesOnDisk)) on disk: '"
+                + ToolInfo.command("list-backups", store) + "' lists \(listing.backups.count == 1 ? "it" : "them"), '"
+                + ToolInfo.command("prune-backups", store, "--keep", "1")
+                + "' removes all but the newest.")
         return fields
     }
 }

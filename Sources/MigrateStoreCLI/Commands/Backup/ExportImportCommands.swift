@@ -21,19 +21,24 @@ struct ExportCommand: Subcommand {
         }
         // On a terminal, after a second: "Exporting: 12/40 files" (on standard error, also with '-').
         let progress = OperationProgress(out)
-        let report = try StoreExport.write(store: store, to: toStandardOutput ? .standardOutput : .file(file),
-                                           tool: ToolInfo.name, version: ToolInfo.version) { progress.show($0) }
+        let report = try StoreExport.write(
+            store: store, to: toStandardOutput ? .standardOutput : .file(file),
+            tool: ToolInfo.name, version: ToolInfo.version
+        ) { progress.show($0) }
         progress.finish()
-        let summary = "Exported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version "
+        let summary =
+            "Exported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version "
             + "\(report.storeSchemaVersion)) from '\(store)' to \(toStandardOutput ? "standard output" : "'\(file)'")."
         if toStandardOutput {
             if !out.isQuiet { out.streams.standardError(summary + "\n") }
         } else {
             out.print(summary)
         }
-        out.emitJSON(["store": .string(store), "file": .string(file), "files": .int(report.files),
-                      "bytes": .int(Int(report.bytes)), "store_schema_version": .int(report.storeSchemaVersion),
-                      "sha256": .string(report.sha256)])
+        out.emitJSON([
+            "store": .string(store), "file": .string(file), "files": .int(report.files),
+            "bytes": .int(Int(report.bytes)), "store_schema_version": .int(report.storeSchemaVersion),
+            "sha256": .string(report.sha256),
+        ])
         return .success
     }
 }
@@ -60,15 +65,20 @@ struct ImportCommand: Subcommand {
     func run(_ out: Output) throws -> ExitCode {
         // On a terminal, after a second: "Importing: 12 files" (the count is at the export's end), then "Verifying copy: 12/40 files".
         let progress = OperationProgress(out)
-        let report = try StoreImport.read(from: file == "-" ? .standardInput : .file(file), into: store,
-                                          tool: ToolInfo.name, version: ToolInfo.version) { progress.show($0) }
+        let report = try StoreImport.read(
+            from: file == "-" ? .standardInput : .file(file), into: store,
+            tool: ToolInfo.name, version: ToolInfo.version
+        ) { progress.show($0) }
         progress.finish()
         if let recovered = report.recovered { out.info(recovered.summary) }
-        out.print("Imported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version \(report.storeSchemaVersion)) "
-                  + "from \(file == "-" ? "standard input" : "'\(file)'") into '\(store)'; every file was verified first.")
-        out.emitJSON(["file": .string(file), "store": .string(store), "files": .int(report.files),
-                      "bytes": .int(Int(report.bytes)), "store_schema_version": .int(report.storeSchemaVersion),
-                      "recovered": report.recovered.map { .string($0.summary) } ?? .null])
+        out.print(
+            "Imported \(counted(report.files, "file")) (\(report.bytes) bytes, schema version \(report.storeSchemaVersion)) "
+                + "from \(file == "-" ? "standard input" : "'\(file)'") into '\(store)'; every file was verified first.")
+        out.emitJSON([
+            "file": .string(file), "store": .string(store), "files": .int(report.files),
+            "bytes": .int(Int(report.bytes)), "store_schema_version": .int(report.storeSchemaVersion),
+            "recovered": report.recovered.map { .string($0.summary) } ?? .null,
+        ])
         return .success
     }
 }

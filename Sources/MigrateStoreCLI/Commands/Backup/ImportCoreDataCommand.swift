@@ -9,15 +9,18 @@ import JSONStore
 /// `--allow-unknown`), or a value that can't be read honestly; 73 the store folder is not empty; 74 I/O (an unreadable file, no SQLite
 /// library); 75 another process is writing to the file.
 struct ImportCoreDataCommand: Subcommand {
-    static let source = ArgumentSpec(name: "VoiceCode.sqlite", help: "The app's Core Data file (its -wal file is read too; neither is changed).",
-                                     role: .inputFile(noun: "the app's VoiceCode.sqlite"))
+    static let source = ArgumentSpec(
+        name: "VoiceCode.sqlite", help: "The app's Core Data file (its -wal file is read too; neither is changed).",
+        role: .inputFile(noun: "the app's VoiceCode.sqlite"))
     static let target = ArgumentSpec(name: "store", help: "The store directory to create (new or empty).", role: .target(verb: "import"))
-    static let preferences = OptionSpec.string("preferences", valueName: "plist",
-                                               help: "The app's preferences (binary or XML property list) for settings.json.",
-                                               role: .inputFile(noun: "the app's preferences file"))
+    static let preferences = OptionSpec.string(
+        "preferences", valueName: "plist",
+        help: "The app's preferences (binary or XML property list) for settings.json.",
+        role: .inputFile(noun: "the app's preferences file"))
     static let dryRun = OptionSpec.flag("dry-run", help: "Read and report everything; write nothing.")
-    static let allowUnknown = OptionSpec.flag("allow-unknown",
-                                              help: "Import a file with tables, columns or entities no model of the app has, leaving each out and listing it.")
+    static let allowUnknown = OptionSpec.flag(
+        "allow-unknown",
+        help: "Import a file with tables, columns or entities no model of the app has, leaving each out and listing it.")
 
     static let spec = CommandSpec(
         name: "import-coredata", group: .backupAndRestore,
@@ -40,8 +43,9 @@ struct ImportCoreDataCommand: Subcommand {
     }
 
     func run(_ out: Output) throws -> ExitCode {
-        let report = try CoreDataImport.run(source: file, into: store, preferences: preferencesFile, allowUnknown: allowsUnknown, dryRun: isDryRun,
-                                            tool: ToolInfo.name, version: ToolInfo.version)
+        let report = try CoreDataImport.run(
+            source: file, into: store, preferences: preferencesFile, allowUnknown: allowsUnknown, dryRun: isDryRun,
+            tool: ToolInfo.name, version: ToolInfo.version)
         for line in Self.lines(report) { out.print(line) }
         out.emitJSON(Self.json(report))
         return .success
@@ -49,18 +53,24 @@ struct ImportCoreDataCommand: Subcommand {
 
     static func lines(_ r: CoreDataImportReport) -> [String] {
         let from = "'\(r.source)' (Core Data model version \(r.modelVersion)\(r.walCommits > 0 ? ", with its -wal file" : ""))"
-        var lines = [r.dryRun
-            ? "Dry run: nothing was written. Importing \(from) into '\(r.target)' would write \(counted(r.files, "file")) (\(r.bytes) bytes, schema version \(r.storeSchemaVersion)):"
-            : "Imported \(from) into '\(r.target)': \(counted(r.files, "file")) (\(r.bytes) bytes, schema version \(r.storeSchemaVersion)), every file verified before the store was put in place:"]
+        var lines = [
+            r.dryRun
+                ? "Dry run: nothing was written. Importing \(from) into '\(r.target)' would write \(counted(r.files, "file")) (\(r.bytes) bytes, schema version \(r.storeSchemaVersion)):"
+                : "Imported \(from) into '\(r.target)': \(counted(r.files, "file")) (\(r.bytes) bytes, schema version \(r.storeSchemaVersion)), every file verified before the store was put in place:"
+        ]
         lines.append("  model: \(r.modelExplanation)")
         if r.hadWAL {
-            lines.append(r.walCommits == 0 ? "  -wal: not applied: it holds no complete commit"
-                : "  -wal: \(counted(r.walCommits, "commit")) applied" + (r.walIgnoredBytes > 0
-                    ? "; the \(r.walIgnoredBytes) bytes after its last commit are not, as SQLite does not apply them (frames of an "
-                        + "unfinished or cut transaction, or older ones already in the main file)" : ""))
+            lines.append(
+                r.walCommits == 0
+                    ? "  -wal: not applied: it holds no complete commit"
+                    : "  -wal: \(counted(r.walCommits, "commit")) applied"
+                        + (r.walIgnoredBytes > 0
+                            ? "; the \(r.walIgnoredBytes) bytes after its last commit are not, as SQLite does not apply them (frames of an "
+                                + "unfinished or cut transaction, or older ones already in the main file)" : ""))
         }
-        lines.append("  offsets: " + (r.backfillApplied ? "derived from the sequence numbers, \(counted(r.offsetsBackfilled, "value")) changed: " : "not derived: ")
-                        + r.backfillReason)
+        lines.append(
+            "  offsets: " + (r.backfillApplied ? "derived from the sequence numbers, \(counted(r.offsetsBackfilled, "value")) changed: " : "not derived: ")
+                + r.backfillReason)
         if !r.unknown.isEmpty {
             lines.append("  left out (--allow-unknown), \(r.unknown.count) not in any model of the app:")
             lines += r.unknown.map { "    \($0)" }
@@ -70,7 +80,9 @@ struct ImportCoreDataCommand: Subcommand {
         let values = "queue_enabled \(r.settings.queueEnabled), priority_queue_enabled \(r.settings.priorityQueueEnabled)"
         if let preferences = r.preferences {
             let missing = ["queueEnabled", "priorityQueueEnabled"].filter { !r.preferenceKeysFound.contains($0) }
-            lines.append("  settings: \(values) from '\(preferences)'" + (missing.isEmpty ? "" : " (it has no \(missing.joined(separator: " or ")): the default, false)"))
+            lines.append(
+                "  settings: \(values) from '\(preferences)'" + (missing.isEmpty ? "" : " (it has no \(missing.joined(separator: " or ")): the default, false)")
+            )
             if !r.preferenceKeysNotCarried.isEmpty {
                 lines.append("  preferences not carried (\(r.preferenceKeysNotCarried.count)): " + r.preferenceKeysNotCarried.joined(separator: ", "))
             }
@@ -93,20 +105,30 @@ struct ImportCoreDataCommand: Subcommand {
             "wal_ignored_bytes": .int(Int(r.walIgnoredBytes)), "early_build": .bool(r.earlyBuild), "model_explanation": .string(r.modelExplanation),
             "entity_hashes": .object(r.entityHashes.mapValues { .string($0) }),
             "unknown": .array(r.unknown.map { .object(["kind": .string($0.kind.rawValue), "name": .string($0.name), "rows": .int($0.rows)]) }),
-            "offsets_backfill": .object(["applied": .bool(r.backfillApplied), "reason": .string(r.backfillReason),
-                                         "values_changed": .int(r.offsetsBackfilled)]),
-            "preference_keys_not_carried": .array(r.preferenceKeysNotCarried.map { .string($0) }), "work_streams": .int(r.workStreams), "messages": .int(r.messages),
+            "offsets_backfill": .object([
+                "applied": .bool(r.backfillApplied), "reason": .string(r.backfillReason),
+                "values_changed": .int(r.offsetsBackfilled),
+            ]),
+            "preference_keys_not_carried": .array(r.preferenceKeysNotCarried.map { .string($0) }), "work_streams": .int(r.workStreams),
+            "messages": .int(r.messages),
             "customizations": .int(r.customisations), "files": .int(r.files), "bytes": .int(Int(r.bytes)),
             "store_schema_version": .int(r.storeSchemaVersion),
-            "queue": .object(["fifo": .array(r.fifo.map { .string($0.uuidString.lowercased()) }),
-                              "priority": .array(r.priority.map { .string($0.uuidString.lowercased()) })]),
-            "settings": .object(["queue_enabled": .bool(r.settings.queueEnabled),
-                                 "priority_queue_enabled": .bool(r.settings.priorityQueueEnabled),
-                                 "from": r.preferences.map { .string($0) } ?? .null]),
-            "findings": .array(r.findings.map {
-                .object(["kind": .string($0.kind.rawValue), "table": .string($0.table), "primary_key": .int(Int($0.primaryKey)),
-                         "id": $0.id.map { .string($0) } ?? .null, "detail": .string($0.detail)])
-            }),
+            "queue": .object([
+                "fifo": .array(r.fifo.map { .string($0.uuidString.lowercased()) }),
+                "priority": .array(r.priority.map { .string($0.uuidString.lowercased()) }),
+            ]),
+            "settings": .object([
+                "queue_enabled": .bool(r.settings.queueEnabled),
+                "priority_queue_enabled": .bool(r.settings.priorityQueueEnabled),
+                "from": r.preferences.map { .string($0) } ?? .null,
+            ]),
+            "findings": .array(
+                r.findings.map {
+                    .object([
+                        "kind": .string($0.kind.rawValue), "table": .string($0.table), "primary_key": .int(Int($0.primaryKey)),
+                        "id": $0.id.map { .string($0) } ?? .null, "detail": .string($0.detail),
+                    ])
+                }),
         ]
     }
 }

@@ -31,15 +31,18 @@ struct RestoreCommand: Subcommand {
 
     init(_ arguments: ParsedArguments) {
         (backup, store) = (arguments.value(.backup), arguments.value(Self.target))
-        options = Restore.Options(force: arguments.flag(Self.force), migrate: arguments.flag(Self.migrate),
-                                  dryRun: arguments.flag(Self.dryRun), otherStore: arguments.flag(IdentityNote.flag))
+        options = Restore.Options(
+            force: arguments.flag(Self.force), migrate: arguments.flag(Self.migrate),
+            dryRun: arguments.flag(Self.dryRun), otherStore: arguments.flag(IdentityNote.flag))
     }
 
     func run(_ out: Output) throws -> ExitCode {
         // On a terminal, after a second: "Verifying backup: 12/40 files", "Restoring: …", "Verifying copy: …".
         let progress = OperationProgress(out)
-        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version,
-                                     options: options) { progress.show($0) }
+        let report = try Restore.run(
+            backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version,
+            options: options
+        ) { progress.show($0) }
         progress.finish()
         if let recovered = report.recovered { out.info(recovered.summary) }
         if let note = IdentityNote.line(report.identity, backup: backup, store: store) { out.info(note) }
@@ -47,8 +50,9 @@ struct RestoreCommand: Subcommand {
         let would = report.dryRun ? "Would " : ""
         if report.dryRun { out.print("Dry run: nothing was written.") }
         if report.recoveryPending { out.print("Would first finish the interrupted restore into '\(store)' (its journal is next to it).") }
-        out.print("Verified the backup '\(backup)': \(counted(manifest.files.count, "file")) (\(manifest.totalBytes) bytes), "
-                  + "schema version \(manifest.storeSchemaVersion).")
+        out.print(
+            "Verified the backup '\(backup)': \(counted(manifest.files.count, "file")) (\(manifest.totalBytes) bytes), "
+                + "schema version \(manifest.storeSchemaVersion).")
         if let aside = report.aside {
             out.print("\(report.dryRun ? "Would move" : "Moved") the existing content of '\(store)' aside to '\(aside)'.")
         }
@@ -72,21 +76,24 @@ struct RestoreCommand: Subcommand {
         let version = report.manifest.storeSchemaVersion
         if let migration = report.migration {
             let files = counted(migration.filesChanged, "file")
-            out.print(report.dryRun
-                ? "Would migrate the restored store from schema version \(version) to \(DocumentVersion.current): \(files) would change."
-                : "Migrated the restored store from schema version \(version) to \(DocumentVersion.current): \(files) changed.")
+            out.print(
+                report.dryRun
+                    ? "Would migrate the restored store from schema version \(version) to \(DocumentVersion.current): \(files) would change."
+                    : "Migrated the restored store from schema version \(version) to \(DocumentVersion.current): \(files) changed.")
         } else if version < DocumentVersion.current {
-            out.info("Note: the restored store has schema version \(version). To upgrade it, run "
-                     + "'\(ToolInfo.command("migrate", store))' or restore with --migrate.")
+            out.info(
+                "Note: the restored store has schema version \(version). To upgrade it, run "
+                    + "'\(ToolInfo.command("migrate", store))' or restore with --migrate.")
         }
     }
 
     private static func json(_ report: RestoreReport) -> [String: JSONOutputValue] {
-        let state: String = switch report.targetBefore {
-        case .absent: "absent"
-        case .emptyFolder: "empty"
-        case .folder: "not_empty"
-        }
+        let state: String =
+            switch report.targetBefore {
+            case .absent: "absent"
+            case .emptyFolder: "empty"
+            case .folder: "not_empty"
+            }
         return [
             "backup": .string(report.backup), "store": .string(report.target), "dry_run": .bool(report.dryRun),
             "files": .int(report.manifest.files.count), "bytes": .int(Int(report.manifest.totalBytes)),

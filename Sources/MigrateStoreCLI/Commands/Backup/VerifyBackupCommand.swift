@@ -33,8 +33,9 @@ struct VerifyBackupCommand: Subcommand {
         switch report.status {
         case .ok:
             let version = report.manifest.map { ", schema version \($0.storeSchemaVersion)" } ?? ""
-            out.print("OK: '\(backup)' is complete: \(counted(report.fileCount, "file")) (\(report.totalBytes) bytes\(version)); "
-                      + "every size and SHA-256 matches and every document reads.")
+            out.print(
+                "OK: '\(backup)' is complete: \(counted(report.fileCount, "file")) (\(report.totalBytes) bytes\(version)); "
+                    + "every size and SHA-256 matches and every document reads.")
             return .success
         case .corrupt, .incompatible:
             let verdict = report.status == .corrupt ? "is corrupt" : "can't be read by this version of the tool"

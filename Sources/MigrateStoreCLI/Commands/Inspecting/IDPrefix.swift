@@ -27,7 +27,10 @@ enum IDPrefix {
         case 1:
             return matches[0]
         case 0:
-            throw CommandError(.dataError, "No work stream of '\(store.path)' has an id starting with '\(text)'. Run '\(ToolInfo.command("ls", store.path, "--deleted"))' to see every id.")
+            throw CommandError(
+                .dataError,
+                "No work stream of '\(store.path)' has an id starting with '\(text)'. Run '\(ToolInfo.command("ls", store.path, "--deleted"))' to see every id."
+            )
         default:
             let shown = matches.prefix(10).map { "  \($0.lowercased)  \(name(of: $0, in: store))" }.joined(separator: "\n")
             let more = matches.count > 10 ? "\n  … and \(matches.count - 10) more" : ""

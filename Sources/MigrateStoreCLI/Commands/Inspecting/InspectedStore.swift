@@ -48,12 +48,14 @@ struct InspectedStore {
         if store.hasRenamedLayout {
             // v4 (spec §11): queue.json is the queue, with no mirror and no reconcile; absent, nothing is queued.
             let document = try call({ () throws(StoreError) in try store.queueDocument() })
-            return InspectedQueue(queue: try call({ () throws(StoreError) in try store.queue() }), source: .queueDocument,
-                                  document: document, pendingReconcile: nil)
+            return InspectedQueue(
+                queue: try call({ () throws(StoreError) in try store.queue() }), source: .queueDocument,
+                document: document, pendingReconcile: nil)
         }
         guard !isV1, let document = try call({ () throws(StoreError) in try store.queueDocument() }) else {
-            return InspectedQueue(queue: QueueBuilder.build(from: sessions), source: isV1 ? .sessionKeysV1 : .sessionKeysMissingDocument,
-                                  document: nil, pendingReconcile: nil)
+            return InspectedQueue(
+                queue: QueueBuilder.build(from: sessions), source: isV1 ? .sessionKeysV1 : .sessionKeysMissingDocument,
+                document: nil, pendingReconcile: nil)
         }
         guard complete else { return InspectedQueue(queue: document, source: .queueDocument, document: document, pendingReconcile: nil) }
         let resolved = QueueResolution.resolve(manifestVersion: schemaVersion, target: schemaVersion, sessions: sessions, existing: document)
@@ -63,15 +65,17 @@ struct InspectedStore {
         let mirrorStale = sessions.filter { index.mirror(for: $0.id, current: $0.keys) != $0.keys }.count
         var reasons: [String] = []
         if v1Written > 0 {
-            reasons.append("a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")), so the session keys are the truth and queue.json is rebuilt from them")
+            reasons.append(
+                "a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")), so the session keys are the truth and queue.json is rebuilt from them")
         }
         if dropped > 0 { reasons.append("queue.json has \(TextFormat.plural(dropped, "entry", "entries")) for work streams that no longer exist") }
         if v1Written == 0, dropped == 0, mirrorStale > 0 {
             reasons.append("the session keys of \(TextFormat.plural(mirrorStale, "work stream")) disagree with queue.json, which is the truth")
         }
         let pending = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
-        return InspectedQueue(queue: resolved.queue, source: resolved.truth == .sessionKeys ? .sessionKeysV1Writer : .queueDocument,
-                              document: document, pendingReconcile: pending)
+        return InspectedQueue(
+            queue: resolved.queue, source: resolved.truth == .sessionKeys ? .sessionKeysV1Writer : .queueDocument,
+            document: document, pendingReconcile: pending)
     }
 }
 
@@ -87,7 +91,9 @@ struct InspectedQueue {
 
     /// The one line for people, when a reconcile is pending.
     var pendingLine: String? {
-        pendingReconcile.map { "Reconcile pending: \($0). Shown is the queue the next writer ('migrate-store migrate', or any client opening the store for writing) establishes." }
+        pendingReconcile.map {
+            "Reconcile pending: \($0). Shown is the queue the next writer ('migrate-store migrate', or any client opening the store for writing) establishes."
+        }
     }
 }
 
@@ -122,7 +128,8 @@ enum QueueSource {
         case .queueDocument: StoreLayout.queue
         case .sessionKeysV1: "queue.json: absent (v1 store); the queue comes from the session keys"
         case .sessionKeysMissingDocument: "queue.json: absent (a store of v2 or later should have one); the queue comes from the session keys"
-        case .sessionKeysV1Writer: "the session keys (a v1 writer wrote to this store after its upgrade, spec §7); queue.json is stale until the next writer rebuilds it"
+        case .sessionKeysV1Writer:
+            "the session keys (a v1 writer wrote to this store after its upgrade, spec §7); queue.json is stale until the next writer rebuilds it"
         }
     }
 }
@@ -138,7 +145,9 @@ enum InspectFailure {
 extension StoreProblem {
     /// `{"file": …, "key_path": …, "code": …, "message": …, "fix": …}` for `--json`.
     var json: JSONOutputValue {
-        ["file": .string(file), "key_path": keyPath.map(JSONOutputValue.string) ?? .null,
-         "code": .string(code), "message": .string(message), "fix": .string(printedFix)]
+        [
+            "file": .string(file), "key_path": keyPath.map(JSONOutputValue.string) ?? .null,
+            "code": .string(code), "message": .string(message), "fix": .string(printedFix),
+        ]
     }
 }

@@ -48,15 +48,19 @@ struct ListCommand: Subcommand {
         let all = listing.items.map { WorkStreamRow($0, customisation: byID[$0.id], queue: lookup) }
 
         // Row numbers in `all`, not copies of the rows (large values: every string of a summary).
-        let shown = Self.sorted(all.indices.filter { (includeDeleted || !all[$0].isUserDeleted) && (!queuedOnly || all[$0].isQueued) },
-                                of: all, by: sort)
+        let shown = Self.sorted(
+            all.indices.filter { (includeDeleted || !all[$0].isUserDeleted) && (!queuedOnly || all[$0].isQueued) },
+            of: all, by: sort)
         let problems = StoreProblem.sorted((listing.problems + customisations.problems).map { StoreProblem($0, in: inspected.store) })
 
         let notShownDeleted = includeDeleted ? 0 : all.count { $0.isUserDeleted && (!queuedOnly || $0.isQueued) }
         // Only the output of the mode is built: the table of 50,000 rows was 7 % of `ls --json`.
         guard out.isJSON else {
-            out.printEscaping(Self.table(shown.map { all[$0] }) + [Self.footer(shown: shown.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)]
-                              + (inspectedQueue.pendingLine.map { [$0] } ?? []))
+            out.printEscaping(
+                Self.table(shown.map { all[$0] }) + [
+                    Self.footer(shown: shown.count, total: all.count, deletedNotShown: notShownDeleted, queuedOnly: queuedOnly)
+                ]
+                    + (inspectedQueue.pendingLine.map { [$0] } ?? []))
             return try Self.finish(problems, store: store.path, out)
         }
         var json: [String: JSONOutputValue] = [
@@ -135,8 +139,9 @@ struct ListCommand: Subcommand {
     private static func table(_ rows: [WorkStreamRow]) -> [String] {
         guard !rows.isEmpty else { return [] }
         let short = ShortIDs(rows.map(\.id))
-        var table = TextTable(["ID", "NAME", "PROVIDER", "PROVIDER SESSION", "MSGS", "LAST MODIFIED", "FIFO", "PRIO", "FLAGS"],
-                              rightAligned: [4, 6, 7], maximumWidths: [1: TerminalText.nameWidth, 2: TerminalText.nameWidth])
+        var table = TextTable(
+            ["ID", "NAME", "PROVIDER", "PROVIDER SESSION", "MSGS", "LAST MODIFIED", "FIFO", "PRIO", "FLAGS"],
+            rightAligned: [4, 6, 7], maximumWidths: [1: TerminalText.nameWidth, 2: TerminalText.nameWidth])
         for row in rows {
             let session = row.summary.effectiveProviderSessionID
             table.append([
@@ -151,8 +156,10 @@ struct ListCommand: Subcommand {
     }
 
     static func footer(shown: Int, total: Int, deletedNotShown: Int, queuedOnly: Bool) -> String {
-        var text = queuedOnly ? "\(TextFormat.count(shown)) queued of \(TextFormat.plural(total, "work stream"))"
-                              : TextFormat.plural(shown, "work stream")
+        var text =
+            queuedOnly
+            ? "\(TextFormat.count(shown)) queued of \(TextFormat.plural(total, "work stream"))"
+            : TextFormat.plural(shown, "work stream")
         if deletedNotShown > 0 {
             text += " (\(TextFormat.count(deletedNotShown)) deleted by the user not shown; --deleted shows \(deletedNotShown == 1 ? "it" : "them"))"
         }
@@ -164,6 +171,9 @@ struct ListCommand: Subcommand {
     static func finish(_ problems: [StoreProblem], store: String, _ out: Output) throws -> ExitCode {
         guard !problems.isEmpty else { return .success }
         for problem in problems { out.warning(problem.printedLine) }
-        throw CommandError(ProblemExit.code(problems), "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem.")
+        throw CommandError(
+            ProblemExit.code(problems),
+            "\(TextFormat.plural(problems.count, "document")) of '\(store)' can't be read and \(problems.count == 1 ? "is" : "are") left out. Run '\(ToolInfo.command("validate", store))' for every problem."
+        )
     }
 }

@@ -53,7 +53,11 @@ struct QueueReport {
     }
 
     /// Whether `queue.json` and the per-session keys (the mirror v1 readers use) agree.
-    enum MirrorStatus: String { case agrees, disagrees, notApplicable = "not_applicable", notChecked = "not_checked" }
+    enum MirrorStatus: String {
+        case agrees, disagrees
+        case notApplicable = "not_applicable"
+        case notChecked = "not_checked"
+    }
 
     let inspected: InspectedStore
     let settings: SettingsV1
@@ -90,17 +94,22 @@ struct QueueReport {
         let providerSessions = Set(sessions.values.map(\.effectiveProviderSessionID))
         unmatchedLocked = locked.filter { !providerSessions.contains($0) }
         let custom = Dictionary(customisations.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let context = QueueContext(providerSessionIDs: sessions.mapValues(\.effectiveProviderSessionID),
-                                   deleted: Set(custom.values.filter(\.isUserDeleted).map(\.id)),
-                                   lockedProviderSessions: Set(locked))
+        let context = QueueContext(
+            providerSessionIDs: sessions.mapValues(\.effectiveProviderSessionID),
+            deleted: Set(custom.values.filter(\.isUserDeleted).map(\.id)),
+            lockedProviderSessions: Set(locked))
         let unreadable = files.subtracting(sessions.keys)
         func row(_ v: QueueEntryVisibility) -> Row {
             let reasons = v.hiddenBecause.map { $0 == .missing && unreadable.contains(v.workStreamID) ? "unreadable" : $0.rawValue }
             let name = sessions[v.workStreamID].map { WorkStreamRules.displayName(backendName: $0.backendName, customisation: custom[v.workStreamID]) }
             return Row(visibility: v, reasons: reasons, name: name)
         }
-        fifo = zip(queue.fifoVisibility(context, enabled: settings.queueEnabled), queue.fifo).map { var r = row($0); r.fifo = $1; return r }
-        priority = zip(queue.priorityVisibility(context, enabled: settings.priorityQueueEnabled), queue.priority).map { var r = row($0); r.priority = $1; return r }
+        fifo = zip(queue.fifoVisibility(context, enabled: settings.queueEnabled), queue.fifo).map {
+            var r = row($0); r.fifo = $1; return r
+        }
+        priority = zip(queue.priorityVisibility(context, enabled: settings.priorityQueueEnabled), queue.priority).map {
+            var r = row($0); r.priority = $1; return r
+        }
         // A v4 store has no mirror (spec §11): not applicable.
         hasNoMirror = store.hasRenamedLayout
         checkMirror(store.hasRenamedLayout ? nil : inspectedQueue.document, listing: listing)
@@ -120,7 +129,8 @@ struct QueueReport {
         }
         mirror = .disagrees
         let v1Written = listing.items.filter { $0.schemaVersion < 2 }.count
-        let repair = v1Written > 0
+        let repair =
+            v1Written > 0
             ? "the session keys are the truth because a v1 writer wrote \(TextFormat.plural(v1Written, "work stream")) (spec §7): 'migrate-store migrate' rebuilds queue.json from them"
             : "queue.json is the truth (spec §7): 'migrate-store migrate', or any client opening the store for writing, rewrites the mirror"
         mirrorDetail = "\(failure.reason); \(repair)"

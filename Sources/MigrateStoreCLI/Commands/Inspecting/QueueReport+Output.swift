@@ -10,8 +10,11 @@ extension QueueReport {
         lines.append("Source: \(source.sentence)")
         lines.append("Mirror: \(mirrorSentence)")
         if let pendingLine { lines.append(pendingLine) }
-        lines.append("Locked: " + (locked.isEmpty ? "none given (a lock is not knowable offline; --locked ID,... marks provider sessions as locked)"
-                                                   : locked.joined(separator: ", ")))
+        lines.append(
+            "Locked: "
+                + (locked.isEmpty
+                    ? "none given (a lock is not knowable offline; --locked ID,... marks provider sessions as locked)"
+                    : locked.joined(separator: ", ")))
         for id in unmatchedLocked { lines.append("Note: --locked '\(id)' is no work stream's provider session.") }
         return lines
     }
@@ -20,11 +23,14 @@ extension QueueReport {
         let lines = [title("FIFO queue", fifo, enabledKey: "queue_enabled", enabled: settings.queueEnabled)]
         guard !fifo.isEmpty else { return lines }
         let short = ShortIDs(fifo.map(\.visibility.workStreamID))
-        var table = TextTable(["POS", "ID", "NAME", "QUEUED AT", "SHOWN"], rightAligned: [0],
-                              maximumWidths: [2: TerminalText.nameWidth])
+        var table = TextTable(
+            ["POS", "ID", "NAME", "QUEUED AT", "SHOWN"], rightAligned: [0],
+            maximumWidths: [2: TerminalText.nameWidth])
         for row in fifo {
-            table.append([String(row.visibility.position), short(row.visibility.workStreamID), row.displayName,
-                          row.fifo?.queuedAt.map(RFC3339.format) ?? "-", row.shown])
+            table.append([
+                String(row.visibility.position), short(row.visibility.workStreamID), row.displayName,
+                row.fifo?.queuedAt.map(RFC3339.format) ?? "-", row.shown,
+            ])
         }
         return lines + table.render(indent: "  ")
     }
@@ -33,12 +39,15 @@ extension QueueReport {
         let lines = [title("Priority queue", priority, enabledKey: "priority_queue_enabled", enabled: settings.priorityQueueEnabled)]
         guard !priority.isEmpty else { return lines }
         let short = ShortIDs(priority.map(\.visibility.workStreamID))
-        var table = TextTable(["POS", "ID", "NAME", "PRIORITY", "ORDER", "QUEUED AT", "SHOWN"], rightAligned: [0, 3, 4],
-                              maximumWidths: [2: TerminalText.nameWidth])
+        var table = TextTable(
+            ["POS", "ID", "NAME", "PRIORITY", "ORDER", "QUEUED AT", "SHOWN"], rightAligned: [0, 3, 4],
+            maximumWidths: [2: TerminalText.nameWidth])
         for row in priority {
-            table.append([String(row.visibility.position), short(row.visibility.workStreamID), row.displayName,
-                          row.priority.map { String($0.priority) } ?? "-", row.priority.map { "\($0.priorityOrder)" } ?? "-",
-                          row.priority?.priorityQueuedAt.map(RFC3339.format) ?? "-", row.shown])
+            table.append([
+                String(row.visibility.position), short(row.visibility.workStreamID), row.displayName,
+                row.priority.map { String($0.priority) } ?? "-", row.priority.map { "\($0.priorityOrder)" } ?? "-",
+                row.priority?.priorityQueuedAt.map(RFC3339.format) ?? "-", row.shown,
+            ])
         }
         return lines + table.render(indent: "  ")
     }
@@ -70,16 +79,18 @@ extension QueueReport {
             "priority_queue_enabled": .bool(settings.priorityQueueEnabled),
             "locked": .array(locked.map(JSONOutputValue.string)),
             "locked_unmatched": .array(unmatchedLocked.map(JSONOutputValue.string)),
-            "fifo": .array(fifo.map { row in
-                row.commonJSON(["queued_at": row.fifo?.queuedAt.map { .string(RFC3339.format($0)) } ?? .null])
-            }),
-            "priority": .array(priority.map { row in
-                row.commonJSON([
-                    "priority": row.priority.map { .int(Int($0.priority)) } ?? .null,
-                    "priority_order": row.priority.map { .double($0.priorityOrder) } ?? .null,
-                    "priority_queued_at": row.priority?.priorityQueuedAt.map { .string(RFC3339.format($0)) } ?? .null,
-                ])
-            }),
+            "fifo": .array(
+                fifo.map { row in
+                    row.commonJSON(["queued_at": row.fifo?.queuedAt.map { .string(RFC3339.format($0)) } ?? .null])
+                }),
+            "priority": .array(
+                priority.map { row in
+                    row.commonJSON([
+                        "priority": row.priority.map { .int(Int($0.priority)) } ?? .null,
+                        "priority_order": row.priority.map { .double($0.priorityOrder) } ?? .null,
+                        "priority_queued_at": row.priority?.priorityQueuedAt.map { .string(RFC3339.format($0)) } ?? .null,
+                    ])
+                }),
             "mirror": ["status": .string(mirror.rawValue), "detail": mirrorDetail.map(JSONOutputValue.string) ?? .null],
             "problems": .array(problems.map(\.json)),
         ]

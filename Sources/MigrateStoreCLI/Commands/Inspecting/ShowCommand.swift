@@ -66,11 +66,15 @@ struct ShowReport {
         self.inspected = inspected; self.id = id; self.full = full
         let store = inspected.store
         let stored: StoredDocument<WorkStreamDocument>
-        do { stored = try store.storedWorkStream(id) } catch where error.code == .notFound {
-            throw CommandError(.dataError, "'\(store.path)' has no work stream '\(id.lowercased)'. Run '\(ToolInfo.command("ls", store.path, "--deleted"))' to see every id.")
+        do { stored = try store.storedWorkStream(id) } catch  where error.code == .notFound {
+            throw CommandError(
+                .dataError, "'\(store.path)' has no work stream '\(id.lowercased)'. Run '\(ToolInfo.command("ls", store.path, "--deleted"))' to see every id.")
         } catch { throw InspectFailure.commandError(error) }
         guard stored.value.fields.id == id else {
-            throw CommandError(.dataError, "Can't show '\(Self.file(id, in: store))': its id is '\(stored.value.fields.id.lowercased)' but its file name says '\(id.lowercased)'. Rename the file or fix the id by hand.")
+            throw CommandError(
+                .dataError,
+                "Can't show '\(Self.file(id, in: store))': its id is '\(stored.value.fields.id.lowercased)' but its file name says '\(id.lowercased)'. Rename the file or fix the id by hand."
+            )
         }
         document = stored.value; fileSize = stored.size
         do { customisation = try store.customisation(id) } catch {

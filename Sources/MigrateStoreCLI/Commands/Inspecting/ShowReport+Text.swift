@@ -22,7 +22,9 @@ extension ShowReport {
 
     private var derivedRows: [(String, String)] {
         let validName = WorkStreamRules.isValidDisplayName(fields.backendName)
-        let nameNote = validName ? "a valid display name"
+        let nameNote =
+            validName
+            ? "a valid display name"
             : fields.backendName.isEmpty ? "not a valid display name: empty" : "not a valid display name: it is a UUID"
         var rows: [(String, String)] = [
             ("display name", "\(displayName) (from \(displayNameSource.rawValue))"),
@@ -33,7 +35,8 @@ extension ShowReport {
             ("FIFO queue", fifoPosition.map { "position \($0)" } ?? "not queued"),
         ]
         if let place = priorityPlace {
-            rows.append(("priority queue", "priority \(place.entry.priority), order \(place.entry.priorityOrder), place \(place.position) of \(queue.priority.count)"))
+            rows.append(
+                ("priority queue", "priority \(place.entry.priority), order \(place.entry.priorityOrder), place \(place.position) of \(queue.priority.count)"))
         } else {
             rows.append(("priority queue", "not queued"))
         }
@@ -66,17 +69,20 @@ extension ShowReport {
             let note = problems.isEmpty ? "none (\(StoreLayout.customisationPath(id)) does not exist)" : "can't be read (see the warning below)"
             return ["Customisation: \(note)", ""]
         }
-        return section("Customisation (\(StoreLayout.customisationPath(id)))", [
-            ("custom_name", customisation.customName.map(TextFormat.quoted) ?? "null"),
-            ("is_user_deleted", String(customisation.isUserDeleted)),
-            ("created_at", RFC3339.format(customisation.createdAt)),
-            ("schema_version", String(customisation.schemaVersion)),
-        ] + customisation.unknown.keys.sorted().map { ($0, CompactJSON.render(customisation.unknown[$0]!)) })
+        return section(
+            "Customisation (\(StoreLayout.customisationPath(id)))",
+            [
+                ("custom_name", customisation.customName.map(TextFormat.quoted) ?? "null"),
+                ("is_user_deleted", String(customisation.isUserDeleted)),
+                ("created_at", RFC3339.format(customisation.createdAt)),
+                ("schema_version", String(customisation.schemaVersion)),
+            ] + customisation.unknown.keys.sorted().map { ($0, CompactJSON.render(customisation.unknown[$0]!)) })
     }
 
     private var messageLines: [String] {
         let messages = fields.messages
-        let title = "Messages: \(shownMessages.isEmpty ? "none shown" : "last \(shownMessages.count)") of \(messages.count) kept in the file; message_count says \(fields.messageCount)"
+        let title =
+            "Messages: \(shownMessages.isEmpty ? "none shown" : "last \(shownMessages.count)") of \(messages.count) kept in the file; message_count says \(fields.messageCount)"
         var lines = [title]
         for index in shownMessages {
             lines += messageLines(messages[index], number: index + 1)

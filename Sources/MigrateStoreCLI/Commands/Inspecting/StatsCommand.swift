@@ -39,10 +39,12 @@ struct StatsCommand: Subcommand {
         guard unreadable + notDocuments == 0 else {
             let validate = "Run '\(ToolInfo.command("validate", inspected.path))' for every problem."
             let unreadableText = "\(TextFormat.plural(unreadable, "document")) of '\(inspected.path)' can't be read"
-            let message = notDocuments == 0
+            let message =
+                notDocuments == 0
                 ? "\(unreadableText) and \(unreadable == 1 ? "is" : "are") left out of the counts. \(validate)"
                 : "'\(inspected.path)' has \(TextFormat.plural(notDocuments, "entry", "entries")) in its document folders that \(notDocuments == 1 ? "is no document" : "are no documents") (a symbolic link, FIFO, folder or badly named file)"
-                    + (unreadable > 0 ? " and \(TextFormat.plural(unreadable, "document")) that can't be read" : "") + "; they are left out of the counts. \(validate)"
+                    + (unreadable > 0 ? " and \(TextFormat.plural(unreadable, "document")) that can't be read" : "")
+                    + "; they are left out of the counts. \(validate)"
             throw CommandError(ProblemExit.code(stats.scan.problems), message)
         }
         return .success
@@ -72,19 +74,24 @@ struct StoreStats {
     init(_ scan: StoreValidator) {
         self.scan = scan
         var kinds = [
-            Kind(name: "work streams", files: scan.sessions.count, bytes: scan.sessions.reduce(0) { $0 + $1.fileSize },
-                 versions: Self.mix(scan.sessions.map(\.schemaVersion))),
-            Kind(name: "customisations", files: scan.customisations.count, bytes: scan.customisations.reduce(0) { $0 + $1.size },
-                 versions: Self.mix(scan.customisations.map(\.document.schemaVersion))),
+            Kind(
+                name: "work streams", files: scan.sessions.count, bytes: scan.sessions.reduce(0) { $0 + $1.fileSize },
+                versions: Self.mix(scan.sessions.map(\.schemaVersion))),
+            Kind(
+                name: "customisations", files: scan.customisations.count, bytes: scan.customisations.reduce(0) { $0 + $1.size },
+                versions: Self.mix(scan.customisations.map(\.document.schemaVersion))),
         ]
-        let single: [(String, Int?)] = [(StoreLayout.settings, scan.settings?.schemaVersion), (StoreLayout.queue, scan.queue?.schemaVersion),
-                                        (StoreLayout.manifest, scan.manifest?.schemaVersion)]
+        let single: [(String, Int?)] = [
+            (StoreLayout.settings, scan.settings?.schemaVersion), (StoreLayout.queue, scan.queue?.schemaVersion),
+            (StoreLayout.manifest, scan.manifest?.schemaVersion),
+        ]
         for (name, version) in single {
             guard let version, let size = scan.size(of: name) else { continue }
             kinds.append(Kind(name: name, files: 1, bytes: size, versions: [version: 1]))
         }
         self.kinds = kinds
-        var documents = scan.sessions.map { Document(file: StoreLayout.workStreamPath($0.id, schemaVersion: scan.schemaVersion), bytes: $0.fileSize) }
+        var documents =
+            scan.sessions.map { Document(file: StoreLayout.workStreamPath($0.id, schemaVersion: scan.schemaVersion), bytes: $0.fileSize) }
             + scan.customisations.map { Document(file: StoreLayout.customisationPath($0.document.id), bytes: $0.size) }
         for kind in kinds where kind.files == 1 && kind.name.hasSuffix(".json") { documents.append(Document(file: kind.name, bytes: kind.bytes)) }
         largest = Array(documents.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.file < $1.file }.prefix(Self.largestCount))

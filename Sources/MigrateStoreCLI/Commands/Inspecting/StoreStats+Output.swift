@@ -14,14 +14,20 @@ extension StoreStats {
         table.append(["total", TextFormat.count(totalFiles), TextFormat.count(totalBytes), ""])
         lines += table.render(indent: "  ") + [""]
         let unread = unread
-        lines.append("Messages: \(TextFormat.count(storedMessages)) kept in the files; the backend's message_count adds up to \(TextFormat.count(reportedMessages))")
-        lines.append("Work streams: \(TextFormat.count(deleted)) deleted by the user, \(TextFormat.count(locallyCreated)) locally created, "
-            + "\(TextFormat.count(unread.streams)) with unread messages (\(TextFormat.count(unread.messages)) unread), "
-            + "\(TextFormat.count(providerSessionReplaced)) with a provider session id other than their id")
-        lines.append("Providers: " + (providers.isEmpty ? "none" : providers.sorted { $0.key < $1.key }.map { "\($0.key) \(TextFormat.count($0.value))" }.joined(separator: ", ")))
+        lines.append(
+            "Messages: \(TextFormat.count(storedMessages)) kept in the files; the backend's message_count adds up to \(TextFormat.count(reportedMessages))")
+        lines.append(
+            "Work streams: \(TextFormat.count(deleted)) deleted by the user, \(TextFormat.count(locallyCreated)) locally created, "
+                + "\(TextFormat.count(unread.streams)) with unread messages (\(TextFormat.count(unread.messages)) unread), "
+                + "\(TextFormat.count(providerSessionReplaced)) with a provider session id other than their id")
+        lines.append(
+            "Providers: "
+                + (providers.isEmpty ? "none" : providers.sorted { $0.key < $1.key }.map { "\($0.key) \(TextFormat.count($0.value))" }.joined(separator: ", ")))
         let settings = scan.settings ?? .defaults
-        lines.append("Queues: FIFO \(TextFormat.plural(queue.fifo.count, "entry", "entries")), priority \(TextFormat.plural(queue.priority.count, "entry", "entries")) "
-            + "(from \(scan.queue == nil ? "the session keys" : StoreLayout.queue)); queue_enabled \(settings.queueEnabled), priority_queue_enabled \(settings.priorityQueueEnabled)")
+        lines.append(
+            "Queues: FIFO \(TextFormat.plural(queue.fifo.count, "entry", "entries")), priority \(TextFormat.plural(queue.priority.count, "entry", "entries")) "
+                + "(from \(scan.queue == nil ? "the session keys" : StoreLayout.queue)); queue_enabled \(settings.queueEnabled), priority_queue_enabled \(settings.priorityQueueEnabled)"
+        )
         lines += ["", "Largest documents"]
         var largestTable = TextTable(["BYTES", "FILE"], rightAligned: [0])
         for document in largest { largestTable.append([TextFormat.count(document.bytes), document.file]) }
@@ -64,22 +70,29 @@ extension StoreStats {
         return [
             "store": .string(scan.store.path),
             "store_schema_version": .int(scan.schemaVersion),
-            "kinds": .array(kinds.map { kind in
-                ["kind": .string(kind.name), "files": .int(kind.files), "bytes": .int(kind.bytes),
-                 "schema_versions": .object(Dictionary(uniqueKeysWithValues: kind.versions.map { (String($0.key), .int($0.value)) }))]
-            }),
+            "kinds": .array(
+                kinds.map { kind in
+                    [
+                        "kind": .string(kind.name), "files": .int(kind.files), "bytes": .int(kind.bytes),
+                        "schema_versions": .object(Dictionary(uniqueKeysWithValues: kind.versions.map { (String($0.key), .int($0.value)) })),
+                    ]
+                }),
             "total_files": .int(totalFiles),
             "total_bytes": .int(totalBytes),
             "largest_documents": .array(largest.map { ["file": .string($0.file), "bytes": .int($0.bytes)] }),
             "stored_messages": .int(storedMessages),
             "reported_messages": .int(reportedMessages),
-            "work_streams": ["total": .int(scan.sessions.count), "deleted": .int(deleted), "locally_created": .int(locallyCreated),
-                             "with_unread": .int(unread.streams), "unread_messages": .int(unread.messages),
-                             "provider_session_differs": .int(providerSessionReplaced)],
+            "work_streams": [
+                "total": .int(scan.sessions.count), "deleted": .int(deleted), "locally_created": .int(locallyCreated),
+                "with_unread": .int(unread.streams), "unread_messages": .int(unread.messages),
+                "provider_session_differs": .int(providerSessionReplaced),
+            ],
             "providers": .object(providers.mapValues { .int($0) }),
-            "queues": ["source": .string(scan.queue == nil ? QueueTruth.sessionKeys.rawValue : StoreLayout.queue),
-                       "fifo": .int(queue.fifo.count), "priority": .int(queue.priority.count),
-                       "queue_enabled": .bool(settings.queueEnabled), "priority_queue_enabled": .bool(settings.priorityQueueEnabled)],
+            "queues": [
+                "source": .string(scan.queue == nil ? QueueTruth.sessionKeys.rawValue : StoreLayout.queue),
+                "fifo": .int(queue.fifo.count), "priority": .int(queue.priority.count),
+                "queue_enabled": .bool(settings.queueEnabled), "priority_queue_enabled": .bool(settings.priorityQueueEnabled),
+            ],
             "unreadable_documents": .int(scan.unreadable),
             "anomalies": .array(anomalies.map { ["code": .string($0.code), "count": .int($0.count), "note": .bool($0.isNote)] }),
         ]

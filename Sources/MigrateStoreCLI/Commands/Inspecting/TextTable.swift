@@ -1,4 +1,5 @@
 import JSONStore
+
 /// Aligned columns for people: a header row, then one row per item, columns separated by two
 /// spaces, no trailing spaces.
 ///
@@ -30,9 +31,10 @@ struct TextTable {
     /// Adds a row. - Precondition: it has one cell per header.
     mutating func append(_ row: [String]) {
         precondition(row.count == headers.count, "TextTable: \(row.count) cells for \(headers.count) columns")
-        rows.append(row.enumerated().map { column, cell in
-            maximumWidths[column].map { TerminalText.truncated(cell, width: $0) } ?? cell
-        })
+        rows.append(
+            row.enumerated().map { column, cell in
+                maximumWidths[column].map { TerminalText.truncated(cell, width: $0) } ?? cell
+            })
     }
 
     /// The header and the rows as lines, each starting with `indent`.

@@ -47,7 +47,8 @@ struct ValidateCommand: Subcommand {
     /// `'<store>' (schema v2): no problems in 8 work streams, 4 customisations and 3 other documents.`
     static func summary(_ scan: StoreValidator) -> String {
         let counts = Self.checkedCounts(scan)
-        let what = "\(TextFormat.plural(counts.sessions, "work stream")), \(TextFormat.plural(counts.customisations, "customisation")) and \(TextFormat.plural(counts.other, "other document"))"
+        let what =
+            "\(TextFormat.plural(counts.sessions, "work stream")), \(TextFormat.plural(counts.customisations, "customisation")) and \(TextFormat.plural(counts.other, "other document"))"
         let found = scan.problems.isEmpty ? "no problems" : TextFormat.plural(scan.problems.count, "problem")
         let notes = scan.notes.isEmpty ? "" : " (\(TextFormat.plural(scan.notes.count, "note")))"
         return "'\(scan.store.path)' (schema v\(scan.schemaVersion)): \(found)\(notes) in \(what)."

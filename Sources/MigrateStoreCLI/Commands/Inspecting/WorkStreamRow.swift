@@ -110,8 +110,10 @@ extension UUID {
     /// digits `0`–`9`, `a`–`f` ascend in ASCII as their values do. No `String` is made.
     var textOrderKey: (UInt64, UInt64) {
         withUnsafeBytes(of: uuid) { bytes in
-            (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            (
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
         }
     }
 }

@@ -14,10 +14,13 @@ enum ChainRendering {
     }
 
     static func stepsJSON(_ steps: [MigrationStep]) -> JSONOutputValue {
-        .array(steps.map { step in
-            .object(["from": .int(step.from), "to": .int(step.to), "kind": .string(step.kind.rawValue),
-                     "summary": .string(step.summary),
-                     "readers_after": .array(MigrationChain.readers(at: step.to).map { .int($0) })])
-        })
+        .array(
+            steps.map { step in
+                .object([
+                    "from": .int(step.from), "to": .int(step.to), "kind": .string(step.kind.rawValue),
+                    "summary": .string(step.summary),
+                    "readers_after": .array(MigrationChain.readers(at: step.to).map { .int($0) }),
+                ])
+            })
     }
 }

@@ -52,17 +52,20 @@ struct MigrateCommand: Subcommand {
             let from = try Store.classify(path).storeSchemaVersion
             try TargetVersion.refuseGoingBack(target, from: from, store: path, command: Self.spec.name)
             if StoreUpgrade.takesBreakingStep(from: from, to: target) && !breakingAllowed {
-                throw UsageError("Can't migrate '\(path)' to schema version \(target) without --allow-breaking: "
-                                 + StoreUpgrade.breakingConsequence(from: from, to: target) + ". See every change first with '"
-                                 + ToolInfo.command("plan", path, "--to", String(target)) + "'. To proceed, run '"
-                                 + ToolInfo.command("migrate", path, "--to", String(target), "--allow-breaking")
-                                 + "' (a verified backup is taken first; '" + ToolInfo.command("migrate", path, "--to", String(target - 1))
-                                 + "' goes back exactly). Nothing was changed.", command: Self.spec.name)
+                throw UsageError(
+                    "Can't migrate '\(path)' to schema version \(target) without --allow-breaking: "
+                        + StoreUpgrade.breakingConsequence(from: from, to: target) + ". See every change first with '"
+                        + ToolInfo.command("plan", path, "--to", String(target)) + "'. To proceed, run '"
+                        + ToolInfo.command("migrate", path, "--to", String(target), "--allow-breaking")
+                        + "' (a verified backup is taken first; '" + ToolInfo.command("migrate", path, "--to", String(target - 1))
+                        + "' goes back exactly). Nothing was changed.", command: Self.spec.name)
             }
         }
         let progress = UpgradeProgress(out, store: path)
-        let outcome = try StoreUpgrade.run(at: path, to: target, backup: backup, allowBreaking: breakingAllowed, tool: ToolInfo.name,
-                                           version: ToolInfo.version) { progress.show($0) }
+        let outcome = try StoreUpgrade.run(
+            at: path, to: target, backup: backup, allowBreaking: breakingAllowed, tool: ToolInfo.name,
+            version: ToolInfo.version
+        ) { progress.show($0) }
         progress.finish()
         switch outcome {
         case .newerStore(let version):
@@ -70,11 +73,19 @@ struct MigrateCommand: Subcommand {
             out.emitJSON(["store": .string(path), "from": .int(version), "to": .int(version), "noop": .bool(true), "backup": .null, "files_changed": .int(0)])
         case .alreadyCurrent(let plan, let from):
             out.print("'\(path)' is already at version \(from): nothing to do, no document was changed.")
-            out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(from), "backup": .null]) { a, _ in a })
+            out.emitJSON(
+                ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(from), "backup": .null]) { a, _ in
+                    a
+                })
         case .doneByAnotherProcess(let plan, let from, let to):
-            out.print("'\(path)' was migrated to version \(to) by another process while this one waited for the lock: nothing to do, no document was changed, no backup was taken.")
-            out.emitJSON(ReportRendering.json(plan, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(to), "backup": .null,
-                                                                               "done_by_another_process": .bool(true)]) { a, _ in a })
+            out.print(
+                "'\(path)' was migrated to version \(to) by another process while this one waited for the lock: nothing to do, no document was changed, no backup was taken."
+            )
+            out.emitJSON(
+                ReportRendering.json(plan, documents: false).merging([
+                    "store": .string(path), "from": .int(from), "to": .int(to), "backup": .null,
+                    "done_by_another_process": .bool(true),
+                ]) { a, _ in a })
         case .upgraded(let report, let from, let to, let backup):
             let steps = MigrationChain.steps(from: from, to: to)
             let how = steps.count > 1 ? " in \(steps.count) steps" : ""
@@ -85,15 +96,22 @@ struct MigrateCommand: Subcommand {
                 backupJSON = BackupListRendering.describeAfterMigrate(backup: backup, store: path, out)
             }
             if StoreUpgrade.takesBreakingStep(from: from, to: to) {
-                out.info("From now on only app \(ChainRendering.readers(at: to).replacingOccurrences(of: " only", with: "")) can open the store (older ones are refused); '\(ToolInfo.command("migrate", path, "--to", String(to - 1)))' goes back exactly.")
+                out.info(
+                    "From now on only app \(ChainRendering.readers(at: to).replacingOccurrences(of: " only", with: "")) can open the store (older ones are refused); '\(ToolInfo.command("migrate", path, "--to", String(to - 1)))' goes back exactly."
+                )
             } else if backup != nil {
-                out.info("App \(ChainRendering.readers(at: to)) can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly.")
+                out.info(
+                    "App \(ChainRendering.readers(at: to)) can read and write the migrated store as it is; 'migrate-store rollback' restores the old bytes exactly."
+                )
             } else {
                 out.info("App \(ChainRendering.readers(at: to)) can read and write the migrated store as it is. No backup was taken.")
             }
-            out.emitJSON(ReportRendering.json(report, documents: false).merging(["store": .string(path), "from": .int(from), "to": .int(to),
-                                                               "steps": ChainRendering.stepsJSON(steps),
-                                                               "backup": backup.map(JSONOutputValue.string) ?? .null]) { a, _ in a }
+            out.emitJSON(
+                ReportRendering.json(report, documents: false).merging([
+                    "store": .string(path), "from": .int(from), "to": .int(to),
+                    "steps": ChainRendering.stepsJSON(steps),
+                    "backup": backup.map(JSONOutputValue.string) ?? .null,
+                ]) { a, _ in a }
                 .merging(backupJSON) { a, _ in a })
         }
         return .success

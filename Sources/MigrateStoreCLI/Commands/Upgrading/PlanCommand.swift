@@ -41,7 +41,9 @@ struct PlanCommand: Subcommand {
             out.print("'\(store.path)' is already at version \(to): a migration would change nothing.")
         } else {
             let onlyLeftover = Set(report.totals.keys) == ["leftover_folder_removed"]
-            let sameVersion = onlyLeftover ? "no change of version (finishing an interrupted layout change)"
+            let sameVersion =
+                onlyLeftover
+                ? "no change of version (finishing an interrupted layout change)"
                 : "no change of version (a reconcile after an older app wrote, spec §7)"
             let stepCount = steps.isEmpty ? sameVersion : TextFormat.plural(steps.count, "step")
             out.print("Plan for '\(store.path)': schema version \(from) → \(to), \(stepCount). Nothing has been written.")
@@ -51,14 +53,20 @@ struct PlanCommand: Subcommand {
             out.print("\n" + ReportRendering.totals(report) + ".")
             let breaking = StoreUpgrade.takesBreakingStep(from: from, to: to)
             if breaking { out.print("\nBreaking: " + StoreUpgrade.breakingConsequence(from: from, to: to) + ".") }
-            let command = target.map { ToolInfo.command("migrate", store.path, "--to", String($0)) + (breaking ? " --allow-breaking" : "") }
+            let command =
+                target.map { ToolInfo.command("migrate", store.path, "--to", String($0)) + (breaking ? " --allow-breaking" : "") }
                 ?? ToolInfo.command("migrate", store.path)
-            out.print("Run '\(command)' to make exactly these changes" + (onlyLeftover
-                ? " (the leftover folder holds the store's own work streams at the other layout's version; no backup is taken of it)."
-                : " (a verified backup is taken first)."))
+            out.print(
+                "Run '\(command)' to make exactly these changes"
+                    + (onlyLeftover
+                        ? " (the leftover folder holds the store's own work streams at the other layout's version; no backup is taken of it)."
+                        : " (a verified backup is taken first)."))
         }
-        out.emitJSON(ReportRendering.json(report).merging(["store": .string(store.path), "from": .int(from), "to": .int(to),
-                                                           "steps": ChainRendering.stepsJSON(steps)]) { a, _ in a })
+        out.emitJSON(
+            ReportRendering.json(report).merging([
+                "store": .string(store.path), "from": .int(from), "to": .int(to),
+                "steps": ChainRendering.stepsJSON(steps),
+            ]) { a, _ in a })
         return .success
     }
 }
@@ -68,7 +76,8 @@ enum TargetVersion {
     /// `--to <version>`: the schema version to upgrade to.
     static let option = OptionSpec.integer(
         "to", valueName: "version",
-        help: "The schema version to migrate to (\(MigrationChain.oldest) to \(MigrationChain.newest)). The default is the newest version that every app version the store admits can still read.",
+        help:
+            "The schema version to migrate to (\(MigrationChain.oldest) to \(MigrationChain.newest)). The default is the newest version that every app version the store admits can still read.",
         minimum: 1)
 
     /// The version asked for, or nil for the default.
@@ -76,7 +85,9 @@ enum TargetVersion {
     static func read(_ args: ParsedArguments) throws -> Int? {
         guard let target = args.integer(option) else { return nil }
         guard (MigrationChain.oldest...MigrationChain.newest).contains(target) else {
-            throw UsageError("This version of \(ToolInfo.name) knows schema versions \(MigrationChain.oldest) to \(MigrationChain.newest); '--to \(target)' is not one of them.", command: args.command)
+            throw UsageError(
+                "This version of \(ToolInfo.name) knows schema versions \(MigrationChain.oldest) to \(MigrationChain.newest); '--to \(target)' is not one of them.",
+                command: args.command)
         }
         return target
     }
@@ -86,6 +97,8 @@ enum TargetVersion {
         // The one way back a migration has: the exact inverse of the breaking step (spec §9, §11).
         if let inverse = MigrationChain.steps(from: target, to: from).last?.inverse, target == inverse.to, from == inverse.from { return }
         guard target < from else { return }
-        throw UsageError("Can't migrate '\(store)' to schema version \(target): the store is at version \(from) already, and a migration never goes back. To go back, restore the backup taken before the upgrade ('\(ToolInfo.command("rollback", store, "--from-backup", "BACKUP"))').", command: command)
+        throw UsageError(
+            "Can't migrate '\(store)' to schema version \(target): the store is at version \(from) already, and a migration never goes back. To go back, restore the backup taken before the upgrade ('\(ToolInfo.command("rollback", store, "--from-backup", "BACKUP"))').",
+            command: command)
     }
 }

@@ -25,15 +25,21 @@ enum ReportRendering {
             "noop": .bool(report.isNoop),
         ]
         if documents && report.keepsDocuments {
-            fields["documents"] = .array(report.documents.map { document in
-                .object(["file": .string(document.file),
-                         "changes": .array(document.changes.map { .object(["code": .string($0.code), "description": .string($0.description)]) })])
-            })
+            fields["documents"] = .array(
+                report.documents.map { document in
+                    .object([
+                        "file": .string(document.file),
+                        "changes": .array(document.changes.map { .object(["code": .string($0.code), "description": .string($0.description)]) }),
+                    ])
+                })
         }
         return fields
     }
 
     static func errorsJSON(_ errors: [StoreError]) -> JSONOutputValue {
-        .array(errors.map { .object(["path": $0.path.map(JSONOutputValue.string) ?? .null, "code": .string($0.code.description), "message": .string($0.printedMessage)]) })
+        .array(
+            errors.map {
+                .object(["path": $0.path.map(JSONOutputValue.string) ?? .null, "code": .string($0.code.description), "message": .string($0.printedMessage)])
+            })
     }
 }

@@ -33,20 +33,23 @@ struct RollbackCommand: Subcommand {
 
     init(_ arguments: ParsedArguments) {
         store = arguments.value(Self.target)
-        backup = arguments.string(Self.fromBackup)!   // a required option: the parser refuses a command line without it
+        backup = arguments.string(Self.fromBackup)!  // a required option: the parser refuses a command line without it
         otherStore = arguments.flag(IdentityNote.flag)
     }
 
     func run(_ out: Output) throws -> ExitCode {
         // As `restore` shows it: "Verifying backup: …", "Restoring: …", "Verifying copy: …", and a lock wait.
         let progress = OperationProgress(out)
-        let report = try Restore.run(backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version,
-                                     options: Restore.Options(force: true, otherStore: otherStore)) { progress.show($0) }
+        let report = try Restore.run(
+            backup: backup, target: store, tool: ToolInfo.name, version: ToolInfo.version,
+            options: Restore.Options(force: true, otherStore: otherStore)
+        ) { progress.show($0) }
         progress.finish()
         if let recovered = report.recovered { out.info(recovered.summary) }
         if let note = IdentityNote.line(report.identity, backup: backup, store: store) { out.info(note) }
         let version = report.manifest.storeSchemaVersion
-        out.print("Rolled back '\(store)' to the backup '\(backup)': \(report.manifest.files.count) files, schema version \(version), verified before and after.")
+        out.print(
+            "Rolled back '\(store)' to the backup '\(backup)': \(report.manifest.files.count) files, schema version \(version), verified before and after.")
         if let aside = report.aside {
             out.print("The store it replaced is kept at '\(aside)': anything written since the backup is still there.")
         }

@@ -25,14 +25,16 @@ struct StatusCommand: Subcommand {
         out.print("Store:           \(store.path)")
         out.print("Schema version:  \(schema)" + (minReader.map { " (min_reader_version \($0))" } ?? ""))
         let ahead = MigrationChain.steps(from: schema, to: MigrationChain.newest)
-        out.print("Versions:        \(MigrationChain.oldest) to \(MigrationChain.newest) known to this tool; "
-                  + (ahead.isEmpty ? "no step ahead" : "ahead: " + ahead.map { "\($0.from) → \($0.to) (\($0.kind.rawValue))" }.joined(separator: ", ")))
+        out.print(
+            "Versions:        \(MigrationChain.oldest) to \(MigrationChain.newest) known to this tool; "
+                + (ahead.isEmpty ? "no step ahead" : "ahead: " + ahead.map { "\($0.from) → \($0.to) (\($0.kind.rawValue))" }.joined(separator: ", ")))
         if schema > MigrationChain.newest {
             // A newer store: its own manifest says who reads it (spec §4, reader rule).
             out.print("Readers:         app versions \(minReader ?? schema) and newer (its min_reader_version)")
         } else {
-            out.print("Readers:         app \(ChainRendering.readers(at: schema)) now"
-                      + ahead.map { "; after \($0.from) → \($0.to): \(ChainRendering.readers(at: $0.to))" }.joined())
+            out.print(
+                "Readers:         app \(ChainRendering.readers(at: schema)) now"
+                    + ahead.map { "; after \($0.from) → \($0.to): \(ChainRendering.readers(at: $0.to))" }.joined())
         }
         out.print("Work streams:    \(Self.total(status.sessionsByVersion))\(Self.byVersion(status.sessionsByVersion))")
         out.print("Customisations:  \(Self.total(status.customisationsByVersion))\(Self.byVersion(status.customisationsByVersion))")
@@ -61,10 +63,13 @@ struct StatusCommand: Subcommand {
             "migration_detail": .string(Self.describe(status.state, store: store.path)),
             "lock_holder": status.lockHolder.map { .string($0.summary) } ?? .null,
             "unreadable": ReportRendering.errorsJSON(status.unreadable),
-            "warnings": .array(warnings.map { folder, message in
-                .object(["code": .string("interrupted_layout_change"), "folder": .string(folder),
-                         "message": .string(message), "fix": .string("run '\(ToolInfo.command("migrate", store.path))' to finish")])
-            }),
+            "warnings": .array(
+                warnings.map { folder, message in
+                    .object([
+                        "code": .string("interrupted_layout_change"), "folder": .string(folder),
+                        "message": .string(message), "fix": .string("run '\(ToolInfo.command("migrate", store.path))' to finish"),
+                    ])
+                }),
         ])
         return status.unreadable.isEmpty ? .success : ProblemExit.code(status.unreadable)
     }
@@ -100,8 +105,10 @@ struct StatusCommand: Subcommand {
         switch state {
         case .notNeeded: "not needed (every document is at the store's version)"
         case .needed: "needed: run '\(ToolInfo.command("plan", store))' to see the changes, then '\(ToolInfo.command("migrate", store))'"
-        case .interrupted(let n): "interrupted: \(n) document\(n == 1 ? " is" : "s are") already at a newer version; run '\(ToolInfo.command("migrate", store))' to finish"
-        case .touchedByOlderWriter(let n): "an older app version changed \(n) document\(n == 1 ? "" : "s") since the upgrade; run '\(ToolInfo.command("migrate", store))' to upgrade \(n == 1 ? "it" : "them") and reconcile the queue"
+        case .interrupted(let n):
+            "interrupted: \(n) document\(n == 1 ? " is" : "s are") already at a newer version; run '\(ToolInfo.command("migrate", store))' to finish"
+        case .touchedByOlderWriter(let n):
+            "an older app version changed \(n) document\(n == 1 ? "" : "s") since the upgrade; run '\(ToolInfo.command("migrate", store))' to upgrade \(n == 1 ? "it" : "them") and reconcile the queue"
         case .newerStore: "the store is newer than this tool; nothing to migrate"
         }
     }

@@ -23,14 +23,18 @@ struct VerifyAgainst {
         let snapshot = try BackupChain.snapshot(of: backup)
         let expected: StoreSnapshot?
         do { expected = try BackupChain.migrate(snapshot, to: storeVersion) } catch {
-            throw CommandError(.dataError, "Can't verify '\(store)' against the backup '\(path)': its documents can't be taken from v\(version) "
-                                   + "to v\(storeVersion) through the chain: \(error). Run '\(ToolInfo.command("validate", path))' to see why.")
+            throw CommandError(
+                .dataError,
+                "Can't verify '\(store)' against the backup '\(path)': its documents can't be taken from v\(version) "
+                    + "to v\(storeVersion) through the chain: \(error). Run '\(ToolInfo.command("validate", path))' to see why.")
         }
         guard let expected else {
-            throw CommandError(.dataError, "Can't verify '\(store)' against the backup '\(path)': the backup '\(path)' is at schema version "
-                                   + "\(version) and the store at \(storeVersion), and no step of the chain takes a store back from v\(version) "
-                                   + "to v\(storeVersion) (only a breaking step has an inverse). Give the backup taken before the store was "
-                                   + "migrated, or verify without --against.")
+            throw CommandError(
+                .dataError,
+                "Can't verify '\(store)' against the backup '\(path)': the backup '\(path)' is at schema version "
+                    + "\(version) and the store at \(storeVersion), and no step of the chain takes a store back from v\(version) "
+                    + "to v\(storeVersion) (only a breaking step has an inverse). Give the backup taken before the store was "
+                    + "migrated, or verify without --against.")
         }
         return VerifyAgainst(path: path, backup: backup, snapshot: snapshot, version: version, expected: expected)
     }
@@ -51,7 +55,8 @@ struct VerifyAgainst {
 extension VerifyCommand {
     /// One line for the comparison with the backup, then one per document that differs.
     static func printComparison(_ result: BackupComparison.Result, _ out: Output) {
-        let what = result.backupVersion == result.storeVersion
+        let what =
+            result.backupVersion == result.storeVersion
             ? "the backup (at v\(result.storeVersion), as the store)"
             : "the backup taken from v\(result.backupVersion) to v\(result.storeVersion) through the chain"
         guard result.passed else {

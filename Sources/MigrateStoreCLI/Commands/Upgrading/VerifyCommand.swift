@@ -31,8 +31,12 @@ struct VerifyCommand: Subcommand {
             (.v1Decodes, "a v\(reader) reader decodes every work stream"),
             (.valuesPreserved, "a v\(reader) reader sees the pre-migration values"),
             (.v2KeysSurviveV1Write, "a v\(reader) read-modify-write keeps \(keys)"),
-            (.mirrorMatchesQueue, reader < 2 ? "the queue a v\(reader) reader derives equals queue.json"
-                                             : "a v\(reader) reader reads queue.json as it is"),
+            (
+                .mirrorMatchesQueue,
+                reader < 2
+                    ? "the queue a v\(reader) reader derives equals queue.json"
+                    : "a v\(reader) reader reads queue.json as it is"
+            ),
         ]
     }
 
@@ -49,7 +53,8 @@ struct VerifyCommand: Subcommand {
         // streams where store.json says (otherwise nothing would be checked and it would pass).
         let storeVersion = try StoreReadability.require(storePath, action: "verify")
         if storeVersion == MigrationChain.oldest {
-            throw CommandError(.dataError, "'\(storePath)' is a schema v1 store: 'verify' checks a migrated store. Run '\(ToolInfo.command("migrate", storePath))' first.")
+            throw CommandError(
+                .dataError, "'\(storePath)' is a schema v1 store: 'verify' checks a migrated store. Run '\(ToolInfo.command("migrate", storePath))' first.")
         }
         let against = try backupPath.map { (path) throws in try VerifyAgainst.load(path, store: storePath, storeVersion: storeVersion) }
         if storeVersion >= StoreLayout.renamedFolderVersion { return try verifyBreakingStep(out, against: against) }
@@ -67,22 +72,28 @@ struct VerifyCommand: Subcommand {
         let result = try StoreVerifier(store: store, against: backup).verify { progress.show($0) }
         progress.finish()
         out.print("Verifying '\(store.path)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
-        out.print("  integrity: " + (result.unreadable.isEmpty && result.integrity.isEmpty ? "ok" : "\(result.unreadable.count + result.integrity.count) problem(s)"))
+        out.print(
+            "  integrity: " + (result.unreadable.isEmpty && result.integrity.isEmpty ? "ok" : "\(result.unreadable.count + result.integrity.count) problem(s)"))
         for problem in result.unreadable { out.print("    - \(problem.printedMessage)") }
         for problem in result.integrity { out.print("    - \(problem)") }
         if let comparison { Self.printComparison(comparison, out) }
         if let inverseChecks {
-            out.print("  round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): "
-                      + (inverseChecks.passed ? "ok (\(inverseChecks.checked) checked)" : "\(inverseChecks.failures.count + inverseChecks.unreadable.count) failed"))
+            out.print(
+                "  round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): "
+                    + (inverseChecks.passed
+                        ? "ok (\(inverseChecks.checked) checked)" : "\(inverseChecks.failures.count + inverseChecks.unreadable.count) failed"))
             for failure in inverseChecks.failures.prefix(50) { out.print("    - \(failure)") }
             for problem in inverseChecks.unreadable { out.print("    - \(problem.printedMessage)") }
         }
         for refused in result.refusedReaders {
-            out.print("  a v\(refused.reader) reader is refused by store.json (min_reader_version \(refused.minReaderVersion)): FAILED, "
-                      + "a v\(storeVersion) store must admit it (the chain keeps min_reader_version \(MigrationChain.minReaderVersion(at: storeVersion)))")
+            out.print(
+                "  a v\(refused.reader) reader is refused by store.json (min_reader_version \(refused.minReaderVersion)): FAILED, "
+                    + "a v\(storeVersion) store must admit it (the chain keeps min_reader_version \(MigrationChain.minReaderVersion(at: storeVersion)))")
         }
         if result.workStreams == 0 {
-            out.print("  the store holds no work stream ('\(StoreLayout.workStreamsFolder(schemaVersion: storeVersion))/' is empty): checks (a) to (c) had no document to examine")
+            out.print(
+                "  the store holds no work stream ('\(StoreLayout.workStreamsFolder(schemaVersion: storeVersion))/' is empty): checks (a) to (c) had no document to examine"
+            )
         }
         let perReader = result.readers.count > 1
         for reader in result.readers {
@@ -96,7 +107,9 @@ struct VerifyCommand: Subcommand {
             }
         }
         if against == nil {
-            out.print("  Note: without --against, check (b) covers what the v\(storeVersion) store alone shows (the newer keys are present, every message names its work stream); give the pre-migration backup to compare every value.")
+            out.print(
+                "  Note: without --against, check (b) covers what the v\(storeVersion) store alone shows (the newer keys are present, every message names its work stream); give the pre-migration backup to compare every value."
+            )
         }
         let readers = result.readers.map { "v\($0)" }
         let who = readers.count <= 1 ? "a \(readers.first ?? "v1") program" : readers.dropLast().joined(separator: ", ") + " and \(readers.last!) programs"
@@ -108,29 +121,44 @@ struct VerifyCommand: Subcommand {
             "passed": .bool(passed),
             "compared_with_backup": .bool(against != nil),
             "backup_comparison": Self.comparisonJSON(comparison),
-            "readers_refused_by_manifest": .array(result.refusedReaders.map { .object(["reader": .int($0.reader), "min_reader_version": .int($0.minReaderVersion)]) }),
+            "readers_refused_by_manifest": .array(
+                result.refusedReaders.map { .object(["reader": .int($0.reader), "min_reader_version": .int($0.minReaderVersion)]) }),
             "unreadable": ReportRendering.errorsJSON(result.unreadable),
             "integrity": .array(result.integrity.map(JSONOutputValue.string)),
-            "inverse_round_trip": inverseChecks.map { .object(["checked": .int($0.checked), "failures": .array($0.failures.map(JSONOutputValue.string))]) } ?? .null,
+            "inverse_round_trip": inverseChecks.map { .object(["checked": .int($0.checked), "failures": .array($0.failures.map(JSONOutputValue.string))]) }
+                ?? .null,
             "readers": .array(result.readers.map { .int($0) }),
             "checks": Self.checksJSON(result, reader: result.readers.first ?? 1, storeVersion: storeVersion),
-            "checks_by_reader": .object(Dictionary(uniqueKeysWithValues: result.readers.map {
-                (String($0), Self.checksJSON(result, reader: $0, storeVersion: storeVersion))
-            })),
-            "failures": .array(result.failures.map { .object(["check": .string($0.check.rawValue), "reader": .int($0.reader),
-                                                              "file": .string($0.file), "reason": .string($0.reason)]) }),
+            "checks_by_reader": .object(
+                Dictionary(
+                    uniqueKeysWithValues: result.readers.map {
+                        (String($0), Self.checksJSON(result, reader: $0, storeVersion: storeVersion))
+                    })),
+            "failures": .array(
+                result.failures.map {
+                    .object([
+                        "check": .string($0.check.rawValue), "reader": .int($0.reader),
+                        "file": .string($0.file), "reason": .string($0.reason),
+                    ])
+                }),
         ])
         return passed ? .success : .verificationFailed
     }
 
     /// The checks of one reader version, by letter.
     static func checksJSON(_ result: StoreVerifier.Result, reader: Int, storeVersion: Int) -> JSONOutputValue {
-        .object(Dictionary(uniqueKeysWithValues: checkNames(reader: reader, storeVersion: storeVersion).map { check, name in
-            (check.rawValue, JSONOutputValue.object([
-                "name": .string(name),
-                "checked": .int(result.checked[RollbackCheck.ReaderCheck(reader: reader, check: check), default: 0]),
-                "failed": .int(result.failures.filter { $0.check == check && $0.reader == reader }.count)]))
-        }))
+        .object(
+            Dictionary(
+                uniqueKeysWithValues: checkNames(reader: reader, storeVersion: storeVersion).map { check, name in
+                    (
+                        check.rawValue,
+                        JSONOutputValue.object([
+                            "name": .string(name),
+                            "checked": .int(result.checked[RollbackCheck.ReaderCheck(reader: reader, check: check), default: 0]),
+                            "failed": .int(result.failures.filter { $0.check == check && $0.reader == reader }.count),
+                        ])
+                    )
+                }))
     }
 
     /// A store past the breaking step (spec §9): the round trip per work stream and the older readers refused.
@@ -148,8 +176,9 @@ struct VerifyCommand: Subcommand {
         if let comparison { Self.printComparison(comparison, out) }
         let roundTrip = result.comparedWithBackup ? "inverse(step(d)) = d for each work stream d of the backup" : "step(inverse(e)) = e for each work stream e"
         let normalised = result.normalisations > 0 ? ", apart from \(TextFormat.plural(result.normalisations, "reported normalisation"))" : ""
-        out.print("  round trip of the breaking step v3 → v4 (\(roundTrip)\(normalised)): "
-                  + (result.failures.isEmpty ? "ok (\(result.checked) checked)" : "\(result.failures.count) failed"))
+        out.print(
+            "  round trip of the breaking step v3 → v4 (\(roundTrip)\(normalised)): "
+                + (result.failures.isEmpty ? "ok (\(result.checked) checked)" : "\(result.failures.count) failed"))
         for failure in result.failures.prefix(50) { out.print("    - \(failure)") }
         for reader in result.readers {
             out.print("  a v\(reader.reader) reader is refused: " + (reader.refused ? "ok (\(reader.message))" : "NO: it \(reader.message)"))
@@ -158,7 +187,9 @@ struct VerifyCommand: Subcommand {
             out.print("  the store holds no work stream ('\(StoreLayout.workStreamsFolderV4)/' is empty): the round trip had no document to examine")
         }
         if against == nil {
-            out.print("  Note: without --against a v3 backup, the round trip is checked on the store alone; give the backup taken before the breaking step to compare every value.")
+            out.print(
+                "  Note: without --against a v3 backup, the round trip is checked on the store alone; give the backup taken before the breaking step to compare every value."
+            )
         }
         let passed = result.passed && comparison?.passed != false
         out.print(passed ? "Verified: the breaking step goes back exactly, and older app versions are refused as they must be." : "Verification failed.")
@@ -169,9 +200,12 @@ struct VerifyCommand: Subcommand {
             "compared_with_backup": .bool(against != nil),
             "backup_comparison": Self.comparisonJSON(comparison),
             "unreadable": ReportRendering.errorsJSON(result.unreadable),
-            "round_trip": .object(["checked": .int(result.checked), "normalisations": .int(result.normalisations),
-                                   "failures": .array(result.failures.map(JSONOutputValue.string))]),
-            "readers_refused": .array(result.readers.map { .object(["reader": .int($0.reader), "refused": .bool($0.refused), "message": .string($0.message)]) }),
+            "round_trip": .object([
+                "checked": .int(result.checked), "normalisations": .int(result.normalisations),
+                "failures": .array(result.failures.map(JSONOutputValue.string)),
+            ]),
+            "readers_refused": .array(
+                result.readers.map { .object(["reader": .int($0.reader), "refused": .bool($0.refused), "message": .string($0.message)]) }),
         ])
         return passed ? .success : .verificationFailed
     }

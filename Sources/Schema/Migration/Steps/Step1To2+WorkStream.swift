@@ -32,8 +32,10 @@ public enum WorkStreamMigration {
     }
 
     /// Removes `key` from the unknown keys and returns its string, or `fallback` (reported as added) when absent or null.
-    private static func takeString(_ unknown: inout JSONObject, _ key: String, default fallback: String,
-                                   changes: inout [Change]) throws(SchemaError) -> String {
+    private static func takeString(
+        _ unknown: inout JSONObject, _ key: String, default fallback: String,
+        changes: inout [Change]
+    ) throws(SchemaError) -> String {
         switch unknown.removeValue(forKey: key) {
         case .string(let s)?:
             return s
@@ -41,8 +43,9 @@ public enum WorkStreamMigration {
             changes.append(.addedKey(key, value: fallback))
             return fallback
         case let other?:
-            throw SchemaError(code: .wrongType, keyPath: key, expected: "a string", found: other.typeName,
-                              detail: "an existing value is never overwritten by the migration; fix or remove it by hand")
+            throw SchemaError(
+                code: .wrongType, keyPath: key, expected: "a string", found: other.typeName,
+                detail: "an existing value is never overwritten by the migration; fix or remove it by hand")
         }
     }
 

@@ -30,8 +30,11 @@ enum CursorMigration {
         if context.writtenByOlderWriter {
             cursors = .defaults
             for (key, value) in zip(SyncCursors.keys, SyncCursors.defaults.values) {
-                if let old = found[key], old != value { changes.append(.cursorReset(key, from: old.briefDescription)) }
-                else if found[key] == nil { changes.append(.addedKey(key, value: value.briefDescription)) }
+                if let old = found[key], old != value {
+                    changes.append(.cursorReset(key, from: old.briefDescription))
+                } else if found[key] == nil {
+                    changes.append(.addedKey(key, value: value.briefDescription))
+                }
             }
         } else {
             var r = try ObjectReader(.object(found), path: "")
@@ -53,13 +56,17 @@ enum CursorMigration {
             var message = fields.messages[i]
             let seq = message.unknown.removeValue(forKey: "seq"), offset = message.unknown.removeValue(forKey: "offset")
             if seq == nil || offset == nil { added += 1 }
-            var r = try ObjectReader(.object(["seq": seq ?? .number(JSONNumber(0)), "offset": offset ?? .number(JSONNumber(0))]),
-                                     path: messagesPath, index: i)
+            var r = try ObjectReader(
+                .object(["seq": seq ?? .number(JSONNumber(0)), "offset": offset ?? .number(JSONNumber(0))]),
+                path: messagesPath, index: i)
             message.sync = MessageSync(seq: try r.int("seq", in: 0...Int64.max), offset: try r.int("offset", in: 0...Int64.max))
             fields.messages[i] = message
         }
         if added > 0 { changes.append(.messageKeysAdded(messages: added)) }
-        return (WorkStreamV3(fields: fields, providerSessionID: v2.providerSessionID, provider: v2.provider, cursors: cursors,
-                          unknown: unknown), changes)
+        return (
+            WorkStreamV3(
+                fields: fields, providerSessionID: v2.providerSessionID, provider: v2.provider, cursors: cursors,
+                unknown: unknown), changes
+        )
     }
 }

@@ -34,27 +34,31 @@ extension MigrationStep {
 
 public enum RenameStep {
     /// The queue keys v4 removes, in spec order.
-    public static let mirrorKeys = ["is_in_queue", "queue_position", "queued_at", "is_in_priority_queue", "priority",
-                                    "priority_order", "priority_queued_at"]
+    public static let mirrorKeys = [
+        "is_in_queue", "queue_position", "queued_at", "is_in_priority_queue", "priority",
+        "priority_order", "priority_queued_at",
+    ]
 
     /// The v4 document for a v3 one, given the store's queue.
     /// - Throws: `.invalidValue` when the document has an unknown key the rename would overwrite
     ///   (`name`): it can't be kept, and must not be lost.
     public static func forward(_ v3: WorkStreamV3, queue: QueueIndex) throws(SchemaError) -> (WorkStreamV4, [Change]) {
         if let taken = v3.unknown["name"] {
-            throw SchemaError(code: .invalidValue, keyPath: "name", expected: "no key 'name' (v4 renames backend_name to it)",
-                              found: taken.briefDescription,
-                              detail: "rename or remove the key by hand before the breaking upgrade")
+            throw SchemaError(
+                code: .invalidValue, keyPath: "name", expected: "no key 'name' (v4 renames backend_name to it)",
+                found: taken.briefDescription,
+                detail: "rename or remove the key by hand before the breaking upgrade")
         }
         let f = v3.fields
         var changes: [Change] = [.schemaVersion(from: v3.schemaVersion, to: WorkStreamV4.version), .keyRenamed("backend_name", to: "name")]
         let implied = queue.mirror(for: f.id, current: QueueKeys.defaults)
         changes += WorkStreamMigration.mirrorChanges(old: f.queueKeys, new: implied).map(staleKey)
         changes.append(.mirrorKeysRemoved)
-        let v4 = WorkStreamV4(id: f.id, name: f.backendName, workingDirectory: f.workingDirectory, lastModified: f.lastModified,
-                           isLocallyCreated: f.isLocallyCreated, messageCount: f.messageCount, preview: f.preview,
-                           unreadCount: f.unreadCount, messages: f.messages, providerSessionID: v3.providerSessionID,
-                           provider: v3.provider, cursors: v3.cursors, unknown: v3.unknown)
+        let v4 = WorkStreamV4(
+            id: f.id, name: f.backendName, workingDirectory: f.workingDirectory, lastModified: f.lastModified,
+            isLocallyCreated: f.isLocallyCreated, messageCount: f.messageCount, preview: f.preview,
+            unreadCount: f.unreadCount, messages: f.messages, providerSessionID: v3.providerSessionID,
+            provider: v3.provider, cursors: v3.cursors, unknown: v3.unknown)
         return (v4, changes)
     }
 
@@ -64,19 +68,27 @@ public enum RenameStep {
     public static func inverse(_ v4: WorkStreamV4, queue: QueueIndex) throws(SchemaError) -> (WorkStreamV3, [Change]) {
         for key in ["backend_name"] + mirrorKeys {
             if let taken = v4.unknown[key] {
-                throw SchemaError(code: .invalidValue, keyPath: key, expected: "no key '\(key)' (v3 writes it)", found: taken.briefDescription,
-                                  detail: "rename or remove the key by hand before going back to v3")
+                throw SchemaError(
+                    code: .invalidValue, keyPath: key, expected: "no key '\(key)' (v3 writes it)", found: taken.briefDescription,
+                    detail: "rename or remove the key by hand before going back to v3")
             }
         }
-        var fields = WorkStreamFieldsV1(id: v4.id, backendName: v4.name, workingDirectory: v4.workingDirectory,
-                                     lastModified: v4.lastModified, isLocallyCreated: v4.isLocallyCreated,
-                                     messageCount: v4.messageCount, preview: v4.preview, unreadCount: v4.unreadCount,
-                                     messages: v4.messages)
+        var fields = WorkStreamFieldsV1(
+            id: v4.id, backendName: v4.name, workingDirectory: v4.workingDirectory,
+            lastModified: v4.lastModified, isLocallyCreated: v4.isLocallyCreated,
+            messageCount: v4.messageCount, preview: v4.preview, unreadCount: v4.unreadCount,
+            messages: v4.messages)
         fields.queueKeys = queue.mirror(for: v4.id, current: QueueKeys.defaults)
-        let v3 = WorkStreamV3(fields: fields, providerSessionID: v4.providerSessionID, provider: v4.provider, cursors: v4.cursors,
-                           unknown: v4.unknown)
-        return (v3, [.schemaVersion(from: v4.schemaVersion, to: WorkStreamV3.version), .keyRenamed("name", to: "backend_name"),
-                     .mirrorKeysWritten])
+        let v3 = WorkStreamV3(
+            fields: fields, providerSessionID: v4.providerSessionID, provider: v4.provider, cursors: v4.cursors,
+            unknown: v4.unknown)
+        return (
+            v3,
+            [
+                .schemaVersion(from: v4.schemaVersion, to: WorkStreamV3.version), .keyRenamed("name", to: "backend_name"),
+                .mirrorKeysWritten,
+            ]
+        )
     }
 
     /// A mirror change, as what the forward step drops.

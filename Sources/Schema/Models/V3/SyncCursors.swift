@@ -14,8 +14,10 @@ public struct SyncCursors: Sendable, Hashable {
     /// Signature of the provider's session file last read. The default is nil.
     public var lastFileSignature: String?
 
-    public init(nextSeq: Int64 = 0, liveFromSeq: Int64 = 0, lastOffsetMerged: Int64 = 0, liveFromOffset: Int64 = 0,
-                lastFileSignature: String? = nil) {
+    public init(
+        nextSeq: Int64 = 0, liveFromSeq: Int64 = 0, lastOffsetMerged: Int64 = 0, liveFromOffset: Int64 = 0,
+        lastFileSignature: String? = nil
+    ) {
         self.nextSeq = nextSeq; self.liveFromSeq = liveFromSeq; self.lastOffsetMerged = lastOffsetMerged
         self.liveFromOffset = liveFromOffset; self.lastFileSignature = lastFileSignature
     }
@@ -28,8 +30,10 @@ public struct SyncCursors: Sendable, Hashable {
 
     /// The value of each key as JSON, in the order of ``keys``.
     var values: [JSONValue] {
-        [.number(JSONNumber(nextSeq)), .number(JSONNumber(liveFromSeq)), .number(JSONNumber(lastOffsetMerged)),
-         .number(JSONNumber(liveFromOffset)), lastFileSignature.map { .string($0) } ?? .null]
+        [
+            .number(JSONNumber(nextSeq)), .number(JSONNumber(liveFromSeq)), .number(JSONNumber(lastOffsetMerged)),
+            .number(JSONNumber(liveFromOffset)), lastFileSignature.map { .string($0) } ?? .null,
+        ]
     }
 
     /// Reads the five keys, each with its default when absent.

@@ -22,8 +22,10 @@ public struct WorkStreamV3: Sendable, Hashable {
     /// Every key this type does not know, with its value unchanged.
     public var unknown: JSONObject
 
-    public init(fields: WorkStreamFieldsV1, providerSessionID: String, provider: String, cursors: SyncCursors = .defaults,
-                unknown: JSONObject = [:], schemaVersion: Int = WorkStreamV3.version) {
+    public init(
+        fields: WorkStreamFieldsV1, providerSessionID: String, provider: String, cursors: SyncCursors = .defaults,
+        unknown: JSONObject = [:], schemaVersion: Int = WorkStreamV3.version
+    ) {
         self.fields = fields; self.providerSessionID = providerSessionID; self.provider = provider
         self.cursors = cursors; self.unknown = unknown; self.schemaVersion = schemaVersion
     }
@@ -74,8 +76,9 @@ public struct WorkStreamV3: Sendable, Hashable {
     public var encoded: [UInt8] {
         var filled = self
         filled.fillMessageSync()
-        return WorkStreamEncoding.document(WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
-                                        provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
-                                        unknown: unknown)
+        return WorkStreamEncoding.document(
+            WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
+            provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
+            unknown: unknown)
     }
 }

@@ -8,9 +8,10 @@ extension WorkStreamV4 {
     /// Setting it changes `name` and the other v1 keys; its queue keys are not stored.
     public var fieldsV1: WorkStreamFieldsV1 {
         get {
-            WorkStreamFieldsV1(id: id, backendName: name, workingDirectory: workingDirectory, lastModified: lastModified,
-                            isLocallyCreated: isLocallyCreated, messageCount: messageCount, preview: preview,
-                            unreadCount: unreadCount, messages: messages)
+            WorkStreamFieldsV1(
+                id: id, backendName: name, workingDirectory: workingDirectory, lastModified: lastModified,
+                isLocallyCreated: isLocallyCreated, messageCount: messageCount, preview: preview,
+                unreadCount: unreadCount, messages: messages)
         }
         set {
             id = newValue.id; name = newValue.backendName; workingDirectory = newValue.workingDirectory

@@ -29,10 +29,12 @@ public struct WorkStreamV4: Sendable, Hashable {
     /// Every key this type does not know, with its value unchanged.
     public var unknown: JSONObject
 
-    public init(id: UUID, name: String, workingDirectory: String, lastModified: Date, isLocallyCreated: Bool = false,
-                messageCount: Int32 = 0, preview: String = "", unreadCount: Int32 = 0, messages: [MessageV1] = [],
-                providerSessionID: String, provider: String, cursors: SyncCursors = .defaults, unknown: JSONObject = [:],
-                schemaVersion: Int = WorkStreamV4.version) {
+    public init(
+        id: UUID, name: String, workingDirectory: String, lastModified: Date, isLocallyCreated: Bool = false,
+        messageCount: Int32 = 0, preview: String = "", unreadCount: Int32 = 0, messages: [MessageV1] = [],
+        providerSessionID: String, provider: String, cursors: SyncCursors = .defaults, unknown: JSONObject = [:],
+        schemaVersion: Int = WorkStreamV4.version
+    ) {
         self.id = id; self.name = name; self.workingDirectory = workingDirectory; self.lastModified = lastModified
         self.isLocallyCreated = isLocallyCreated; self.messageCount = messageCount; self.preview = preview
         self.unreadCount = unreadCount; self.messages = messages; self.providerSessionID = providerSessionID
@@ -40,10 +42,11 @@ public struct WorkStreamV4: Sendable, Hashable {
     }
 
     /// The keys of a v4 work stream, in the order the decoder asks for them.
-    static let keyNames = [
-        "schema_version", "id", "name", "working_directory", "is_locally_created", "last_modified", "message_count",
-        "preview", "unread_count", "messages", "provider_session_id", "provider",
-    ] + SyncCursors.keys
+    static let keyNames =
+        [
+            "schema_version", "id", "name", "working_directory", "is_locally_created", "last_modified", "message_count",
+            "preview", "unread_count", "messages", "provider_session_id", "provider",
+        ] + SyncCursors.keys
     static let readerKeys = ObjectKeys(keyNames)
 
     /// Decodes a v4 work stream.
@@ -90,11 +93,14 @@ public struct WorkStreamV4: Sendable, Hashable {
         w.set("message_count", messageCount)
         w.set("preview", preview)
         w.set("unread_count", unreadCount)
-        w.set("messages", .array(messages.map { message in
-            var message = message
-            if message.sync == nil { message.sync = .unknown }
-            return message.json
-        }))
+        w.set(
+            "messages",
+            .array(
+                messages.map { message in
+                    var message = message
+                    if message.sync == nil { message.sync = .unknown }
+                    return message.json
+                }))
         w.set("provider_session_id", providerSessionID)
         w.set("provider", provider)
         for (key, value) in zip(SyncCursors.keys, cursors.values) { w.set(key, value) }
