@@ -128,7 +128,7 @@ private func usageMessage(_ spec: CommandSpec, _ words: [String]) -> String? {
 
     @Test func globalFlagsAreAcceptedByEveryCommand() throws {
         for spec in CommandSpec.all {
-            let words = spec.arguments.map { _ in "x" } + spec.options.filter(\.isRequired).flatMap { ["--\($0.name)", "y"] }
+            let words = spec.arguments.map { _ in "x" } + spec.options.filter(\.isRequired).flatMap { ["--\($0.name)", "1"] }
             let parsed = try parse(spec, words + ["--json", "--quiet"])
             #expect(parsed.isJSON && parsed.isQuiet, "\(spec.name)")
         }

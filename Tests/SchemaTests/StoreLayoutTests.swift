@@ -53,7 +53,7 @@ import Testing
             "\"/sessions", "\"/user-sessions", "\"/store.json", "\"/settings.json", "\"/queue.json",
         ]
         let exceptions = [
-            "Schema/Migration/StoreMigration.swift": "return [\"sessions\": sessions, \"user_sessions\"",
+            "Schema/Migration/StoreMigration.swift": "\"sessions\": sessions, \"user_sessions\"",
             // an option of the generator's command line (`--work-streams N`), not a path
             "generate-store/main.swift": "guard [\"work-streams\"",
         ]
