@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `Examples/AppExample` (the README's "Using the library in an app"): a package of its own that
+/// `Examples/AppExample` (docs/library.md, "Using the library in an app"): a package of its own that
 /// depends on this one by path, built as an app would build it (`swift build --package-path`; a
 /// no-op when CI built it just before, a full build of the library otherwise) and run as an app
 /// is. Building it here is what shows that it compiles with the public API alone.
@@ -70,10 +70,10 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: try Self.executable("library-example")))
     }
 
-    /// Every README block marked as coming from an example is that file's text (the check CI runs).
+    /// Every block of README.md and docs/library.md marked as coming from an example is that file's text (the check CI runs).
     @Test func readmeShowsTheExamplesCodeAsItIs() throws {
         let run = try BuiltTool.runProgram(Self.root.appendingPathComponent("Scripts/check-readme-examples.sh").path, [], timeLimit: 60)
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout == "README.md: 2 example block(s) match their files\n", "\(run)")
+        #expect(run.stdout == "README.md: 1 example block(s) match their files\ndocs/library.md: 2 example block(s) match their files\n", "\(run)")
     }
 }
