@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // What an app does with a store, as an app would build it: its own package, depending on this
-// repository's package by path and using only its public API (README: "Using the library in an
-// app"). CI builds it with `swift build --package-path Examples/AppExample`.
+// repository's package by path and using only its public API (docs/library.md: "Using the library
+// in an app"). CI builds it with `swift build --package-path Examples/AppExample`.
 import PackageDescription
 
 let package = Package(

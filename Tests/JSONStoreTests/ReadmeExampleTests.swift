@@ -32,7 +32,7 @@ import Testing
         #expect(visible.fifo.first?.hiddenBecause == [.queueDisabled], "settings.json has the queue off by default")
     }
 
-    /// The README's `StoreUpgrade` example, as written, on a copy of the v1 sample.
+    /// The `StoreUpgrade` example of docs/library.md, as written, on a copy of the v1 sample.
     @Test func readmeUpgradeExampleRuns() throws {
         let folder = TemporaryDirectory()
         let path = try folder.copySample("v1-store", as: "store")

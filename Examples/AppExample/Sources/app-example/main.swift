@@ -1,5 +1,5 @@
-// app-example: what the app does with a store, through the async API (README: "Using the library
-// in an app"). Its own package, built as an app would build it (`swift build --package-path
+// app-example: what the app does with a store, through the async API (docs/library.md: "Using the
+// library in an app"). Its own package, built as an app would build it (`swift build --package-path
 // Examples/AppExample`, by CI and by AppExampleTests, which runs it).
 //
 //     app-example <store folder>                     the app

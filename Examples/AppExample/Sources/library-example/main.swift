@@ -1,5 +1,6 @@
-// library-example: the README's first library example ("The library"), as written there; the
-// README shows this file from its `import Foundation` line on (Scripts/check-readme-examples.sh).
+// library-example: the library example of README.md and docs/library.md ("The library"), as
+// written there; both show this file from its `import Foundation` line on
+// (Scripts/check-readme-examples.sh).
 // It builds with the app example's package, as an outside user's code would.
 import Foundation
 import JSONStore
