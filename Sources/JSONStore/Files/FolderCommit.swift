@@ -88,9 +88,16 @@ struct FolderCommit {
         try syncParent(context: context)
     }
 
-    /// ``makeDurable(newFiles:through:fileVerb:context:)`` through the staging folder opened now:
-    /// for new files written before the staging folder was created (temp files beside the documents).
-    func makeDurable(newFiles: some Sequence<String>, fileVerb: String = "write", context: ErrorContext) throws(StoreError) {
+    /// Step 2 for new files written before the staging folder was opened (temp files beside the
+    /// documents, or staged before it): the one `syncfs` goes through `barrier`, a descriptor of
+    /// the same file system opened before any of them was written, so that it reports their
+    /// write-back errors (man 2 syncfs); where `syncfs` is not a barrier, each of `newFiles`, the
+    /// staging folder and the parent are fsynced.
+    func makeDurable(
+        newFiles: some Sequence<String>, barrier: borrowing FileDescriptor, fileVerb: String = "write",
+        context: ErrorContext
+    ) throws(StoreError) {
+        if try barrier.syncFileSystem(context: context) { return }
         let fd = try FileDescriptor(opening: staging, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
         try makeDurable(newFiles: newFiles, through: fd, fileVerb: fileVerb, context: context)
     }

@@ -53,7 +53,9 @@ extension StoreMigrator {
     /// `sessions/`; the caller then makes the exchange durable (`syncStoreFolderAfterExchange`).
     /// On an error, or where unsupported, a new folder this call created is removed; the caller
     /// removes the staged files (with the folder, when staging wrote there).
-    func exchangeSessions(_ sessions: StagedList) throws(StoreError) -> ExchangeOutcome {
+    ///
+    /// `barrier` is the descriptor `run` opened before staging wrote anything (see `makeDurable`).
+    func exchangeSessions(_ sessions: StagedList, barrier: borrowing FileDescriptor) throws(StoreError) -> ExchangeOutcome {
         let commit = sessionsCommit
         let folder = commit.staging
         let context = ErrorContext("write", store.workStreamsDirectory)
@@ -63,7 +65,7 @@ extension StoreMigrator {
                 if created { removeFolder(folder) }
                 return .unsupported
             }
-            try commit.makeDurable(newFiles: sessions.indices.lazy.compactMap { temporaryPath(sessions, $0) }, context: context)
+            try commit.makeDurable(newFiles: sessions.indices.lazy.compactMap { temporaryPath(sessions, $0) }, barrier: barrier, context: context)
             guard try commit.exchange(with: store.workStreamsDirectory, context: context) else {
                 if created { removeFolder(folder) }  // not when staging wrote there: its files are renamed out of it
                 return .unsupported

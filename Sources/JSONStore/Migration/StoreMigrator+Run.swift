@@ -71,6 +71,9 @@ extension StoreMigrator {
         var staged = StagedList()
         var report = MigrationReport(keepsDocuments: keepingDocuments)
         let target = context.target
+        // The barrier's descriptor, opened before staging writes its first file (`commitStaged`).
+        let barrier: FileDescriptor? =
+            write ? try AtomicFile.openDirectory(store.path, system: store.system, context: ErrorContext("write", store.path)) : nil
         if write { (survey, staged) = try stage(target: target, report: &report, progress: progress) } else { survey = try self.survey() }
         if write {
             do { try WriteRecord.remove(store: store.path, system: store.system) } catch {
@@ -100,7 +103,9 @@ extension StoreMigrator {
         }
         var exchanged = false
         if write {
-            exchanged = try commitStaged(consume staged, storeVersion: storeVersion, target: target, index: QueueIndex(resolved.queue), report: &report)
+            exchanged = try commitStaged(
+                consume staged, storeVersion: storeVersion, target: target, index: QueueIndex(resolved.queue), barrier: barrier!,
+                report: &report)
         } else {
             try planSessions(survey, target: target, index: QueueIndex(resolved.queue), report: &report)
         }

@@ -247,9 +247,13 @@ extension StoreMigrator {
     /// (goal 5 of `Benchmarks/`: peak RSS must not grow with the store).
     /// - Returns: true when the work streams were committed by exchanging folders: the old folder
     ///   is then left for `removeExchangedFolder` once the migration is finished.
+    ///
+    /// `barrier` is a descriptor of the store folder opened before staging wrote its first file:
+    /// Linux's `syncfs` reports only the write-back errors that happened since the descriptor it
+    /// is given was opened.
     func commitStaged(
         _ staged: consuming StagedList, storeVersion: Int, target: Int, index: QueueIndex,
-        report: inout MigrationReport
+        barrier: borrowing FileDescriptor, report: inout MigrationReport
     ) throws(StoreError) -> Bool {
         var sessions = consume staged
         // No work streams and no sessions/ (an absent folder is an empty one): nothing to make
@@ -264,9 +268,9 @@ extension StoreMigrator {
         do throws(StoreError) {
             try applyMirror(&sessions, storeVersion: storeVersion, target: target, index: index, ordered: &ordered, report: &report)
             if Self.prefersExchange(changed: sessions.temporaryCount, total: sessions.count) {
-                exchanged = try exchangeSessions(sessions) == .exchanged
+                exchanged = try exchangeSessions(sessions, barrier: barrier) == .exchanged
             }
-            if !exchanged { try makeDurable(sessions) }
+            if !exchanged { try makeDurable(sessions, barrier: barrier) }
         } catch {
             removeTemporaries(sessions)
             throw error
@@ -423,12 +427,12 @@ extension StoreMigrator {
         }
     }
 
-    /// One `syncfs` for all temp files (and everything else written), or an fsync of each temp
-    /// file where it is not available (their renames are made durable one by one after).
-    func makeDurable(_ sessions: StagedList) throws(StoreError) {
+    /// One `syncfs` for all temp files (and everything else written) through `barrier`, opened
+    /// before they were written, or an fsync of each temp file where it is not a barrier (their
+    /// renames are made durable one by one after).
+    func makeDurable(_ sessions: StagedList, barrier: borrowing FileDescriptor) throws(StoreError) {
         let context = ErrorContext("write", store.workStreamsDirectory)
-        let fd = try AtomicFile.openDirectory(store.workStreamsDirectory, system: store.system, context: context)
-        if try fd.syncFileSystem(context: context) { return }
+        if try barrier.syncFileSystem(context: context) { return }
         for position in sessions.indices {
             guard let path = temporaryPath(sessions, position) else { continue }
             let fileContext = ErrorContext("write", path)
