@@ -44,7 +44,7 @@ public enum V4Fixture {
                     throw StoreGeneratorError(message: "Can't make a v4 store: '\(relative)' is not a v3 work stream.")
                 }
                 let (session, _) = try RenameStep.forward(v3, queue: index)
-                out[StoreLayout.workStreamsFolderV4 + "/" + parts[1]] = session.encoded
+                out[StoreLayout.renamedWorkStreamsFolder + "/" + parts[1]] = session.encoded
                 workStreams += 1
             case StoreLayout.customisationsFolder:
                 var customisation = try CustomisationV1(bytes: bytes)

@@ -102,7 +102,7 @@ import Testing
         #expect(manifest.schemaVersion == 4 && manifest.minReaderVersion == 4)
         #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3", "3→4"])
         for (path, bytes) in tree(store) where path.hasPrefix("work-streams/") {
-            let v4 = try WorkStreamV4(bytes: bytes)
+            let v4 = try WorkStreamV5(bytes: bytes)
             #expect(path == "work-streams/\(v4.id.lowercased).json")
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(!text.contains("\"backend_name\"") && !RenameStep.mirrorKeys.contains { text.contains("\"\($0)\"") }, "\(path)")

@@ -67,7 +67,7 @@ import Testing
             for name in streams {
                 let bytes = try read(store + "/work-streams/" + name)
                 #expect(bytes == v4["work-streams/" + name], "work-streams/\(name), seed \(seed)")
-                _ = try WorkStreamV4(bytes: bytes)
+                _ = try WorkStreamV5(bytes: bytes)
             }
             var pending = false
             for path in smallDocuments {

@@ -164,8 +164,8 @@ import Testing
     }
 
     @Test func customNameTakesPrecedenceThenBackendNameThenPlaceholder() {
-        let custom = CustomisationV1(id: Fixtures.id, createdAt: Fixtures.t0, customName: "Mine")
-        let empty = CustomisationV1(id: Fixtures.id, createdAt: Fixtures.t0, customName: "")
+        let custom = Customisation(id: Fixtures.id, createdAt: Fixtures.t0, customName: "Mine")
+        let empty = Customisation(id: Fixtures.id, createdAt: Fixtures.t0, customName: "")
         #expect(WorkStreamRules.displayName(backendName: "Backend", customisation: custom) == "Mine")
         #expect(WorkStreamRules.displayName(backendName: "Backend", customisation: empty) == "Backend")
         #expect(WorkStreamRules.displayName(backendName: "4F1C2A9E-8B7D-4C3E-9A1F-0D2E3C4B5A69", customisation: nil) == WorkStreamRules.placeholderName)

@@ -17,7 +17,7 @@ import Testing
         for (id, document) in store.sessions {
             guard case .v3(let v3) = document else { Issue.record("\(id) is not v3"); continue }
             let (v4, changes) = try RenameStep.forward(v3, queue: index)
-            let (back, _) = try RenameStep.inverse(try WorkStreamV4(bytes: v4.encoded), queue: index)
+            let (back, _) = try RenameStep.inverse(try WorkStreamV5(bytes: v4.encoded), queue: index)
             let stale = Set(
                 changes.compactMap { change -> String? in
                     if case .staleMirrorKey(let key, _) = change { return key } else { return nil }
@@ -54,7 +54,7 @@ import Testing
         #expect(object["name"] == .string(v3.fields.backendName) && object["backend_name"] == nil)
         #expect(RenameStep.mirrorKeys.allSatisfy { object[$0] == nil })
         #expect(object["schema_version"] == .number(JSONNumber(4)))
-        #expect(try WorkStreamV4(bytes: v4.encoded) == v4)
+        #expect(try WorkStreamV5(bytes: v4.encoded) == v4)
         #expect(v4.encoded == JSONWriter.document(v4.json))
         #expect(changes.contains(.keyRenamed("backend_name", to: "name")) && changes.contains(.mirrorKeysRemoved))
         #expect(Change.staleMirrorKey("queued_at", value: "x").isNormalisation)
@@ -85,7 +85,7 @@ import Testing
             }
             #expect(header.compatibility(reader: reader).refusal?.contains("needs a reader of version 4 or newer") == true)
         }
-        let v4 = WorkStreamV4(id: Fixtures.id, name: "x", workingDirectory: "/w", lastModified: Fixtures.t0, providerSessionID: "p", provider: "claude")
+        let v4 = WorkStreamV5(id: Fixtures.id, name: "x", workingDirectory: "/w", lastModified: Fixtures.t0, providerSessionID: "p", provider: "claude")
         let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamV3(bytes: v4.encoded) }
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.reason.contains("schema_version 4") == true)

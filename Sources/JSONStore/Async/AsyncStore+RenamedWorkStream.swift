@@ -14,7 +14,7 @@ extension AsyncStore {
     public func createRenamedWorkStream(
         id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
         at date: Date = Date()
-    ) async throws(StoreError) -> WorkStreamV4 {
+    ) async throws(StoreError) -> WorkStreamV5 {
         try await write { (s) throws(StoreError) in try s.createRenamedWorkStream(id: id, workingDirectory: workingDirectory, provider: provider, at: date) }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 /// key is in the keychain, which is never read.
 public struct AppPreferences: Sendable, Equatable {
     /// The two switches; a key the file lacks keeps the default (false).
-    public var settings: SettingsV1
+    public var settings: Settings
     /// The keys of the two the file had (`queueEnabled`, `priorityQueueEnabled`).
     public var keysFound: [String]
     /// `VoiceCode.v6ToV7BackfillComplete`: true once the app derived the offsets (nil: absent).
@@ -35,7 +35,7 @@ public struct AppPreferences: Sendable, Equatable {
         guard let dictionary = value as? [String: Any] else {
             throw StoreError(.invalidDocument, "Can't read the preferences '\(path)': it holds no dictionary of settings.", path: path)
         }
-        var settings = SettingsV1(schemaVersion: CoreDataImport.schemaVersion)
+        var settings = Settings(schemaVersion: CoreDataImport.schemaVersion)
         var found: [String] = []
         for key in [queueKey, priorityKey] {
             guard let raw = dictionary[key] else { continue }

@@ -14,8 +14,8 @@ import StoreJSON
 /// print(report.workStreams, report.findings.count)
 /// ```
 public enum CoreDataImport {
-    /// The schema the import writes: v3, the newest rollback-safe schema (spec §10).
-    public static let schemaVersion = WorkStreamV3.version
+    /// The schema the import writes: the newest rollback-safe schema (spec §9, §13).
+    public static let schemaVersion = DocumentVersion.current
 
     /// Imports `source` into the new or empty folder `target`.
     ///
@@ -70,7 +70,7 @@ public enum CoreDataImport {
             let queue = try reader.buildQueue()
             let counts = try reader.writeWorkStreams(queue: queue, to: output)
             let customisations = try reader.writeCustomisations(to: output)
-            let settings = prefs?.settings ?? SettingsV1(schemaVersion: schemaVersion)
+            let settings = prefs?.settings ?? Settings(schemaVersion: schemaVersion)
             try output.add(StoreLayout.settings, settings.encoded)
             try output.add(StoreLayout.queue, queue.encoded)
             let backfilled = reader.findings.all.filter { $0.kind == .offsetBackfilled }.count
@@ -80,7 +80,7 @@ public enum CoreDataImport {
             ]
             let manifest = ManifestV2(
                 createdAt: reader.now, migrations: [record(model, counts: recorded, at: reader.now, version: version)],
-                minReaderVersion: 1, schemaVersion: schemaVersion)
+                minReaderVersion: MigrationChain.minReaderVersion(at: schemaVersion), schemaVersion: schemaVersion)
             try output.add(StoreLayout.manifest, manifest.encoded)
             if let staged = output.staged {
                 try staged.seal()

@@ -34,7 +34,7 @@ public struct CoreDataImportReport: Sendable {
     public var fifo: [UUID]
     public var priority: [UUID]
     /// The settings written, and the preferences file they came from (nil: the defaults hold).
-    public var settings: SettingsV1
+    public var settings: Settings
     public var preferences: String?
     /// The preference keys the file had; a missing one keeps its default.
     public var preferenceKeysFound: [String]

@@ -15,7 +15,7 @@ struct CoreDataReader {
     let backfill: Bool
     private(set) var findings = CoreDataFindings()
     /// The early build's customisations, met in its work-stream rows, for `writeCustomisations`.
-    private var earlyCustomisations: [CustomisationV1] = []
+    private var earlyCustomisations: [Customisation] = []
     /// Every work stream's `Z_PK` → id, to check each message's relationship against its `sessionId`.
     private var idByPrimaryKey: [Int64: UUID] = [:]
 
@@ -58,7 +58,7 @@ struct CoreDataReader {
         var counts = (workStreams: 0, messages: 0)
         var f = findings
         let now = self.now, ids = idByPrimaryKey, table = model.workStreamTable, backfill = self.backfill, early = model.build == .early
-        var customisations: [CustomisationV1] = []
+        var customisations: [Customisation] = []
         try source.database.query(model.workStreamQuery) { (row: SQLiteRow) throws(StoreError) in
             let values = CoreDataValues(row: row, now: now)
             guard var session = try CoreDataRows.workStream(values, &f, table: table, backfill: backfill) else { return }

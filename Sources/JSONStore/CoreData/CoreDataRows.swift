@@ -59,7 +59,7 @@ enum CoreDataRows {
 
     /// The early build's customisation, kept in the work-stream row (`localName`, `markedDeleted`):
     /// nil when the name is empty and the work stream is not deleted. Reported when taken.
-    static func earlyCustomisation(_ v: CoreDataValues, _ f: inout CoreDataFindings, of session: WorkStreamV3) throws(StoreError) -> CustomisationV1? {
+    static func earlyCustomisation(_ v: CoreDataValues, _ f: inout CoreDataFindings, of session: WorkStreamV3) throws(StoreError) -> Customisation? {
         let name = v.optionalString(22, "localName", &f).flatMap { $0.isEmpty ? nil : $0 }
         let deleted = v.row.isNull(23) ? false : try v.bool(23, "markedDeleted", &f)
         guard name != nil || deleted else { return nil }
@@ -68,7 +68,7 @@ enum CoreDataRows {
             .customisationFromSession,
             "localName \(name.map { "'\($0)'" } ?? "empty") and markedDeleted \(deleted ? 1 : 0) taken as "
                 + "the customisation: custom_name \(name.map { "'\($0)'" } ?? "none"), is_user_deleted \(deleted), created_at \(lastModified) (lastModified)")
-        return CustomisationV1(
+        return Customisation(
             id: session.fields.id, createdAt: session.fields.lastModified, customName: name, isUserDeleted: deleted,
             schemaVersion: CoreDataImport.schemaVersion)
     }
@@ -97,14 +97,14 @@ enum CoreDataRows {
     }
 
     /// A customisation row (`CDUserSession`); nil when it has no id.
-    static func customisation(_ v: CoreDataValues, _ f: inout CoreDataFindings) throws(StoreError) -> CustomisationV1? {
+    static func customisation(_ v: CoreDataValues, _ f: inout CoreDataFindings) throws(StoreError) -> Customisation? {
         let pk = v.row.int64(0) ?? 0, id = v.uuid(1)
         f.row(CoreDataModel.customisationTable, pk, id)
         guard let id else {
             f.add(.missingValue, "id is empty or not a UUID; the customisation has no file name, so it is left out")
             return nil
         }
-        return CustomisationV1(
+        return Customisation(
             id: id, createdAt: v.requiredDate(4, "createdAt", &f), customName: v.optionalString(2, "customName", &f),
             isUserDeleted: try v.bool(3, "isUserDeleted", &f), schemaVersion: CoreDataImport.schemaVersion)
     }

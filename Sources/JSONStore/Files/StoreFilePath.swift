@@ -28,7 +28,7 @@ package struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConver
     /// The document folders: both work-stream folders (`sessions` up to v3, `work-streams` from
     /// v4, spec §11) and `user-sessions`. Which work-stream folder a store uses is its version's.
     static let folderNames: [String: Kind] = [
-        StoreLayout.workStreamsFolder: .session, StoreLayout.workStreamsFolderV4: .session,
+        StoreLayout.workStreamsFolder: .session, StoreLayout.renamedWorkStreamsFolder: .session,
         StoreLayout.customisationsFolder: .userSession,
     ]
 

@@ -79,7 +79,7 @@ struct TreeScan: Sendable, Equatable {
     /// `store.json` is read only when `work-streams/` is there: without it, `sessions/` is the
     /// store's folder whatever its version (v4 without `work-streams/` has no work streams to lose).
     private mutating func leaveOutOtherWorkStreamsFolder(_ root: String, system: SystemCalls) throws(StoreError) {
-        guard seenFolders.contains(StoreLayout.workStreamsFolderV4) else { return }
+        guard seenFolders.contains(StoreLayout.renamedWorkStreamsFolder) else { return }
         let version = Self.schemaVersion(of: root, system: system)
         workStreamsFolder = StoreLayout.workStreamsFolder(schemaVersion: version ?? 1)
         let other = StoreLayout.otherWorkStreamsFolder(schemaVersion: version ?? 1)

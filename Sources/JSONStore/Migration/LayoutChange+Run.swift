@@ -284,7 +284,7 @@ extension LayoutChange {
             guard let id = UUIDText.parse(documentID.rawValue) else { continue }
             let relative = StoreLayout.customisationPath(id)
             do {
-                guard var doc = try readIfPresent(relative, { (b) throws(SchemaError) in try CustomisationV1(bytes: b, acceptingNewerVersions: true) }),
+                guard var doc = try readIfPresent(relative, { (b) throws(SchemaError) in try Customisation(bytes: b, acceptingNewerVersions: true) }),
                     doc.schemaVersion != version
                 else { continue }
                 let change = Change.schemaVersion(from: doc.schemaVersion, to: version)
@@ -293,7 +293,7 @@ extension LayoutChange {
             } catch { problems.append(error) }
         }
         do {
-            if var settings = try readIfPresent(StoreLayout.settings, { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) }),
+            if var settings = try readIfPresent(StoreLayout.settings, { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: true) }),
                 settings.schemaVersion != version
             {
                 let change = Change.schemaVersion(from: settings.schemaVersion, to: version)

@@ -44,7 +44,7 @@ extension StoreMigrator {
     /// where the folder's entries or the file system do not allow it: the caller commits file by file.
     /// - Throws: `StoreError` of a failed write; the new folder is removed,
     ///   `user-sessions/` is unchanged.
-    func exchangeCustomisations(_ changed: [CustomisationV1]) throws(StoreError) -> Bool {
+    func exchangeCustomisations(_ changed: [Customisation]) throws(StoreError) -> Bool {
         let directory = store.customisationsDirectory
         let commit = FolderCommit(in: store.path, staging: Self.customisationsExchangeFolderName, system: store.system)
         let context = ErrorContext("write", directory)
@@ -107,7 +107,7 @@ extension StoreMigrator {
 
     /// Step 3 for one document: `<id>.json` in the new folder, written and closed, with the mode
     /// of the document it replaces.
-    private func writeCustomisation(_ document: CustomisationV1, into folder: String) throws(StoreError) {
+    private func writeCustomisation(_ document: Customisation, into folder: String) throws(StoreError) {
         let name = Store.documentName(document.id)
         let path = joinPath(store.customisationsDirectory, name)
         var fileContext = ErrorContext("write", path)
@@ -132,7 +132,7 @@ extension StoreMigrator {
     /// otherwise in batches of `smallDocumentBatch` (`BatchCommit`), each batch encoded only when
     /// it is committed. Returns the last, uncommitted batch (at most `smallDocumentBatch - 1`
     /// files), for the caller to commit with the settings.
-    func commitCustomisations(_ changed: [CustomisationV1]) throws(StoreError) -> [FileChange] {
+    func commitCustomisations(_ changed: [Customisation]) throws(StoreError) -> [FileChange] {
         if changed.count >= max(1, customisationsExchangeThreshold), try exchangeCustomisations(changed) {
             return []
         }
@@ -144,7 +144,7 @@ extension StoreMigrator {
         return customisationChanges(changed[start...])
     }
 
-    private func customisationChanges(_ documents: ArraySlice<CustomisationV1>) -> [FileChange] {
+    private func customisationChanges(_ documents: ArraySlice<Customisation>) -> [FileChange] {
         documents.map { FileChange(directory: store.customisationsDirectory, name: Store.documentName($0.id), bytes: $0.encoded) }
     }
 }

@@ -6,8 +6,8 @@ extension StoreMigrator {
         var manifest: ManifestDocument
         /// Each work stream's summary: the dry run's (`survey`); a migration's staged list holds them instead.
         var summaries: [WorkStreamQueueSummary] = []
-        var customisations: [CustomisationV1] = []
-        var settings: SettingsV1?
+        var customisations: [Customisation] = []
+        var settings: Settings?
         var queue: QueueV2?
     }
 
@@ -47,7 +47,7 @@ extension StoreMigrator {
         survey.customisations = customisations.items
         do {
             let newer = store.acceptsNewerDocuments
-            survey.settings = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer)
+            survey.settings = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: newer)
             }
         } catch { problems.append(error) }
         do { survey.queue = try store.queueDocument() } catch { problems.append(error) }
@@ -156,27 +156,30 @@ extension StoreMigrator {
     func upgradeSmallDocuments(_ survey: Survey, target: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
         // The changed documents, not their bytes: each is encoded only when it is written
         // (`commitCustomisations`), so memory holds no store-sized list of encoded documents.
-        var customisations: [CustomisationV1] = []
+        var customisations: [Customisation] = []
         let documents = survey.customisations
         for position in documents.indices.sorted(by: { documents[$0].id.lowercased < documents[$1].id.lowercased }) {
-            var doc = documents[position]
-            let (version, changes) = MigrationChain.upgradedVersion(doc.schemaVersion, to: target)
+            let path = StoreLayout.customisationPath(documents[position].id)
+            let (doc, changes) = try migrated(path) { () throws(SchemaError) in try MigrationChain.migrateCustomisation(documents[position], to: target) }
             guard !changes.isEmpty else { continue }
-            doc.schemaVersion = version
-            report.append(DocumentChanges(file: StoreLayout.customisationPath(doc.id), changes: changes))
+            report.append(DocumentChanges(file: path, changes: changes))
             guard write else { continue }
             customisations.append(doc)
         }
         var batch = try commitCustomisations(customisations)
-        if var settings = survey.settings {
-            let (version, changes) = MigrationChain.upgradedVersion(settings.schemaVersion, to: target)
+        if let settings = survey.settings {
+            let (migrated, changes) = try migrated(StoreLayout.settings) { () throws(SchemaError) in try MigrationChain.migrateSettings(settings, to: target) }
             if !changes.isEmpty {
-                settings.schemaVersion = version
                 report.append(DocumentChanges(file: StoreLayout.settings, changes: changes))
-                if write { batch.append(FileChange(directory: store.path, name: StoreLayout.settings, bytes: settings.encoded)) }
+                if write { batch.append(FileChange(directory: store.path, name: StoreLayout.settings, bytes: migrated.encoded)) }
             }
         }
         if write { try BatchCommit.commit(batch, system: store.system) }
+    }
+
+    /// A small document through the chain; its error names the file.
+    private func migrated<T>(_ relative: String, _ body: () throws(SchemaError) -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw StoreError.document(error, path: store.file(relative)) }
     }
 
     static let smallDocumentBatch = 256

@@ -74,7 +74,7 @@ public enum StoreDocument: Sendable, Hashable, Comparable {
             case StoreLayout.queue: return .queue
             default: return nil
             }
-        case StoreLayout.workStreamsFolder, StoreLayout.workStreamsFolderV4:
+        case StoreLayout.workStreamsFolder, StoreLayout.renamedWorkStreamsFolder:
             return documentID(name).map { .workStream($0) }
         case StoreLayout.customisationsFolder:
             return documentID(name).map { .customisation($0) }

@@ -78,9 +78,9 @@ extension Store {
     /// One user customisation as its file holds it, without the id check.
     ///
     /// - Throws: `.notFound`; a document error naming the file.
-    package func storedCustomisation(_ id: UUID) throws(StoreError) -> StoredDocument<CustomisationV1> {
+    package func storedCustomisation(_ id: UUID) throws(StoreError) -> StoredDocument<Customisation> {
         let newer = acceptsNewerDocuments
-        return try readStored(StoreLayout.customisationPath(id)) { (b) throws(SchemaError) in try CustomisationV1(bytes: b, acceptingNewerVersions: newer) }
+        return try readStored(StoreLayout.customisationPath(id)) { (b) throws(SchemaError) in try Customisation(bytes: b, acceptingNewerVersions: newer) }
     }
 
     /// The ids of the user customisations, and every entry of `user-sessions/` that is not a document.

@@ -103,7 +103,7 @@ extension Store {
         // store.json last: until it exists the folder is not a store, so a crash leaves nothing half-made.
         try BatchCommit.commit(
             [
-                FileChange(directory: path, name: StoreLayout.settings, bytes: SettingsV1.defaults.encoded),
+                FileChange(directory: path, name: StoreLayout.settings, bytes: Settings.defaults.encoded),
                 FileChange(directory: path, name: StoreLayout.queue, bytes: QueueV2.empty.encoded),
             ], system: system)
         try AtomicFile.durableReplace(directory: path, name: StoreLayout.manifest, bytes: ManifestV2(createdAt: now).encoded, system: system)

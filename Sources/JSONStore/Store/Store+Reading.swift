@@ -18,7 +18,7 @@ extension Store {
         try read(StoreLayout.manifest) { (b) throws(SchemaError) in try ManifestDocument(bytes: b) }
     }
 
-    /// One work stream, whichever version its file has: in a v4 store always `.v4` (from `work-streams/`).
+    /// One work stream, whichever version its file has: in a v4 store always `.v5` (from `work-streams/`).
     /// - Throws: `.notFound` when there is no such work stream; a document error naming the file.
     public func workStream(_ id: UUID) throws(StoreError) -> WorkStreamDocument {
         try decodeWorkStream(id, bytes: try FileReader.read(file(workStreamFile(id)), system: system))
@@ -50,7 +50,7 @@ extension Store {
     public func customisation(_ id: UUID) throws(StoreError) -> Customisation? {
         let relative = StoreLayout.customisationPath(id)
         let newer = acceptsNewerDocuments
-        guard let doc = try readIfPresent(relative, { (b) throws(SchemaError) in try CustomisationV1(bytes: b, acceptingNewerVersions: newer) }) else {
+        guard let doc = try readIfPresent(relative, { (b) throws(SchemaError) in try Customisation(bytes: b, acceptingNewerVersions: newer) }) else {
             return nil
         }
         try checkID(doc.id, id, relative)
@@ -64,13 +64,13 @@ extension Store {
         // entries) took ~2.7 MB at once at the end of migrate's staging at 50,000 work streams
         // (15,000 customisations), pages that stayed in its peak RSS.
         let listing = try DocumentIDListing.listDocumentFolder(customisationsDirectory, system: system)
-        var result = ScanResult<CustomisationV1>(problems: listing.invalid.map(\.error))
+        var result = ScanResult<Customisation>(problems: listing.invalid.map(\.error))
         result.items.reserveCapacity(listing.ids.count)
         // On every core, as listWorkStreams reads: one by one, the 15,921 customisations of a
         // 50,000 work-stream store were a phase of `ls` that used one core of two.
         try ParallelBatches.run(
             listing.ids, system: system,
-            work: { (id) -> Result<CustomisationV1?, StoreError> in
+            work: { (id) -> Result<Customisation?, StoreError> in
                 do throws(StoreError) { return .success(try customisation(id)) } catch { return .failure(error) }
             },
             consume: { (_, outcome) throws(StoreError) in
@@ -85,7 +85,7 @@ extension Store {
     /// `settings.json`, or the defaults when the file is absent.
     public func settings() throws(StoreError) -> Settings {
         let newer = acceptsNewerDocuments
-        return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) } ?? .defaults
+        return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: newer) } ?? .defaults
     }
 
     /// `queue.json`; nil in a v1 store (or a v2 store whose `queue.json` is missing).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The work-stream API of a store at schema v4 (spec §11): `WorkStreamV4` documents in
+/// The work-stream API of a store at schema v4 (spec §11): `WorkStreamV5` documents in
 /// `work-streams/`, with `name` for `backend_name` and no queue keys (the queue lives in
 /// `queue.json` only, changed by the queue methods, which work on v3 and v4 stores alike).
 ///
@@ -24,7 +24,7 @@ extension Store {
     public func createRenamedWorkStream(
         id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
         at date: Date = Date()
-    ) throws(StoreError) -> WorkStreamV4 {
+    ) throws(StoreError) -> WorkStreamV5 {
         try requireRenamedLayout("create work stream '\(id.lowercased)'", use: "createWorkStream(id:workingDirectory:provider:at:)")
         return try writing { () throws(StoreError) in
             let relative = workStreamFile(id)
@@ -42,7 +42,7 @@ extension Store {
     /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4.
     public func renamedWorkStream(_ id: UUID) throws(StoreError) -> RenamedWorkStream {
         try requireRenamedLayout("read work stream '\(id.lowercased)'", use: "workStream(_:)", writing: false)
-        guard case .v4(let session) = try workStream(id) else {
+        guard case .v5(let session) = try workStream(id) else {
             preconditionFailure("Store.workStream: a store at v4 or later decoded a work stream below v4")
         }
         return session
@@ -65,10 +65,10 @@ extension Store {
     }
 
     /// `updateRenamedWorkStream`'s work, for a caller that holds the lock.
-    func updateV4HoldingLock(_ id: UUID, _ body: (inout WorkStreamV4) throws(StoreError) -> Void) throws(StoreError) -> WorkStreamV4 {
+    func updateV4HoldingLock(_ id: UUID, _ body: (inout WorkStreamV5) throws(StoreError) -> Void) throws(StoreError) -> WorkStreamV5 {
         let relative = workStreamFile(id)
         let original = try FileReader.read(file(relative), system: system)
-        guard case .v4(var session) = try decodeWorkStream(id, bytes: original) else {
+        guard case .v5(var session) = try decodeWorkStream(id, bytes: original) else {
             preconditionFailure("Store.decodeWorkStream: a store at v4 or later decoded a work stream below v4")
         }
         try body(&session)

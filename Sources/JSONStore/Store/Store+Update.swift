@@ -53,7 +53,7 @@ extension Store {
         try checkUpdate(id, before: before, after: session)
         if let mirror { session.fields.queueKeys = try mirror(session) }
         options.messageRetention?.prune(&session.fields.messages)
-        session.schemaVersion = WorkStreamV3.version
+        session.schemaVersion = writtenVersion
         session.fillMessageSync()
         let (bytes, messages) = session.encoded(after: read)
         if !sameBytes(bytes, original) { try write(relative, bytes, after: after) }  // compared with the file as read: no second encode
@@ -91,11 +91,11 @@ extension Store {
         do throws(SchemaError) {
             let (migrated, _) = try MigrationChain.migrateWorkStream(
                 document, storeVersion: compatibility.storeSchemaVersion,
-                to: WorkStreamV3.version)
+                to: writtenVersion)
             guard case .v3(let session) = migrated else {
                 throw SchemaError(
                     code: .unsupportedVersion, keyPath: "schema_version",
-                    detail: "the migration chain did not reach version \(WorkStreamV3.version)")
+                    detail: "the migration chain did not reach version \(writtenVersion)")
             }
             return session
         } catch {

@@ -136,7 +136,7 @@ extension Store {
     }
 
     /// Refuses a v3-typed write (`WorkStreamV3` in or out) on a store at v4 or later, whose work
-    /// streams are `WorkStreamV4` documents: `api` names the v4 call to use instead.
+    /// streams are `WorkStreamV5` documents: `api` names the v4 call to use instead.
     func requireV3Layout(_ call: String, use api: String) throws(StoreError) {
         guard hasRenamedLayout else { return }
         throw StoreError(
@@ -188,7 +188,8 @@ extension Store {
             if try system.linkStatus(file(relative), context: ErrorContext("create", file(relative))) != nil {
                 throw StoreError(.alreadyExists, "Can't create work stream '\(id.lowercased)': '\(file(relative))' already exists.", path: file(relative))
             }
-            let session = WorkStreamRules.newWorkStream(id: id, workingDirectory: workingDirectory, createdAt: date, provider: provider)
+            var session = WorkStreamRules.newWorkStream(id: id, workingDirectory: workingDirectory, createdAt: date, provider: provider)
+            session.schemaVersion = writtenVersion
             try write(relative, session.encoded, after: after)
             return session
         }
@@ -226,10 +227,10 @@ extension Store {
         try updateCustomisation(id, at: date) { $0.isUserDeleted = deleted }
     }
 
-    func updateCustomisation(_ id: UUID, at date: Date, _ body: (inout CustomisationV1) -> Void) throws(StoreError) -> CustomisationV1 {
+    func updateCustomisation(_ id: UUID, at date: Date, _ body: (inout Customisation) -> Void) throws(StoreError) -> Customisation {
         try groupWriting { (after) throws(StoreError) in
             let existing = try customisation(id)
-            var doc = existing ?? CustomisationV1(id: id, createdAt: date)
+            var doc = existing ?? Customisation(id: id, createdAt: date)
             body(&doc)
             doc.schemaVersion = writtenVersion
             if doc != existing { try write(StoreLayout.customisationPath(id), doc.encoded, after: after) }

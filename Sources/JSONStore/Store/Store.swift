@@ -98,7 +98,7 @@ public final class Store: Sendable {
     /// The folder of this store's work streams, by its schema version (`StoreLayout.workStreamsFolder(schemaVersion:)`):
     /// `sessions` up to v3, `work-streams` from v4 on. The other one is never read as data.
     var workStreamsFolderName: String { StoreLayout.workStreamsFolder(schemaVersion: compatibility.layoutVersion) }
-    /// True for a store at v4 or later (spec §11): work streams are `WorkStreamV4` documents in
+    /// True for a store at v4 or later (spec §11): work streams are `WorkStreamV5` documents in
     /// `work-streams/`, with no queue mirror keys (the queue is `queue.json` only).
     public var hasRenamedLayout: Bool { compatibility.layoutVersion >= StoreLayout.renamedFolderVersion }
     /// The `schema_version` this code writes into the store's documents: the store's own version

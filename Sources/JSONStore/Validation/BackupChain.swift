@@ -28,7 +28,7 @@ package enum BackupChain {
         let newer = backup.acceptsNewerDocuments
         do throws(StoreError) {
             snapshot.settings = try backup.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in
-                try SettingsV1(bytes: b, acceptingNewerVersions: newer)
+                try Settings(bytes: b, acceptingNewerVersions: newer)
             }
         } catch { problems.append(error) }
         do throws(StoreError) { snapshot.queue = try backup.queueDocument() } catch { problems.append(error) }

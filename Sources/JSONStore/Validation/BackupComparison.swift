@@ -75,7 +75,7 @@ package struct BackupComparison: Sendable {
         }
         let newer = store.acceptsNewerDocuments
         do throws(StoreError) {
-            let settings = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: newer) }
+            let settings = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: newer) }
             result.settings = settings != nil || expected.settings != nil
             differ(StoreLayout.settings, settings?.json, expected.settings?.json)
         } catch { unreadable(StoreLayout.settings, error) }

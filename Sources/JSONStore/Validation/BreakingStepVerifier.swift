@@ -68,10 +68,10 @@ package struct BreakingStepVerifier: Sendable {
         for id in ids {
             defer { counter.step() }
             let relative = StoreLayout.workStreamPath(id, schemaVersion: manifest.schemaVersion)
-            let stored: WorkStreamV4
+            let stored: WorkStreamV5
             do throws(StoreError) {
                 let bytes = try FileReader.read(layout.file(relative), system: system)
-                do throws(SchemaError) { stored = try WorkStreamV4(bytes: bytes, acceptingNewerVersions: true) } catch {
+                do throws(SchemaError) { stored = try WorkStreamV5(bytes: bytes, acceptingNewerVersions: true) } catch {
                     throw StoreError.document(error, path: layout.file(relative))
                 }
             } catch {
@@ -90,7 +90,7 @@ package struct BreakingStepVerifier: Sendable {
                     }
                     let (forward, changes) = try LayoutChange.Direction.step.migrate(.v3(original), context: context)
                     if forward.encoded != stored.encoded { result.failures.append("\(relative): is not the step applied to the backup's document") }
-                    let (back, _) = try inverse.migrate(.v4(stored), context: context)
+                    let (back, _) = try inverse.migrate(.v5(stored), context: context)
                     let stale = changes.compactMap { if case .staleMirrorKey(let key, _) = $0 { key } else { nil } }
                     result.normalisations += stale.count
                     if Self.withoutKeys(stale, back) != Self.withoutKeys(stale, .v3(original)) {
@@ -98,7 +98,7 @@ package struct BreakingStepVerifier: Sendable {
                             "\(relative): the inverse does not give back the backup's document (apart from \(stale.count) reported normalisation(s))")
                     }
                 } else {
-                    let (back, _) = try inverse.migrate(.v4(stored), context: context)
+                    let (back, _) = try inverse.migrate(.v5(stored), context: context)
                     let (again, changes) = try LayoutChange.Direction.step.migrate(back, context: context)
                     if again.encoded != stored.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {
                         result.failures.append("\(relative): step(inverse(d)) differs from d")
@@ -149,13 +149,13 @@ package struct BreakingStepVerifier: Sendable {
             }
             result.checked += 1
             do throws(SchemaError) {
-                let original: WorkStreamV4
+                let original: WorkStreamV5
                 switch Self.backupDocument(backup, id) {
-                case .success(.v4(let document)): original = document
+                case .success(.v5(let document)): original = document
                 case .success: result.failures.append("\(relative): not in the backup as a v4 work stream"); continue
                 case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
                 }
-                let (back, _) = try inverse.migrate(.v4(original), context: context)
+                let (back, _) = try inverse.migrate(.v5(original), context: context)
                 if back.encoded != stored.encoded { result.failures.append("\(relative): is not the inverse applied to the backup's document") }
                 let (again, changes) = try LayoutChange.Direction.step.migrate(.v3(stored), context: context)
                 if again.encoded != original.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {

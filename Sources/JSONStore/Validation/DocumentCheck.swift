@@ -37,16 +37,16 @@ enum DocumentCheck {
             case .manifest:
                 _ = try ManifestDocument(bytes: bytes)
             case .settings:
-                _ = try SettingsV1(bytes: bytes, acceptingNewerVersions: acceptingNewer)
+                _ = try Settings(bytes: bytes, acceptingNewerVersions: acceptingNewer)
             case .queue:
                 _ = try QueueV2(bytes: bytes, acceptingNewerVersions: acceptingNewer)
             case .session:
                 let document = try WorkStreamDocument(
                     bytes: bytes, acceptingNewerVersions: acceptingNewer,
-                    renamedFolder: path.folder == StoreLayout.workStreamsFolderV4)
+                    renamedFolder: path.folder == StoreLayout.renamedWorkStreamsFolder)
                 return idProblem(inside: document.fields.id, path: path)
             case .userSession:
-                let document = try CustomisationV1(bytes: bytes, acceptingNewerVersions: acceptingNewer)
+                let document = try Customisation(bytes: bytes, acceptingNewerVersions: acceptingNewer)
                 return idProblem(inside: document.id, path: path)
             }
             return nil

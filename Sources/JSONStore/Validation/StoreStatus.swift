@@ -40,7 +40,7 @@ package struct StoreStatus: Sendable {
         for c in customisations.items { status.customisationsByVersion[c.schemaVersion, default: 0] += 1 }
         do {
             status.settingsVersion = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in
-                try SettingsV1(bytes: b, acceptingNewerVersions: true)
+                try Settings(bytes: b, acceptingNewerVersions: true)
             }?.schemaVersion
         } catch { status.unreadable.append(error) }
         do { status.queue = try store.queueDocument() } catch { status.unreadable.append(error) }

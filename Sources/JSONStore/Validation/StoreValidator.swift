@@ -15,7 +15,7 @@ import Foundation
 public struct StoreValidator: Sendable {
     /// A user customisation and its file size.
     public struct Customisation: Sendable {
-        public var document: CustomisationV1
+        public var document: Schema.Customisation
         public var size: Int
     }
 
@@ -30,7 +30,7 @@ public struct StoreValidator: Sendable {
     public internal(set) var customisations: [Customisation] = []
     /// Every regular `user-sessions/<id>.json`, readable or not.
     public internal(set) var customisationFiles: Set<UUID> = []
-    public internal(set) var settings: SettingsV1?
+    public internal(set) var settings: Settings?
     public internal(set) var queue: QueueV2?
     /// Documents (with a valid name) that exist but can't be read.
     public internal(set) var unreadable = 0

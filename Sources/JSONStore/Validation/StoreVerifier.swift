@@ -93,7 +93,7 @@ package struct StoreVerifier: Sendable {
         }
         let customisations = try store.customisations()
         result.unreadable += customisations.problems
-        do { _ = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try SettingsV1(bytes: b, acceptingNewerVersions: true) } } catch {
+        do { _ = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: true) } } catch {
             result.unreadable.append(error)
         }
         try checkQueue(summaries, ids: Set(ids.items), storeVersion: storeVersion, result: &result)

@@ -7,7 +7,7 @@ import Foundation
 /// <store>/
 ///   store.json                 StoreLayout.manifest
 ///   sessions/<id>.json         StoreLayout.workStreamsFolder, workStreamPath(id)        (v1–v3)
-///   work-streams/<id>.json     StoreLayout.workStreamsFolderV4, workStreamPath(id, v: 4) (v4, spec §11)
+///   work-streams/<id>.json     StoreLayout.renamedWorkStreamsFolder, workStreamPath(id, v: 4) (v4, spec §11)
 ///   user-sessions/<id>.json    StoreLayout.customisationsFolder, customisationPath(id)
 ///   settings.json              StoreLayout.settings
 ///   queue.json                 StoreLayout.queue (v2 only)
@@ -23,8 +23,8 @@ public enum StoreLayout {
     /// The folder of work streams: `sessions` (v1 calls them backend sessions).
     public static let workStreamsFolder = "sessions"
     /// The folder of work streams from schema v4 on (spec §11): `work-streams` replaces `sessions`.
-    public static let workStreamsFolderV4 = "work-streams"
-    /// The first schema version whose work streams live in ``workStreamsFolderV4``: the `to` of
+    public static let renamedWorkStreamsFolder = "work-streams"
+    /// The first schema version whose work streams live in ``renamedWorkStreamsFolder``: the `to` of
     /// the chain's step that renames the folder (`MigrationChain.folderRenamingStep`).
     public static var renamedFolderVersion: Int { MigrationChain.folderRenamingStep.to }
     /// The folder of user customisations: `user-sessions`.
@@ -51,7 +51,7 @@ public enum StoreLayout {
     }
     /// Every document folder of any version (`sessions`, `work-streams`, `user-sessions`): what a
     /// temp-file sweep and the symbolic-link check of open visit, whatever the store's version.
-    public static let everyDocumentFolderName = [workStreamsFolder, workStreamsFolderV4, customisationsFolder]
+    public static let everyDocumentFolderName = [workStreamsFolder, renamedWorkStreamsFolder, customisationsFolder]
 
     /// The store's spelling of an id (spec §1): lowercase `8-4-4-4-12` hex digits, as in the file
     /// names, every id-valued key and `migrate-store`'s output. For an app that shows an id, passes
@@ -118,7 +118,7 @@ public enum StoreLayout {
         /// The folder a layout change fills before renaming it `folder`.
         public static func staging(for folder: String) -> String { ".staging-" + folder }
         /// The folder the layout change to `work-streams` fills before renaming it.
-        public static let stagingWorkStreams = staging(for: StoreLayout.workStreamsFolderV4)
+        public static let stagingWorkStreams = staging(for: StoreLayout.renamedWorkStreamsFolder)
         /// The folder the layout change back to `sessions` fills before renaming it.
         public static let stagingSessions = staging(for: StoreLayout.workStreamsFolder)
         /// Where the folder of the other side of the layout change goes before it is removed.

@@ -6,13 +6,13 @@ import StoreJSON
 package struct StoreSnapshot: Sendable, Hashable {
     package var manifest: ManifestDocument
     package var sessions: [UUID: WorkStreamDocument]
-    package var userSessions: [UUID: CustomisationV1]
-    package var settings: SettingsV1?
+    package var userSessions: [UUID: Customisation]
+    package var settings: Settings?
     package var queue: QueueV2?
 
     package init(
-        manifest: ManifestDocument, sessions: [UUID: WorkStreamDocument] = [:], userSessions: [UUID: CustomisationV1] = [:],
-        settings: SettingsV1? = nil, queue: QueueV2? = nil
+        manifest: ManifestDocument, sessions: [UUID: WorkStreamDocument] = [:], userSessions: [UUID: Customisation] = [:],
+        settings: Settings? = nil, queue: QueueV2? = nil
     ) {
         self.manifest = manifest; self.sessions = sessions; self.userSessions = userSessions
         self.settings = settings; self.queue = queue
@@ -37,7 +37,7 @@ package struct StoreSnapshot: Sendable, Hashable {
             switch (parts.count, parts.first) {
             case (1, StoreLayout.manifest): continue
             case (1, StoreLayout.settings):
-                settings = try StoreSnapshot.decode(path) { () throws(SchemaError) in try SettingsV1(bytes: bytes, acceptingNewerVersions: newer) }
+                settings = try StoreSnapshot.decode(path) { () throws(SchemaError) in try Settings(bytes: bytes, acceptingNewerVersions: newer) }
             case (1, StoreLayout.queue):
                 queue = try StoreSnapshot.decode(path) { () throws(SchemaError) in try QueueV2(bytes: bytes, acceptingNewerVersions: newer) }
             case (2, StoreLayout.workStreamsFolder):
@@ -47,7 +47,7 @@ package struct StoreSnapshot: Sendable, Hashable {
                 sessions[id] = doc
             case (2, StoreLayout.customisationsFolder):
                 let id = try StoreSnapshot.documentID(path, parts[1])
-                let doc = try StoreSnapshot.decode(path) { () throws(SchemaError) in try CustomisationV1(bytes: bytes, acceptingNewerVersions: newer) }
+                let doc = try StoreSnapshot.decode(path) { () throws(SchemaError) in try Customisation(bytes: bytes, acceptingNewerVersions: newer) }
                 try StoreSnapshot.checkID(doc.id, id, path)
                 userSessions[id] = doc
             default:

@@ -16,7 +16,7 @@ public enum WorkStreamRules {
         switch document {
         case .v2(let s): return s.providerSessionID
         case .v3(let s): return s.providerSessionID
-        case .v4(let s): return s.providerSessionID
+        case .v5(let s): return s.providerSessionID
         case .v1(let s): return unknownString(s.unknown, "provider_session_id") ?? s.fields.id.lowercased
         }
     }
@@ -26,7 +26,7 @@ public enum WorkStreamRules {
         switch document {
         case .v2(let s): return s.provider
         case .v3(let s): return s.provider
-        case .v4(let s): return s.provider
+        case .v5(let s): return s.provider
         case .v1(let s): return unknownString(s.unknown, "provider") ?? defaultProvider
         }
     }
@@ -55,7 +55,7 @@ public enum WorkStreamRules {
     }
 
     /// The customisation's `custom_name` when non-empty, else `backend_name` when valid, else the placeholder.
-    public static func displayName(backendName: String, customisation: CustomisationV1?) -> String {
+    public static func displayName(backendName: String, customisation: Customisation?) -> String {
         if let custom = customisation?.customName, !trimmedOfWhiteSpace(custom).isEmpty {
             return custom
         }
@@ -69,7 +69,7 @@ public enum WorkStreamRules {
         case placeholder
     }
 
-    public static func displayNameSource(backendName: String, customisation: CustomisationV1?) -> DisplayNameSource {
+    public static func displayNameSource(backendName: String, customisation: Customisation?) -> DisplayNameSource {
         if let custom = customisation?.customName, !trimmedOfWhiteSpace(custom).isEmpty {
             return .customName
         }
@@ -94,8 +94,8 @@ public enum WorkStreamRules {
     public static func newRenamedWorkStream(
         id: UUID = UUID(), workingDirectory: String, createdAt: Date,
         provider: String = defaultProvider, isLocallyCreated: Bool = true
-    ) -> WorkStreamV4 {
-        WorkStreamV4(
+    ) -> WorkStreamV5 {
+        WorkStreamV5(
             id: id, name: "", workingDirectory: workingDirectory, lastModified: createdAt,
             isLocallyCreated: isLocallyCreated, providerSessionID: id.lowercased, provider: provider)
     }

@@ -6,7 +6,7 @@ import Foundation
 /// (`Migration/Steps`), listed in ``steps``.
 public enum MigrationChain {
     /// Every step, oldest first: step i goes from version i + 1 to i + 2.
-    public static let steps: [MigrationStep] = [.v1ToV2, .v2ToV3, .v3ToV4]
+    public static let steps: [MigrationStep] = [.v1ToV2, .v2ToV3, .v3ToV4, .v4ToV5]
 
     /// The newest version this code knows.
     public static var newest: Int { steps.last!.to }
@@ -92,8 +92,38 @@ public enum MigrationChain {
         return out
     }
 
-    /// A customisation, `settings.json` or `queue.json` at `target`: only `schema_version` changes.
+    /// `queue.json` at `target`: only `schema_version` changes (no step changes the queue's keys).
     public static func upgradedVersion(_ version: Int, to target: Int) -> (Int, [Change]) {
         version < target ? (target, [.schemaVersion(from: version, to: target)]) : (version, [])
+    }
+
+    /// A customisation taken up to `target` by the steps' customisation transforms: unchanged when
+    /// it is at `target` or newer.
+    public static func migrateCustomisation(_ document: Customisation, to target: Int) throws(SchemaError) -> (Customisation, [Change]) {
+        guard document.schemaVersion < target else { return (document, []) }
+        let (object, changes) = try migrate(document.json, from: document.schemaVersion, to: target, \.customisation)
+        return (try Customisation(json: .object(object), acceptingNewerVersions: true), changes)
+    }
+
+    /// `settings.json` taken to `target`, as ``migrateCustomisation(_:to:)``.
+    public static func migrateSettings(_ document: Settings, to target: Int) throws(SchemaError) -> (Settings, [Change]) {
+        guard document.schemaVersion < target else { return (document, []) }
+        let (object, changes) = try migrate(document.json, from: document.schemaVersion, to: target, \.settings)
+        return (try Settings(json: .object(object), acceptingNewerVersions: true), changes)
+    }
+
+    private static func migrate(
+        _ json: JSONValue, from version: Int, to target: Int, _ transform: KeyPath<MigrationStep, MigrationStep.DocumentTransform?>
+    ) throws(SchemaError) -> (JSONObject, [Change]) {
+        guard case .object(var object) = json else { preconditionFailure("MigrationChain: a document's JSON is an object") }
+        var changes: [Change] = [.schemaVersion(from: version, to: target)]
+        for step in steps where step.from >= version && step.to <= target {
+            guard let transform = step[keyPath: transform] else { continue }
+            let (next, stepChanges) = try transform(object)
+            object = next
+            changes += stepChanges
+        }
+        object["schema_version"] = .number(JSONNumber(target))
+        return (object, changes)
     }
 }

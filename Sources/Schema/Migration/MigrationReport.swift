@@ -35,6 +35,9 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
     case mirrorKeysWritten
     /// §11: a queue key whose value `queue.json` does not imply (rendered), dropped by the rename.
     case staleMirrorKey(String, value: String)
+    /// §11: a key an older writer left (an unknown key to it) whose value is not of the type the
+    /// new version gives the key (`expected`): reported and replaced by the default (rendered).
+    case wrongTypeReplaced(String, found: String, expected: String, value: String)
     /// The other layout's folder, left by an interrupted layout change (the same work streams as
     /// the store's folder, each at the other side's version), was removed with its files.
     case leftoverFolderRemoved(workStreams: Int)
@@ -60,13 +63,16 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .mirrorKeysWritten: "mirror_keys_written"
         case .staleMirrorKey: "stale_mirror_key"
         case .leftoverFolderRemoved: "leftover_folder_removed"
+        case .wrongTypeReplaced: "wrong_type_replaced"
         }
     }
 
     /// True for the normalisations of §6 (changes of a value a v1 reader sees), as opposed to additions.
     public var isNormalisation: Bool {
         switch self {
-        case .messageSessionIDFixed, .queuePositionRenumbered, .queuePositionCleared, .mirrorKey, .queueEntryDropped, .cursorReset, .staleMirrorKey: true
+        case .messageSessionIDFixed, .queuePositionRenumbered, .queuePositionCleared, .mirrorKey, .queueEntryDropped, .cursorReset, .staleMirrorKey,
+            .wrongTypeReplaced:
+            true
         default: false
         }
     }
@@ -93,6 +99,7 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .mirrorKeysRemoved: "remove the seven queue keys (the queue is in queue.json)"
         case .mirrorKeysWritten: "write the seven queue keys from queue.json"
         case .staleMirrorKey(let k, let v): "drop \(k) = \(v): queue.json does not imply it (a stale leftover)"
+        case .wrongTypeReplaced(let k, let f, let e, let v): "\(k) = \(f) is not \(e) (left by an older app) → '\(v)' (the default)"
         case .leftoverFolderRemoved(let n):
             "remove the folder and its \(n) work stream file\(n == 1 ? "" : "s"), left by an interrupted layout change (the store's folder holds the same work streams)"
         }

@@ -43,6 +43,10 @@ public struct StepContext: Sendable {
 /// Every transform is idempotent on its own output and keeps every key it does not know.
 public struct MigrationStep: Sendable {
     public typealias WorkStreamTransform = @Sendable (WorkStreamDocument, StepContext) throws(SchemaError) -> (WorkStreamDocument, [Change])
+    /// A transform of a small document (a customisation, `settings.json`) on its JSON object: the
+    /// document at version `from` in (with `schema_version` not yet changed), its new keys out,
+    /// with the changes it made. The engine sets `schema_version` and decodes the result.
+    public typealias DocumentTransform = @Sendable (JSONObject) throws(SchemaError) -> (JSONObject, [Change])
 
     public let from: Int
     public let to: Int
@@ -56,6 +60,14 @@ public struct MigrationStep: Sendable {
     public let addedWorkStreamKeys: [String]
     /// The keys the step adds to each message.
     public let addedMessageKeys: [String]
+    /// The keys the step adds to each customisation (`user-sessions/<id>.json`).
+    public let addedCustomisationKeys: [String]
+    /// The keys the step adds to `settings.json`.
+    public let addedSettingsKeys: [String]
+    /// The customisation transform; nil when only `schema_version` changes.
+    let customisation: DocumentTransform?
+    /// The `settings.json` transform; nil when only `schema_version` changes.
+    let settings: DocumentTransform?
     /// The change codes this step may report that change a value an older reader sees: the
     /// normalisations that check (b) allows (§7).
     public let normalisations: Set<String>
@@ -67,14 +79,21 @@ public struct MigrationStep: Sendable {
     public init(
         from: Int, to: Int, kind: StepKind, summary: String, addedWorkStreamKeys: [String], addedMessageKeys: [String],
         normalisations: Set<String>, inverse: InverseStep? = nil, layout: LayoutEffect = .none,
+        addedCustomisationKeys: [String] = [], customisation: DocumentTransform? = nil,
+        addedSettingsKeys: [String] = [], settings: DocumentTransform? = nil,
         workStream: @escaping WorkStreamTransform
     ) {
         precondition(to == from + 1, "MigrationStep: a step goes from one version to the next")
         precondition((kind == .breaking) == (inverse != nil), "MigrationStep: a breaking step, and only one, ships with its inverse")
         precondition(layout == .none || kind == .breaking, "MigrationStep: only a breaking step changes the store's folders")
+        precondition(
+            kind == .rollbackSafe || (customisation == nil && settings == nil),
+            "MigrationStep: a breaking step changes only the work streams' documents (its inverse has no small-document transform)")
         self.from = from; self.to = to; self.kind = kind; self.summary = summary
         self.addedWorkStreamKeys = addedWorkStreamKeys; self.addedMessageKeys = addedMessageKeys
         self.normalisations = normalisations; self.inverse = inverse; self.layout = layout; self.workStream = workStream
+        self.addedCustomisationKeys = addedCustomisationKeys; self.customisation = customisation
+        self.addedSettingsKeys = addedSettingsKeys; self.settings = settings
     }
 
     /// The work streams' folder before and after the step, when it renames it (``LayoutEffect``).

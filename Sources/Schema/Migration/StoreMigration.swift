@@ -134,15 +134,20 @@ package enum StoreMigration {
             report.append(DocumentChanges(file: StoreLayout.workStreamPath(id), changes: sessionChanges[id]!))
         }
         for id in store.userSessions.keys.sorted(by: { $0.lowercased < $1.lowercased }) {
-            let (version, changes) = MigrationChain.upgradedVersion(store.userSessions[id]!.schemaVersion, to: target)
+            let path = StoreLayout.customisationPath(id)
+            let (migrated, changes) = try StoreSnapshot.decode(path) { () throws(SchemaError) in
+                try MigrationChain.migrateCustomisation(store.userSessions[id]!, to: target)
+            }
             guard !changes.isEmpty else { continue }
-            out.userSessions[id]!.schemaVersion = version
-            report.append(DocumentChanges(file: StoreLayout.customisationPath(id), changes: changes))
+            out.userSessions[id] = migrated
+            report.append(DocumentChanges(file: path, changes: changes))
         }
         if let settings = store.settings {
-            let (version, changes) = MigrationChain.upgradedVersion(settings.schemaVersion, to: target)
+            let (migrated, changes) = try StoreSnapshot.decode(StoreLayout.settings) { () throws(SchemaError) in
+                try MigrationChain.migrateSettings(settings, to: target)
+            }
             if !changes.isEmpty {
-                out.settings!.schemaVersion = version
+                out.settings = migrated
                 report.append(DocumentChanges(file: StoreLayout.settings, changes: changes))
             }
         }

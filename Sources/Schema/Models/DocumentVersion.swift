@@ -5,12 +5,13 @@ public enum DocumentVersion {
     /// The version this code creates a store at, and the newest a store reaches without asking
     /// for a breaking step by name (the last rollback-safe version, spec §9): `Store.create` and
     /// `migrate` without `--to` write it. A store at this version is `StoreCompatibility.current`.
-    public static let current = 3
+    public static let current = MigrationChain.defaultTarget(from: MigrationChain.oldest)
 
     /// The newest schema this code reads and writes: the reader version of §4's rule. A store past
-    /// ``current`` up to this one (v4, reached only by an explicit `migrate --to 4`) opens
-    /// read-write as `StoreCompatibility.breakingCurrent`; a v1 to v3 reader refuses it.
-    public static let newest = 4
+    /// ``current`` up to this one (past a breaking step, reached only by an explicit
+    /// `migrate --to`) opens read-write as `StoreCompatibility.breakingCurrent`; older readers
+    /// refuse it.
+    public static let newest = MigrationChain.newest
 
     /// Every store version this code writes as it is, without a migration: `current...newest`.
     public static let written = current...newest
@@ -66,38 +67,54 @@ public enum DocumentVersion {
 public enum WorkStreamDocument: Sendable, Hashable {
     case v1(WorkStreamV1)
     case v2(WorkStreamV2)
+    /// A work stream of `sessions/` at v3, or at a later version whose steps added no work-stream
+    /// key (v4: ``readingVersion(of:)``).
     case v3(WorkStreamV3)
-    /// A work stream of `work-streams/` (spec §11): `name`, no queue keys.
-    case v4(WorkStreamV4)
+    /// A work stream of `work-streams/` (spec §12): `name`, no queue keys.
+    case v5(WorkStreamV5)
+
+    /// The version whose frozen type reads work streams of `version`: a rollback-safe step that
+    /// adds no work-stream or message key (v3 → v4) keeps the type of the version before it.
+    public static func readingVersion(of version: Int) -> Int {
+        var reading = version
+        while let step = MigrationChain.steps.first(where: { $0.to == reading }), step.kind == .rollbackSafe,
+            step.addedWorkStreamKeys.isEmpty, step.addedMessageKeys.isEmpty
+        {
+            reading = step.from
+        }
+        return reading
+    }
 
     /// Reads `schema_version` first, then decodes the matching frozen type, by the folder the
     /// document lives in.
     /// - Parameters:
-    ///   - acceptingNewerVersions: decode documents newer than the folder's newest type (v3 in
-    ///     `sessions/`, v4 in `work-streams/`) as that type, keeping their new keys (when the
-    ///     store's `min_reader_version` admits this code). The default is `false`.
-    ///   - renamedFolder: the document lives in `work-streams/` (a store at v4 or later): it must
-    ///     have `schema_version` 4 or later. False (the default): it lives in `sessions/`, and is
-    ///     read as v1 to v3.
-    /// - Throws: `.unsupportedVersion` naming both versions for a document below v4 in
+    ///   - acceptingNewerVersions: decode documents newer than this code (past v4 in `sessions/`,
+    ///     past v5 in `work-streams/`) as the folder's newest type, keeping their new keys (when
+    ///     the store's `min_reader_version` admits this code). The default is `false`.
+    ///   - renamedFolder: the document lives in `work-streams/` (a store at v5 or later): it must
+    ///     have `schema_version` 5 or later. False (the default): it lives in `sessions/`, and is
+    ///     read as v1 to v4.
+    /// - Throws: `.unsupportedVersion` naming both versions for a document below v5 in
     ///   `work-streams/`, or one newer than this code reads.
     package init(json: JSONValue, acceptingNewerVersions: Bool = false, renamedFolder: Bool = false) throws(SchemaError) {
         let version = try DocumentVersion.peek(json)
         if renamedFolder {
-            guard version >= WorkStreamV4.version else {
+            guard version >= WorkStreamV5.version else {
                 throw SchemaError(
                     code: .unsupportedVersion, keyPath: "schema_version",
                     detail:
-                        "this work stream has schema_version \(version), but a work stream in \(StoreLayout.workStreamsFolderV4)/ must have schema_version \(WorkStreamV4.version) or later (the store is at version \(WorkStreamV4.version) or later); run migrate-store migrate to finish the store's layout change, or restore a backup"
+                        "this work stream has schema_version \(version), but a work stream in \(StoreLayout.renamedWorkStreamsFolder)/ must have schema_version \(WorkStreamV5.version) or later (the store is at version \(WorkStreamV5.version) or later); finish the store's layout change (migrate it again), or restore a backup"
                 )
             }
-            self = .v4(try WorkStreamV4(json: json, acceptingNewerVersions: acceptingNewerVersions))
+            self = .v5(try WorkStreamV5(json: json, acceptingNewerVersions: acceptingNewerVersions))
             return
         }
         switch version {
         case 1: self = .v1(try WorkStreamV1(json: json))
         case 2: self = .v2(try WorkStreamV2(json: json))
-        default: self = .v3(try WorkStreamV3(json: json, acceptingNewerVersions: acceptingNewerVersions))
+        default:
+            let ownType = Self.readingVersion(of: version) == WorkStreamV3.version
+            self = .v3(try WorkStreamV3(json: json, acceptingNewerVersions: acceptingNewerVersions || ownType))
         }
     }
 
@@ -110,11 +127,18 @@ public enum WorkStreamDocument: Sendable, Hashable {
     /// Decodes `bytes` as the frozen type of `version` itself (whose reader refuses what it does
     /// not read): what the engine of a step reads on one side of it, whatever the folder.
     package init(bytes: [UInt8], frozenVersion version: Int) throws(SchemaError) {
-        switch version {
-        case 1: self = .v1(try WorkStreamV1(bytes: bytes))
-        case WorkStreamV2.version: self = .v2(try WorkStreamV2(bytes: bytes))
-        case WorkStreamV3.version: self = .v3(try WorkStreamV3(bytes: bytes))
-        case WorkStreamV4.version: self = .v4(try WorkStreamV4(bytes: bytes))
+        let json = try DocumentVersion.parse(bytes)
+        let found = try DocumentVersion.peek(json)
+        guard found == version else {
+            throw SchemaError(
+                code: .unsupportedVersion, keyPath: "schema_version",
+                detail: "this work stream has schema_version \(found), but version \(version) is expected here")
+        }
+        switch Self.readingVersion(of: version) {
+        case 1: self = .v1(try WorkStreamV1(json: json))
+        case WorkStreamV2.version: self = .v2(try WorkStreamV2(json: json))
+        case WorkStreamV3.version: self = .v3(try WorkStreamV3(json: json, acceptingNewerVersions: true))
+        case WorkStreamV5.version: self = .v5(try WorkStreamV5(json: json))
         default:
             throw SchemaError(
                 code: .unsupportedVersion, keyPath: "schema_version",
@@ -127,11 +151,11 @@ public enum WorkStreamDocument: Sendable, Hashable {
         case .v1(let s): s.schemaVersion
         case .v2(let s): s.schemaVersion
         case .v3(let s): s.schemaVersion
-        case .v4(let s): s.schemaVersion
+        case .v5(let s): s.schemaVersion
         }
     }
 
-    /// The v1 keys, common to every version. For a v4 work stream: `backend_name` is its `name`,
+    /// The v1 keys, common to every version. For a v5 work stream: `backend_name` is its `name`,
     /// and the queue keys are the defaults of §3 (v4 has no mirror: the queue is `queue.json`);
     /// setting them changes `name` and the other v1 keys, never a queue key.
     public var fields: WorkStreamFieldsV1 {
@@ -140,7 +164,7 @@ public enum WorkStreamDocument: Sendable, Hashable {
             case .v1(let s): s.fields
             case .v2(let s): s.fields
             case .v3(let s): s.fields
-            case .v4(let s): s.fieldsV1
+            case .v5(let s): s.fieldsV1
             }
         }
         set {
@@ -148,14 +172,14 @@ public enum WorkStreamDocument: Sendable, Hashable {
             case .v1(var s): s.fields = newValue; self = .v1(s)
             case .v2(var s): s.fields = newValue; self = .v2(s)
             case .v3(var s): s.fields = newValue; self = .v3(s)
-            case .v4(var s): s.fieldsV1 = newValue; self = .v4(s)
+            case .v5(var s): s.fieldsV1 = newValue; self = .v5(s)
             }
         }
     }
 
-    /// True for a work stream of `work-streams/` (v4): it has no queue mirror keys.
+    /// True for a work stream of `work-streams/` (v5): it has no queue mirror keys.
     public var hasQueueMirror: Bool {
-        if case .v4 = self { return false }
+        if case .v5 = self { return false }
         return true
     }
 
@@ -164,7 +188,7 @@ public enum WorkStreamDocument: Sendable, Hashable {
         case .v1(let s): s.json
         case .v2(let s): s.json
         case .v3(let s): s.json
-        case .v4(let s): s.json
+        case .v5(let s): s.json
         }
     }
 
@@ -173,7 +197,7 @@ public enum WorkStreamDocument: Sendable, Hashable {
         case .v1(let s): s.encoded
         case .v2(let s): s.encoded
         case .v3(let s): s.encoded
-        case .v4(let s): s.encoded
+        case .v5(let s): s.encoded
         }
     }
 }

@@ -34,7 +34,16 @@ public struct ManifestHeader: Sendable, Hashable {
     /// This code (the default `reader`, ``DocumentVersion/newest``) writes every version of
     /// ``DocumentVersion/written``: a store at ``DocumentVersion/current`` is `.current`, one past
     /// it (v4) is `.breakingCurrent`. A frozen reader (`reader` 1, 2 or 3) writes its own only.
+    ///
+    /// A store whose `min_reader_version` is not the one the chain gives its version (a pair this
+    /// code never writes, such as schema_version 4 with min_reader_version 4: the breaking rename
+    /// as a pre-release build numbered it, spec §11) is refused, whatever the reader.
     public func compatibility(reader: Int = DocumentVersion.newest) -> StoreCompatibility {
+        if let minReader = minReaderVersion, schemaVersion <= DocumentVersion.newest,
+            minReader != MigrationChain.minReaderVersion(at: schemaVersion)
+        {
+            return .refused(storeVersion: schemaVersion, minReaderVersion: minReader, reader: reader)
+        }
         if reader == DocumentVersion.newest && DocumentVersion.written.contains(schemaVersion) {
             return schemaVersion == DocumentVersion.current ? .current : .breakingCurrent(storeVersion: schemaVersion)
         }
@@ -58,7 +67,8 @@ public enum StoreCompatibility: Sendable, Hashable {
     case breakingCurrent(storeVersion: Int)
     /// Newer, but its `min_reader_version` admits this code: open it, keep unknown keys.
     case superseded(storeVersion: Int, minReaderVersion: Int)
-    /// Newer, and its `min_reader_version` excludes this code.
+    /// Newer, and its `min_reader_version` excludes this code; or a version this code knows with
+    /// a `min_reader_version` its chain never writes (a pre-release layout).
     case refused(storeVersion: Int, minReaderVersion: Int, reader: Int)
 
     /// The store's schema version as `store.json` says (1 for a v1 store).
@@ -88,6 +98,12 @@ public enum StoreCompatibility: Sendable, Hashable {
     /// For `.refused`: a sentence naming both versions.
     public var refusal: String? {
         guard case .refused(let s, let m, let r) = self else { return nil }
+        if s <= DocumentVersion.newest && m != MigrationChain.minReaderVersion(at: s) {
+            return
+                "the store has schema_version \(s) with min_reader_version \(m), which this tool never writes (its v\(s) admits readers from version \(MigrationChain.minReaderVersion(at: s))): "
+                + "a pre-release build took it to that build's v\(s), the breaking rename to \(StoreLayout.renamedWorkStreamsFolder)/, which this version numbers v\(MigrationChain.folderRenamingStep.to). "
+                + "Take it back with that build ('migrate --to \(s - 1)'), then migrate it with this one"
+        }
         return
             "the store has schema_version \(s) and needs a reader of version \(m) or newer (min_reader_version \(m)), but this tool reads version \(r); use a newer version of the tool"
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import JSONStore
 
 /// A v4 store (spec §11) opens read-write with this code and reads as v4: work streams from
-/// `work-streams/` as `.v4`, the queue from `queue.json` only.
+/// `work-streams/` as `.v5`, the queue from `queue.json` only.
 @Suite struct V4StoreReadingTests {
     @Test func v4StoreOpensReadWriteAsBreakingCurrent() throws {
         let dir = TemporaryDirectory()
@@ -21,7 +21,7 @@ import Testing
     @Test func workStreamsReadAsV4WithNameAsBackendName() throws {
         let dir = TemporaryDirectory()
         let store = try Store.open(at: try V4Store.make(dir), options: .readOnly)
-        guard case .v4(let session) = try store.workStream(V4Store.released) else {
+        guard case .v5(let session) = try store.workStream(V4Store.released) else {
             Issue.record("not a v4 document"); return
         }
         #expect(session.name == "Write release notes for 2.4")

@@ -65,7 +65,7 @@ import Testing
         #expect(text.contains("\n  \"name\": \"Release notes\",\n"))
         #expect(text.contains("\"text\": \"Ship it\""))
         #expect(!text.contains("backend_name") && !text.contains("is_in_queue") && !text.contains("queue_position"))
-        #expect(try store.workStream(V4Store.released) == .v4(renamed))
+        #expect(try store.workStream(V4Store.released) == .v5(renamed))
     }
 
     @Test func updateThatChangesTheIDWritesNothing() throws {

@@ -57,7 +57,7 @@ private typealias W = PowerLossWorkloads
         }
         for (path, bytes) in seen.sorted(by: { $0.key < $1.key }) {
             if bytes != expected[path] { failures.append("a v\(version) reader sees '\(path)' differ from the complete v\(version) store's") }
-            let decodes = version == 3 ? (try? WorkStreamV3(bytes: bytes)) != nil : (try? WorkStreamV4(bytes: bytes)) != nil
+            let decodes = version == 3 ? (try? WorkStreamV3(bytes: bytes)) != nil : (try? WorkStreamV5(bytes: bytes)) != nil
             if !decodes { failures.append("a v\(version) reader can't decode '\(path)'") }
         }
         // Small documents: a v3 reader refuses a version-4 one in a v3 store.

@@ -1,6 +1,6 @@
 import JSONStore
 
-/// `migrate-store import-coredata <VoiceCode.sqlite> <store>`: creates a store at schema v3 from
+/// `migrate-store import-coredata <VoiceCode.sqlite> <store>`: creates a store at the current schema from
 /// the shipped app's Core Data file (see `CoreDataImport`). The file is never changed.
 ///
 /// Exit status: 0 imported (rows not taken exactly as they are are listed, not errors); 64 a path
@@ -26,7 +26,7 @@ struct ImportCoreDataCommand: Subcommand {
         name: "import-coredata", group: .backupAndRestore,
         abstract: "Create a store from the app's Core Data file.",
         discussion: "Reads model versions 1 to 7, including what is only in the -wal file, from a private copy: the "
-            + "file, its -wal and -shm are never changed. The new store (schema version 3) appears whole or not at all. "
+            + "file, its -wal and -shm are never changed. The new store (schema version \(CoreDataImport.schemaVersion)) appears whole or not at all. "
             + "Rows not taken exactly as they are (messages of no work stream, relationships that disagree with "
             + "sessionId, empty dates, duplicate ids, numbers out of range, values of the wrong type, derived offsets) are "
             + "listed with what was done. Tables, columns and entities no model of the app has are refused unless "

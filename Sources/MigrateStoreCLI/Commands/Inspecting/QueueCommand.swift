@@ -60,7 +60,7 @@ struct QueueReport {
     }
 
     let inspected: InspectedStore
-    let settings: SettingsV1
+    let settings: Settings
     let source: QueueSource
     let locked: [String]
     /// `--locked` values that are no work stream's provider session.

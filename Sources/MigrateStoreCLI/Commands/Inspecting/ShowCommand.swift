@@ -51,7 +51,7 @@ struct ShowReport {
     let id: UUID
     let document: WorkStreamDocument
     let fileSize: Int
-    let customisation: CustomisationV1?
+    let customisation: Customisation?
     let queue: QueueV2
     let queueSource: QueueSource
     /// Why the next writer rewrites the queue or its mirror (spec §7), when it will.

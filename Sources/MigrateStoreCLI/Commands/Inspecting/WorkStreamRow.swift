@@ -22,7 +22,7 @@ struct WorkStreamRow {
     var hiddenReasons: [String] { isUserDeleted ? [HiddenReason.deleted.rawValue] : [] }
     var isQueued: Bool { fifoPosition != nil || priorityEntry != nil }
 
-    init(_ summary: WorkStreamSummary, customisation: CustomisationV1?, queue: QueueLookup) {
+    init(_ summary: WorkStreamSummary, customisation: Customisation?, queue: QueueLookup) {
         self.summary = summary
         displayName = WorkStreamRules.displayName(backendName: summary.backendName, customisation: customisation)
         displayNameSource = WorkStreamRules.displayNameSource(backendName: summary.backendName, customisation: customisation)

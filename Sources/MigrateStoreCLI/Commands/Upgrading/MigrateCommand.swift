@@ -14,7 +14,9 @@ struct MigrateCommand: Subcommand {
     static let noBackup = OptionSpec.flag(
         "no-backup", help: "Don't take a backup. Use only when you have your own copy of the store.")
     static let allowBreaking = OptionSpec.flag(
-        "allow-breaking", help: "Take a breaking step (--to 4): older app versions are refused afterwards. Needs a backup (not with --no-backup).")
+        "allow-breaking", help: "Take a breaking step (--to \(MigrationChain.folderRenamingStep.to)): older app versions are refused afterwards. Needs a backup (not with --no-backup).")
+
+    private static let breaking = MigrationChain.folderRenamingStep
 
     static let spec = CommandSpec(
         name: "migrate", group: .upgrading,
@@ -27,9 +29,10 @@ struct MigrateCommand: Subcommand {
             add keys). If a \
             migration was interrupted, running 'migrate' again finishes it. On a store already at \
             the target version it only brings up to date what an older app version wrote since \
-            (the reconcile 'plan' shows), if anything. A breaking step (v3 → v4: older \
-            app versions are refused afterwards) runs only with --to 4 --allow-breaking, after a \
-            verified backup; 'migrate --to 3' on a v4 store runs its exact inverse.
+            (the reconcile 'plan' shows), if anything. A breaking step (v\(breaking.from) → \
+            v\(breaking.to): older app versions are refused afterwards) runs only with \
+            --to \(breaking.to) --allow-breaking, after a verified backup; 'migrate --to \
+            \(breaking.from)' on a v\(breaking.to) store runs its exact inverse.
             """,
         arguments: [.store],
         options: [TargetVersion.option, allowBreaking, backupDir, noBackup],

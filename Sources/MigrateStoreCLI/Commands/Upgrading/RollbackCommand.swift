@@ -19,7 +19,7 @@ struct RollbackCommand: Subcommand {
         abstract: "Put back the store from its pre-migration backup.",
         discussion: """
             Rarely needed after a rollback-safe migration, as the app's older versions read the \
-            migrated store as it is (after the breaking step, 'migrate --to 3' goes back \
+            migrated store as it is (after the breaking step, 'migrate --to \(MigrationChain.folderRenamingStep.from)' goes back \
             exactly). Use this to undo a migration completely. The backup is verified before the \
             store is touched, and must be a backup of this store unless --other-store is given. \
             The store it replaces is kept next to it.

@@ -5,12 +5,14 @@ struct VerifyCommand: Subcommand {
     static let against = OptionSpec.string(
         "against", valueName: "backup", help: "A backup of the store from before the migration to compare with.", role: .store)
 
+    private static let breaking = MigrationChain.folderRenamingStep
+
     static let spec = CommandSpec(
         name: "verify", group: .upgrading,
         abstract: "Check a migrated store against older app versions.",
         discussion: """
-            Checks every document as each older app version the store admits (a v3 store: as a \
-            v1 reader and as a v2 reader): it decodes the document, sees the values it saw before \
+            Checks every document as each older app version the store admits (a v4 store: as a \
+            v1, a v2 and a v3 reader): it decodes the document, sees the values it saw before \
             the migration (apart from the reported corrections), keeps every newer key when it \
             rewrites the document, and derives the same queue; a reader that store.json refuses \
             is reported as refused. With --against, every document (work streams, \
@@ -58,7 +60,7 @@ struct VerifyCommand: Subcommand {
         }
         let against = try backupPath.map { (path) throws in try VerifyAgainst.load(path, store: storePath, storeVersion: storeVersion) }
         if storeVersion >= StoreLayout.renamedFolderVersion { return try verifyBreakingStep(out, against: against) }
-        // Against the v4 backup taken before the inverse: the round trip first, then the older readers on the store alone.
+        // Against the backup taken past the breaking step, before its inverse: the round trip first, then the older readers on the store alone.
         var inverseChecks: BreakingStepVerifier.Result?
         // On a terminal, after a second: "Verifying: 1200/10000 work streams".
         let progress = OperationProgress(out)
@@ -79,7 +81,7 @@ struct VerifyCommand: Subcommand {
         if let comparison { Self.printComparison(comparison, out) }
         if let inverseChecks {
             out.print(
-                "  round trip of the inverse v4 → v3 (step(inverse(e)) = e for each work stream e of the v4 backup): "
+                "  round trip of the inverse v\(Self.breaking.to) → v\(Self.breaking.from) (step(inverse(e)) = e for each work stream e of the v\(Self.breaking.to) backup): "
                     + (inverseChecks.passed
                         ? "ok (\(inverseChecks.checked) checked)" : "\(inverseChecks.failures.count + inverseChecks.unreadable.count) failed"))
             for failure in inverseChecks.failures.prefix(50) { out.print("    - \(failure)") }
@@ -163,7 +165,7 @@ struct VerifyCommand: Subcommand {
 
     /// A store past the breaking step (spec §9): the round trip per work stream and the older readers refused.
     func verifyBreakingStep(_ out: Output, against: VerifyAgainst?) throws -> ExitCode {
-        // The round trip compares with the backup at v3: one of v1 to v3 taken there by the chain.
+        // The round trip compares with the backup at the breaking step's `from`: an older one taken there by the chain.
         let original = try against.flatMap { (a) throws in a.version < StoreLayout.renamedFolderVersion ? try a.at(StoreLayout.renamedFolderVersion - 1) : nil }
         // On a terminal, after a second: "Verifying: 1200/10000 work streams".
         let progress = OperationProgress(out)
@@ -177,18 +179,18 @@ struct VerifyCommand: Subcommand {
         let roundTrip = result.comparedWithBackup ? "inverse(step(d)) = d for each work stream d of the backup" : "step(inverse(e)) = e for each work stream e"
         let normalised = result.normalisations > 0 ? ", apart from \(TextFormat.plural(result.normalisations, "reported normalisation"))" : ""
         out.print(
-            "  round trip of the breaking step v3 → v4 (\(roundTrip)\(normalised)): "
+            "  round trip of the breaking step v\(Self.breaking.from) → v\(Self.breaking.to) (\(roundTrip)\(normalised)): "
                 + (result.failures.isEmpty ? "ok (\(result.checked) checked)" : "\(result.failures.count) failed"))
         for failure in result.failures.prefix(50) { out.print("    - \(failure)") }
         for reader in result.readers {
             out.print("  a v\(reader.reader) reader is refused: " + (reader.refused ? "ok (\(reader.message))" : "NO: it \(reader.message)"))
         }
         if result.checked == 0 && result.unreadable.isEmpty {
-            out.print("  the store holds no work stream ('\(StoreLayout.workStreamsFolderV4)/' is empty): the round trip had no document to examine")
+            out.print("  the store holds no work stream ('\(StoreLayout.renamedWorkStreamsFolder)/' is empty): the round trip had no document to examine")
         }
         if against == nil {
             out.print(
-                "  Note: without --against a v3 backup, the round trip is checked on the store alone; give the backup taken before the breaking step to compare every value."
+                "  Note: without --against a v\(Self.breaking.from) backup, the round trip is checked on the store alone; give the backup taken before the breaking step to compare every value."
             )
         }
         let passed = result.passed && comparison?.passed != false

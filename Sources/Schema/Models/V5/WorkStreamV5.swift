@@ -1,13 +1,13 @@
 import Foundation
 import StoreJSON
 
-/// A work-stream document in schema v4 (spec §11), in `work-streams/`: the v3 document with
+/// A work-stream document in schema v5 (spec §12), in `work-streams/`: the v3 document with
 /// `backend_name` renamed `name`, the provider keys required, and no queue keys (the queue lives
 /// in `queue.json` only). Frozen.
-public struct WorkStreamV4: Sendable, Hashable {
-    public static let version = 4
+public struct WorkStreamV5: Sendable, Hashable {
+    public static let version = 5
 
-    /// The version of the code that wrote the document (4, or higher when a newer document was read).
+    /// The version of the code that wrote the document (5, or higher when a newer document was read).
     public var schemaVersion: Int
     /// The work-stream id; equals the file name without `.json`.
     public var id: UUID
@@ -21,9 +21,9 @@ public struct WorkStreamV4: Sendable, Hashable {
     public var unreadCount: Int32
     /// The messages, each with its `sync` (v3 keys).
     public var messages: [MessageV1]
-    /// Required in v4 (no fallback to `id`).
+    /// Required in v5 (no fallback to `id`).
     public var providerSessionID: String
-    /// Required in v4 (no fallback to `"claude"`).
+    /// Required in v5 (no fallback to `"claude"`).
     public var provider: String
     public var cursors: SyncCursors
     /// Every key this type does not know, with its value unchanged.
@@ -33,7 +33,7 @@ public struct WorkStreamV4: Sendable, Hashable {
         id: UUID, name: String, workingDirectory: String, lastModified: Date, isLocallyCreated: Bool = false,
         messageCount: Int32 = 0, preview: String = "", unreadCount: Int32 = 0, messages: [MessageV1] = [],
         providerSessionID: String, provider: String, cursors: SyncCursors = .defaults, unknown: JSONObject = [:],
-        schemaVersion: Int = WorkStreamV4.version
+        schemaVersion: Int = WorkStreamV5.version
     ) {
         self.id = id; self.name = name; self.workingDirectory = workingDirectory; self.lastModified = lastModified
         self.isLocallyCreated = isLocallyCreated; self.messageCount = messageCount; self.preview = preview
@@ -41,7 +41,7 @@ public struct WorkStreamV4: Sendable, Hashable {
         self.provider = provider; self.cursors = cursors; self.unknown = unknown; self.schemaVersion = schemaVersion
     }
 
-    /// The keys of a v4 work stream, in the order the decoder asks for them.
+    /// The keys of a v5 work stream, in the order the decoder asks for them.
     static let keyNames =
         [
             "schema_version", "id", "name", "working_directory", "is_locally_created", "last_modified", "message_count",
@@ -49,13 +49,13 @@ public struct WorkStreamV4: Sendable, Hashable {
         ] + SyncCursors.keys
     static let readerKeys = ObjectKeys(keyNames)
 
-    /// Decodes a v4 work stream.
-    /// - Parameter acceptingNewerVersions: read documents with `schema_version` > 4 (their store's
-    ///   `min_reader_version` admits v4). The default is `false`.
+    /// Decodes a v5 work stream.
+    /// - Parameter acceptingNewerVersions: read documents with `schema_version` > 5 (their store's
+    ///   `min_reader_version` admits v5). The default is `false`.
     /// - Throws: `SchemaError`; `.unsupportedVersion` for an older document or a newer one not accepted.
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
-        var r = try ObjectReader(json, path: "", keys: WorkStreamV4.readerKeys)
-        schemaVersion = try DocumentVersion.read(&r, reader: 4, acceptingNewer: acceptingNewerVersions, kind: "work stream")
+        var r = try ObjectReader(json, path: "", keys: WorkStreamV5.readerKeys)
+        schemaVersion = try DocumentVersion.read(&r, reader: WorkStreamV5.version, acceptingNewer: acceptingNewerVersions, kind: "work stream")
         id = try r.uuid("id")
         name = try r.string("name")
         workingDirectory = try r.string("working_directory")

@@ -1,9 +1,9 @@
 import Foundation
 
-extension WorkStreamV4 {
+extension WorkStreamV5 {
     /// The v1 keys of this work stream, for code that works on v1 fields (listing, display,
     /// checks): `backend_name` is `name` (verbatim), and the seven queue keys are the defaults
-    /// of §3, since a v4 work stream has no mirror (its queue state is in `queue.json`).
+    /// of §3, since a v5 work stream has no mirror (its queue state is in `queue.json`).
     ///
     /// Setting it changes `name` and the other v1 keys; its queue keys are not stored.
     public var fieldsV1: WorkStreamFieldsV1 {
