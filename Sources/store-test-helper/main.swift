@@ -3,8 +3,8 @@
 //   lock; through JSONStore's internal write layer, so in debug builds only.
 // - ReliabilityTests and JSONStoreTests (StoreAPICommands.swift): concurrent writers through the
 //   public Store API, as an application would.
-// - make-v4-store: the v4 test fixture (StoreGenerator's V4Fixture) from a v3 store, for a person
-//   or a script (golden files); tests call V4Fixture directly.
+// - make-v5-store: the v4 test fixture (StoreGenerator's V5Fixture) from a v3 store, for a person
+//   or a script (golden files); tests call V5Fixture directly.
 import Foundation
 import StoreGenerator
 
@@ -39,7 +39,7 @@ func run(_ arguments: [String]) throws {
     case ("write-loop", 4): try writeLoop(store: arguments[1], stream: UUID(uuidString: arguments[2])!, count: Int(arguments[3])!)
     case ("hold-lock", 3): try holdLock(store: arguments[1], seconds: UInt32(arguments[2])!)
     case ("update", 4): try update(store: arguments[1], stream: UUID(uuidString: arguments[2])!, count: Int(arguments[3])!)
-    case ("make-v4-store", 3): try V4Fixture.make(from: arguments[1], to: arguments[2])
+    case ("make-v5-store", 3): try V5Fixture.make(from: arguments[1], to: arguments[2])
     case ("take-next", 3) where ["fifo", "priority"].contains(arguments[2]): try takeNext(store: arguments[1], queue: arguments[2])
     default:
         FileHandle.standardError.write(
@@ -53,7 +53,7 @@ func run(_ arguments: [String]) throws {
                        store-test-helper write-loop <store> <stream id> <count>
                        store-test-helper hold-lock <store> <seconds>
                        store-test-helper update <store> <stream id> <count>
-                       store-test-helper make-v4-store <v3 store> <new folder>
+                       store-test-helper make-v5-store <v3 store> <new folder>
                        store-test-helper take-next <store> <fifo|priority>
 
                 """.utf8))

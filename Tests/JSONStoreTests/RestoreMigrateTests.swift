@@ -143,7 +143,7 @@ import Testing
     /// has nothing to do and restores it as it is, as it does a v3 backup.
     @Test func migrateRestoresABackupAtTheNewestLayoutAsItIs() throws {
         let scratch = TemporaryDirectory()
-        let store = try scratch.copySample("v4-store", as: "store")
+        let store = try scratch.copySample("v5-store", as: "store")
         let backup = scratch.path + "/b"
         _ = try Backup.create(store: store, destination: backup, tool: "t", version: "0")
         let dry = try Restore.run(

@@ -14,7 +14,7 @@ import Testing
 
     @Test func verifyOfAV4StoreReportsEveryWorkStreamCheckedWithItsTotal() throws {
         let folder = TemporaryDirectory()
-        let store = try folder.copySample("v4-store", as: "store")
+        let store = try folder.copySample("v5-store", as: "store")
         var seen: [StoreProgress] = []
         let result = try BreakingStepVerifier(path: store, against: nil).verify { seen.append($0) }
         #expect(result.passed && result.checked == 8)

@@ -215,7 +215,7 @@ import Testing
 
     @Test func verifyAfterTheInverseChecksItsRoundTripAgainstTheV4BackupThenEveryOlderReader() throws {
         let temporary = TemporaryDirectory("breaking-verify-inverse")
-        let store = try temporary.copySample("v4-store", as: "store")
+        let store = try temporary.copySample("v5-store", as: "store")
         let backup = temporary.path + "/backup4"
         #expect(try BuiltTool.run(["migrate", store, "--to", "3", "--backup-dir", backup]).code == 0)
         let run = try BuiltTool.run(["verify", store, "--against", backup])

@@ -17,8 +17,8 @@ import Testing
         Case(command: "ls"), Case(command: "show", arguments: ["555a"]), Case(command: "queue"),
         Case(command: "stats"), Case(command: "validate"),
     ]
-    /// `v4-store` is `V4Fixture`'s v4 store made from `Samples/v3-store` (spec §11).
-    static let samples = ["v1-store", "v2-store", InspectFixture.v4Store]
+    /// `v5-store` is `V5Fixture`'s v4 store made from `Samples/v3-store` (spec §11).
+    static let samples = ["v1-store", "v2-store", InspectFixture.v5Store]
 
     @Test(arguments: cases, samples)
     func humanOutputMatchesGolden(_ c: Case, sample: String) throws {

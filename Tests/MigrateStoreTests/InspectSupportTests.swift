@@ -13,20 +13,20 @@ final class InspectFixture {
     /// The store copy: `<root>/<sample>`.
     let store: String
 
-    /// Copies `Samples/<sample>` (for example `v1-store`) into a new temporary folder. `v4-store`
-    /// is made from `Samples/v3-store` by `V4Fixture` (spec §11, without the engine).
+    /// Copies `Samples/<sample>` (for example `v1-store`) into a new temporary folder. `v5-store`
+    /// is made from `Samples/v3-store` by `V5Fixture` (spec §11, without the engine).
     init(_ sample: String, label: String = #function) throws {
         root = TemporaryDirectory(label)
-        if sample == Self.v4Store {
+        if sample == Self.v5Store {
             store = root(sample)
-            try V4Fixture.make(from: Samples.v3Store, to: store)
+            try V5Fixture.make(from: Samples.v4Store, to: store)
         } else {
             store = try root.copySample(sample)
         }
     }
 
     /// The name of the v4 fixture.
-    static let v4Store = "v4-store"
+    static let v5Store = "v5-store"
 
     /// A path inside the store copy.
     func path(_ relative: String) -> String { (store as NSString).appendingPathComponent(relative) }

@@ -156,7 +156,7 @@ import Testing
 
     @Test func verifyDrawsItsWorkStreamsOnATerminalForAV3AndAV4Store() throws {
         let folder = TemporaryDirectory()
-        for sample in ["v3-store", "v4-store"] {
+        for sample in ["v3-store", "v5-store"] {
             let store = try folder.copySample(sample, as: sample)
             let drawn = Self.run(["verify", store], terminal: true)
             let plain = Self.run(["verify", store], terminal: false)

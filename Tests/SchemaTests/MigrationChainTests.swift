@@ -17,29 +17,47 @@ import Testing
     }
 
     @Test func theChainIsOrderedStepsOfOneVersionEachTheLastOneBreaking() {
-        #expect(MigrationChain.steps.map { "\($0.from)→\($0.to) \($0.kind.rawValue)" } == ["1→2 rollback-safe", "2→3 rollback-safe", "3→4 breaking"])
-        #expect(MigrationChain.oldest == 1 && MigrationChain.newest == 4 && DocumentVersion.current == 3)
-        #expect(MigrationChain.steps(from: 1, to: 3).count == 2 && MigrationChain.steps(from: 2, to: 3).map(\.from) == [2])
-        #expect(MigrationChain.steps(from: 3, to: 3).isEmpty)
         #expect(
-            MigrationChain.defaultTarget(from: 1) == 3 && MigrationChain.defaultTarget(from: 2) == 3 && MigrationChain.defaultTarget(from: 3) == 3,
+            MigrationChain.steps.map { "\($0.from)→\($0.to) \($0.kind.rawValue)" } == [
+                "1→2 rollback-safe", "2→3 rollback-safe", "3→4 rollback-safe", "4→5 breaking",
+            ])
+        #expect(MigrationChain.oldest == 1 && MigrationChain.newest == 5 && DocumentVersion.current == 4 && DocumentVersion.newest == 5)
+        #expect(MigrationChain.steps(from: 1, to: 4).count == 3 && MigrationChain.steps(from: 2, to: 3).map(\.from) == [2])
+        #expect(MigrationChain.steps(from: 4, to: 4).isEmpty)
+        #expect(
+            (1...4).map { MigrationChain.defaultTarget(from: $0) } == [4, 4, 4, 4],
             "the default never takes the breaking step")
-        #expect(MigrationChain.defaultTarget(from: 4) == 4)
-        #expect(MigrationChain.readers(at: 3) == 1...3, "rollback-safe steps keep min_reader_version 1")
-        #expect(MigrationChain.readers(at: 4) == 4...4, "the breaking step raises min_reader_version to 4")
-        #expect(RollbackCheck.olderReaders(at: 3) == [1, 2] && RollbackCheck.olderReaders(at: 2) == [1])
+        #expect(MigrationChain.defaultTarget(from: 5) == 5)
+        #expect(MigrationChain.readers(at: 4) == 1...4, "rollback-safe steps keep min_reader_version 1")
+        #expect(MigrationChain.readers(at: 5) == 5...5, "the breaking step raises min_reader_version to 5")
+        #expect(RollbackCheck.olderReaders(at: 4) == [1, 2, 3] && RollbackCheck.olderReaders(at: 3) == [1, 2] && RollbackCheck.olderReaders(at: 2) == [1])
         #expect(
-            MigrationChain.steps.map { $0.inverse.map { "\($0.from)→\($0.to)" } } == [nil, nil, "4→3"],
+            MigrationChain.steps.map { $0.inverse.map { "\($0.from)→\($0.to)" } } == [nil, nil, nil, "5→4"],
             "only the breaking step ships an inverse, back to where it came from")
     }
 
     @Test func theFolderLayoutFollowsTheStepsLayoutEffects() {
-        #expect(MigrationChain.steps.map(\.layout) == [.none, .none, .renamesWorkStreamsFolder(from: "sessions", to: "work-streams")])
-        #expect(MigrationChain.folderRenamingStep.from == 3 && MigrationChain.folderRenamingStep.kind == .breaking)
+        #expect(MigrationChain.steps.map(\.layout) == [.none, .none, .none, .renamesWorkStreamsFolder(from: "sessions", to: "work-streams")])
+        #expect(MigrationChain.folderRenamingStep.from == 4 && MigrationChain.folderRenamingStep.kind == .breaking)
         #expect(StoreLayout.renamedFolderVersion == MigrationChain.folderRenamingStep.to)
-        #expect((1...5).map { StoreLayout.workStreamsFolder(schemaVersion: $0) } == ["sessions", "sessions", "sessions", "work-streams", "work-streams"])
-        #expect((1...5).map { StoreLayout.otherSideOfFolderRename(schemaVersion: $0) } == [4, 4, 4, 3, 3])
+        #expect(
+            (1...6).map { StoreLayout.workStreamsFolder(schemaVersion: $0) } == [
+                "sessions", "sessions", "sessions", "sessions", "work-streams", "work-streams",
+            ])
+        #expect((1...6).map { StoreLayout.otherSideOfFolderRename(schemaVersion: $0) } == [5, 5, 5, 5, 4, 4])
         #expect(StoreLayout.Bookkeeping.staging(for: "work-streams") == StoreLayout.Bookkeeping.stagingWorkStreams)
+    }
+
+    @Test func aV4WorkStreamIsReadByTheV3TypeAtItsOwnVersion() throws {
+        #expect((1...5).map { WorkStreamDocument.readingVersion(of: $0) } == [1, 2, 3, 3, 5])
+        let v3 = try WorkStreamV3(bytes: Fixtures.bytes(Fixtures.minimalSession("\"provider_session_id\": \"p-1\", \"provider\": \"claude\"", version: 3)))
+        var v4 = v3
+        v4.schemaVersion = 4
+        let document = try WorkStreamDocument(bytes: v4.encoded)
+        #expect(document == .v3(v4), "a v4 work stream reads as itself, without acceptingNewerVersions")
+        #expect(document.encoded == v4.encoded)
+        #expect(throws: SchemaError.self) { try WorkStreamDocument(bytes: v4.encoded, frozenVersion: 3) }
+        #expect(try WorkStreamDocument(bytes: v4.encoded, frozenVersion: 4) == .v3(v4))
     }
 
     @Test func v2ToV3AddsEveryCursorWithItsDefaultAndSeqAndOffsetToEachMessage() throws {

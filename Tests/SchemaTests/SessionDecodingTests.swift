@@ -91,11 +91,11 @@ import Testing
     }
 
     @Test func newerDocumentIsRefusedNamingBothVersions() {
-        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamDocument(bytes: Fixtures.bytes(Fixtures.minimalSession(version: 4))) }
+        let error = Fixtures.error { () throws(SchemaError) in _ = try WorkStreamDocument(bytes: Fixtures.bytes(Fixtures.minimalSession(version: 5))) }
         #expect(error?.code == .unsupportedVersion)
         #expect(
             error?.reason
-                == "schema_version: this work stream document has schema_version 4, but this code reads up to version 3; use a newer version of the tool")
+                == "schema_version: this work stream document has schema_version 5, but this code reads up to version 4 in sessions/; use a newer version of the tool")
     }
 
     @Test func newerDocumentIsReadWhenTheStoreAllowsIt() throws {

@@ -8,10 +8,10 @@ import Testing
         let id = try #require(UUID(uuidString: "1CAAA999-8519-45F8-B97B-72E5454D2AEE"))
         #expect(StoreLayout.workStreamPath(id) == "sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
         #expect(StoreLayout.customisationPath(id) == "user-sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
-        #expect(StoreLayout.workStreamPath(id, schemaVersion: 3) == "sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
-        #expect(StoreLayout.workStreamPath(id, schemaVersion: 4) == "work-streams/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
-        #expect(StoreLayout.otherWorkStreamsFolder(schemaVersion: 3) == "work-streams")
-        #expect(StoreLayout.otherWorkStreamsFolder(schemaVersion: 4) == "sessions")
+        #expect(StoreLayout.workStreamPath(id, schemaVersion: 4) == "sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
+        #expect(StoreLayout.workStreamPath(id, schemaVersion: 5) == "work-streams/1caaa999-8519-45f8-b97b-72e5454d2aee.json")
+        #expect(StoreLayout.otherWorkStreamsFolder(schemaVersion: 4) == "work-streams")
+        #expect(StoreLayout.otherWorkStreamsFolder(schemaVersion: 5) == "sessions")
         #expect(StoreLayout.documentFileName(id) == "1caaa999-8519-45f8-b97b-72e5454d2aee.json")
     }
 

@@ -9,6 +9,7 @@ public enum Samples {
     public static var v2Store: String { root + "/v2-store" }
     public static var v3Store: String { root + "/v3-store" }
     public static var v4Store: String { root + "/v4-store" }
+    public static var v5Store: String { root + "/v5-store" }
 
     /// `Samples/<name>`.
     public static func path(_ name: String) -> String { root + "/" + name }

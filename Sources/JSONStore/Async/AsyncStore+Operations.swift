@@ -115,6 +115,17 @@ extension AsyncStore {
         try await write { (s) throws(StoreError) in try s.setUserDeleted(id, deleted, at: date) }
     }
 
+    /// `Store.draft(of:)`.
+    public func draft(of id: UUID) async throws(StoreError) -> String? {
+        try await read { (s) throws(StoreError) in try s.draft(of: id) }
+    }
+
+    /// `Store.setDraft(_:for:at:)`.
+    @discardableResult
+    public func setDraft(_ text: String, for id: UUID, at date: Date = Date()) async throws(StoreError) -> Customisation? {
+        try await write { (s) throws(StoreError) in try s.setDraft(text, for: id, at: date) }
+    }
+
     /// `Store.updateSettings(_:)`.
     @discardableResult
     public func updateSettings(_ body: @escaping @Sendable (inout Settings) -> Void) async throws(StoreError) -> Settings {

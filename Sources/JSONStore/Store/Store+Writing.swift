@@ -227,15 +227,49 @@ extension Store {
         try updateCustomisation(id, at: date) { $0.isUserDeleted = deleted }
     }
 
-    func updateCustomisation(_ id: UUID, at date: Date, _ body: (inout Customisation) -> Void) throws(StoreError) -> Customisation {
+    /// The unsent text typed in a work stream (its customisation's `draft`, spec §11), or nil
+    /// when there is none.
+    /// A customisation an older writer left (below v4) is read through the chain, as a write
+    /// would take it: the draft it kept as an unknown key counts.
+    public func draft(of id: UUID) throws(StoreError) -> String? {
+        guard let found = try customisation(id) else { return nil }
+        let customisation = try upgradedSmallDocument(StoreLayout.customisationPath(id)) { () throws(SchemaError) in
+            try MigrationChain.migrateCustomisation(found, to: max(writtenVersion, found.schemaVersion)).0
+        }
+        return customisation.hasDraft ? customisation.draft : nil
+    }
+
+    /// Keeps the unsent text typed in a work stream, as the app's `DraftManager` does: empty text
+    /// clears it (the store writes `draft` null). A draft for a work stream without a
+    /// customisation creates one (`created_at` = `date`); clearing one that has none writes nothing.
+    /// - Returns: the customisation as written, or nil when there was none and `text` is empty.
+    @discardableResult
+    public func setDraft(_ text: String, for id: UUID, at date: Date = Date()) throws(StoreError) -> Customisation? {
         try groupWriting { (after) throws(StoreError) in
             let existing = try customisation(id)
-            var doc = existing ?? Customisation(id: id, createdAt: date)
-            body(&doc)
-            doc.schemaVersion = writtenVersion
-            if doc != existing { try write(StoreLayout.customisationPath(id), doc.encoded, after: after) }
-            return doc
+            if text.isEmpty && existing == nil { return nil }
+            return try writeCustomisation(existing, id, at: date, after: after) { $0.draft = text.isEmpty ? nil : text }
         }
+    }
+
+    func updateCustomisation(_ id: UUID, at date: Date, _ body: (inout Customisation) -> Void) throws(StoreError) -> Customisation {
+        try groupWriting { (after) throws(StoreError) in
+            try writeCustomisation(try customisation(id), id, at: date, after: after, body)
+        }
+    }
+
+    /// `existing` (or a new customisation created at `date`) changed by `body`, written at this
+    /// code's version when it changed.
+    private func writeCustomisation(
+        _ existing: Customisation?, _ id: UUID, at date: Date, after: AfterLock?, _ body: (inout Customisation) -> Void
+    ) throws(StoreError) -> Customisation {
+        // A document an older writer left goes through the chain first, so that a v4 key it
+        // kept as an unknown key becomes the property this write keeps (spec §11).
+        var doc = try existing.map { (found) throws(StoreError) in try upgradedSmallDocument(StoreLayout.customisationPath(id)) { () throws(SchemaError) in try MigrationChain.migrateCustomisation(found, to: writtenVersion).0 } } ?? Customisation(id: id, createdAt: date)
+        body(&doc)
+        doc.schemaVersion = writtenVersion
+        if doc != existing { try write(StoreLayout.customisationPath(id), doc.encoded, after: after) }
+        return doc
     }
 
     /// Changes `settings.json` under the lock (created with the defaults if absent).
@@ -243,11 +277,16 @@ extension Store {
     public func updateSettings(_ body: (inout Settings) -> Void) throws(StoreError) -> Settings {
         try writing { () throws(StoreError) in
             let existing = try settings()
-            var doc = existing
+            var doc = try upgradedSmallDocument(StoreLayout.settings) { () throws(SchemaError) in try MigrationChain.migrateSettings(existing, to: writtenVersion).0 }
             body(&doc)
             doc.schemaVersion = writtenVersion
             try write(StoreLayout.settings, doc.encoded)
             return doc
         }
+    }
+
+    /// A customisation or `settings.json` through the chain; its error names the file.
+    private func upgradedSmallDocument<T>(_ relative: String, _ body: () throws(SchemaError) -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw StoreError.document(error, path: file(relative)) }
     }
 }

@@ -12,7 +12,7 @@ extension MigrationChain {
         package var changes: [Change]
     }
 
-    /// A v1 or v2 work stream taken to v3 (or a v1 one to v2) with its messages upgraded on their bytes
+    /// A v1 or v2 work stream taken to v3 or v4 (or a v1 one to v2) with its messages upgraded on their bytes
     /// (``CanonicalMessages``), when they are in the canonical form and belong to the work
     /// stream; nil otherwise, and for a document that does not read: the caller then takes the
     /// full path (`WorkStreamDocument(bytes:)`, ``migrateWorkStream(_:storeVersion:to:queue:)``,
@@ -28,7 +28,9 @@ extension MigrationChain {
     ///   v1 → v2 alone changes no message, and its messages are copied as they are;
     /// - the v3 bytes are written by the same encoder, with the upgraded messages copied in.
     ///
-    /// Only the default layout (`sessions/`) and the targets v2 and v3 take this path.
+    /// Only the default layout (`sessions/`) and the targets written by the v2 or v3 type (v2, v3
+    /// and v4, whose step changes no message) take this path; a v3 document (its messages already
+    /// have `seq` and `offset`) takes the full path.
     ///
     /// With `mirror`, the document goes through `StoreMigration.migrateWorkStreamDocument` instead, which
     /// also applies and reports the resolved queue's mirror keys (the migration's second pass).
@@ -36,9 +38,11 @@ extension MigrationChain {
         _ bytes: [UInt8], storeVersion: Int, to target: Int,
         acceptingNewerVersions: Bool, mirror: QueueIndex? = nil
     ) -> CanonicalMigration? {
-        guard target == WorkStreamV2.version || target == WorkStreamV3.version, let start = messagesValueStart(bytes) else { return nil }
+        // The work-stream type the target is written by (v4's is v3's: `readingVersion(of:)`).
+        let reading = WorkStreamDocument.readingVersion(of: target)
+        guard reading == WorkStreamV2.version || reading == WorkStreamV3.version, let start = messagesValueStart(bytes) else { return nil }
         let upgraded = bytes.withUnsafeBufferPointer { buffer in
-            target == WorkStreamV3.version ? CanonicalMessages.upgradedToV3(buffer, from: start) : CanonicalMessages.checkedForV2(buffer, from: start)
+            reading == WorkStreamV3.version ? CanonicalMessages.upgradedToV3(buffer, from: start) : CanonicalMessages.checkedForV2(buffer, from: start)
         }
         guard let upgraded else { return nil }
         let known = Array(bytes[start..<upgraded.end])
@@ -70,8 +74,8 @@ extension MigrationChain {
         }
         let out: [UInt8]
         switch migrated {
-        case .v3(let session) where target == WorkStreamV3.version: out = session.encoded(copyingMessages: upgraded.bytes)
-        case .v2(let session) where target == WorkStreamV2.version: out = session.encoded(copyingMessages: upgraded.bytes)
+        case .v3(let session) where reading == WorkStreamV3.version: out = session.encoded(copyingMessages: upgraded.bytes)
+        case .v2(let session) where reading == WorkStreamV2.version: out = session.encoded(copyingMessages: upgraded.bytes)
         default: return nil
         }
         return CanonicalMigration(document: document, migrated: out, changes: changes)

@@ -113,8 +113,16 @@ public enum WorkStreamDocument: Sendable, Hashable {
         case 1: self = .v1(try WorkStreamV1(json: json))
         case 2: self = .v2(try WorkStreamV2(json: json))
         default:
-            let ownType = Self.readingVersion(of: version) == WorkStreamV3.version
-            self = .v3(try WorkStreamV3(json: json, acceptingNewerVersions: acceptingNewerVersions || ownType))
+            // Past the last version `sessions/` holds (v4), only when the store admits this code.
+            let sessionsNewest = StoreLayout.renamedFolderVersion - 1
+            if version > sessionsNewest && !acceptingNewerVersions {
+                throw SchemaError(
+                    code: .unsupportedVersion, keyPath: "schema_version",
+                    detail:
+                        "this work stream document has schema_version \(version), but this code reads up to version \(sessionsNewest) in \(StoreLayout.workStreamsFolder)/; use a newer version of the tool"
+                )
+            }
+            self = .v3(try WorkStreamV3(json: json, acceptingNewerVersions: true))
         }
     }
 

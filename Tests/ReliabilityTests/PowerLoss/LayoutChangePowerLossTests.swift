@@ -24,7 +24,7 @@ private typealias W = PowerLossWorkloads
     }
 
     /// `v3Store()` after the breaking step, durable: the start of the inverse.
-    static func v4Store() throws -> ModelState {
+    static func v5Store() throws -> ModelState {
         let model = ModelFileSystem(try v3Store())
         _ = try LayoutChange(path: W.store, system: SystemCalls(calls: model)).run(.forward, write: true, context: context)
         model.syncEverything()
@@ -106,7 +106,7 @@ private typealias W = PowerLossWorkloads
 
     @Test func inverseCutByPowerLossLeavesAV4OrAV3StoreAndResumes() throws {
         let harness = PowerLossHarness()
-        let outcome = harness.run(initial: try Self.v4Store(), operations: Self.step(.inverse), extraCheck: Self.layoutChangeResumes(.inverse))
+        let outcome = harness.run(initial: try Self.v5Store(), operations: Self.step(.inverse), extraCheck: Self.layoutChangeResumes(.inverse))
         PowerLossTests.report("inverse v4 → v3", outcome, seed: harness.seed)
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(10).joined(separator: "\n"))")
         #expect(outcome.crashPoints > 10)
@@ -121,7 +121,7 @@ private typealias W = PowerLossWorkloads
         var harness = PowerLossHarness()
         harness.seam = { OldFolderGoneFirst($0) }
         harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)
-        let initial = direction == .forward ? try Self.v3Store() : try Self.v4Store()
+        let initial = direction == .forward ? try Self.v3Store() : try Self.v5Store()
         let outcome = harness.run(initial: initial, operations: Self.step(direction), extraCheck: Self.layoutChangeResumes(direction))
         // Caught by what a reader sees of the layout, not only by a small document's lost write.
         let layout = outcome.failures.filter { $0.contains("reader") }

@@ -2,15 +2,15 @@ import Foundation
 import StoreGenerator
 import TestSupport
 
-/// The v4 fixture (spec §11) made from `Samples/v3-store` by `V4Fixture`, and what tests compare it with.
+/// The v4 fixture (spec §11) made from `Samples/v3-store` by `V5Fixture`, and what tests compare it with.
 enum V4Store {
     static let released = UUID(uuidString: "c25e47cd-f10a-49a3-9ec4-a9355366da75")!
     static let queued = UUID(uuidString: "ec3629cb-f446-449f-b8a0-f43e156345d8")!
 
     /// A fresh v4 store in `dir`, named `name`.
-    static func make(_ dir: TemporaryDirectory, as name: String = "v4-store") throws -> String {
+    static func make(_ dir: TemporaryDirectory, as name: String = "v5-store") throws -> String {
         let path = dir(name)
-        try V4Fixture.make(from: Samples.v3Store, to: path)
+        try V5Fixture.make(from: Samples.v4Store, to: path)
         return path
     }
 

@@ -2,13 +2,13 @@ import Foundation
 import StoreGenerator
 import Testing
 
-/// Every command but `migrate` on a v4 store (spec §11, `V4Fixture` made from `Samples/v3-store`),
+/// Every command but `migrate` on a v4 store (spec §11, `V5Fixture` made from `Samples/v3-store`),
 /// run as the built binary: backup, verify-backup, restore, export and import keep it byte for
 /// byte; the folder of an interrupted layout change is a warning and never copied.
 @Suite struct V4StoreCommandTests {
     static func fixture(_ scratch: TemporaryDirectory, as name: String = "store") throws -> String {
         let store = scratch(name)
-        try V4Fixture.make(from: Samples.v3Store, to: store)
+        try V5Fixture.make(from: Samples.v4Store, to: store)
         return store
     }
 
@@ -87,7 +87,7 @@ import Testing
     @Test func leftoverWorkStreamsFolderOfAV3StoreIsAWarningAndIsLeftOut() throws {
         let scratch = TemporaryDirectory()
         let store = try scratch.copySample("v3-store", as: "store")
-        try V4Fixture.make(from: Samples.v3Store, to: scratch("v4"))
+        try V5Fixture.make(from: Samples.v4Store, to: scratch("v4"))
         try FileManager.default.copyItem(atPath: scratch("v4") + "/work-streams", toPath: store + "/work-streams")
         let validate = try BuiltTool.run(["validate", store, "--json"])
         #expect(validate.code == 0)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import JSONStore
 
-/// `V4Fixture` makes the v4 store of spec §11 from `Samples/v3-store`, byte for byte.
-@Suite struct V4FixtureTests {
+/// `V5Fixture` makes the v4 store of spec §11 from `Samples/v3-store`, byte for byte.
+@Suite struct V5FixtureTests {
     @Test func fixtureMovesEveryWorkStreamToWorkStreamsAndKeepsTheOtherFiles() throws {
         let dir = TemporaryDirectory()
         let path = try V4Store.make(dir)

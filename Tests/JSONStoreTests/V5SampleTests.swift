@@ -1,0 +1,62 @@
+import Foundation
+import StoreGenerator
+import Testing
+
+@testable import JSONStore
+
+/// `Samples/v5-store` is what the breaking step makes of `Samples/v4-store` on disk (with the
+/// sample's fixed migration times), and what the pure `V5Fixture` makes of it; the inverse gives
+/// back `Samples/v4-store` except the reported normalisation and the two new migration records.
+/// Regenerate with `UPDATE_SAMPLES=1 swift test --filter V5SampleTests` and review the diff.
+@Suite struct V5SampleTests {
+    static let context = StoreMigration.Context(
+        startedAt: V5Fixture.startedAt, finishedAt: V5Fixture.finishedAt,
+        toolVersion: V5Fixture.toolVersion, target: 5)
+
+    @Test func theBreakingStepOnDiskGivesTheV5SampleAndTheFixtureAgrees() throws {
+        let temporary = TemporaryDirectory("v5-sample")
+        let store = try temporary.copySample("v4-store", as: "store")
+        let report = try LayoutChange(path: store, system: .real).run(.forward, write: true, context: Self.context)
+        #expect(report.totals["stale_mirror_key"] == 1 && report.totals["key_renamed"] == 8)
+        let fixture = try V5Fixture.convert(tree(Samples.v4Store))
+        if ProcessInfo.processInfo.environment["UPDATE_SAMPLES"] == "1" {
+            try? FileManager.default.removeItem(atPath: Samples.v5Store)
+            for (relative, bytes) in fixture {
+                let url = URL(fileURLWithPath: Samples.v5Store + "/" + relative)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: url)
+            }
+        }
+        #expect(fixture == tree(Samples.v5Store), "the sample is the pure fixture's output")
+        // The engine: the same bytes, but for store.json's finished_at (the time the run ended).
+        var written = tree(store), expected = tree(Samples.v5Store)
+        let times = { (bytes: [UInt8]?) in bytes.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"finished_at\"") } } }
+        #expect(times(written["store.json"]) == times(expected["store.json"]))
+        written["store.json"] = nil
+        expected["store.json"] = nil
+        #expect(written == expected, "the engine writes the sample's documents byte for byte")
+    }
+
+    @Test func theInverseOnDiskGivesBackTheV4Sample() throws {
+        let temporary = TemporaryDirectory("v5-sample-back")
+        let store = try temporary.copySample("v5-store", as: "store")
+        var context = Self.context
+        context.target = 4
+        _ = try LayoutChange(path: store, system: .real).run(.inverse, write: true, context: context)
+        var back = tree(store), original = tree(Samples.v4Store)
+        let stale = "sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json"
+        #expect(
+            back[stale].map { String(decoding: $0, as: UTF8.self) }
+                == original[stale].map {
+                    String(decoding: $0, as: UTF8.self).replacingOccurrences(
+                        of: "\"queued_at\": \"2025-10-28T08:33:10.031Z\"", with: "\"queued_at\": null")
+                })
+        let manifest = try ManifestV2(bytes: try #require(back["store.json"]))
+        #expect(manifest.schemaVersion == 4 && manifest.minReaderVersion == 1 && manifest.migrations.map(\.to) == [2, 3, 4, 5, 4])
+        for name in [stale, "store.json"] {
+            back[name] = nil
+            original[name] = nil
+        }
+        #expect(back == original)
+    }
+}
