@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import JSONStore
+
+/// The library's own texts name no command-line tool: a way out that is one of the store's
+/// operations stays a value (`StoreError.Recovery`), said in plain words to an app and as a
+/// command line by a tool that puts its own in; the others are worded for any caller.
+@Suite struct ToolFreeTextsTests {
+    /// The session replaced or edited in the fixtures below (in every sample).
+    static let session = "1caaa999-8519-45f8-b97b-72e5454d2aee"
+
+    /// A tool's command line for an operation, as a test tool spells it.
+    static func commandLine(_ operation: StoreError.Operation) -> String {
+        switch operation {
+        case .migrate(nil, nil, false): "TOOL migrate"
+        default: "TOOL ?"
+        }
+    }
+
+    @Test func aV2StoreWithoutItsQueueDocumentNamesTheMigrationAsAnOperation() throws {
+        let folder = TemporaryDirectory()
+        let path = try folder.copySample("v2-store", as: "store")
+        #expect(unlink(path + "/queue.json") == 0)
+        let result = try StoreVerifier(store: try Store.open(at: path, options: .readOnly)).verify()
+        #expect(result.integrity.map(\.description) == ["queue.json: missing in a v2 store; migrate the store to rebuild it"])
+        #expect(
+            result.integrity.map { $0.text(commandLine: Self.commandLine) } == ["queue.json: missing in a v2 store; run 'TOOL migrate' to rebuild it"])
+    }
+
+    @Test func anOlderDocumentInTheStoreNamesTheMigrationAsAnOperation() throws {
+        let folder = TemporaryDirectory()
+        let path = try folder.copySample("v3-store", as: "store")
+        let file = "sessions/\(Self.session).json"
+        try FileManager.default.removeItem(atPath: path + "/" + file)
+        try FileManager.default.copyItem(atPath: Samples.path("v2-store") + "/" + file, toPath: path + "/" + file)
+        let result = try StoreVerifier(store: try Store.open(at: path, options: .readOnly)).verify()
+        let problem = "\(file): schema_version 2 in a v3 store (written by a v2 writer); "
+        #expect(result.integrity.map(\.description) == [problem + "migrate the store to upgrade it and reconcile the queue"])
+        #expect(
+            result.integrity.map { $0.text(commandLine: Self.commandLine) } == [problem + "run 'TOOL migrate' to upgrade it and reconcile the queue"])
+    }
+}
