@@ -40,4 +40,16 @@ import Testing
         #expect(
             result.integrity.map { $0.text(commandLine: Self.commandLine) } == [problem + "run 'TOOL migrate' to upgrade it and reconcile the queue"])
     }
+
+    @Test func aDocumentOfAnUnsupportedVersionHasAFixThatNamesNoTool() throws {
+        let folder = TemporaryDirectory()
+        let path = try folder.copySample("v3-store", as: "store")
+        let file = path + "/sessions/\(Self.session).json"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"schema_version\": 3", with: "\"schema_version\": 99").write(toFile: file, atomically: true, encoding: .utf8)
+        let validator = try StoreValidator(try Store.open(at: path, options: .readOnly))
+        let problem = try #require(validator.problems.first { $0.code == "unsupported_version" })
+        #expect(problem.fix == "Use a version of the tool that reads it, or migrate the store first.")
+        #expect(problem.recovery.text(commandLine: Self.commandLine) == "Use a version of the tool that reads it, or run 'TOOL migrate' first.")
+    }
 }
