@@ -52,4 +52,37 @@ import Testing
         #expect(problem.fix == "Use a version of the tool that reads it, or migrate the store first.")
         #expect(problem.recovery.text(commandLine: Self.commandLine) == "Use a version of the tool that reads it, or run 'TOOL migrate' first.")
     }
+
+    @Test func aFolderWithoutBackupJSONIsNotABackupMadeByThisTool() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v2-store", as: "store")
+        _ = try Backup.create(store: store, destination: folder("backup"), tool: "t", version: "1")
+        #expect(unlink(folder("backup") + "/backup.json") == 0)
+        let report = try BackupVerification.verify(backup: folder("backup"))
+        #expect(
+            report.problems.filter { $0.entry == "backup.json" }
+                == [ArchiveProblem(.corrupt, entry: "backup.json", "is missing: this folder is not a backup made by this tool, or it is incomplete")])
+    }
+
+    @Test(arguments: [
+        (
+            "{\"content\":\"\",\"path\":\"settings.json\",\"sha256\":\"\",\"size\":0,\"type\":\"file\"}",
+            "'line 1': the first line must be the header of a work-stream store export; this is not an export"
+        ),
+        (
+            "{\"format\":\"tarball\",\"format_version\":1,\"store_schema_version\":2,\"tool_version\":\"1\",\"type\":\"header\"}",
+            "'line 1': is not the header of a work-stream store export ('format' is not 'work-stream-store-export')"
+        ),
+    ])
+    func anInputThatIsNotAnExportNamesTheFormatNotATool(firstLine: String, problem: String) throws {
+        let folder = TemporaryDirectory()
+        try Data((firstLine + "\n").utf8).write(to: URL(fileURLWithPath: folder("e.jsonl")))
+        #expect {
+            try StoreImport.read(from: .file(folder("e.jsonl")), into: folder("imported"), tool: "t", version: "1")
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.message
+                == "Can't import '\(folder("e.jsonl"))': the export is corrupt: \(problem). Nothing was written."
+        }
+    }
 }
