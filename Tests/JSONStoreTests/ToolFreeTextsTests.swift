@@ -85,4 +85,16 @@ import Testing
                 == "Can't import '\(folder("e.jsonl"))': the export is corrupt: \(problem). Nothing was written."
         }
     }
+
+    @Test func openingForWritingPastUnreadableDocumentsWarnsInPlainWords() throws {
+        let folder = TemporaryDirectory()
+        let path = try folder.copySample("v3-store", as: "store")
+        try Data("{".utf8).write(to: URL(fileURLWithPath: path + "/sessions/\(Self.session).json"))
+        let store = try Store.open(at: path, options: Store.Options(readOnly: false, tool: "t", version: "1"))
+        #expect(
+            store.warnings == [
+                "The queue of '\(path)' was not checked against its mirror: 1 document(s) can't be read. "
+                    + "Validate the store for each one's problem and its fix."
+            ])
+    }
 }
