@@ -72,6 +72,31 @@ import Testing
         #expect(dryRun == Self.counting(.verifyingBackup, to: Self.files), "a dry run only verifies")
     }
 
+    @Test func validationReportsEveryWorkStreamReadableOrNotInOrder() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v2-store", as: "store")
+        var seen: [StoreProgress] = []
+        let validator = try StoreValidator(try Store.open(at: store, options: .readOnly)) { seen.append($0) }
+        #expect(validator.problems.isEmpty)
+        #expect(seen == Self.counting(.validating, to: 8))
+
+        // A document that does not read is counted as done like the others.
+        try Data("{".utf8).write(to: URL(fileURLWithPath: store + "/sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json"))
+        var damaged: [StoreProgress] = []
+        let scan = try StoreValidator(try Store.open(at: store, options: .readOnly)) { damaged.append($0) }
+        #expect(scan.unreadable == 1)
+        #expect(damaged == Self.counting(.validating, to: 8))
+    }
+
+    @Test func validationOfAStoreWithoutItsWorkStreamFolderReportsNothing() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v2-store", as: "store")
+        try FileManager.default.removeItem(atPath: store + "/sessions")
+        var seen: [StoreProgress] = []
+        _ = try StoreValidator(try Store.open(at: store, options: .readOnly)) { seen.append($0) }
+        #expect(seen == [])
+    }
+
     @Test func upgradeReportsEachPhaseFromZeroToItsTotal() throws {
         let folder = TemporaryDirectory()
         let store = try folder.copySample("v1-store", as: "store")

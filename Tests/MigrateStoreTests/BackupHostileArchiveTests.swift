@@ -189,6 +189,36 @@ import Testing
         #expect(folderNames(scratch.path) == namesBefore)
     }
 
+    /// What is not a backup or not an export is said without naming a tool: the library's texts
+    /// are read by apps too.
+    @Test func aFolderWithoutBackupJSONAndAFileWithoutAHeaderAreRefusedInWordsThatNameNoTool() throws {
+        let scratch = TemporaryDirectory()
+        let source = try scratch.copySample("v2-store", as: "source")
+        #expect(try BuiltTool.run(["backup", source, scratch("b")]).code == 0)
+        #expect(unlink(scratch("b") + "/backup.json") == 0)
+        #expect(
+            try BuiltTool.run(["verify-backup", scratch("b")])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: '\(scratch("b"))' is corrupt: 1 problem:
+                          'backup.json': is missing: this folder is not a backup made by this tool, or it is incomplete
+
+                        """, code: 69))
+
+        let export = scratch("e.jsonl")
+        try Data("{\"content\":\"\",\"path\":\"settings.json\",\"sha256\":\"\",\"size\":0,\"type\":\"file\"}\n".utf8)
+            .write(to: URL(fileURLWithPath: export))
+        #expect(
+            try BuiltTool.run(["import", export, scratch("new")])
+                == ToolRun(
+                    stdout: "",
+                    stderr: """
+                        Error: Can't import '\(export)': the export is corrupt: 'line 1': the first line must be the header of a work-stream store export; this is not an export. Nothing was written.
+
+                        """, code: 69))
+    }
+
     @Test func importOfANewerExportFormatExits65() throws {
         let scratch = TemporaryDirectory()
         let export = scratch("e.jsonl")

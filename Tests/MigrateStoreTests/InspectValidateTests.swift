@@ -100,6 +100,20 @@ import Testing
         #expect(run.stdout.hasSuffix("'<store>' (schema v2): 1 problem (1 note) in 8 work streams, 0 customisations and 2 other documents.\n"))
     }
 
+    /// The library says the fix in plain words; the tool puts its own command line in.
+    @Test func documentNewerThanThisToolAsksForANewerToolOrTheMigrationCommand() throws {
+        let fixture = try InspectFixture("v3-store")
+        try fixture.edit("sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json", replacing: "\"schema_version\": 3", with: "\"schema_version\": 99")
+        let run = try fixture.run("validate")
+        #expect(run.code == 65)
+        #expect(
+            problemLines(run) == [
+                "sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json: schema_version: this work stream document has schema_version 99, "
+                    + "but this code reads up to version 3; use a newer version of the tool. "
+                    + "Fix: Use a version of the tool that reads it, or run 'migrate-store migrate' first."
+            ])
+    }
+
     @Test func keptProviderSessionIDThatIsNotAStringIsWhatMigrationWouldRefuse() throws {
         let fixture = try InspectFixture("v1-store")
         try fixture.edit(

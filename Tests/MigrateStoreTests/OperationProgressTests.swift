@@ -5,7 +5,7 @@ import Testing
 @testable import MigrateStoreCLI
 
 /// The progress lines of `backup`, `verify-backup`, `export`, `import`, `restore`, `rollback`,
-/// `migrate` and `verify`:
+/// `migrate`, `verify`, `validate` and `stats`:
 /// drawn on standard error only when it is a terminal, nothing else changed. The commands run in
 /// process with the `OutputStreams` seam saying whether standard error is a terminal, and with
 /// no delay and no redraw limit, so every update is drawn and the bytes are exact.
@@ -163,6 +163,18 @@ import Testing
             #expect(drawn.code == 0 && plain.code == 0, "\(drawn)")
             #expect(drawn.stderr == Self.drawn(Self.counts("Verifying", total: 8, upTo: 8, unit: "work streams")), "\(sample)")
             #expect(plain.stderr == "" && drawn.stdout == plain.stdout)
+        }
+    }
+
+    @Test func validateAndStatsDrawTheirWorkStreamsOnATerminalOnly() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.copySample("v2-store", as: "store")
+        for command in ["validate", "stats"] {
+            let drawn = Self.run([command, store], terminal: true)
+            let plain = Self.run([command, store], terminal: false)
+            #expect(drawn.code == 0 && plain.code == 0, "\(drawn)")
+            #expect(drawn.stderr == Self.drawn(Self.counts("Validating", total: 8, upTo: 8, unit: "work streams")), "\(command)")
+            #expect(plain.stderr == "" && drawn.stdout == plain.stdout, "\(command)")
         }
     }
 

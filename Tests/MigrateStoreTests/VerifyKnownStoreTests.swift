@@ -77,6 +77,21 @@ import Testing
         #expect(object["passed"] as? Bool == false && json.code == 69)
     }
 
+    /// The library keeps the migration in an integrity problem as an operation; the tool prints
+    /// its command line there, as it did when the library spelt it.
+    @Test func anIntegrityProblemThatMigratingFixesNamesTheMigrateCommand() throws {
+        let scratch = TemporaryDirectory()
+        let store = try scratch.copySample("v2-store", as: "store")
+        #expect(unlink(store + "/queue.json") == 0)
+        let line = "queue.json: missing in a v2 store; run 'migrate-store migrate' to rebuild it"
+        let run = try BuiltTool.run(["verify", store])
+        #expect(run.code == 69, "\(run)")
+        #expect(run.stdout.hasPrefix("Verifying '\(store)':\n  integrity: 1 problem(s)\n    - \(line)\n"), "\(run)")
+        let json = try BuiltTool.run(["--json", "verify", store])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["integrity"] as? [String] == [line])
+    }
+
     /// An empty store passes, and the output says that no work stream was there to check.
     @Test func aStoreWithNoWorkStreamPassesAndSaysSo() throws {
         let scratch = TemporaryDirectory()

@@ -63,7 +63,7 @@ struct ExportReader {
                 if try next() != nil { throw problem("there is more after the trailer, which must be the last line") }
                 return
             case (_, nil):
-                throw problem("the first line must be the header of a migrate-store export; this is not an export")
+                throw problem("the first line must be the header of a work-stream store export; this is not an export")
             default:
                 throw problem("has type '\(type)'; an export has one header, file lines and a trailer")
             }
@@ -96,7 +96,7 @@ struct ExportReader {
 
     private func readHeader(_ object: JSONObject) throws(ExportReadError) -> Header {
         guard case .string(ExportFormat.format)? = object["format"] else {
-            throw problem("is not the header of a migrate-store export ('format' is not '\(ExportFormat.format)')")
+            throw problem("is not the header of a work-stream store export ('format' is not '\(ExportFormat.format)')")
         }
         let version = try integer(object, "format_version")
         guard version <= Int64(ExportFormat.formatVersion) else {

@@ -111,7 +111,7 @@ public enum BackupVerification {
                 problems.append(
                     ArchiveProblem(
                         .corrupt, entry: BackupManifest.fileName,
-                        "is missing: this folder is not a backup made by migrate-store, or it is incomplete"))
+                        "is missing: this folder is not a backup made by this tool, or it is incomplete"))
             }
             return nil
         }

@@ -67,8 +67,10 @@ extension StoreError {
     /// reads every way out in plain words; `text(commandLine:)` lets a tool put its command lines in.
     ///
     /// Built by calls rather than by string interpolation: a string-literal type here would make
-    /// every literal expression of the package's tests slower to type-check.
-    struct Text: Sendable, CustomStringConvertible {
+    /// every literal expression of the package's tests slower to type-check. `package`: the tool
+    /// reads the texts of package-level results (`StoreVerifier.Result.integrity`) with its
+    /// command lines.
+    package struct Text: Sendable, CustomStringConvertible {
         enum Part: Sendable {
             case text(String)
             case recovery(Recovery)
@@ -83,10 +85,10 @@ extension StoreError {
             parts = [.text(leading), .recovery(recovery), .text(trailing)]
         }
 
-        var description: String { text { _ in nil } }
+        package var description: String { text { _ in nil } }
 
         /// The text with `commandLine` for each operation a way out names.
-        func text(commandLine: (Operation) -> String) -> String {
+        package func text(commandLine: (Operation) -> String) -> String {
             text { recovery in recovery.text(commandLine: commandLine) }
         }
 

@@ -55,7 +55,7 @@ extension Store {
             // and each unreadable document is still reported by the scans that meet it.
             guard let unreadable = error.underlying as? StoreProblems else { throw error }
             warnings.append(
-                "The queue of '\(store.path)' was not checked against its mirror: \(unreadable.problems.count) document(s) can't be read. Run '\(TextFormat.command("migrate-store", "validate", store.path))'."
+                "The queue of '\(store.path)' was not checked against its mirror: \(unreadable.problems.count) document(s) can't be read. Validate the store for each one's problem and its fix."
             )
             return
         }

@@ -1,9 +1,9 @@
 /// How far a long operation on a store has come, for a caller that shows progress: an upgrade's
 /// validation, migration and removal of the old files, a backup, a backup's verification, an
-/// export, an import, a restore, the verification of a migrated store.
+/// export, an import, a restore, the validation of a store, the verification of a migrated store.
 ///
-/// `Backup.create`, `BackupVerification.verify`, `StoreExport.write`, `StoreImport.read` and
-/// `Restore.run` take a `progress` closure and call it on the calling thread, in order;
+/// `Backup.create`, `BackupVerification.verify`, `StoreExport.write`, `StoreImport.read`,
+/// `Restore.run` and `StoreValidator.init` take a `progress` closure and call it on the calling thread, in order;
 /// `StoreUpgrade.run` passes the same values on as `StoreUpgrade.Event.progress`. The closure only
 /// watches: the operation writes and returns exactly the same with or without it.
 ///
@@ -17,8 +17,8 @@ public enum StoreProgress: Sendable, Equatable {
     /// What is being done, and what is counted. Within one operation the phases come in the
     /// order listed (an upgrade through the breaking step has a part before it and one for it).
     public enum Phase: String, Sendable, Equatable {
-        /// `StoreUpgrade.run` reads and validates every work stream before its first write
-        /// (counts work streams).
+        /// `StoreUpgrade.run` reads and validates every work stream before its first write;
+        /// `StoreValidator` reads and checks every work stream (counts work streams).
         case validating
         /// `Backup.create` puts the store's files into the backup, under the store's lock (counts files).
         case backingUp

@@ -114,23 +114,28 @@ extension StoreProblem {
         if let detail = error.detail { parts.append(detail) }
         let message = StoreProblem.sentence(parts.joined(separator: ", "))
         let keyPath = error.keyPath.flatMap { $0.isEmpty ? nil : $0 }
-        let fix: String
+        let recovery: StoreError.Recovery
         let code: String
         switch error.code {
         case .missingKey:
-            code = "missing_key"; fix = "Add the key with a valid value, or restore the file from a backup."
+            code = "missing_key"; recovery = .advice("Add the key with a valid value, or restore the file from a backup.")
         case .wrongType:
-            code = "wrong_type"; fix = "Put a value of the expected type there, or restore the file from a backup."
+            code = "wrong_type"; recovery = .advice("Put a value of the expected type there, or restore the file from a backup.")
         case .notAnObject:
-            code = "not_an_object"; fix = "Restore the file from a backup: a document is one JSON object."
+            code = "not_an_object"; recovery = .advice("Restore the file from a backup: a document is one JSON object.")
         case .unsupportedVersion:
-            code = "unsupported_version"; fix = "Use a version of migrate-store that reads it, or migrate the store first."
+            // A document newer than this code needs a newer tool; one older than its folder
+            // admits, the migration that finishes the store's change.
+            code = "unsupported_version"
+            recovery = .runCommand(
+                .migrate(store: nil), advice: "Use a version of the tool that reads it, or migrate the store first.",
+                before: "Use a version of the tool that reads it, or run ", after: " first.")
         case .notAStore:
-            code = "not_a_store"; fix = "Point the tool at a work-stream store folder."
+            code = "not_a_store"; recovery = .advice("Point the tool at a work-stream store folder.")
         default:
-            code = "invalid_value"; fix = "Put a valid value there, or restore the file from a backup."
+            code = "invalid_value"; recovery = .advice("Put a valid value there, or restore the file from a backup.")
         }
-        self.init(file: file, keyPath: keyPath, code: code, message: message.isEmpty ? "invalid" : message, fix: fix)
+        self.init(file: file, keyPath: keyPath, code: code, message: message.isEmpty ? "invalid" : message, recovery: recovery)
     }
 
     /// `path` relative to the store folder (`sessions/<id>.json`), `.` for the folder itself, or

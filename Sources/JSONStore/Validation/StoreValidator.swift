@@ -48,13 +48,16 @@ public struct StoreValidator: Sendable {
     public var schemaVersion: Int { store.compatibility.storeSchemaVersion }
 
     /// Reads and checks everything.
+    /// - Parameter progress: Told `.phase(.validating, …)` on the calling thread, once the work
+    ///   streams are listed (`done` 0) and after each one is read and checked, readable or not;
+    ///   not called when the store has no folder of work streams to read.
     /// - Throws: only what stops the whole scan (the store folder can't be listed); a bad
     ///   document is a problem, not an error.
-    public init(_ store: Store) throws(StoreError) {
+    public init(_ store: Store, progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) {
         self.store = store
         try scanEntries()
         scanManifest()
-        if folderIsUsable(store.workStreamsFolderName) { try scanSessions() }
+        if folderIsUsable(store.workStreamsFolderName) { try scanSessions(progress: progress) }
         if folderIsUsable(StoreLayout.customisationsFolder) { try scanCustomisations() }
         scanSettings()
         scanQueue()
@@ -91,13 +94,20 @@ public struct StoreValidator: Sendable {
         settings = attempt { () throws(StoreError) in try store.settings() }
     }
 
-    private mutating func scanSessions() throws(StoreError) {
+    private mutating func scanSessions(progress: (StoreProgress) -> Void) throws(StoreError) {
         let store = store
         let listing = try store.workStreamIDs()
         sessionFiles = Set(listing.items)
+        let total = listing.items.count
+        var done = 0
+        progress(.phase(.validating, done: 0, total: total))
         scanFolder(
             listing, store.workStreamsFolderName, read: { (id) throws(StoreError) in try store.storedWorkStream(id) },
-            id: \.fields.id
+            id: \.fields.id,
+            afterEach: {
+                done += 1
+                progress(.phase(.validating, done: done, total: total))
+            }
         ) { scan, id, stored in
             scan.checkWorkStream(stored.value, file: store.workStreamFile(id))
             scan.sessions.append(WorkStreamSummary(stored.value, fileSize: stored.size))
@@ -127,12 +137,14 @@ public struct StoreValidator: Sendable {
     /// One folder of documents, one document at a time (memory never holds two): a listing
     /// problem or a document that does not read is a problem (and counts in `unreadable`); a
     /// document whose `id` is not its file name is a problem; every other one goes to `body`.
+    /// `afterEach` is called once per listed document, when it is done with.
     private mutating func scanFolder<Document: Sendable>(
         _ listing: ScanResult<UUID>, _ folder: String, read: (UUID) throws(StoreError) -> StoredDocument<Document>,
-        id: (Document) -> UUID, body: (inout StoreValidator, UUID, StoredDocument<Document>) -> Void
+        id: (Document) -> UUID, afterEach: () -> Void = {}, body: (inout StoreValidator, UUID, StoredDocument<Document>) -> Void
     ) {
         problems += listing.problems.map { StoreProblem($0, in: store) }
         for fileID in listing.items {
+            defer { afterEach() }
             guard let stored = attempt({ () throws(StoreError) in try read(fileID) }) else {
                 unreadable += 1
                 continue

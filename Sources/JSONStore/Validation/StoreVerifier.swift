@@ -14,7 +14,9 @@ package struct StoreVerifier: Sendable {
         /// Documents that could not be read, or are misplaced (integrity).
         package var unreadable: [StoreError] = []
         /// Integrity problems other than unreadable documents: dangling queue entries, id mismatches.
-        package var integrity: [String] = []
+        /// A problem that migrating the store fixes names it as a way out (`description` in plain
+        /// words, `text(commandLine:)` with a tool's command line).
+        package var integrity: [StoreError.Text] = []
         /// The older reader versions checked, oldest first (a v3 store: 1 and 2).
         package var readers: [Int] = []
         /// Older readers the chain says the store must admit but whose `min_reader_version`
@@ -107,7 +109,7 @@ package struct StoreVerifier: Sendable {
         /// True when checks (a)–(c) ran (the file could be read).
         var checked = false
         var summary: WorkStreamQueueSummary?
-        var integrity: String?
+        var integrity: StoreError.Text?
     }
 
     /// Checks (a)–(c) of one work stream as each of `readers`, and its queue keys for (d). Thread-safe.
@@ -130,8 +132,10 @@ package struct StoreVerifier: Sendable {
             let document = try store.decodeWorkStream(id, bytes: bytes)
             findings.summary = WorkStreamQueueSummary(document)
             if document.schemaVersion < storeVersion {
-                findings.integrity =
-                    "\(relative): schema_version \(document.schemaVersion) in a v\(storeVersion) store (written by a v\(document.schemaVersion) writer); run 'migrate-store migrate' to upgrade it and reconcile the queue"
+                findings.integrity = StoreError.Text(
+                    "\(relative): schema_version \(document.schemaVersion) in a v\(storeVersion) store (written by a v\(document.schemaVersion) writer); ",
+                    .runCommand(.migrate(store: nil), advice: "migrate the store", before: "run ", after: ""),
+                    " to upgrade it and reconcile the queue")
             }
         } catch { findings.unreadable.append(error) }
         return findings
@@ -153,14 +157,17 @@ package struct StoreVerifier: Sendable {
         let queue: QueueV2
         do {
             guard let document = try store.queueDocument() else {
-                result.integrity.append("queue.json: missing in a v2 store; run 'migrate-store migrate' to rebuild it")
+                result.integrity.append(
+                    StoreError.Text(
+                        "queue.json: missing in a v2 store; ",
+                        .runCommand(.migrate(store: nil), advice: "migrate the store", before: "run ", after: ""), " to rebuild it"))
                 return
             }
             queue = document
         } catch { result.unreadable.append(error); return }
         for missing in QueueIntegrity.missingEntries(queue, existing: ids) {
             let list = missing.list == .fifo ? "FIFO" : "priority"
-            result.integrity.append("\(StoreLayout.queue): the \(list) queue names '\(missing.workStreamID.lowercased)', which does not exist")
+            result.integrity.append(StoreError.Text("\(StoreLayout.queue): the \(list) queue names '\(missing.workStreamID.lowercased)', which does not exist"))
         }
         for reader in result.readers {
             result.checked[RollbackCheck.ReaderCheck(reader: reader, check: .mirrorMatchesQueue)] = 1

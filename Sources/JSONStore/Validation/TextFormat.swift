@@ -37,12 +37,6 @@ extension TextFormat {
         return quoted + "'"
     }
 
-    /// A command line to print as a suggestion, each word quoted by ``shellWord(_:)`` so that
-    /// pasting it into a shell runs it: `TextFormat.command("migrate-store", "migrate", path)`.
-    package static func command(_ words: String...) -> String {
-        words.map(shellWord).joined(separator: " ")
-    }
-
     private static func isShellSafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
         case "A"..."Z", "a"..."z", "0"..."9", "_", "@", "%", "+", "=", ":", ",", ".", "/", "-": true

@@ -1,7 +1,7 @@
 import JSONStore
 
 /// Shows a library operation's `StoreProgress` (an upgrade's phases, a backup, a backup's
-/// verification, an export, an import, a restore, a store's verification): one progress line per
+/// verification, an export, an import, a restore, a store's validation or verification): one progress line per
 /// phase on standard error, on a terminal only (`Backing up: 12/40 files`, then `Verifying
 /// backup: 3/40 files`; `Migrating: 12/40 work streams`), and the lock-wait sentence. The line is
 /// blanked when its phase ends, at ``finish()``, and when this is released (so a command that

@@ -37,3 +37,8 @@ extension StoreProblem {
     /// `line` as this tool prints it (see `printedFix`).
     var printedLine: String { lineText(commandLine: \.commandLine) }
 }
+
+extension StoreError.Text {
+    /// The text as this tool prints it: a way out that is an operation as its command line.
+    var printed: String { text(commandLine: \.commandLine) }
+}

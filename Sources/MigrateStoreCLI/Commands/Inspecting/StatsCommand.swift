@@ -28,7 +28,10 @@ struct StatsCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         let inspected = try InspectedStore(path: storePath)
-        let stats = StoreStats(try inspected.call { () throws(StoreError) in try StoreValidator(inspected.store) })
+        // The same scan as 'validate', drawn the same way on a terminal.
+        let progress = OperationProgress(out)
+        let stats = StoreStats(try inspected.call { () throws(StoreError) in try StoreValidator(inspected.store) { progress.show($0) } })
+        progress.finish()
         for line in stats.lines { out.print(line) }
         out.emitJSON(stats.json)
         // Unreadable documents, and entries of a document folder that are no documents (a

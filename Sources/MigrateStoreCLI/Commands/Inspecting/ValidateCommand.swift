@@ -27,7 +27,10 @@ struct ValidateCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         let inspected = try InspectedStore(path: storePath)
-        let scan = try inspected.call { () throws(StoreError) in try StoreValidator(inspected.store) }
+        // On a terminal, after a second: "Validating: 1200/10000 work streams".
+        let progress = OperationProgress(out)
+        let scan = try inspected.call { () throws(StoreError) in try StoreValidator(inspected.store) { progress.show($0) } }
+        progress.finish()
         for problem in scan.problems { out.print(problem.printedLine) }
         if !scan.problems.isEmpty { out.print("") }
         for note in scan.notes { out.print("Note: " + note.printedLine) }

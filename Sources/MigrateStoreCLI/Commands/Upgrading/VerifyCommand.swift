@@ -77,7 +77,7 @@ struct VerifyCommand: Subcommand {
         out.print(
             "  integrity: " + (result.unreadable.isEmpty && result.integrity.isEmpty ? "ok" : "\(result.unreadable.count + result.integrity.count) problem(s)"))
         for problem in result.unreadable { out.print("    - \(problem.printedMessage)") }
-        for problem in result.integrity { out.print("    - \(problem)") }
+        for problem in result.integrity { out.print("    - \(problem.printed)") }
         if let comparison { Self.printComparison(comparison, out) }
         if let inverseChecks {
             out.print(
@@ -126,7 +126,7 @@ struct VerifyCommand: Subcommand {
             "readers_refused_by_manifest": .array(
                 result.refusedReaders.map { .object(["reader": .int($0.reader), "min_reader_version": .int($0.minReaderVersion)]) }),
             "unreadable": ReportRendering.errorsJSON(result.unreadable),
-            "integrity": .array(result.integrity.map(JSONOutputValue.string)),
+            "integrity": .array(result.integrity.map { .string($0.printed) }),
             "inverse_round_trip": inverseChecks.map { .object(["checked": .int($0.checked), "failures": .array($0.failures.map(JSONOutputValue.string))]) }
                 ?? .null,
             "readers": .array(result.readers.map { .int($0) }),
