@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `ls`, `show`, `queue`, `stats` and `validate` on the bundled samples, run with the built
+/// `ls`, `show`, `queue`, `stats`, `settings` and `validate` on the bundled samples, run with the built
 /// binary, print exactly what `<command>-<sample>.txt` and `.json` hold, on standard
 /// output only, and exit 0 (files in `Tests/Golden/`). `UPDATE_GOLDEN=1 swift test --filter Inspect`
 /// rewrites the files.
@@ -15,10 +15,11 @@ import Testing
 
     static let cases = [
         Case(command: "ls"), Case(command: "show", arguments: ["555a"]), Case(command: "queue"),
-        Case(command: "stats"), Case(command: "validate"),
+        Case(command: "stats"), Case(command: "settings"), Case(command: "validate"),
     ]
-    /// `v5-store` is `V5Fixture`'s v4 store made from `Samples/v3-store` (spec §11).
-    static let samples = ["v1-store", "v2-store", InspectFixture.v5Store]
+    /// `v4-store` has drafts and the app's preferences (spec §11); `v5-store` is `V5Fixture`'s
+    /// v5 store made from `Samples/v4-store` (spec §12).
+    static let samples = ["v1-store", "v2-store", "v4-store", InspectFixture.v5Store]
 
     @Test(arguments: cases, samples)
     func humanOutputMatchesGolden(_ c: Case, sample: String) throws {

@@ -95,7 +95,8 @@ import Testing
         #expect(error?.code == .unsupportedVersion)
         #expect(
             error?.reason
-                == "schema_version: this work stream document has schema_version 5, but this code reads up to version 4 in sessions/; use a newer version of the tool")
+                == "schema_version: this work stream document has schema_version 5, but this code reads up to version 4 in sessions/; use a newer version of the tool"
+        )
     }
 
     @Test func newerDocumentIsReadWhenTheStoreAllowsIt() throws {

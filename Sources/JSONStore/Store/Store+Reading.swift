@@ -88,6 +88,12 @@ extension Store {
         return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: newer) } ?? .defaults
     }
 
+    /// `settings.json`, or nil when the store has none (``settings()`` gives the defaults then).
+    public func settingsDocument() throws(StoreError) -> Settings? {
+        let newer = acceptsNewerDocuments
+        return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: newer) }
+    }
+
     /// `queue.json`; nil in a v1 store (or a v2 store whose `queue.json` is missing).
     public func queueDocument() throws(StoreError) -> Queue? {
         let newer = acceptsNewerDocuments

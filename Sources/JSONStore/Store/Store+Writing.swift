@@ -265,7 +265,12 @@ extension Store {
     ) throws(StoreError) -> Customisation {
         // A document an older writer left goes through the chain first, so that a v4 key it
         // kept as an unknown key becomes the property this write keeps (spec §11).
-        var doc = try existing.map { (found) throws(StoreError) in try upgradedSmallDocument(StoreLayout.customisationPath(id)) { () throws(SchemaError) in try MigrationChain.migrateCustomisation(found, to: writtenVersion).0 } } ?? Customisation(id: id, createdAt: date)
+        var doc =
+            try existing.map { (found) throws(StoreError) in
+                try upgradedSmallDocument(StoreLayout.customisationPath(id)) { () throws(SchemaError) in
+                    try MigrationChain.migrateCustomisation(found, to: writtenVersion).0
+                }
+            } ?? Customisation(id: id, createdAt: date)
         body(&doc)
         doc.schemaVersion = writtenVersion
         if doc != existing { try write(StoreLayout.customisationPath(id), doc.encoded, after: after) }
@@ -277,7 +282,9 @@ extension Store {
     public func updateSettings(_ body: (inout Settings) -> Void) throws(StoreError) -> Settings {
         try writing { () throws(StoreError) in
             let existing = try settings()
-            var doc = try upgradedSmallDocument(StoreLayout.settings) { () throws(SchemaError) in try MigrationChain.migrateSettings(existing, to: writtenVersion).0 }
+            var doc = try upgradedSmallDocument(StoreLayout.settings) { () throws(SchemaError) in
+                try MigrationChain.migrateSettings(existing, to: writtenVersion).0
+            }
             body(&doc)
             doc.schemaVersion = writtenVersion
             try write(StoreLayout.settings, doc.encoded)

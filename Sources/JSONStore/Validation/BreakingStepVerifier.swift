@@ -144,7 +144,8 @@ package struct BreakingStepVerifier: Sendable {
                 let bytes = try FileReader.read(layout.file(relative), system: system)
                 do throws(SchemaError) {
                     guard case .v3(let document) = try WorkStreamDocument(bytes: bytes, frozenVersion: LayoutChange.Direction.inverse.to) else {
-                        throw SchemaError(code: .unsupportedVersion, keyPath: "schema_version", detail: "not a work stream of the version before the breaking step")
+                        throw SchemaError(
+                            code: .unsupportedVersion, keyPath: "schema_version", detail: "not a work stream of the version before the breaking step")
                     }
                     stored = document
                 } catch { throw StoreError.document(error, path: layout.file(relative)) }

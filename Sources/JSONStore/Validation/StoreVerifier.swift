@@ -30,7 +30,13 @@ package struct StoreVerifier: Sendable {
         package var checked: [RollbackCheck.ReaderCheck: Int] = [:]
         /// True when (b) compared with a real pre-migration backup.
         package var comparedWithBackup = false
-        package var passed: Bool { unreadable.isEmpty && integrity.isEmpty && failures.isEmpty && refusedReaders.isEmpty }
+        /// Checks (a)–(c) of the customisations and `settings.json`, as each reader.
+        package var smallDocumentFailures: [RollbackCheck.Failure] = []
+        /// How many customisations and `settings.json` files those checks read.
+        package var smallDocumentsChecked = 0
+        package var passed: Bool {
+            unreadable.isEmpty && integrity.isEmpty && failures.isEmpty && smallDocumentFailures.isEmpty && refusedReaders.isEmpty
+        }
     }
 
     /// Runs every check. `progress` is told `.phase(.verifyingStore, …)` on the calling thread,
@@ -49,7 +55,7 @@ package struct StoreVerifier: Sendable {
         case .v2(let manifest): minReader = manifest.minReaderVersion
         }
         let header = ManifestHeader(schemaVersion: storeVersion, minReaderVersion: minReader)
-        for reader in RollbackCheck.olderReaders(at: storeVersion) where reader <= 2 {
+        for reader in RollbackCheck.olderReaders(at: storeVersion) {
             if header.compatibility(reader: reader).refusal == nil {
                 result.readers.append(reader)
             } else {
@@ -97,6 +103,32 @@ package struct StoreVerifier: Sendable {
         result.unreadable += customisations.problems
         do { _ = try store.readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: true) } } catch {
             result.unreadable.append(error)
+        }
+        // The customisations and settings.json as each older reader (spec §11: the keys v4 adds
+        // to them must reach an older reader as unknown keys it keeps).
+        var smallDocuments = customisations.items.map { (StoreLayout.customisationPath($0.id), StoreLayout.DocumentKind.customisation) }
+        if try store.system.linkStatus(store.file(StoreLayout.settings), context: ErrorContext("read", store.file(StoreLayout.settings))) != nil {
+            smallDocuments.append((StoreLayout.settings, .settings))
+        }
+        for (relative, kind) in smallDocuments {
+            let bytes: [UInt8]
+            do { bytes = try FileReader.read(store.file(relative), system: store.system) } catch {
+                result.unreadable.append(error)
+                continue
+            }
+            var original: [UInt8]?
+            if let backup {
+                do { original = try FileReader.read(backup.file(relative), system: backup.system) } catch  where error.code == .notFound {
+                    original = nil
+                } catch {
+                    result.unreadable.append(error)
+                }
+            }
+            result.smallDocumentsChecked += 1
+            for reader in result.readers {
+                result.smallDocumentFailures += RollbackCheck.checkSmallDocument(
+                    bytes: bytes, file: relative, kind: kind, original: original, reader: reader, storeVersion: storeVersion)
+            }
         }
         try checkQueue(summaries, ids: Set(ids.items), storeVersion: storeVersion, result: &result)
         return result

@@ -7,7 +7,7 @@ struct CommandRegistry: Sendable {
     /// Every command type, in help order: the one list a new command is added to.
     static let all: [any Subcommand.Type] = [
         StatusCommand.self, PlanCommand.self, MigrateCommand.self, VerifyCommand.self, RollbackCommand.self,
-        ListCommand.self, ShowCommand.self, QueueCommand.self, StatsCommand.self, ValidateCommand.self,
+        ListCommand.self, ShowCommand.self, QueueCommand.self, StatsCommand.self, SettingsCommand.self, ValidateCommand.self,
         BackupCommand.self, VerifyBackupCommand.self, RestoreCommand.self, ExportCommand.self, ImportCommand.self,
         ImportCoreDataCommand.self, ListBackupsCommand.self, PruneBackupsCommand.self,
     ]

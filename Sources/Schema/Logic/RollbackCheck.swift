@@ -53,11 +53,13 @@ public enum RollbackCheck {
     package enum ReaderView: Sendable, Hashable {
         case v1(WorkStreamV1)
         case v2(WorkStreamV2)
+        case v3(WorkStreamV3)
 
         var fields: WorkStreamFieldsV1 {
             switch self {
             case .v1(let s): s.fields
             case .v2(let s): s.fields
+            case .v3(let s): s.fields
             }
         }
 
@@ -65,6 +67,7 @@ public enum RollbackCheck {
             switch self {
             case .v1(let s): s.unknown
             case .v2(let s): s.unknown
+            case .v3(let s): s.unknown
             }
         }
 
@@ -79,17 +82,103 @@ public enum RollbackCheck {
                 s.schemaVersion = 2
                 s.fields.unreadCount = s.fields.unreadCount == 0 ? 1 : 0
                 return s.json
+            case .v3(var s):
+                s.schemaVersion = 3
+                s.fields.unreadCount = s.fields.unreadCount == 0 ? 1 : 0
+                return s.json
             }
         }
     }
 
-    /// The view of a reader of version `reader` (1 or 2). A v2 reader reads a document a v1
-    /// writer left as v1 code does (its dual read).
+    /// The view of a reader of version `reader` (1 to 3). A reader reads a document an older
+    /// writer left as that writer's code does (its dual read).
     package static func view(of bytes: [UInt8], reader: Int) throws(SchemaError) -> ReaderView {
         guard reader >= 2 else { return .v1(try v1View(of: bytes)) }
         let json = try DocumentVersion.parse(bytes)
-        if try DocumentVersion.peek(json) < 2 { return .v1(try WorkStreamV1(json: json)) }
-        return .v2(try WorkStreamV2(json: json, acceptingNewerVersions: true))
+        let version = try DocumentVersion.peek(json)
+        if version < 2 { return .v1(try WorkStreamV1(json: json)) }
+        if reader == 2 || version < 3 { return .v2(try WorkStreamV2(json: json, acceptingNewerVersions: true)) }
+        return .v3(try WorkStreamV3(json: json, acceptingNewerVersions: true))
+    }
+
+    /// Checks (a)–(c) for a customisation or `settings.json` as a reader of version `reader`
+    /// (its frozen type, `CustomisationV1` or `SettingsV1`, newer keys kept as unknown keys):
+    /// (a) it decodes; (b) it sees the values this code sees, and every key the steps after its
+    /// version add is there for it to keep (with `original`, the document before migration:
+    /// the values it saw then, too); (c) its read-modify-write keeps every other key.
+    package static func checkSmallDocument(
+        bytes: [UInt8], file: String, kind: StoreLayout.DocumentKind, original: [UInt8]?, reader: Int, storeVersion: Int
+    ) -> [Failure] {
+        var failures: [Failure] = []
+        func fail(_ check: Check, _ reason: String) { failures.append(Failure(check: check, file: file, reason: reason, reader: reader)) }
+        let steps = MigrationChain.steps(from: reader, to: storeVersion)
+        let newerKeys = kind == .customisation ? steps.flatMap(\.addedCustomisationKeys) : steps.flatMap(\.addedSettingsKeys)
+        let seen: (values: JSONObject, unknown: JSONObject, written: JSONValue)
+        do {
+            seen = try smallDocumentView(bytes, kind: kind, reader: reader)
+        } catch {
+            return [Failure(check: .v1Decodes, file: file, reason: error.reason, reader: reader)]
+        }
+        for key in newerKeys where seen.unknown[key] == nil { fail(.valuesPreserved, "the v\(reader) view lacks '\(key)'") }
+        do {
+            let current = try smallDocumentView(bytes, kind: kind, reader: DocumentVersion.newest)
+            for (key, value) in seen.values where current.values[key] != value {
+                fail(
+                    .valuesPreserved,
+                    "'\(key)' is \(value.briefDescription) to a v\(reader) reader, \(current.values[key]?.briefDescription ?? "absent") to this code")
+            }
+            if let original {
+                let before = try smallDocumentView(original, kind: kind, reader: reader)
+                for (key, value) in before.values where seen.values[key] != value {
+                    fail(
+                        .valuesPreserved,
+                        "'\(key)' was \(value.briefDescription) before migration, now \(seen.values[key]?.briefDescription ?? "absent")")
+                }
+            }
+        } catch {
+            fail(.valuesPreserved, "this code can't read it: \(error.reason)")
+        }
+        if case .object(let before)? = try? DocumentVersion.parse(bytes), case .object(let after) = seen.written {
+            let lost = before.keys.filter { $0 != "schema_version" && after[$0] != before[$0] }.sorted()
+            if !lost.isEmpty { fail(.v2KeysSurviveV1Write, "a v\(reader) writer would lose or change: \(lost.joined(separator: ", "))") }
+        }
+        return failures
+    }
+
+    /// A small document as the frozen type of `reader` reads it (this code's type for a reader
+    /// of the newest version): the values of its own keys, its unknown keys, and what it writes
+    /// back with its own `schema_version`.
+    private static func smallDocumentView(
+        _ bytes: [UInt8], kind: StoreLayout.DocumentKind, reader: Int
+    ) throws(SchemaError) -> (values: JSONObject, unknown: JSONObject, written: JSONValue) {
+        func split(_ json: JSONValue, _ unknown: JSONObject) -> JSONObject {
+            guard case .object(var members) = json else { return [:] }
+            for key in unknown.keys { members.removeValue(forKey: key) }
+            members.removeValue(forKey: "schema_version")
+            return members
+        }
+        switch kind {
+        case .customisation where reader < CustomisationV4.version:
+            var document = try CustomisationV1(bytes: bytes, acceptingNewerVersions: true)
+            let values = split(document.json, document.unknown)
+            document.schemaVersion = reader
+            return (values, document.unknown, document.json)
+        case .customisation:
+            var document = try CustomisationV4(bytes: bytes, acceptingNewerVersions: true)
+            let values = split(document.json, document.unknown)
+            document.schemaVersion = reader
+            return (values, document.unknown, document.json)
+        case _ where reader < SettingsV4.version:
+            var document = try SettingsV1(bytes: bytes, acceptingNewerVersions: true)
+            let values = split(document.json, document.unknown)
+            document.schemaVersion = reader
+            return (values, document.unknown, document.json)
+        default:
+            var document = try SettingsV4(bytes: bytes, acceptingNewerVersions: true)
+            let values = split(document.json, document.unknown)
+            document.schemaVersion = reader
+            return (values, document.unknown, document.json)
+        }
     }
 
     /// The keys v2 adds to a work stream.

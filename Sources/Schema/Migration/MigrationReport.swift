@@ -99,7 +99,7 @@ public enum Change: Sendable, Hashable, CustomStringConvertible {
         case .mirrorKeysRemoved: "remove the seven queue keys (the queue is in queue.json)"
         case .mirrorKeysWritten: "write the seven queue keys from queue.json"
         case .staleMirrorKey(let k, let v): "drop \(k) = \(v): queue.json does not imply it (a stale leftover)"
-        case .wrongTypeReplaced(let k, let f, let e, let v): "\(k) = \(f) is not \(e) (left by an older app) → '\(v)' (the default)"
+        case .wrongTypeReplaced(let k, let f, let e, let v): "\(k) = \(f) is not \(e), the type the new version gives the key → '\(v)' (the default)"
         case .leftoverFolderRemoved(let n):
             "remove the folder and its \(n) work stream file\(n == 1 ? "" : "s"), left by an interrupted layout change (the store's folder holds the same work streams)"
         }

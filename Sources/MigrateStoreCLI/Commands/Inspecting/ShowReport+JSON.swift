@@ -33,6 +33,7 @@ extension ShowReport {
             "provider_session_id_is_default": .bool(!hasKey("provider_session_id")),
             "provider_session_differs_from_id": .bool(providerSessionID != id.lowercased),
             "is_hidden": .bool(isUserDeleted),
+            "has_draft": .bool(customisation?.hasDraft ?? false),
             "hidden_reasons": isUserDeleted ? [.string(HiddenReason.deleted.rawValue)] : [],
             "fifo_position": fifoPosition.map { .int($0) } ?? .null,
             "priority_position": place.map { .int($0.position) } ?? .null,

@@ -32,6 +32,7 @@ extension ShowReport {
             ("provider", provider + (hasKey("provider") ? "" : " (default: the document has no provider)")),
             ("provider session", providerSessionID + providerSessionNote),
             ("hidden", isUserDeleted ? "yes: deleted by the user" : "no"),
+            ("draft", draftNote),
             ("FIFO queue", fifoPosition.map { "position \($0)" } ?? "not queued"),
         ]
         if let place = priorityPlace {
@@ -45,6 +46,12 @@ extension ShowReport {
             rows.append(("reconcile", "pending: \(pendingReconcile); shown is the queue the next writer establishes"))
         }
         return rows
+    }
+
+    /// Whether the user left unsent text, and how long it is (its text is in the customisation below).
+    private var draftNote: String {
+        guard let draft = customisation?.draft, !draft.isEmpty else { return "none" }
+        return "yes: \(TextFormat.plural(draft.count, "character")) not sent"
     }
 
     private var providerSessionNote: String {
@@ -75,7 +82,8 @@ extension ShowReport {
                 ("custom_name", customisation.customName.map(TextFormat.quoted) ?? "null"),
                 ("is_user_deleted", String(customisation.isUserDeleted)),
                 ("created_at", RFC3339.format(customisation.createdAt)),
-                ("schema_version", String(customisation.schemaVersion)),
+            ] + (customisation.schemaVersion >= CustomisationV4.version ? [("draft", customisation.draft.map(TextFormat.quoted) ?? "null")] : []) + [
+                ("schema_version", String(customisation.schemaVersion))
             ] + customisation.unknown.keys.sorted().map { ($0, CompactJSON.render(customisation.unknown[$0]!)) })
     }
 

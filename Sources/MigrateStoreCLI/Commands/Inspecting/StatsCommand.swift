@@ -110,6 +110,12 @@ struct StoreStats {
     var reportedMessages: Int { scan.sessions.reduce(0) { $0 + Int($1.messageCount) } }
     var deleted: Int { scan.customisations.filter { $0.document.isUserDeleted && scan.sessionFiles.contains($0.document.id) }.count }
     var locallyCreated: Int { scan.sessions.filter(\.isLocallyCreated).count }
+    /// Work streams with unsent text (spec §11), and drafts of work streams the store lacks.
+    var drafts: (streams: Int, orphans: Int) {
+        let withDraft = scan.customisations.filter { $0.document.hasDraft }
+        let streams = withDraft.filter { scan.sessionFiles.contains($0.document.id) }.count
+        return (streams, withDraft.count - streams)
+    }
     var unread: (streams: Int, messages: Int) {
         (scan.sessions.filter { $0.unreadCount > 0 }.count, scan.sessions.reduce(0) { $0 + Int($1.unreadCount) })
     }

@@ -19,7 +19,9 @@ extension StoreStats {
         lines.append(
             "Work streams: \(TextFormat.count(deleted)) deleted by the user, \(TextFormat.count(locallyCreated)) locally created, "
                 + "\(TextFormat.count(unread.streams)) with unread messages (\(TextFormat.count(unread.messages)) unread), "
-                + "\(TextFormat.count(providerSessionReplaced)) with a provider session id other than their id")
+                + "\(TextFormat.count(providerSessionReplaced)) with a provider session id other than their id, "
+                + "\(TextFormat.count(drafts.streams)) with a draft"
+                + (drafts.orphans > 0 ? " (and \(TextFormat.plural(drafts.orphans, "draft")) of work streams the store lacks)" : ""))
         lines.append(
             "Providers: "
                 + (providers.isEmpty ? "none" : providers.sorted { $0.key < $1.key }.map { "\($0.key) \(TextFormat.count($0.value))" }.joined(separator: ", ")))
@@ -86,6 +88,7 @@ extension StoreStats {
                 "total": .int(scan.sessions.count), "deleted": .int(deleted), "locally_created": .int(locallyCreated),
                 "with_unread": .int(unread.streams), "unread_messages": .int(unread.messages),
                 "provider_session_differs": .int(providerSessionReplaced),
+                "with_draft": .int(drafts.streams), "orphan_drafts": .int(drafts.orphans),
             ],
             "providers": .object(providers.mapValues { .int($0) }),
             "queues": [

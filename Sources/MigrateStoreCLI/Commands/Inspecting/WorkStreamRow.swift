@@ -10,6 +10,8 @@ struct WorkStreamRow {
     var displayName: String
     var displayNameSource: WorkStreamRules.DisplayNameSource
     var isUserDeleted: Bool
+    /// The user has typed text in this work stream and not sent it (spec §11).
+    var hasDraft: Bool
     /// 1-based FIFO position, or nil when not in the FIFO queue.
     var fifoPosition: Int?
     /// The priority-queue entry and its 1-based place in the whole priority queue.
@@ -27,17 +29,19 @@ struct WorkStreamRow {
         displayName = WorkStreamRules.displayName(backendName: summary.backendName, customisation: customisation)
         displayNameSource = WorkStreamRules.displayNameSource(backendName: summary.backendName, customisation: customisation)
         isUserDeleted = customisation?.isUserDeleted ?? false
+        hasDraft = customisation?.hasDraft ?? false
         fifoPosition = queue.fifoPosition[summary.id]
         let priority = queue.priorityEntry[summary.id]
         (priorityEntry, priorityPosition) = (priority?.entry, priority?.position)
     }
 
-    /// `local`, `deleted`, `hidden`, as the FLAGS column shows them.
+    /// `local`, `deleted`, `hidden`, `draft`, as the FLAGS column shows them.
     var flags: [String] {
         var flags: [String] = []
         if summary.isLocallyCreated { flags.append("local") }
         if isUserDeleted { flags.append("deleted") }
         if isHidden { flags.append("hidden") }
+        if hasDraft { flags.append("draft") }
         return flags
     }
 
@@ -50,6 +54,7 @@ struct WorkStreamRow {
             .init("display_name_source", .string(displayNameSource.rawValue)),
             .init("fifo_position", fifoPosition.map { .int($0) } ?? .null),
             .init("file_size", .int(summary.fileSize)),
+            .init("has_draft", .bool(hasDraft)),
             .init("hidden_reasons", .array(hiddenReasons.map(JSONOutputValue.string))),
             .init("id", .string(id.lowercased)),
             .init("is_hidden", .bool(isHidden)),

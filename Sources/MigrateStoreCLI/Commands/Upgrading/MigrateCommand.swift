@@ -14,7 +14,10 @@ struct MigrateCommand: Subcommand {
     static let noBackup = OptionSpec.flag(
         "no-backup", help: "Don't take a backup. Use only when you have your own copy of the store.")
     static let allowBreaking = OptionSpec.flag(
-        "allow-breaking", help: "Take a breaking step (--to \(MigrationChain.folderRenamingStep.to)): older app versions are refused afterwards. Needs a backup (not with --no-backup).")
+        "allow-breaking",
+        help:
+            "Take a breaking step (--to \(MigrationChain.folderRenamingStep.to)): older app versions are refused afterwards. Needs a backup (not with --no-backup)."
+    )
 
     private static let breaking = MigrationChain.folderRenamingStep
 

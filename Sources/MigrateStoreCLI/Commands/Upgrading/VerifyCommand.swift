@@ -107,6 +107,13 @@ struct VerifyCommand: Subcommand {
                 out.print("\(indent)(\(check.rawValue)) \(name): " + (failures.isEmpty ? "ok (\(covered) checked)" : "\(failures.count) failed"))
                 for failure in failures.prefix(50) { out.print("\(indent)  - \(failure.file): \(failure.reason)") }
             }
+            if result.smallDocumentsChecked > 0 {
+                let failures = result.smallDocumentFailures.filter { $0.reader == reader }
+                out.print(
+                    "\(indent)(a–c) the customisations and settings.json, as a v\(reader) reader: "
+                        + (failures.isEmpty ? "ok (\(result.smallDocumentsChecked) checked)" : "\(failures.count) failed"))
+                for failure in failures.prefix(50) { out.print("\(indent)  - (\(failure.check.rawValue)) \(failure.file): \(failure.reason)") }
+            }
         }
         if against == nil {
             out.print(
@@ -137,12 +144,13 @@ struct VerifyCommand: Subcommand {
                         (String($0), Self.checksJSON(result, reader: $0, storeVersion: storeVersion))
                     })),
             "failures": .array(
-                result.failures.map {
+                (result.failures + result.smallDocumentFailures).map {
                     .object([
                         "check": .string($0.check.rawValue), "reader": .int($0.reader),
                         "file": .string($0.file), "reason": .string($0.reason),
                     ])
                 }),
+            "small_documents_checked": .int(result.smallDocumentsChecked),
         ])
         return passed ? .success : .verificationFailed
     }
