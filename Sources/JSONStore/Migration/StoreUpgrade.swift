@@ -118,7 +118,12 @@ public enum StoreUpgrade {
                 "Can't migrate '\(path)' to schema version \(requested): this code knows schema "
                     + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: .advice(fix))
         }
-        // The breaking step and its inverse (spec §9, §11): `StoreUpgrade+Breaking.swift`.
+        // A store the reader rule refuses (newer, or a pair this chain never writes, such as the
+        // pre-release v4 layout) is refused before anything looks at its folders.
+        if let refusal = try Store.classify(path).refusal {
+            throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(refusal).", path: joinPath(path, StoreLayout.manifest))
+        }
+        // The breaking step and its inverse (spec §9, §12): `StoreUpgrade+Breaking.swift`.
         let stored = try rawSchemaVersion(path)
         let goal = requested ?? max(stored, MigrationChain.defaultTarget(from: stored))
         let rename = LayoutChange.Direction.forward
