@@ -74,7 +74,7 @@ extension StoreMigrator {
         // The barrier's descriptor, opened before staging writes its first file (`commitStaged`).
         let barrier: FileDescriptor? =
             write ? try AtomicFile.openDirectory(store.path, system: store.system, context: ErrorContext("write", store.path)) : nil
-        if write { (survey, staged) = try stage(target: target, report: &report, progress: progress) } else { survey = try self.survey() }
+        if write { (survey, staged) = try stage(target: target, report: &report, progress: progress) } else { survey = try self.survey(progress: progress) }
         if write {
             do { try WriteRecord.remove(store: store.path, system: store.system) } catch {
                 removeTemporaries(staged)

@@ -32,8 +32,13 @@ public struct StoreMigrator: Sendable {
 
     /// What a migration to `target` (by default ``defaultTarget``) would do, per document, in
     /// write order. Writes nothing at all.
+    /// - Parameter progress: Told `.phase(.validating, …)` once the work streams are listed and
+    ///   after each, as the first pass reads them (a layout change's plan reports nothing).
     /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
-    public func plan(to target: Int? = nil, now: Date = Date(), toolVersion: String = Store.libraryVersion) throws(StoreError) -> MigrationReport {
+    public func plan(
+        to target: Int? = nil, now: Date = Date(), toolVersion: String = Store.libraryVersion,
+        progress: @escaping (StoreProgress) -> Void = { _ in }
+    ) throws(StoreError) -> MigrationReport {
         let version = store.compatibility.storeSchemaVersion, goal = target ?? defaultTarget
         // A store on either side of the chain's folder rename whose target crosses it (spec §11): what
         // `LayoutChange` would do. A store past the rename at its version: what an interrupted layout
@@ -47,7 +52,8 @@ public struct StoreMigrator: Sendable {
             write: false,
             context: StoreMigration.Context(
                 startedAt: now, finishedAt: now, toolVersion: toolVersion,
-                target: target ?? defaultTarget))
+                target: target ?? defaultTarget),
+            progress: progress)
     }
 
     /// Decodes and validates every document of the store, writing nothing (not even a lock file).

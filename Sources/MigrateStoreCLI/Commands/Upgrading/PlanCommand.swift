@@ -35,7 +35,10 @@ struct PlanCommand: Subcommand {
         let migrator = StoreMigrator(store: store)
         let to = target ?? migrator.defaultTarget
         try TargetVersion.refuseGoingBack(to, from: from, store: store.path, command: Self.spec.name)
-        let report = try migrator.plan(to: to, toolVersion: ToolInfo.version)
+        // On a terminal, after a second: "Validating: 1200/10000 work streams".
+        let progress = OperationProgress(out)
+        let report = try migrator.plan(to: to, toolVersion: ToolInfo.version) { progress.show($0) }
+        progress.finish()
         let steps = MigrationChain.steps(from: from, to: to)
         if report.isNoop {
             out.print("'\(store.path)' is already at version \(to): a migration would change nothing.")
