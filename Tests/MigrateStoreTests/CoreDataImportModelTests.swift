@@ -42,7 +42,9 @@ struct CoreDataImportModelTests {
         let migrations = try #require(try document(scratch("store/store.json"))["migrations"] as? [[String: Any]])
         #expect(migrations.count == 1)
         let record = try #require(migrations.first)
-        #expect(record["from"] as? Int == 3 && record["to"] as? Int == 3 && record["tool_version"] as? String == "9.9")
+        #expect(
+            record["from"] as? Int == CoreDataImport.schemaVersion && record["to"] as? Int == CoreDataImport.schemaVersion
+                && record["tool_version"] as? String == "9.9")
         #expect(record["source"] as? String == "core_data" && record["core_data_model_version"] as? Int == 6)
         let hashes = try #require(record["core_data_entity_hashes"] as? [String: String])
         #expect(hashes["CDMessage"] == F.hash("CDMessage", version: 6, early: false).base64EncodedString() && hashes.count == 3)

@@ -5,7 +5,7 @@ import Testing
 @testable import JSONStore
 
 /// `import-coredata`: the shipped app's Core Data file (every model version, its -wal, its odd
-/// rows) into a new store at schema v3, the source untouched (spec §13).
+/// rows) into a new store at the newest rollback-safe schema (v4), the source untouched (spec §13).
 @Suite(.enabled(if: SkippedTests.check(CoreDataFixture.sqliteAvailable, "MigrateStoreTests CoreDataImportTests", CoreDataFixture.sqliteMissing)))
 struct CoreDataImportTests {
     typealias S = AppStoreSample
@@ -27,12 +27,12 @@ struct CoreDataImportTests {
         let (report, store) = try importSample(version: version, scratch)
         #expect(report.modelVersion == version)
         #expect(report.workStreams == 4 && report.messages == 4 && report.customisations == 3)
-        #expect(report.storeSchemaVersion == 3 && report.files == 4 + 3 + 3)
+        #expect(report.storeSchemaVersion == CoreDataImport.schemaVersion && report.files == 4 + 3 + 3)
         #expect(Set(try store.listWorkStreams().items.map(\.id)) == [S.a, S.b, S.c, S.walOnly])
         let manifest = try document(scratch("store"), "store.json")
-        #expect(manifest["schema_version"] as? Int == 3 && manifest["min_reader_version"] as? Int == 1)
+        #expect(manifest["schema_version"] as? Int == CoreDataImport.schemaVersion && manifest["min_reader_version"] as? Int == 1)
         let a = try document(scratch("store"), "sessions/\(S.a.uuidString.lowercased()).json")
-        #expect(a["schema_version"] as? Int == 3)
+        #expect(a["schema_version"] as? Int == CoreDataImport.schemaVersion)
         #expect(a["provider"] as? String == (version >= 3 ? "cursor" : "claude"))
         #expect(a["next_seq"] as? Int == (version >= 5 ? 42 : 0))
         #expect(a["live_from_seq"] as? Int == (version >= 6 ? 40 : 0))

@@ -155,19 +155,34 @@ struct CoreDataImportValueTests {
             "\(run.stdout)")
     }
 
-    @Test func preferenceKeysNotCarriedAreListedByName() throws {
+    @Test func theToolListsThePreferencesCarriedTheDraftsAndTheKeysNotCarried() throws {
         let scratch = TemporaryDirectory()
         let source = try S.write(version: 7, in: scratch.path)
-        let plist: [String: Any] = [
-            "queueEnabled": true, "sessionDrafts": ["a": "draft"], "commandMRU": ["x"], "serverURL": "host",
-            "VoiceCode.v6ToV7BackfillComplete": true,
-        ]
-        try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: URL(fileURLWithPath: scratch("p.plist")))
+        try CoreDataImportPreferencesTests.writePlist(CoreDataImportPreferencesTests.everyKey, to: scratch("p.plist"))
         let run = try BuiltTool.run(["import-coredata", source, scratch("store"), "--preferences", scratch("p.plist")])
         #expect(run.code == 0, "\(run)")
-        #expect(run.stdout.contains("\n  preferences not carried (3): commandMRU, serverURL, sessionDrafts\n"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                """
+                  settings: queue_enabled true, priority_queue_enabled true from '\(scratch("p.plist"))'
+                  preferences carried (18): commandMRU, continuePlaybackWhenLocked, defaultProvider, lastUsedDirectory, maxMessageSizeKB, \
+                notifyOnResponse, priorityQueueEnabled, queueEnabled, recentDirectories, recentSessionsLimit, resourceStorageLocation, \
+                respectSilentMode, selectedVoiceIdentifier, serverPort, serverURL, sessionDrafts, systemPrompt, voiceOutputMuted
+                  drafts: 3 (2 in a new customisation: its work stream had none)
+                  preferences not carried (3): AppleLanguages, NSInterfaceStyle, hasSeenOnboarding
+                  2 preference values not taken exactly as they are:
+                    not_a_work_stream_id: 'sessionDrafts': the draft of 'not-an-id' (5 characters): 'not-an-id' is not a work stream's id (a UUID); left out
+                    duplicate_id: 'sessionDrafts': the draft of '\(S.a.uuidString)' is a second one for work stream \(S.a.lowercased); \
+                the lower-case key's is kept, this one left out
+
+                """), "\(run.stdout)")
+        #expect(try String(contentsOfFile: scratch("store/settings.json"), encoding: .utf8) == CoreDataImportPreferencesTests.everyKeySettings)
         let json = try BuiltTool.run(["import-coredata", source, scratch("store2"), "--preferences", scratch("p.plist"), "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["preference_keys_not_carried"] as? [String] == ["commandMRU", "serverURL", "sessionDrafts"])
+        #expect(object["preference_keys_not_carried"] as? [String] == ["AppleLanguages", "NSInterfaceStyle", "hasSeenOnboarding"])
+        #expect((object["preference_keys_carried"] as? [String])?.count == 18)
+        #expect(object["drafts"] as? Int == 3 && object["customizations_for_drafts"] as? Int == 2)
+        let findings = try #require(object["preference_findings"] as? [[String: String]])
+        #expect(findings.map { $0["kind"] } == ["not_a_work_stream_id", "duplicate_id"] && findings.allSatisfy { $0["key"] == "sessionDrafts" })
     }
 }

@@ -51,51 +51,71 @@ public enum CoreDataImport {
         source path: String, into targetPath: String, preferences: String?, allowUnknown: Bool, dryRun: Bool,
         tool: String, version: String, system: SystemCalls
     ) throws(StoreError) -> CoreDataImportReport {
+        try run(
+            source: path, into: targetPath, preferences: preferences.map(Preferences.file), allowUnknown: allowUnknown, dryRun: dryRun,
+            tool: tool, version: version, system: system)
+    }
+
+    /// The import, with the preferences from anywhere, told the progress and asked whether to go
+    /// on after each document staged and before the swap (`firstLaunch`).
+    static func run(
+        source path: String, into targetPath: String, preferences: Preferences?, allowUnknown: Bool, dryRun: Bool,
+        tool: String, version: String, system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in },
+        shouldContinue: @escaping () -> Bool = { true }
+    ) throws(StoreError) -> CoreDataImportReport {
         let target = try SiblingPath(targetPath)
         try Restore.requireParent(target, verb: "import", system: system)
-        if !dryRun { _ = try StoreSwap.recover(target, tool: tool, version: version, system: system) }
+        if !dryRun { _ = try StoreSwap.recover(target, tool: tool, version: version, system: system, progress: progress) }
         let hint = "Import into a new or empty folder."
         if let refusal = try TargetState.inspect(target, verb: "import", system: system).refusal(target, verb: "import", forceHint: hint) {
             throw refusal
         }
-        let prefs = try preferences.map { (p: String) throws(StoreError) in try AppPreferences.read(p, system: system) }
+        let prefs = try preferences.map { (p: Preferences) throws(StoreError) in try AppPreferences.read(p, system: system) }
         let source = try CoreDataSource(path, system: system)
         let model = source.model
         if !model.unknown.isEmpty && !allowUnknown { throw unknownRefusal(path, model.unknown) }
         let backfill = CoreDataBackfill.decide(model: model, preferences: prefs)
         let started = Date()
-        let output = try DocumentOutput(dryRun ? nil : StagedStore(besides: target, system: system))
+        let output = try DocumentOutput(dryRun ? nil : StagedStore(besides: target, system: system), shouldContinue: shouldContinue)
         do throws(StoreError) {
             var reader = CoreDataReader(source: source, model: model, backfill: backfill.applied, now: started)
             let queue = try reader.buildQueue()
+            let customisations = try reader.readCustomisations(drafts: prefs?.drafts ?? [:])
+            output.count(.importing, total: reader.workStreamCount + customisations.documents.count + 3, progress: progress)
             let counts = try reader.writeWorkStreams(queue: queue, to: output)
-            let customisations = try reader.writeCustomisations(to: output)
+            for customisation in customisations.documents {
+                try output.add(StoreLayout.customisationPath(customisation.id), customisation.encoded)
+            }
             let settings = prefs?.settings ?? Settings(schemaVersion: schemaVersion)
             try output.add(StoreLayout.settings, settings.encoded)
             try output.add(StoreLayout.queue, queue.encoded)
             let backfilled = reader.findings.all.filter { $0.kind == .offsetBackfilled }.count
             let recorded = [
-                "work_streams": counts.workStreams, "messages": counts.messages, "customizations": customisations,
-                "offsets_backfilled": backfilled, "findings": reader.findings.all.count,
+                "work_streams": counts.workStreams, "messages": counts.messages, "customizations": customisations.documents.count,
+                "drafts": customisations.drafts, "offsets_backfilled": backfilled, "findings": reader.findings.all.count,
+                "preference_findings": prefs?.findings.count ?? 0,
             ]
             let manifest = ManifestV2(
                 createdAt: reader.now, migrations: [record(model, counts: recorded, at: reader.now, version: version)],
                 minReaderVersion: MigrationChain.minReaderVersion(at: schemaVersion), schemaVersion: schemaVersion)
             try output.add(StoreLayout.manifest, manifest.encoded)
             if let staged = output.staged {
-                try staged.seal()
-                _ = try StagedSwap.commit(staged, force: false, tool: tool, version: version, forceHint: hint, system: system)
+                try staged.seal(progress: progress)
+                try output.checkContinue()
+                _ = try StagedSwap.commit(staged, force: false, tool: tool, version: version, forceHint: hint, system: system, progress: progress)
             }
             return CoreDataImportReport(
                 source: path, target: targetPath, modelVersion: model.version, earlyBuild: model.build == .early,
                 modelExplanation: model.explanation, entityHashes: model.metadata.base64Hashes, unknown: model.unknown,
                 hadWAL: source.wal != nil, walCommits: source.wal?.commits ?? 0, walIgnoredBytes: source.wal?.ignoredBytes ?? 0,
                 backfillApplied: backfill.applied, backfillReason: backfill.reason, offsetsBackfilled: backfilled,
-                workStreams: counts.workStreams, messages: counts.messages, customisations: customisations,
+                workStreams: counts.workStreams, messages: counts.messages, customisations: customisations.documents.count,
                 fifo: queue.fifo.map { $0.workStreamID }, priority: queue.priority.map { $0.workStreamID }, settings: settings,
-                preferences: preferences, preferenceKeysFound: prefs?.keysFound ?? [], preferenceKeysNotCarried: prefs?.keysNotCarried ?? [],
-                findings: reader.findings.all,
-                files: output.files, bytes: output.bytes, dryRun: dryRun, storeSchemaVersion: schemaVersion)
+                preferences: preferences?.shown, preferenceKeysCarried: prefs?.keysCarried ?? [],
+                preferenceKeysNotCarried: prefs?.keysNotCarried ?? [], drafts: customisations.drafts,
+                customisationsForDrafts: customisations.created, preferenceFindings: prefs?.findings ?? [],
+                findings: reader.findings.all, files: output.files, bytes: output.bytes, dryRun: dryRun, storeSchemaVersion: schemaVersion,
+                importedAt: reader.now)
         } catch {
             output.staged?.directory.discard()
             throw error
@@ -128,18 +148,40 @@ extension CoreDataImport {
     }
 }
 
-/// Where the documents go: a staging folder, or (a dry run) only counted.
+/// Where the documents go: a staging folder, or (a dry run) only counted; each one told to the
+/// progress (`.importing`), and the caller asked whether to go on after each.
 final class DocumentOutput {
     let staged: StagedStore?
+    private let shouldContinue: () -> Bool
+    private var counter: PhaseCounter?
     private(set) var files = 0
     private(set) var bytes: Int64 = 0
 
-    init(_ staged: StagedStore?) { self.staged = staged }
+    init(_ staged: StagedStore?, shouldContinue: @escaping () -> Bool = { true }) {
+        self.staged = staged
+        self.shouldContinue = shouldContinue
+    }
+
+    /// From now on, each document is one of `total` told to `progress` (`0 of total` at once).
+    func count(_ phase: StoreProgress.Phase, total: Int, progress: @escaping (StoreProgress) -> Void) {
+        counter = PhaseCounter(phase, total: total, report: progress)
+    }
 
     func add(_ path: String, _ content: [UInt8]) throws(StoreError) {
         guard let filePath = StoreFilePath(path) else { preconditionFailure("CoreDataImport: '\(path)' is no store path") }
+        try checkContinue()
         try staged?.add(filePath, content)
         files += 1
         bytes += Int64(content.count)
+        counter?.step()
+    }
+
+    /// Throws `.cancelled` when the caller said to stop; the import then discards what it staged.
+    func checkContinue() throws(StoreError) {
+        guard !shouldContinue() else { return }
+        throw StoreError(
+            .cancelled,
+            "The import into '\(staged?.target.path ?? "")' was cancelled before the store was put in place. "
+                + "Nothing was written: the next call starts again.", path: staged?.target.path)
     }
 }

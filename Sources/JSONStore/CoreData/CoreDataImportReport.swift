@@ -33,13 +33,23 @@ public struct CoreDataImportReport: Sendable {
     /// The queues of `queue.json`, in the app's order (work-stream ids).
     public var fifo: [UUID]
     public var priority: [UUID]
-    /// The settings written, and the preferences file they came from (nil: the defaults hold).
+    /// The settings written, and where the preferences came from: the file's path, or what was
+    /// given in code (`property-list data (812 bytes)`, `a UserDefaults dictionary (41 keys)`);
+    /// nil: none were given, and the defaults hold.
     public var settings: Settings
     public var preferences: String?
-    /// The preference keys the file had; a missing one keeps its default.
-    public var preferenceKeysFound: [String]
-    /// Every other key of the preferences, by name: not carried into the store.
+    /// The app's preference keys whose value went into the store (`settings.json`, the drafts),
+    /// sorted; a key the preferences lack keeps its default.
+    public var preferenceKeysCarried: [String]
+    /// Every key of the preferences that is not one of the app's preferences the store holds,
+    /// by name, sorted: not carried into the store.
     public var preferenceKeysNotCarried: [String]
+    /// The drafts carried (`sessionDrafts`), and how many of them needed a new customisation
+    /// (their work stream had none).
+    public var drafts: Int
+    public var customisationsForDrafts: Int
+    /// Every preference value not taken exactly as it is, by key, with what was done.
+    public var preferenceFindings: [PreferenceFinding]
     /// Every row not taken exactly as it is, or left out, with what was done.
     public var findings: [CoreDataFinding]
     /// Files written (or that would be) and their total size.
@@ -47,8 +57,10 @@ public struct CoreDataImportReport: Sendable {
     public var bytes: Int64
     /// True when nothing was written.
     public var dryRun: Bool
-    /// The schema version of the new store (3).
+    /// The schema version of the new store (`CoreDataImport.schemaVersion`).
     public var storeSchemaVersion: Int
+    /// The time of the import, as recorded in the store's migration record (whole milliseconds).
+    public var importedAt: Date
 }
 
 /// Whether the import derives the sync offsets from the sequence numbers (spec §13): the app does
@@ -69,7 +81,7 @@ enum CoreDataBackfill {
                 true,
                 preferences == nil
                     ? "no --preferences says the app already derived the offsets: any still 0 are derived"
-                    : "the preferences lack \(AppPreferences.backfillKey): any offset still 0 is derived"
+                    : "the preferences hold no boolean \(AppPreferences.backfillKey): any offset still 0 is derived"
             )
         }
     }

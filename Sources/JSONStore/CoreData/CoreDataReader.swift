@@ -18,6 +18,8 @@ struct CoreDataReader {
     private var earlyCustomisations: [Customisation] = []
     /// Every work stream's `Z_PK` → id, to check each message's relationship against its `sessionId`.
     private var idByPrimaryKey: [Int64: UUID] = [:]
+    /// The number of work streams pass 2 writes (one per distinct id), known after pass 1.
+    private(set) var workStreamCount = 0
 
     init(source: CoreDataSource, model: CoreDataModel, backfill: Bool, now: Date) {
         self.source = source; self.model = model; self.backfill = backfill
@@ -32,16 +34,22 @@ struct CoreDataReader {
         var previous: UUID?
         var ignored = CoreDataFindings()
         ignored.source = source.path
-        let now = self.now, table = model.workStreamTable
+        let now = self.now, table = model.workStreamTable, early = model.build == .early
         var ids: [Int64: UUID] = [:]
+        var customisations: [Customisation] = []
         try source.database.query(model.workStreamQuery) { (row: SQLiteRow) throws(StoreError) in
-            guard let session = try CoreDataRows.workStream(CoreDataValues(row: row, now: now), &ignored, table: table, backfill: false) else { return }
+            let values = CoreDataValues(row: row, now: now)
+            guard let session = try CoreDataRows.workStream(values, &ignored, table: table, backfill: false) else { return }
             ids[ignored.primaryKey] = session.fields.id
             guard session.fields.id != previous else { return }
             previous = session.fields.id
             summaries.append(WorkStreamQueueSummary(id: session.fields.id, schemaVersion: CoreDataImport.schemaVersion, keys: session.fields.queueKeys))
+            // Known before pass 2 so that the documents can be counted first; pass 2 reports them.
+            if early, let customisation = try CoreDataRows.earlyCustomisation(values, &ignored, of: session) { customisations.append(customisation) }
         }
         idByPrimaryKey = ids
+        workStreamCount = summaries.count
+        earlyCustomisations = customisations
         var queue = QueueBuilder.build(from: summaries)
         queue.schemaVersion = CoreDataImport.schemaVersion
         return queue
@@ -58,7 +66,6 @@ struct CoreDataReader {
         var counts = (workStreams: 0, messages: 0)
         var f = findings
         let now = self.now, ids = idByPrimaryKey, table = model.workStreamTable, backfill = self.backfill, early = model.build == .early
-        var customisations: [Customisation] = []
         try source.database.query(model.workStreamQuery) { (row: SQLiteRow) throws(StoreError) in
             let values = CoreDataValues(row: row, now: now)
             guard var session = try CoreDataRows.workStream(values, &f, table: table, backfill: backfill) else { return }
@@ -68,7 +75,7 @@ struct CoreDataReader {
                 return
             }
             previous = id
-            if early, let customisation = try CoreDataRows.earlyCustomisation(values, &f, of: session) { customisations.append(customisation) }
+            if early { _ = try CoreDataRows.earlyCustomisation(values, &f, of: session) }  // its finding; pass 1 kept it
             let (table, pk) = (f.table, f.primaryKey)
             session.fields.messages = try cursor.take(id, ids: ids, &f)
             f.row(table, pk, id)
@@ -85,33 +92,40 @@ struct CoreDataReader {
         }
         try cursor.drain(&f)
         findings = f
-        earlyCustomisations = customisations
         return counts
     }
 
-    /// Every customisation (`CDUserSession`), including those of work streams that do not exist;
-    /// in the early build, those its work-stream rows held.
-    mutating func writeCustomisations(to output: DocumentOutput) throws(StoreError) -> Int {
-        guard let query = model.customisationQuery else {
-            for customisation in earlyCustomisations { try output.add(StoreLayout.customisationPath(customisation.id), customisation.encoded) }
-            return earlyCustomisations.count
-        }
-        var previous: UUID?
-        var count = 0
-        var f = findings
-        let now = self.now
-        try source.database.query(query) { (row: SQLiteRow) throws(StoreError) in
-            guard let customisation = try CoreDataRows.customisation(CoreDataValues(row: row, now: now), &f) else { return }
-            if customisation.id == previous {
-                f.add(.duplicateID, "a second customisation with this id; the first (lowest Z_PK) is imported, this row is left out")
-                return
+    /// Every customisation (`CDUserSession`), including those of work streams that do not exist
+    /// (in the early build, those its work-stream rows held), each with its draft from `drafts`;
+    /// then a new customisation (`created_at` the time of the import) for each draft whose work
+    /// stream has none (spec §11).
+    ///
+    /// - Returns: The documents, the number of drafts they hold, and how many were created for one.
+    mutating func readCustomisations(drafts: [UUID: String]) throws(StoreError) -> (documents: [Customisation], drafts: Int, created: Int) {
+        var documents = earlyCustomisations
+        if let query = model.customisationQuery {
+            var previous: UUID?
+            var f = findings
+            let now = self.now
+            try source.database.query(query) { (row: SQLiteRow) throws(StoreError) in
+                guard let customisation = try CoreDataRows.customisation(CoreDataValues(row: row, now: now), &f) else { return }
+                if customisation.id == previous {
+                    f.add(.duplicateID, "a second customisation with this id; the first (lowest Z_PK) is imported, this row is left out")
+                    return
+                }
+                previous = customisation.id
+                documents.append(customisation)
             }
-            previous = customisation.id
-            try output.add(StoreLayout.customisationPath(customisation.id), customisation.encoded)
-            count += 1
+            findings = f
         }
-        findings = f
-        return count
+        var left = drafts
+        for index in documents.indices {
+            documents[index].draft = left.removeValue(forKey: documents[index].id)
+        }
+        let created = left.sorted { $0.key.lowercased < $1.key.lowercased }.map {
+            Customisation(id: $0.key, createdAt: now, draft: $0.value, schemaVersion: CoreDataImport.schemaVersion)
+        }
+        return (documents + created, drafts.count, created.count)
     }
 
     /// The ids that more than one row of `table` has (normally none: the app's model makes ids unique).

@@ -15,7 +15,7 @@ struct ImportCoreDataCommand: Subcommand {
     static let target = ArgumentSpec(name: "store", help: "The store directory to create (new or empty).", role: .target(verb: "import"))
     static let preferences = OptionSpec.string(
         "preferences", valueName: "plist",
-        help: "The app's preferences (binary or XML property list) for settings.json.",
+        help: "The app's preferences (binary or XML property list): its settings for settings.json, its drafts for the customisations.",
         role: .inputFile(noun: "the app's preferences file"))
     static let dryRun = OptionSpec.flag("dry-run", help: "Read and report everything; write nothing.")
     static let allowUnknown = OptionSpec.flag(
@@ -29,7 +29,7 @@ struct ImportCoreDataCommand: Subcommand {
             + "file, its -wal and -shm are never changed. The new store (schema version \(CoreDataImport.schemaVersion)) appears whole or not at all. "
             + "Rows not taken exactly as they are (messages of no work stream, relationships that disagree with "
             + "sessionId, empty dates, duplicate ids, numbers out of range, values of the wrong type, derived offsets) are "
-            + "listed with what was done. Tables, columns and entities no model of the app has are refused unless "
+            + "listed with what was done, and so are preferences of the wrong type; every preference key not carried is listed by name. Tables, columns and entities no model of the app has are refused unless "
             + "--allow-unknown is given.",
         arguments: [source, target], options: [preferences, allowUnknown, dryRun])
 
@@ -79,13 +79,8 @@ struct ImportCoreDataCommand: Subcommand {
         lines.append("  queue: \(r.fifo.count) in the FIFO queue, \(r.priority.count) in the priority queue")
         let values = "queue_enabled \(r.settings.queueEnabled), priority_queue_enabled \(r.settings.priorityQueueEnabled)"
         if let preferences = r.preferences {
-            let missing = ["queueEnabled", "priorityQueueEnabled"].filter { !r.preferenceKeysFound.contains($0) }
-            lines.append(
-                "  settings: \(values) from '\(preferences)'" + (missing.isEmpty ? "" : " (it has no \(missing.joined(separator: " or ")): the default, false)")
-            )
-            if !r.preferenceKeysNotCarried.isEmpty {
-                lines.append("  preferences not carried (\(r.preferenceKeysNotCarried.count)): " + r.preferenceKeysNotCarried.joined(separator: ", "))
-            }
+            lines.append("  settings: \(values) from '\(preferences)'")
+            lines += preferenceLines(r)
         } else {
             lines.append("  settings: the defaults, \(values): no --preferences was given")
         }
@@ -94,6 +89,25 @@ struct ImportCoreDataCommand: Subcommand {
         } else {
             lines.append("\(counted(r.findings.count, "row")) not taken exactly as \(r.findings.count == 1 ? "it is" : "they are"):")
             lines += r.findings.map { "  \($0.kind.rawValue): \($0)" }
+        }
+        return lines
+    }
+
+    /// What became of each preference: carried, drafts, not carried, not taken as it is.
+    static func preferenceLines(_ r: CoreDataImportReport) -> [String] {
+        var lines = [
+            "  preferences carried (\(r.preferenceKeysCarried.count)): "
+                + (r.preferenceKeysCarried.isEmpty ? "none" : r.preferenceKeysCarried.joined(separator: ", "))
+        ]
+        lines.append(
+            "  drafts: \(r.drafts)" + (r.customisationsForDrafts > 0 ? " (\(r.customisationsForDrafts) in a new customisation: its work stream had none)" : ""))
+        if !r.preferenceKeysNotCarried.isEmpty {
+            lines.append("  preferences not carried (\(r.preferenceKeysNotCarried.count)): " + r.preferenceKeysNotCarried.joined(separator: ", "))
+        }
+        if !r.preferenceFindings.isEmpty {
+            let count = r.preferenceFindings.count
+            lines.append("  \(counted(count, "preference value")) not taken exactly as \(count == 1 ? "it is" : "they are"):")
+            lines += r.preferenceFindings.map { "    \($0.kind.rawValue): \($0)" }
         }
         return lines
     }
@@ -109,7 +123,12 @@ struct ImportCoreDataCommand: Subcommand {
                 "applied": .bool(r.backfillApplied), "reason": .string(r.backfillReason),
                 "values_changed": .int(r.offsetsBackfilled),
             ]),
-            "preference_keys_not_carried": .array(r.preferenceKeysNotCarried.map { .string($0) }), "work_streams": .int(r.workStreams),
+            "preference_keys_carried": .array(r.preferenceKeysCarried.map { .string($0) }),
+            "preference_keys_not_carried": .array(r.preferenceKeysNotCarried.map { .string($0) }),
+            "drafts": .int(r.drafts), "customizations_for_drafts": .int(r.customisationsForDrafts),
+            "preference_findings": .array(
+                r.preferenceFindings.map { .object(["kind": .string($0.kind.rawValue), "key": .string($0.key), "detail": .string($0.detail)]) }),
+            "work_streams": .int(r.workStreams),
             "messages": .int(r.messages),
             "customizations": .int(r.customisations), "files": .int(r.files), "bytes": .int(Int(r.bytes)),
             "store_schema_version": .int(r.storeSchemaVersion),
