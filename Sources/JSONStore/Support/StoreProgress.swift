@@ -33,7 +33,9 @@ public enum StoreProgress: Sendable, Equatable {
         case removingOldFiles
         /// `StoreExport.write` writes the store's files (counts files).
         case exporting
-        /// `StoreImport.read` reads, checks and stages the export's files (counts files).
+        /// `StoreImport.read` reads, checks and stages the export's files; `CoreDataImport.run`
+        /// and `firstLaunch` stage the documents they make of the app's Core Data store and
+        /// preferences (counts files).
         case importing
         /// `Restore.run` copies the verified backup's files next to the target (counts files).
         case restoring
