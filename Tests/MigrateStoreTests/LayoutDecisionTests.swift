@@ -41,6 +41,34 @@ import Testing
         #expect(snapshot(scratch.path) == before, "no byte, no lock file, no backup folder")
     }
 
+    /// Spec §11: a store that a pre-release build took through the breaking rename, which it
+    /// numbered v4 (`work-streams/`, schema_version 4, min_reader_version 4), is refused by every
+    /// command with the way out, and nothing changes.
+    @Test func aStoreAtThePreReleaseV4LayoutIsRefusedWithTheWayOut() throws {
+        let scratch = TemporaryDirectory("layout-pre-release")
+        let store = try scratch.copySample("v5-store", as: "store")
+        let path = store + "/store.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "\n  \"schema_version\": 5\n", with: "\n  \"schema_version\": 4\n")
+            .replacingOccurrences(of: "\n  \"min_reader_version\": 5,\n", with: "\n  \"min_reader_version\": 4,\n")
+        try #require(edited.contains("\"min_reader_version\": 4,\n  \"schema_version\": 4\n"), "\(text)")
+        try edited.write(toFile: path, atomically: false, encoding: .utf8)
+        let before = snapshot(scratch.path)
+        for arguments in [
+            ["validate", store], ["migrate", store], ["migrate", store, "--no-backup"], ["ls", store],
+            ["backup", store, scratch("backup")], ["verify", store],
+        ] {
+            let run = try BuiltTool.run(arguments)
+            #expect(run.code == 65, "\(arguments): \(run)")
+            #expect(
+                run.stderr.contains(
+                    "the store has schema_version 4 with min_reader_version 4, which this tool never writes (its v4 admits readers from version 1): "
+                        + "a pre-release build took it to that build's v4, the breaking rename to work-streams/, which this version numbers v5. "
+                        + "Take it back with that build ('migrate --to 3'), then migrate it with this one"), "\(arguments): \(run.stderr)")
+        }
+        #expect(snapshot(scratch.path) == before, "no byte, no lock file, no backup folder")
+    }
+
     @Test func aStrayCopyOfTheOtherLayoutsFolderIsRefusedNotRemoved() throws {
         let scratch = TemporaryDirectory("layout-stray")
         let store = try scratch.copySample("v4-store", as: "store")

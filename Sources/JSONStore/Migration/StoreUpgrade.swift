@@ -118,8 +118,19 @@ public enum StoreUpgrade {
                 "Can't migrate '\(path)' to schema version \(requested): this code knows schema "
                     + "versions \(MigrationChain.oldest) to \(MigrationChain.newest). \(fix) Nothing was changed.", path: path, recovery: .advice(fix))
         }
+        // A store at the breaking rename as a pre-release build numbered it (spec §11) is refused
+        // before its folders are judged: `work-streams/` there is that build's layout, not what an
+        // interrupted layout change of this chain left.
+        let compatibility = try Store.classify(path)
+        if case .refused(let schema, let minReader, _) = compatibility,
+            ManifestHeader.isPreReleaseRename(schemaVersion: schema, minReaderVersion: minReader)
+        {
+            throw StoreError(
+                .unsupportedVersion, "Can't migrate '\(path)': \(compatibility.refusal ?? "this tool can't read it").",
+                path: joinPath(path, StoreLayout.manifest))
+        }
         // The breaking step and its inverse (spec §9, §11): `StoreUpgrade+Breaking.swift`.
-        let stored = try rawSchemaVersion(path)
+        let stored = compatibility.storeSchemaVersion
         let goal = requested ?? max(stored, MigrationChain.defaultTarget(from: stored))
         let rename = LayoutChange.Direction.forward
         if stored <= MigrationChain.newest, goal >= rename.to || stored >= rename.to {
