@@ -74,9 +74,9 @@ import Testing
                         read (along the rollback-safe steps, which only add keys). If a migration was
                         interrupted, running 'migrate' again finishes it. On a store already at the
                         target version it only brings up to date what an older app version wrote since
-                        (the reconcile 'plan' shows), if anything. A breaking step (v3 → v4: older app
-                        versions are refused afterwards) runs only with --to 4 --allow-breaking, after a
-                        verified backup; 'migrate --to 3' on a v4 store runs its exact inverse.
+                        (the reconcile 'plan' shows), if anything. A breaking step (v4 → v5: older app
+                        versions are refused afterwards) runs only with --to 5 --allow-breaking, after a
+                        verified backup; 'migrate --to 4' on a v5 store runs its exact inverse.
 
                         USAGE: migrate-store migrate <store> [options]
 
@@ -84,10 +84,10 @@ import Testing
                           <store>                 The store directory.
 
                         OPTIONS:
-                          --to <version>          The schema version to migrate to (1 to 4). The default
+                          --to <version>          The schema version to migrate to (1 to 5). The default
                                                   is the newest version that every app version the store
                                                   admits can still read.
-                          --allow-breaking        Take a breaking step (--to 4): older app versions are
+                          --allow-breaking        Take a breaking step (--to 5): older app versions are
                                                   refused afterwards. Needs a backup (not with
                                                   --no-backup).
                           --backup-dir <dir>      Where to create the backup taken before the first

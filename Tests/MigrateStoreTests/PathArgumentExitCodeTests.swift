@@ -90,7 +90,7 @@ import Testing
 
     @Test func noOpMigrateJSONLeavesOutDocumentsAsTheREADMESays() throws {
         let temporary = TemporaryDirectory("noop-json")
-        let store = try temporary.copySample("v3-store")
+        let store = try temporary.copySample("v4-store")
         let run = try BuiltTool.run(["migrate", store, "--json"])
         #expect(run.code == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])

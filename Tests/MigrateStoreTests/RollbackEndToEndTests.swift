@@ -20,7 +20,7 @@ import Testing
         try Data(session.encoded).write(to: URL(fileURLWithPath: path))
     }
 
-    /// v1 → migrate (to v3) → v3 writes (incl. compaction) → v1 writer edits, queue moves, a
+    /// v1 → migrate (to v4) → v4 writes (incl. compaction) → v1 writer edits, queue moves, a
     /// deletion and a new work stream → migrate again → verify: nothing either side wrote is lost.
     /// (`VersionChainEndToEndTests` does the same with a v2 writer.)
     @Test func fullRollbackCycleLosesNothing() throws {
@@ -30,7 +30,7 @@ import Testing
         try Samples.copy("v1-store", to: path)
         #expect(try BuiltTool.run(["migrate", path, "--no-backup", "--quiet"]).code == 0)
 
-        // Current (v3) app: compaction replaces the provider session of 'login'; a message is sent in 'plain'.
+        // Current (v4) app: compaction replaces the provider session of 'login'; a message is sent in 'plain'.
         let store = try Store.open(at: path)
         try store.updateWorkStream(Self.login) { $0.providerSessionID = Self.compacted }
         try store.enqueue(Self.plain)
@@ -71,7 +71,7 @@ import Testing
         #expect(try after.queue().fifo.map(\.workStreamID) == [Self.network, newID, Self.plain])
         #expect(throws: StoreError.self) { try after.workStream(Self.drafts) }
         guard case .v2(let manifest) = try after.manifest() else { Issue.record("manifest"); return }
-        #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3", "1→3"], "the re-upgrade is recorded from the v1 writer's version")
+        #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3", "3→4", "1→4"], "the re-upgrade is recorded from the v1 writer's version")
     }
 
     static func brokenStore(_ label: String, _ breakIt: (String) throws -> Void) throws -> ToolRun {

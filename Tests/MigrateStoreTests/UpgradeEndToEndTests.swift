@@ -33,13 +33,15 @@ import Testing
         #expect((p["totals"] as! NSDictionary).isEqual(m["totals"] as! NSDictionary))
         #expect((p["documents"] as! NSArray).count == 15 && m["documents"] == nil, "migrate reports totals only")
         #expect(p["files_changed"] as? Int == 15)
-        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.v3Store))
+        let reference = try StoreTrees.migratedV3Sample(at: dir + "/reference")
+        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(reference))
         let steps = try #require(p["steps"] as? [[String: Any]])
-        #expect(steps.map { "\($0["from"]!)→\($0["to"]!) \($0["kind"]!)" } == ["1→2 rollback-safe", "2→3 rollback-safe"])
+        #expect(
+            steps.map { "\($0["from"]!)→\($0["to"]!) \($0["kind"]!)" } == ["1→2 rollback-safe", "2→3 rollback-safe", "3→4 rollback-safe"])
     }
 
-    /// Spec §9: `--to 2`, then `migrate` without a target, gives the files one run to 3 gives.
-    @Test func migratingToV2ThenToTheDefaultEqualsOneRunToV3() throws {
+    /// Spec §9: `--to 2`, then `migrate` without a target, gives the files one run to 4 gives.
+    @Test func migratingToV2ThenToTheDefaultEqualsOneRunToV4() throws {
         let temporary = TemporaryDirectory("two-runs")
         let dir = temporary.path
         try Samples.copy("v1-store", to: dir + "/store")
@@ -47,25 +49,26 @@ import Testing
         #expect(first.code == 0 && first.stdout.contains("Migrated '\(dir)/store' from schema version 1 to 2: "), "\(first)")
         #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.v2Store))
         let second = try BuiltTool.run(["migrate", dir + "/store", "--no-backup"])
-        #expect(second.code == 0 && second.stdout.contains("Migrated '\(dir)/store' from schema version 2 to 3: "), "\(second)")
-        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(Samples.v3Store))
+        #expect(second.code == 0 && second.stdout.contains("Migrated '\(dir)/store' from schema version 2 to 4 in 2 steps: "), "\(second)")
+        let reference = try StoreTrees.migratedV3Sample(at: dir + "/reference")
+        #expect(try StoreTrees.documents(dir + "/store") == StoreTrees.documents(reference))
         let manifest = try ManifestV2(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/store/store.json"))))
-        #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3"])
-        #expect(manifest.migrations[0].counts == manifest.migrations[1].counts)
+        #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3", "3→4"])
+        #expect(manifest.migrations[0].counts == manifest.migrations[1].counts && manifest.migrations[1].counts == manifest.migrations[2].counts)
     }
 
-    @Test func migratingTwiceChangesNoByteAndSaysAlreadyAtVersion3() throws {
+    @Test func migratingTwiceChangesNoByteAndSaysAlreadyAtVersion4() throws {
         let temporary = TemporaryDirectory("twice")
         let dir = temporary.path
         try Samples.copy("v1-store", to: dir + "/store")
         #expect(try BuiltTool.run(["migrate", dir + "/store", "--no-backup"]).code == 0)
         let before = snapshot(dir + "/store")
         let again = try BuiltTool.run(["migrate", dir + "/store", "--no-backup"])
-        #expect(again == ToolRun(stdout: "'\(dir)/store' is already at version 3: nothing to do, no document was changed.\n", stderr: "", code: 0))
+        #expect(again == ToolRun(stdout: "'\(dir)/store' is already at version 4: nothing to do, no document was changed.\n", stderr: "", code: 0))
         #expect(snapshot(dir + "/store") == before)
     }
 
-    /// Kill -9 at random points of a v1 → v3 run: a v1 and a v2 reader read every intermediate
+    /// Kill -9 at random points of a v1 → v4 run: a v1 and a v2 reader read every intermediate
     /// state correctly (spec §9), and the next migrate ends byte-identical to an uninterrupted run
     /// (migration timestamps aside).
     @Test func killedMigrationResumesToIdenticalStore() throws {
@@ -150,7 +153,7 @@ import Testing
             #expect(try StoreTrees.documents(store) == expected, "seed \(seed)")
         }
         print(
-            "killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (staged files only), \(halfway) while committing (work streams at v3, exchanged at once or some renamed; store.json still v1) (full run \(Int(fullRun * 1000)) ms)"
+            "killedMigrationResumesToIdenticalStore: \(interrupted) of \(kills) runs killed: \(staging) while staging (staged files only), \(halfway) while committing (work streams at v4, exchanged at once or some renamed; store.json still v1) (full run \(Int(fullRun * 1000)) ms)"
         )
         // The rename window is a few milliseconds (unordered renames run in parallel), so how many
         // kills land in it varies; every state between two renames is checked exhaustively by

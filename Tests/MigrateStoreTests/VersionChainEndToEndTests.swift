@@ -4,7 +4,8 @@ import Testing
 
 @testable import JSONStore
 
-/// Issue 14 acceptance on the built binary: the version chain (spec §9) and schema v3 (§10).
+/// Issue 14 acceptance on the built binary: the version chain (spec §9) and schema v3 (§10), in a
+/// store at the default version (v4, §11).
 @Suite(.serialized) struct VersionChainEndToEndTests {
     static let tagged = UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!  // FIFO 1
     static let network = UUID(uuidString: "555a622d-4eba-4eda-8989-fc9e679fc303")!  // FIFO 2
@@ -14,45 +15,45 @@ import Testing
 
     static func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    @Test func aV1StoreMigratesToV3ByDefaultInOneRunOfTwoSteps() throws {
+    @Test func aV1StoreMigratesToV4ByDefaultInOneRunOfThreeSteps() throws {
         let temporary = TemporaryDirectory("chain-default")
         let store = try temporary.copySample("v1-store", as: "store")
         let run = try BuiltTool.run(["migrate", store, "--no-backup"])
         #expect(run.code == 0, "\(run)")
         #expect(
             run.stdout.contains(
-                "Migrated '\(store)' from schema version 1 to 3 in 2 steps: 15 files change: 56 added_key, "
+                "Migrated '\(store)' from schema version 1 to 4 in 3 steps: 15 files change: 75 added_key, "
                     + "1 manifest_upgraded, 7 message_keys_added, "), "\(run.stdout)")
-        #expect(run.stdout.contains("App versions 1 to 3 can read and write the migrated store as it is"))
-        var migrated = tree(store), expected = tree(Samples.v3Store)
+        #expect(run.stdout.contains("App versions 1 to 4 can read and write the migrated store as it is"))
+        var migrated = tree(store), expected = tree(try StoreTrees.migratedV3Sample(at: temporary("reference")))
         #expect(migrated.removeValue(forKey: "store.json") != nil && expected.removeValue(forKey: "store.json") != nil)
         #expect(migrated == expected)
         let manifest = try ManifestV2(bytes: try Self.read(store + "/store.json"))
-        #expect(manifest.schemaVersion == 3 && manifest.minReaderVersion == 1)
-        #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3"], "one record per step")
+        #expect(manifest.schemaVersion == 4 && manifest.minReaderVersion == 1)
+        #expect(manifest.migrations.map { "\($0.from)→\($0.to)" } == ["1→2", "2→3", "3→4"], "one record per step")
     }
 
-    @Test func migratingAV3StoreChangesNoByte() throws {
+    @Test func migratingAV4StoreChangesNoByte() throws {
         let temporary = TemporaryDirectory("chain-noop")
-        let store = try temporary.copySample("v3-store", as: "store")
+        let store = try temporary.copySample("v4-store", as: "store")
         let before = snapshot(temporary.path)
         let run = try BuiltTool.run(["migrate", store])
-        #expect(run == ToolRun(stdout: "'\(store)' is already at version 3: nothing to do, no document was changed.\n", stderr: "", code: 0))
+        #expect(run == ToolRun(stdout: "'\(store)' is already at version 4: nothing to do, no document was changed.\n", stderr: "", code: 0))
         #expect(snapshot(temporary.path) == before, "no byte, no lock file, no backup folder")
     }
 
     @Test func migratingBackwardsOrBeyondTheChainIsAUsageErrorThatChangesNothing() throws {
         let temporary = TemporaryDirectory("chain-bad-target")
-        let store = try temporary.copySample("v3-store", as: "store")
+        let store = try temporary.copySample("v4-store", as: "store")
         let before = snapshot(temporary.path)
-        let back = try BuiltTool.run(["migrate", store, "--to", "2"])
+        let back = try BuiltTool.run(["migrate", store, "--to", "3"])
         #expect(back.code == 64)
         #expect(
-            back.stderr.contains("Can't migrate '\(store)' to schema version 2: the store is at version 3 already, and a migration never goes back."),
+            back.stderr.contains("Can't migrate '\(store)' to schema version 3: the store is at version 4 already, and a migration never goes back."),
             "\(back.stderr)")
         let beyond = try BuiltTool.run(["migrate", store, "--to", "9"])
         #expect(beyond.code == 64)
-        #expect(beyond.stderr.contains("knows schema versions 1 to 4; '--to 9' is not one of them"), "\(beyond.stderr)")
+        #expect(beyond.stderr.contains("knows schema versions 1 to 5; '--to 9' is not one of them"), "\(beyond.stderr)")
         #expect(snapshot(temporary.path) == before)
     }
 
@@ -63,16 +64,19 @@ import Testing
         #expect(status.code == 0)
         let lines = status.stdout.split(separator: "\n").map(String.init)
         #expect(lines[1] == "Schema version:  2 (min_reader_version 1)")
-        #expect(lines[2] == "Versions:        1 to 4 known to this tool; ahead: 2 → 3 (rollback-safe), 3 → 4 (breaking)")
-        #expect(lines[3] == "Readers:         app versions 1 to 2 now; after 2 → 3: versions 1 to 3; after 3 → 4: version 4 only")
+        #expect(lines[2] == "Versions:        1 to 5 known to this tool; ahead: 2 → 3 (rollback-safe), 3 → 4 (rollback-safe), 4 → 5 (breaking)")
+        #expect(
+            lines[3]
+                == "Readers:         app versions 1 to 2 now; after 2 → 3: versions 1 to 3; after 3 → 4: versions 1 to 4; after 4 → 5: version 5 only")
         let plan = try BuiltTool.run(["plan", store])
         #expect(plan.code == 0)
         #expect(
             plan.stdout.hasPrefix(
                 """
-                Plan for '\(store)': schema version 2 → 3, 1 step. Nothing has been written.
+                Plan for '\(store)': schema version 2 → 4, 2 steps. Nothing has been written.
                   step 2 → 3 (rollback-safe): adds the sync cursors and each message's seq and offset (§10)
-                App versions that can read the store after it: versions 1 to 3.
+                  step 3 → 4 (rollback-safe): adds each work stream's draft and the app's preferences to settings.json (§11)
+                App versions that can read the store after it: versions 1 to 4.
 
                 queue.json
                   write queue.json: 3 FIFO, 4 priority entries
@@ -82,18 +86,19 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["readers"] as? [Int] == [1, 2])
         let ahead = try #require(object["steps_ahead"] as? [[String: Any]])
-        #expect(ahead.count == 2 && ahead[0]["kind"] as? String == "rollback-safe" && ahead[0]["readers_after"] as? [Int] == [1, 2, 3])
-        #expect(ahead[1]["kind"] as? String == "breaking" && ahead[1]["readers_after"] as? [Int] == [4])
+        #expect(ahead.count == 3 && ahead[0]["kind"] as? String == "rollback-safe" && ahead[0]["readers_after"] as? [Int] == [1, 2, 3])
+        #expect(ahead[1]["kind"] as? String == "rollback-safe" && ahead[1]["readers_after"] as? [Int] == [1, 2, 3, 4])
+        #expect(ahead[2]["kind"] as? String == "breaking" && ahead[2]["readers_after"] as? [Int] == [5])
     }
 
-    /// Spec §7, §10: a v2 app writes to a v3 store (it keeps the v3 keys as unknown keys, writes
+    /// Spec §7, §10: a v2 app writes to a v4 store (it keeps the v3 and v4 keys as unknown keys, writes
     /// `schema_version` 2, does not move the cursors): it appends a message to one work stream and
     /// takes another out of the FIFO queue (queue.json first, then the mirror). `migrate` resets
     /// the cursors of the documents it wrote, reports each reset, and loses nothing either side wrote.
-    @Test func aV2WritersEditsToAV3StoreAreUpgradedWithTheCursorsReset() throws {
+    @Test func aV2WritersEditsToAV4StoreAreUpgradedWithTheCursorsReset() throws {
         let temporary = TemporaryDirectory("chain-v2-writer")
-        let store = try temporary.copySample("v3-store", as: "store")
-        // The v3 app synced 'tagged': cursors and message sequence numbers.
+        let store = try temporary.copySample("v4-store", as: "store")
+        // The v4 app synced 'tagged': cursors and message sequence numbers.
         let library = try Store.open(at: store)
         try library.updateWorkStream(Self.tagged) { session in
             session.cursors = SyncCursors(nextSeq: 12, liveFromSeq: 9, lastOffsetMerged: 4096, liveFromOffset: 2048, lastFileSignature: "sig-1")
@@ -127,12 +132,12 @@ import Testing
         #expect(validate.code == 65)
         #expect(
             validate.stdout.contains(
-                "sessions/\(Self.tagged.lowercased).json: schema_version: schema_version 2 in a v3 store: "
+                "sessions/\(Self.tagged.lowercased).json: schema_version: schema_version 2 in a v4 store: "
                     + "an older app (after a rollback) wrote it, so its sync cursors can't be trusted."), "\(validate.stdout)")
-        #expect(validate.stdout.contains("'\(store)' (schema v3): 3 problems"), "\(validate.stdout)")
+        #expect(validate.stdout.contains("'\(store)' (schema v4): 3 problems"), "\(validate.stdout)")
         let plan = try BuiltTool.run(["plan", store])
         #expect(plan.code == 0)
-        #expect(plan.stdout.contains("schema version 3 → 3, no change of version (a reconcile after an older app wrote, spec §7)"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("schema version 4 → 4, no change of version (a reconcile after an older app wrote, spec §7)"), "\(plan.stdout)")
         for reset in [
             "next_seq 12 → default", "live_from_seq 9 → default", "last_offset_merged 4096 → default",
             "live_from_offset 2048 → default", "last_file_signature 'sig-1' → default",
@@ -157,10 +162,10 @@ import Testing
         }
         let verify = try BuiltTool.run(["verify", store])
         #expect(verify.code == 0, "\(verify.stdout)")
-        // Nothing the v3 app wrote to the other work streams was touched.
+        // Nothing the v4 app wrote to the other work streams was touched.
         for name in try FileManager.default.contentsOfDirectory(atPath: store + "/sessions")
         where ![Self.tagged, Self.network, Self.drafts].map({ "\($0.lowercased).json" }).contains(name) {
-            #expect(try Self.read(store + "/sessions/" + name) == (try Self.read(Samples.v3Store + "/sessions/" + name)), "\(name)")
+            #expect(try Self.read(store + "/sessions/" + name) == (try Self.read(Samples.v4Store + "/sessions/" + name)), "\(name)")
         }
     }
 

@@ -62,7 +62,13 @@ extension Store {
 
     /// The sentence `status` and `validate` show for ``interruptedLayoutFolder()``'s folder.
     package func interruptedLayoutMessage(_ folder: String) -> String {
-        "\(folder)/ was left by an interrupted change of layout between schema v3 and v4 (spec §11); this v\(compatibility.storeSchemaVersion) store keeps its work streams in \(workStreamsFolderName)/ and never reads it"
+        "\(folder)/ was left by an interrupted \(Self.layoutChangeDescription); this v\(compatibility.storeSchemaVersion) store keeps its work streams in \(workStreamsFolderName)/ and never reads it"
+    }
+
+    /// "change of layout between schema v4 and v5 (spec §12)": the step that renames the folder of
+    /// the work streams, by the chain's numbers.
+    package static var layoutChangeDescription: String {
+        "change of layout between schema v\(StoreLayout.renamedFolderVersion - 1) and v\(StoreLayout.renamedFolderVersion) (spec §12)"
     }
 
     /// One work stream as its file holds it, whichever version, without the id check.

@@ -20,7 +20,7 @@ extension StoreValidator {
                     StoreProblem(
                         file: entry.name, code: "interrupted_layout_change",
                         message:
-                            "left by an interrupted change of layout between schema v3 and v4 (spec §11); this v\(schemaVersion) store keeps its work streams in \(store.workStreamsFolderName)/ and never reads it",
+                            "left by an interrupted \(Store.layoutChangeDescription); this v\(schemaVersion) store keeps its work streams in \(store.workStreamsFolderName)/ and never reads it",
                         recovery: .run(.migrate(store: store.path), plainly: "Migrate the store", " to finish it.")))
             } else if documentFolders.contains(entry.name) {
                 guard entry.kind != .folder else { continue }

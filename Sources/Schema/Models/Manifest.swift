@@ -35,13 +35,11 @@ public struct ManifestHeader: Sendable, Hashable {
     /// ``DocumentVersion/written``: a store at ``DocumentVersion/current`` is `.current`, one past
     /// it (v4) is `.breakingCurrent`. A frozen reader (`reader` 1, 2 or 3) writes its own only.
     ///
-    /// A store whose `min_reader_version` is not the one the chain gives its version (a pair this
-    /// code never writes, such as schema_version 4 with min_reader_version 4: the breaking rename
-    /// as a pre-release build numbered it, spec §11) is refused, whatever the reader.
+    /// A store at the breaking rename as a pre-release build numbered it (schema_version 4 with
+    /// min_reader_version 4, spec §11: ``isPreReleaseRename(schemaVersion:minReaderVersion:)``)
+    /// is refused, whatever the reader.
     public func compatibility(reader: Int = DocumentVersion.newest) -> StoreCompatibility {
-        if let minReader = minReaderVersion, schemaVersion <= DocumentVersion.newest,
-            minReader != MigrationChain.minReaderVersion(at: schemaVersion)
-        {
+        if let minReader = minReaderVersion, Self.isPreReleaseRename(schemaVersion: schemaVersion, minReaderVersion: minReader) {
             return .refused(storeVersion: schemaVersion, minReaderVersion: minReader, reader: reader)
         }
         if reader == DocumentVersion.newest && DocumentVersion.written.contains(schemaVersion) {
@@ -53,6 +51,18 @@ public struct ManifestHeader: Sendable, Hashable {
         return minReader <= reader
             ? .superseded(storeVersion: schemaVersion, minReaderVersion: minReader)
             : .refused(storeVersion: schemaVersion, minReaderVersion: minReader, reader: reader)
+    }
+}
+
+extension ManifestHeader {
+    /// True for the pair a pre-release build wrote when it took a store through the breaking
+    /// rename, which it numbered one below this chain (spec §11): schema_version 4 with
+    /// min_reader_version 4, the version the step after it renames the folder from, with the
+    /// `min_reader_version` of a breaking step, which this chain's version never has. Any other
+    /// pair is judged by the reader rule and the folders on disk.
+    public static func isPreReleaseRename(schemaVersion: Int, minReaderVersion: Int) -> Bool {
+        schemaVersion == MigrationChain.folderRenamingStep.from && minReaderVersion == schemaVersion
+            && minReaderVersion != MigrationChain.minReaderVersion(at: schemaVersion)
     }
 }
 
@@ -98,7 +108,7 @@ public enum StoreCompatibility: Sendable, Hashable {
     /// For `.refused`: a sentence naming both versions.
     public var refusal: String? {
         guard case .refused(let s, let m, let r) = self else { return nil }
-        if s <= DocumentVersion.newest && m != MigrationChain.minReaderVersion(at: s) {
+        if ManifestHeader.isPreReleaseRename(schemaVersion: s, minReaderVersion: m) {
             return
                 "the store has schema_version \(s) with min_reader_version \(m), which this tool never writes (its v\(s) admits readers from version \(MigrationChain.minReaderVersion(at: s))): "
                 + "a pre-release build took it to that build's v\(s), the breaking rename to \(StoreLayout.renamedWorkStreamsFolder)/, which this version numbers v\(MigrationChain.folderRenamingStep.to). "

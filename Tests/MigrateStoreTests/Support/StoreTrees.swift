@@ -25,6 +25,16 @@ enum StoreTrees {
         }
     }
 
+    /// `Samples/v3-store` taken to the default version (v4) by the built tool, at `target`: what
+    /// one plain `migrate` makes of any older sample. (`Samples/v4-store` is this plus the user's
+    /// drafts and settings, written through the library.)
+    static func migratedV3Sample(at target: String) throws -> String {
+        try Samples.copy("v3-store", to: target)
+        let run = try BuiltTool.run(["migrate", target, "--no-backup", "--quiet"])
+        try #require(run.code == 0, "\(run)")
+        return target
+    }
+
     /// Document bytes by relative path, dot names skipped; `store.json` with its migration timestamps blanked.
     static func documents(_ root: String) throws -> [String: [UInt8]] {
         var files = tree(root).filter { $0.key.hasSuffix(".json") }

@@ -112,7 +112,7 @@ import Testing
         #expect(inodeAfter != inodeBefore, "user-sessions/ was exchanged, not rewritten file by file")
         for name in customisations {
             let text = try String(contentsOfFile: store + "/user-sessions/" + name, encoding: .utf8)
-            #expect(text.contains("\"schema_version\": 3"), "\(name) is at schema version 3")
+            #expect(text.contains("\"schema_version\": 4"), "\(name) is at schema version 4")
         }
         let verify = try Tool.migrate(["verify", store])
         #expect(verify.code == 0, "\(verify.stdout)\(verify.stderr)")
