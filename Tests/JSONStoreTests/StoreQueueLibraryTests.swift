@@ -80,14 +80,14 @@ import Testing
         #expect(try !store.workStream(Sample.g).fields.isInPriorityQueue)
     }
 
-    // The same rule on a v4 store (spec §11: the queue lives in queue.json only).
-    @Test func anAssistantReplyAddsToThePriorityQueueOfAV4Store() throws {
+    // The same rule on a v5 store (spec §12: the queue lives in queue.json only).
+    @Test func anAssistantReplyAddsToThePriorityQueueOfAV5Store() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try V4Store.make(folder))
+        let store = try Store.open(at: try V5Store.make(folder))
         try store.updateSettings { $0.priorityQueueEnabled = true }
-        let session = try store.appendMessagesToRenamedWorkStream(V4Store.released, [Self.reply(V4Store.released)])
+        let session = try store.appendMessagesToRenamedWorkStream(V5Store.released, [Self.reply(V5Store.released)])
         #expect(session.messageCount == Int32(session.messages.count))
-        #expect(try store.queue().priority.last?.workStreamID == V4Store.released)
+        #expect(try store.queue().priority.last?.workStreamID == V5Store.released)
         #expect(try store.queue().priority.last?.priority == 10)
     }
 }

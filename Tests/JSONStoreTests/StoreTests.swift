@@ -56,13 +56,13 @@ import Testing
 
     @Test func newerStoreThatAdmitsThisReaderIsOpened() throws {
         let dir = TemporaryDirectory()
-        // Past v4 every store keeps its work streams in work-streams/ (spec §11).
-        let path = try V4Store.make(dir)
+        // Past v5 every store keeps its work streams in work-streams/ (spec §12).
+        let path = try V5Store.make(dir)
         let manifest =
-            "{\"format\": \"work-stream-store\", \"schema_version\": 5, \"min_reader_version\": 4, \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
+            "{\"format\": \"work-stream-store\", \"schema_version\": 6, \"min_reader_version\": 5, \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
         try manifest.write(toFile: path + "/store.json", atomically: false, encoding: .utf8)
         let store = try Store.open(at: path)
-        #expect(store.compatibility == .superseded(storeVersion: 5, minReaderVersion: 4))
+        #expect(store.compatibility == .superseded(storeVersion: 6, minReaderVersion: 5))
         #expect(try store.listWorkStreams().items.count == 8)
     }
 
