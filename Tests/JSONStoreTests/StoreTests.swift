@@ -209,7 +209,7 @@ import Testing
     /// for writing takes the session keys as the truth and rebuilds queue.json, read-only opening changes nothing.
     @Test func openingForWritingReconcilesAfterAV1Writer() throws {
         let dir = TemporaryDirectory()
-        let path = try dir.copySample("v3-store")
+        let path = try dir.copySample("v4-store")
         let file = path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json"
         var session = try WorkStreamV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))), acceptingNewerVersions: true)
         session.schemaVersion = 1
