@@ -10,7 +10,7 @@ import Testing
 
     @Test func firstCustomisationWriteCreatesUserSessionsWithModeAndFsyncOfTheStore() throws {
         let dir = TemporaryDirectory()
-        let path = try dir.copySample("v3-store")
+        let path = try dir.copySample("v4-store")
         try FileManager.default.removeItem(atPath: path + "/user-sessions")
         let calls = RecordingCalls()
         let store = try Store.open(at: path, options: Store.Options(), system: SystemCalls(calls: calls))

@@ -68,8 +68,8 @@ import Testing
         }
         #expect(error?.code == .invalidArgument)
         #expect(
-            error?.message == "Can't migrate '\(path)' to schema version 7: this code knows schema versions 1 to 4. "
-                + "Pass a version from 1 to 4, or leave the target out, or use the version of the tool that writes schema version 7. Nothing was changed.")
+            error?.message == "Can't migrate '\(path)' to schema version 7: this code knows schema versions 1 to 5. "
+                + "Pass a version from 1 to 5, or leave the target out, or use the version of the tool that writes schema version 7. Nothing was changed.")
         #expect(snapshot(path, includingRoot: true) == before)
     }
 

@@ -47,7 +47,7 @@ import Testing
         }
         let backups = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("store.backup-") }
         #expect(backups.count == 1)
-        #expect(printed.last?.hasPrefix("v1 → v3, ") == true && printed.last?.hasSuffix("backup at \(folder.path)/\(backups[0])") == true)
+        #expect(printed.last?.hasPrefix("v1 → v4, ") == true && printed.last?.hasSuffix("backup at \(folder.path)/\(backups[0])") == true)
         #expect(
             printed.prefix(9) == ["0/8", "1/8", "2/8", "3/8", "4/8", "5/8", "6/8", "7/8", "8/8"],
             "one event before each of the sample's eight work streams, and one when the last is done")

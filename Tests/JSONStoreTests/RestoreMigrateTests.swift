@@ -74,7 +74,7 @@ import Testing
         let restored = try Self.modes(target)
         for path in added {
             #expect(restored[path] == 0o640, "\(path)")
-            #expect(String(decoding: tree(target)[path] ?? [], as: UTF8.self).contains("\"schema_version\": 3"), "\(path)")
+            #expect(String(decoding: tree(target)[path] ?? [], as: UTF8.self).contains("\"schema_version\": 4"), "\(path)")
         }
         #expect(Self.folderModes(target) == Self.folderModes)
         let everything = tree(target, dotNames: true, everyKind: true)
@@ -139,8 +139,8 @@ import Testing
         #expect(planned.documents.map(\.changes) == made.documents.map(\.changes))
     }
 
-    /// A backup of a v4 store (spec §11: `work-streams/`) is at the newest version: `--migrate`
-    /// has nothing to do and restores it as it is, as it does a v3 backup.
+    /// A backup of a v5 store (spec §12: `work-streams/`) is at the newest version: `--migrate`
+    /// has nothing to do and restores it as it is, as it does a v4 backup.
     @Test func migrateRestoresABackupAtTheNewestLayoutAsItIs() throws {
         let scratch = TemporaryDirectory()
         let store = try scratch.copySample("v5-store", as: "store")

@@ -121,9 +121,9 @@ import Testing
 
     @Test func breakingUpgradeReportsTheLayoutChangesValidationAndMigration() throws {
         let folder = TemporaryDirectory()
-        let store = try folder.copySample("v3-store", as: "store")
+        let store = try folder.copySample("v4-store", as: "store")
         var seen: [StoreProgress] = []
-        _ = try StoreUpgrade.run(at: store, to: 4, backup: .folder(folder("backup")), allowBreaking: true, tool: "t", version: "1") { event in
+        _ = try StoreUpgrade.run(at: store, to: 5, backup: .folder(folder("backup")), allowBreaking: true, tool: "t", version: "1") { event in
             if case .progress(let progress) = event { seen.append(progress) }
         }
         let files = try BackupVerification.verify(backup: folder("backup")).fileCount

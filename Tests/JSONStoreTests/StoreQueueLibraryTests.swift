@@ -4,7 +4,7 @@ import Testing
 
 @testable import JSONStore
 
-/// Spec §5, "Receiving a reply", through `Store` on a copy of `Samples/v3-store`
+/// Spec §5, "Receiving a reply", through `Store` on a copy of `Samples/v4-store`
 /// (priority_queue_enabled is true there): `message_count` after an append, and a reply added to
 /// the priority queue. The pure rules are in SchemaTests' MessageAppendRulesTests.
 @Suite struct StoreQueueLibraryTests {
@@ -27,7 +27,7 @@ import Testing
     // 2 messages and a count of 2; b holds 3 with a backend count of 7. It used to be left as it was.
     @Test func appendingSetsMessageCountToTheMessagesHeld() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"))
         #expect(try store.appendMessages(Sample.g, [Self.reply(Sample.g, "user"), Self.reply(Sample.g, "user")]).fields.messageCount == 4)
         #expect(try store.appendMessages(Sample.b, [Self.reply(Sample.b, "user")]).fields.messageCount == 4)
         #expect(try store.workStream(Sample.b).fields.messageCount == 4, "written")
@@ -38,7 +38,7 @@ import Testing
     // With the app's retention (keep 50 once above 60), the count is taken after the prune.
     @Test func theCountIsTakenAfterTheRetentionPrune() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"), options: Store.Options(messageRetention: .app))
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"), options: Store.Options(messageRetention: .app))
         let many = (0..<58).map { _ in Self.reply(Sample.g, "user") }
         #expect(try store.appendMessages(Sample.g, many).fields.messageCount == 60, "2 + 58, not above 60: all kept")
         let session = try store.appendMessages(Sample.g, [Self.reply(Sample.g, "user")])
@@ -51,7 +51,7 @@ import Testing
     // the end; c, queued at P1, moves to the end of P1 and keeps its priority_queued_at.
     @Test func anAssistantReplyAddsToThePriorityQueue() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"))
         let before = Date()
         let g = try store.appendMessages(Sample.g, [Self.reply(Sample.g)])
         #expect(try Self.priorityList(store) == ["c:1/1.0", "d:1/2.0", "e:10/1.5", "f:10/2.0", "g:10/3.0"])
@@ -70,7 +70,7 @@ import Testing
     // the queue is not touched (queue.json keeps its bytes).
     @Test func noReplyOrTheSwitchOffLeavesTheQueue() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v3-store", as: "store")
+        let path = try folder.copySample("v4-store", as: "store")
         let store = try Store.open(at: path)
         let queue = contents(path + "/queue.json")
         try store.appendMessages(Sample.g, [Self.reply(Sample.g, "user")])
@@ -80,14 +80,14 @@ import Testing
         #expect(try !store.workStream(Sample.g).fields.isInPriorityQueue)
     }
 
-    // The same rule on a v4 store (spec §11: the queue lives in queue.json only).
-    @Test func anAssistantReplyAddsToThePriorityQueueOfAV4Store() throws {
+    // The same rule on a v5 store (spec §12: the queue lives in queue.json only).
+    @Test func anAssistantReplyAddsToThePriorityQueueOfAV5Store() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try V4Store.make(folder))
+        let store = try Store.open(at: try V5Store.make(folder))
         try store.updateSettings { $0.priorityQueueEnabled = true }
-        let session = try store.appendMessagesToRenamedWorkStream(V4Store.released, [Self.reply(V4Store.released)])
+        let session = try store.appendMessagesToRenamedWorkStream(V5Store.released, [Self.reply(V5Store.released)])
         #expect(session.messageCount == Int32(session.messages.count))
-        #expect(try store.queue().priority.last?.workStreamID == V4Store.released)
+        #expect(try store.queue().priority.last?.workStreamID == V5Store.released)
         #expect(try store.queue().priority.last?.priority == 10)
     }
 }

@@ -44,7 +44,7 @@ import Testing
     // Spec §5, FIFO removal (the app's testRemoveFromMiddleCompactsPositions).
     @Test func removingFromTheFIFOQueueNullsQueuedAtInTheMirror() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"))
         try store.removeFromQueue(Sample.b)
         let removed = try store.workStream(Sample.b).fields
         #expect(!removed.isInQueue && removed.queuePosition == 0 && removed.queuedAt == nil)
@@ -57,7 +57,7 @@ import Testing
     // a queued P1 work stream stays P1. It used to go to P10 with the default argument.
     @Test func readdingWithoutALevelKeepsTheLevelAndMovesToTheEnd() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"))
         try store.addToPriorityQueue(Sample.c, at: StoreFixtures.t0)
         #expect(try Self.priorityList(store) == ["d:1/2.0", "c:1/3.0", "e:10/1.5", "f:10/2.0"])
         let fields = try store.workStream(Sample.c).fields
@@ -70,7 +70,7 @@ import Testing
     // `priority` is 5 is added at level 5): a work stream not queued gets its stored `priority`.
     @Test func addingWithoutALevelUsesTheDocumentsStoredPriority() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v3-store", as: "store")
+        let path = try folder.copySample("v4-store", as: "store")
         let file = path + "/sessions/\(Sample.g.lowercased).json"
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("\"priority\": 10,"))
@@ -86,7 +86,7 @@ import Testing
     // dropped between d (P1) and e (P10) goes to P10, after f, the end of that level.
     @Test func dropBetweenLevelsGoesToTheEndOfTheLowerNeighboursLevel() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"))
         try store.movePriority(Sample.c, after: Sample.d, before: Sample.e)
         #expect(try Self.priorityList(store) == ["d:1/2.0", "e:10/1.5", "f:10/2.0", "c:10/3.0"])
         let fields = try store.workStream(Sample.c).fields
@@ -99,7 +99,7 @@ import Testing
     // between c and g: their midpoint. It used to be refused with "not neighbours" (`.conflict`).
     @Test func dropBetweenVisibleNeighboursAcrossAHiddenEntry() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"))
         try store.addToPriorityQueue(Sample.g, priority: 1, at: StoreFixtures.t0)
         let shown = try store.visibleQueue().priority.filter(\.isVisible).map(\.workStreamID)
         #expect(shown == [Sample.c, Sample.g, Sample.e, Sample.f])
@@ -115,7 +115,7 @@ import Testing
     /// change, not even the lock file's holder record. A real change afterwards does show.
     @Test func queueCallsThatChangeNoValueWriteNothing() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v3-store", as: "store")
+        let path = try folder.copySample("v4-store", as: "store")
         let store = try Store.open(at: path)
         try Self.ageEverything(path)
         let before = snapshot(path, includingRoot: true)
@@ -140,7 +140,7 @@ import Testing
     /// refused (`.conflict`); with no other neighbour it now changes nothing and writes nothing.
     @Test func dropBesideAWorkStreamNotQueuedCountsItAsAbsent() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v3-store", as: "store")
+        let path = try folder.copySample("v4-store", as: "store")
         let store = try Store.open(at: path)
         let before = tree(path)
         try store.movePriority(Sample.c, after: Sample.g, before: nil)

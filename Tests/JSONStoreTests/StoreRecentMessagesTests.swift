@@ -25,8 +25,9 @@ import Testing
 
     static func file(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    /// What the file holds, decoded from scratch.
-    static func decoded(_ path: String) throws -> WorkStreamV3 { try WorkStreamV3(bytes: file(path)) }
+    /// What the file holds, decoded from scratch: a v4 work stream is a `WorkStreamV3` at
+    /// `schema_version` 4 (§11 adds no work-stream key).
+    static func decoded(_ path: String) throws -> WorkStreamV3 { try WorkStreamV3(bytes: file(path), acceptingNewerVersions: true) }
 
     @Test func repeatedUpdatesKeepTheMessagesAndWriteWhatAFullEncodeWrites() throws {
         let dir = TemporaryDirectory()
@@ -72,7 +73,7 @@ import Testing
         try Data(compact.utf8).write(to: URL(fileURLWithPath: path))
 
         let after = try store.updateWorkStream(id) { $0.fields.unreadCount = 2 }
-        var expected = try WorkStreamV3(bytes: canonical)
+        var expected = try WorkStreamV3(bytes: canonical, acceptingNewerVersions: true)
         expected.fields.unreadCount = 2
         #expect(after == expected)
         #expect(try Self.file(path) == expected.encoded)

@@ -4,14 +4,14 @@ import Testing
 
 @testable import JSONStore
 
-/// The one-step "take the next" on `Store` and `AsyncStore`, on a copy of `Samples/v3-store`
+/// The one-step "take the next" on `Store` and `AsyncStore`, on a copy of `Samples/v4-store`
 /// (FIFO a, b, c; priority c P1/1, d P1/2 (deleted by the user), e P10/1.5, f P10/2).
 @Suite struct StoreTakeNextTests {
     typealias Sample = StoreQueueRulesTests.Sample
 
     @Test func takingTheNextFIFOEntryRemovesItAsRemoveFromQueueDoes() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"))
         try store.setUserDeleted(Sample.a, true)
         let c = try store.summary(Sample.c).effectiveProviderSessionID
         let taken = try store.takeNextFromQueue(lockedProviderSessions: [c])
@@ -29,7 +29,7 @@ import Testing
 
     @Test func takingTheNextPriorityEntryTakesTheMostUrgent() throws {
         let folder = TemporaryDirectory()
-        let store = try Store.open(at: try folder.copySample("v3-store", as: "store"))
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"))
         try store.changePriority(Sample.f, to: 5)
         let taken = try store.takeNextFromPriorityQueue()
         #expect(taken?.workStreamID == Sample.c && taken?.priority == 1 && taken?.priorityOrder == 1)
@@ -44,7 +44,7 @@ import Testing
 
     @Test func anEmptyQueueGivesNilAndWritesNothing() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v3-store", as: "store")
+        let path = try folder.copySample("v4-store", as: "store")
         let store = try Store.open(at: path)
         for id in [Sample.a, Sample.b, Sample.c] { try store.removeFromQueue(id) }
         let before = snapshot(path, includingRoot: true)
@@ -54,7 +54,7 @@ import Testing
 
     @Test func asyncStoreTakesTheNextToo() async throws {
         let folder = TemporaryDirectory()
-        let store = try await AsyncStore.open(at: try folder.copySample("v3-store", as: "store"))
+        let store = try await AsyncStore.open(at: try folder.copySample("v4-store", as: "store"))
         #expect(try await store.takeNextFromQueue()?.workStreamID == Sample.a)
         #expect(try await store.takeNextFromPriorityQueue()?.workStreamID == Sample.c)
         #expect(try await store.queue().fifo.map(\.workStreamID) == [Sample.b, Sample.c])
@@ -65,7 +65,7 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func processesServingOneQueueNeverTakeTheSameWorkStream() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v3-store", as: "store")
+        let path = try folder.copySample("v4-store", as: "store")
         let store = try Store.open(at: path)
         var queued = Set([Sample.a, Sample.b, Sample.c])
         for _ in 0..<27 {

@@ -4,7 +4,7 @@ import Testing
 @testable import JSONStore
 
 @Suite struct StoreOpeningTests {
-    @Test func createdStoreHasV3ManifestDefaultSettingsAndPrivateModes() throws {
+    @Test func createdStoreHasV4ManifestDefaultSettingsAndPrivateModes() throws {
         let dir = TemporaryDirectory()
         let path = dir("s")
         let store = try Store.create(at: path, now: StoreFixtures.t0)
@@ -13,7 +13,29 @@ import Testing
         #expect(Set(files.keys) == ["store.json", "settings.json", "queue.json"])
         #expect(
             String(decoding: files["settings.json"]!, as: UTF8.self)
-                == "{\n  \"priority_queue_enabled\": false,\n  \"queue_enabled\": false,\n  \"schema_version\": 3\n}\n")
+                == """
+                {
+                  "command_mru": {},
+                  "continue_playback_when_locked": true,
+                  "default_provider": "claude",
+                  "last_used_directory": null,
+                  "max_message_size_kb": 200,
+                  "notify_on_response": true,
+                  "priority_queue_enabled": false,
+                  "queue_enabled": false,
+                  "recent_directories": [],
+                  "recent_sessions_limit": 5,
+                  "resource_storage_location": "~/Downloads",
+                  "respect_silent_mode": true,
+                  "schema_version": 4,
+                  "selected_voice_identifier": null,
+                  "server_port": "",
+                  "server_url": "",
+                  "system_prompt": "",
+                  "voice_output_muted": false
+                }
+
+                """)
         #expect(try StoreFixtures.mode(path) == 0o700)
         #expect(try StoreFixtures.mode(path + "/sessions") == 0o700)
         #expect(try StoreFixtures.mode(path + "/store.json") == 0o600)
@@ -30,7 +52,7 @@ import Testing
         let error = #expect(throws: StoreError.self) { try store.enqueue(UUID(uuidString: "ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b")!) }
         #expect(
             error?.message
-                == "Can't write to '\(path)': it is a schema v1 store, and this code writes schema v3 only. Upgrade it first with StoreUpgrade.run(at:), which takes a verified backup and migrates it to schema v3; then open it again."
+                == "Can't write to '\(path)': it is a schema v1 store, and this code writes schema v4 only. Upgrade it first with StoreUpgrade.run(at:), which takes a verified backup and migrates it to schema v4; then open it again."
         )
         #expect(tree(path) == before)
     }
@@ -45,24 +67,24 @@ import Testing
 
     @Test func newerStoreThatExcludesThisReaderIsRefusedNamingBothVersions() throws {
         let dir = TemporaryDirectory()
-        let path = try storeWithManifest(dir, version: 5, minReader: 5)
+        let path = try storeWithManifest(dir, version: 6, minReader: 6)
         let error = #expect(throws: StoreError.self) { try Store.open(at: path, options: .readOnly) }
         #expect(error?.code == .unsupportedVersion)
         #expect(
             error?.message
-                == "Can't open '\(path)': the store has schema_version 5 and needs a reader of version 5 or newer (min_reader_version 5), but this tool reads version 4; use a newer version of the tool."
+                == "Can't open '\(path)': the store has schema_version 6 and needs a reader of version 6 or newer (min_reader_version 6), but this tool reads version 5; use a newer version of the tool."
         )
     }
 
     @Test func newerStoreThatAdmitsThisReaderIsOpened() throws {
         let dir = TemporaryDirectory()
-        // Past v4 every store keeps its work streams in work-streams/ (spec §11).
-        let path = try V4Store.make(dir)
+        // Past v5 every store keeps its work streams in work-streams/ (spec §12).
+        let path = try V5Store.make(dir)
         let manifest =
-            "{\"format\": \"work-stream-store\", \"schema_version\": 5, \"min_reader_version\": 4, \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
+            "{\"format\": \"work-stream-store\", \"schema_version\": 6, \"min_reader_version\": 5, \"created_at\": \"2025-10-14T07:52:18.000Z\", \"migrations\": []}\n"
         try manifest.write(toFile: path + "/store.json", atomically: false, encoding: .utf8)
         let store = try Store.open(at: path)
-        #expect(store.compatibility == .superseded(storeVersion: 5, minReaderVersion: 4))
+        #expect(store.compatibility == .superseded(storeVersion: 6, minReaderVersion: 5))
         #expect(try store.listWorkStreams().items.count == 8)
     }
 
@@ -190,15 +212,15 @@ import Testing
         #expect(migrated.removeValue(forKey: "store.json") != nil && expected.removeValue(forKey: "store.json") != nil)
         #expect(migrated == expected)
         let v2 = try Store.open(at: path)
-        #expect(StoreMigrator(store: v2).defaultTarget == 3)
-        let toV3 = try StoreMigrator(store: v2).migrate(toolVersion: "0.1.0")
+        #expect(StoreMigrator(store: v2).defaultTarget == 4)
+        let toV3 = try StoreMigrator(store: v2).migrate(to: 3, toolVersion: "0.1.0")
         #expect(!toV3.isNoop)
         migrated = tree(path)
         expected = tree(Samples.v3Store)
         #expect(migrated.removeValue(forKey: "store.json") != nil && expected.removeValue(forKey: "store.json") != nil)
         #expect(migrated == expected)
         let before = tree(path)
-        let again = try StoreMigrator(store: try Store.open(at: path)).migrate(toolVersion: "0.1.0")
+        let again = try StoreMigrator(store: try Store.open(at: path)).migrate(to: 3, toolVersion: "0.1.0")
         #expect(again.isNoop)
         #expect(tree(path) == before)
     }
@@ -209,7 +231,7 @@ import Testing
     /// for writing takes the session keys as the truth and rebuilds queue.json, read-only opening changes nothing.
     @Test func openingForWritingReconcilesAfterAV1Writer() throws {
         let dir = TemporaryDirectory()
-        let path = try dir.copySample("v3-store")
+        let path = try dir.copySample("v4-store")
         let file = path + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json"
         var session = try WorkStreamV1(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))), acceptingNewerVersions: true)
         session.schemaVersion = 1

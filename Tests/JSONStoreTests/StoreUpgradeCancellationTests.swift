@@ -61,7 +61,7 @@ import Testing
         #expect(try BackupVerification.verify(backup: folder("backup")).status == .ok)
         // Running it again upgrades (into another backup folder).
         let outcome = try StoreUpgrade.run(at: store, backup: .folder(folder("backup2")), tool: "test", version: "1")
-        guard case .upgraded(_, 1, 3, _) = outcome else { Issue.record("expected .upgraded 1 → 3, got \(outcome)"); return }
+        guard case .upgraded(_, 1, 4, _) = outcome else { Issue.record("expected .upgraded 1 → 4, got \(outcome)"); return }
     }
 
     @Test func anUpgradeThatIsNeverCancelledAsksFourTimesAndUpgrades() throws {
@@ -69,7 +69,7 @@ import Testing
         let store = try folder.copySample("v2-store", as: "store")
         let answers = Answers(stopAt: 0)
         let outcome = try StoreUpgrade.run(at: store, backup: .none, tool: "test", version: "1", shouldContinue: answers.shouldContinue)
-        guard case .upgraded(_, 2, 3, nil) = outcome else { Issue.record("expected .upgraded 2 → 3, got \(outcome)"); return }
+        guard case .upgraded(_, 2, 4, nil) = outcome else { Issue.record("expected .upgraded 2 → 4, got \(outcome)"); return }
         #expect(answers.asked == 4)
     }
 

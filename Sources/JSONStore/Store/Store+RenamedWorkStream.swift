@@ -43,7 +43,7 @@ extension Store {
     public func renamedWorkStream(_ id: UUID) throws(StoreError) -> RenamedWorkStream {
         try requireRenamedLayout("read work stream '\(id.lowercased)'", use: "workStream(_:)", writing: false)
         guard case .v5(let session) = try workStream(id) else {
-            preconditionFailure("Store.workStream: a store at v4 or later decoded a work stream below v4")
+            preconditionFailure("Store.workStream: a store at v5 or later decoded a work stream below v5")
         }
         return session
     }
@@ -69,7 +69,7 @@ extension Store {
         let relative = workStreamFile(id)
         let original = try FileReader.read(file(relative), system: system)
         guard case .v5(var session) = try decodeWorkStream(id, bytes: original) else {
-            preconditionFailure("Store.decodeWorkStream: a store at v4 or later decoded a work stream below v4")
+            preconditionFailure("Store.decodeWorkStream: a store at v5 or later decoded a work stream below v5")
         }
         try body(&session)
         if session.id != id {
@@ -87,18 +87,20 @@ extension Store {
         return session
     }
 
-    /// Refuses a v4-typed call on a store below v4: `api` names the v3 call to use instead.
+    /// Refuses a call typed for the renamed layout (v5) on a store below it: `api` names the call
+    /// of the `sessions/` layout to use instead.
     func requireRenamedLayout(_ call: String, use api: String, writing: Bool = true) throws(StoreError) {
         if writing { try requireWritable() }
         guard !hasRenamedLayout else { return }
+        let renamed = StoreLayout.renamedFolderVersion
         let ways = StoreError.Recovery.runCommand(
-            .migrate(store: path, to: StoreLayout.renamedFolderVersion, allowBreaking: true),
-            advice: "Use \(api), or move the store to v4 first (a migration that takes the breaking step).",
-            before: "Use \(api), or move the store to v4 first with ", after: ".")
+            .migrate(store: path, to: renamed, allowBreaking: true),
+            advice: "Use \(api), or move the store to v\(renamed) first (a migration that takes the breaking step).",
+            before: "Use \(api), or move the store to v\(renamed) first with ", after: ".")
         throw StoreError(
             .unsupportedVersion,
             text: .init(
-                "Can't \(call) in '\(path)' as a v4 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are in \(workStreamsFolderName)/. ",
+                "Can't \(call) in '\(path)' as a v\(renamed) work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are in \(workStreamsFolderName)/. ",
                 ways),
             path: path, recovery: .advice("Use \(api)."))
     }

@@ -135,13 +135,15 @@ extension Store {
         }
     }
 
-    /// Refuses a v3-typed write (`WorkStreamV3` in or out) on a store at v4 or later, whose work
-    /// streams are `WorkStreamV5` documents: `api` names the v4 call to use instead.
+    /// Refuses a write of the `sessions/` layout (`WorkStreamV3` in or out, v3 and v4) on a store
+    /// at v5 or later, whose work streams are `WorkStreamV5` documents: `api` names the v5 call to
+    /// use instead.
     func requireV3Layout(_ call: String, use api: String) throws(StoreError) {
         guard hasRenamedLayout else { return }
+        let renamed = StoreLayout.renamedFolderVersion
         throw StoreError(
             .unsupportedVersion,
-            "Can't \(call) in '\(path)' as a v3 work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are v4 documents in \(workStreamsFolderName)/. Use \(api) instead.",
+            "Can't \(call) in '\(path)' as a v\(renamed - 1) work stream: it is a schema v\(compatibility.storeSchemaVersion) store, whose work streams are v\(renamed) documents in \(workStreamsFolderName)/. Use \(api) instead.",
             path: path, recovery: .advice("Use \(api)."))
     }
 

@@ -3,14 +3,14 @@ import Testing
 
 @testable import JSONStore
 
-/// `AsyncStore`'s v4 calls, and `Store.changes` on a v4 store: work streams in `work-streams/`.
-@Suite(.serialized) struct V4AsyncStoreTests {
+/// `AsyncStore`'s v5 calls, and `Store.changes` on a v5 store: work streams in `work-streams/`.
+@Suite(.serialized) struct V5AsyncStoreTests {
     static let id = UUID(uuidString: "0e0e0e0e-1111-4222-8333-444455556666")!
 
-    @Test func asyncV4CallsWriteTheSameBytesAsSynchronousOnes() async throws {
+    @Test func asyncV5CallsWriteTheSameBytesAsSynchronousOnes() async throws {
         let dir = TemporaryDirectory()
-        let asyncPath = try V4Store.make(dir, as: "async")
-        let syncPath = try V4Store.make(dir, as: "sync")
+        let asyncPath = try V5Store.make(dir, as: "async")
+        let syncPath = try V5Store.make(dir, as: "sync")
         let asyncStore = try await AsyncStore.open(at: asyncPath)
         let syncStore = try Store.open(at: syncPath)
         let message = MessageV1(
@@ -29,11 +29,11 @@ import Testing
 
     @Test func changesReportAWorkStreamWrittenInWorkStreams() async throws {
         let dir = TemporaryDirectory()
-        let path = try V4Store.make(dir)
+        let path = try V5Store.make(dir)
         let store = try Store.open(at: path)
         let changes = try store.changes()
         var iterator = changes.makeAsyncIterator()
-        try store.updateRenamedWorkStream(V4Store.released) { $0.unreadCount += 1 }
+        try store.updateRenamedWorkStream(V5Store.released) { $0.unreadCount += 1 }
         let watcher = iterator.watcher
         let timeout = Task {
             try await Task.sleep(for: .seconds(30))
@@ -42,6 +42,6 @@ import Testing
         defer { timeout.cancel() }
         // Taken first, so that a failure prints the event that came instead.
         let event = await iterator.next()
-        #expect(event == .documents([DocumentChange(.workStream(V4Store.released), .modified)]))
+        #expect(event == .documents([DocumentChange(.workStream(V5Store.released), .modified)]))
     }
 }

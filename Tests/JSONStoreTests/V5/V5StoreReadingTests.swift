@@ -3,41 +3,41 @@ import Testing
 
 @testable import JSONStore
 
-/// A v4 store (spec §11) opens read-write with this code and reads as v4: work streams from
+/// A v5 store (spec §12) opens read-write with this code and reads as v5: work streams from
 /// `work-streams/` as `.v5`, the queue from `queue.json` only.
-@Suite struct V4StoreReadingTests {
-    @Test func v4StoreOpensReadWriteAsBreakingCurrent() throws {
+@Suite struct V5StoreReadingTests {
+    @Test func v5StoreOpensReadWriteAsBreakingCurrent() throws {
         let dir = TemporaryDirectory()
-        let path = try V4Store.make(dir)
+        let path = try V5Store.make(dir)
         let store = try Store.open(at: path)
-        #expect(store.compatibility == .breakingCurrent(storeVersion: 4))
+        #expect(store.compatibility == .breakingCurrent(storeVersion: 5))
         #expect(store.isWritable)
         #expect(store.hasRenamedLayout)
         #expect(store.workStreamsDirectory == path + "/work-streams")
-        #expect(try store.manifest().schemaVersion == 4)
-        #expect(tree(path) == tree(try V4Store.make(dir, as: "again")))
+        #expect(try store.manifest().schemaVersion == 5)
+        #expect(tree(path) == tree(try V5Store.make(dir, as: "again")))
     }
 
-    @Test func workStreamsReadAsV4WithNameAsBackendName() throws {
+    @Test func workStreamsReadAsV5WithNameAsBackendName() throws {
         let dir = TemporaryDirectory()
-        let store = try Store.open(at: try V4Store.make(dir), options: .readOnly)
-        guard case .v5(let session) = try store.workStream(V4Store.released) else {
-            Issue.record("not a v4 document"); return
+        let store = try Store.open(at: try V5Store.make(dir), options: .readOnly)
+        guard case .v5(let session) = try store.workStream(V5Store.released) else {
+            Issue.record("not a v5 document"); return
         }
         #expect(session.name == "Write release notes for 2.4")
-        #expect(try store.renamedWorkStream(V4Store.released) == session)
+        #expect(try store.renamedWorkStream(V5Store.released) == session)
         let listing = try store.listWorkStreams()
         #expect(listing.problems.isEmpty)
         #expect(listing.items.count == 8)
-        let summary = try #require(listing.items.first { $0.id == V4Store.released })
+        let summary = try #require(listing.items.first { $0.id == V5Store.released })
         #expect(summary.backendName == "Write release notes for 2.4")
-        #expect(summary.schemaVersion == 4)
+        #expect(summary.schemaVersion == 5)
         #expect(summary.queueKeys == QueueKeys.defaults)
     }
 
     @Test func queueComesFromQueueJSON() throws {
         let dir = TemporaryDirectory()
-        let path = try V4Store.make(dir)
+        let path = try V5Store.make(dir)
         let store = try Store.open(at: path, options: .readOnly)
         #expect(try store.queue().encoded == tree(path)["queue.json"]!)
         #expect(
@@ -48,19 +48,19 @@ import Testing
 
     @Test func leftoverSessionsFolderIsNeverReadAsData() throws {
         let dir = TemporaryDirectory()
-        let path = try V4Store.make(dir)
-        try FileManager.default.copyItem(atPath: Samples.v3Store + "/sessions", toPath: path + "/sessions")
+        let path = try V5Store.make(dir)
+        try FileManager.default.copyItem(atPath: Samples.v4Store + "/sessions", toPath: path + "/sessions")
         try Data("not json".utf8).write(to: URL(fileURLWithPath: path + "/sessions/0badf00d-0000-4000-8000-000000000001.json"))
         let store = try Store.open(at: path)
         let listing = try store.listWorkStreams()
         #expect(listing.problems.isEmpty)
         #expect(listing.items.count == 8)
-        #expect(listing.items.allSatisfy { $0.schemaVersion == 4 })
+        #expect(listing.items.allSatisfy { $0.schemaVersion == 5 })
     }
 
-    @Test func leftoverWorkStreamsFolderOfAV3StoreIsNeverRead() throws {
+    @Test func leftoverWorkStreamsFolderOfAV4StoreIsNeverRead() throws {
         let dir = TemporaryDirectory()
-        let path = try dir.copySample("v3-store")
+        let path = try dir.copySample("v4-store")
         try FileManager.default.createDirectory(atPath: path + "/work-streams", withIntermediateDirectories: false)
         try Data("not json".utf8).write(to: URL(fileURLWithPath: path + "/work-streams/0badf00d-0000-4000-8000-000000000001.json"))
         let store = try Store.open(at: path)
@@ -68,22 +68,22 @@ import Testing
         let listing = try store.listWorkStreams()
         #expect(listing.problems.isEmpty)
         #expect(listing.items.count == 8)
-        #expect(listing.items.allSatisfy { $0.schemaVersion == 3 })
+        #expect(listing.items.allSatisfy { $0.schemaVersion == 4 })
     }
 
-    @Test func documentBelowV4InWorkStreamsIsAnErrorNamingTheFileAndBothVersions() throws {
+    @Test func documentBelowV5InWorkStreamsIsAnErrorNamingTheFileAndBothVersions() throws {
         let dir = TemporaryDirectory()
-        let path = try V4Store.make(dir)
+        let path = try V5Store.make(dir)
         let file = path + "/work-streams/c25e47cd-f10a-49a3-9ec4-a9355366da75.json"
         try FileManager.default.removeItem(atPath: file)
-        try FileManager.default.copyItem(atPath: Samples.v3Store + "/sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json", toPath: file)
+        try FileManager.default.copyItem(atPath: Samples.v4Store + "/sessions/c25e47cd-f10a-49a3-9ec4-a9355366da75.json", toPath: file)
         let store = try Store.open(at: path, options: .readOnly)
-        let error = #expect(throws: StoreError.self) { try store.workStream(V4Store.released) }
+        let error = #expect(throws: StoreError.self) { try store.workStream(V5Store.released) }
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.path == file)
         #expect(error?.message.contains("'\(file)'") == true)
         #expect(
-            error?.message.contains("this work stream has schema_version 3, but a work stream in work-streams/ must have schema_version 4 or later") == true)
+            error?.message.contains("this work stream has schema_version 4, but a work stream in work-streams/ must have schema_version 5 or later") == true)
         let listing = try store.listWorkStreams()
         #expect(listing.items.count == 7)
         #expect(listing.problems.map(\.path) == [file])

@@ -199,7 +199,7 @@ import Testing
     @Test(.timeLimit(.minutes(isFullRun ? 120 : 1)))
     func backupAndRestoreWaitingForAHeldLockSayWhoHoldsItOnStandardError() throws {
         let scratch = TemporaryDirectory()
-        let store = try scratch.copy(Samples.v3Store, as: "store")
+        let store = try scratch.copy(Samples.v4Store, as: "store")
         let unwaited = try Tool.migrate(["backup", store, scratch("b0")])
         #expect(unwaited.code == 0 && unwaited.stderr == "", "\(unwaited)")
 
@@ -226,6 +226,6 @@ import Testing
         #expect(restore.stdout.hasPrefix("{") && !restore.stdout.contains("Waiting for "), "\(restore.stdout)")
         #expect(restoreHolder.readLine() == "released")
         restoreHolder.wait()
-        #expect(rootedTree(store) == rootedTree(Samples.v3Store))
+        #expect(rootedTree(store) == rootedTree(Samples.v4Store))
     }
 }

@@ -143,7 +143,7 @@ import Testing
                 let files = state.files()
                 for stream in 0..<threads where promised[stream] > 0 {
                     let path = W.store + "/sessions/" + W.id(stream + 1).lowercased + ".json"
-                    let preview = files[path].flatMap { try? WorkStreamV3(bytes: $0) }?.fields.preview ?? "missing"
+                    let preview = files[path].flatMap { try? WorkStreamV3(bytes: $0, acceptingNewerVersions: true) }?.fields.preview ?? "missing"
                     let round = Int(preview.dropFirst("round ".count)) ?? 0
                     if round < promised[stream] {
                         failures.append("after '\(snapshot.call)': stream \(stream + 1) holds '\(preview)', round \(promised[stream]) had returned")

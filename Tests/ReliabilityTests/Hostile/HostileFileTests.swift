@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func writeToWorkStreamWhoseFileIsALinkIsRefused() throws {
-        let setup = try Setup(Samples.v3Store)
+        let setup = try Setup(Samples.v4Store)
         let document = setup.store + "/sessions/\(Self.someID).json"
         try FileManager.default.removeItem(atPath: document)
         try FileManager.default.createSymbolicLink(atPath: document, withDestinationPath: setup.outside + "/\(Self.someID).json")

@@ -7,15 +7,15 @@ import Testing
 
 private typealias W = PowerLossWorkloads
 
-/// Issue 15: the breaking step v3 → v4 and its inverse cut by a power loss after every call
-/// (`PowerLossHarness`). At every crash state the store is a v3 store a v3 reader reads exactly
-/// as before, or a v4 store a v4 reader reads exactly as the uninterrupted run wrote it (never
+/// Issue 15: the breaking step v4 → v5 and its inverse cut by a power loss after every call
+/// (`PowerLossHarness`). At every crash state the store is a v4 store a v4 reader reads exactly
+/// as before, or a v5 store a v5 reader reads exactly as the uninterrupted run wrote it (never
 /// neither); and running the step again ends with the uninterrupted run's documents.
 @Suite struct LayoutChangePowerLossTests {
     static let context = StoreMigration.Context(startedAt: W.t0, finishedAt: W.t0, toolVersion: "1")
 
-    /// The v1 sample migrated to v3, durable: the start of the breaking step.
-    static func v3Store() throws -> ModelState {
+    /// The v1 sample migrated to v4 (plain `migrate`), durable: the start of the breaking step.
+    static func v4Store() throws -> ModelState {
         let model = ModelFileSystem(try W.v1Store())
         let system = SystemCalls(calls: model)
         _ = try StoreMigrator(store: try Store.open(at: W.store, options: W.options, system: system)).migrate(toolVersion: "1")
@@ -23,9 +23,9 @@ private typealias W = PowerLossWorkloads
         return model.current
     }
 
-    /// `v3Store()` after the breaking step, durable: the start of the inverse.
+    /// `v4Store()` after the breaking step, durable: the start of the inverse.
     static func v5Store() throws -> ModelState {
-        let model = ModelFileSystem(try v3Store())
+        let model = ModelFileSystem(try v4Store())
         _ = try LayoutChange(path: W.store, system: SystemCalls(calls: model)).run(.forward, write: true, context: context)
         model.syncEverything()
         return model.current
@@ -42,10 +42,10 @@ private typealias W = PowerLossWorkloads
         guard let manifestBytes = files[W.store + "/store.json"],
             let header = try? ManifestHeader(json: try DocumentVersion.parse(manifestBytes))
         else {
-            return ["store.json is missing or unreadable: neither a v3 nor a v4 reader opens the store"]
+            return ["store.json is missing or unreadable: neither a v4 nor a v5 reader opens the store"]
         }
         let version = header.schemaVersion
-        guard version == 3 || version == 4 else { return ["store.json says \(version)"] }
+        guard version == 4 || version == 5 else { return ["store.json says \(version)"] }
         let complete = [before, after].first {
             ($0[W.store + "/store.json"].flatMap { try? ManifestHeader(json: try DocumentVersion.parse($0)) })?.schemaVersion == version
         }!
@@ -57,10 +57,10 @@ private typealias W = PowerLossWorkloads
         }
         for (path, bytes) in seen.sorted(by: { $0.key < $1.key }) {
             if bytes != expected[path] { failures.append("a v\(version) reader sees '\(path)' differ from the complete v\(version) store's") }
-            let decodes = version == 3 ? (try? WorkStreamV3(bytes: bytes)) != nil : (try? WorkStreamV5(bytes: bytes)) != nil
+            let decodes = (try? WorkStreamDocument(bytes: bytes, frozenVersion: version)) != nil
             if !decodes { failures.append("a v\(version) reader can't decode '\(path)'") }
         }
-        // Small documents: a v3 reader refuses a version-4 one in a v3 store.
+        // Small documents: a v4 reader refuses a version-5 one in a v4 store.
         for (path, bytes) in files where path.hasPrefix(W.store + "/user-sessions/") || path.hasSuffix("/settings.json") || path.hasSuffix("/queue.json") {
             guard let documentVersion = try? DocumentVersion.peek(try DocumentVersion.parse(bytes)) else {
                 failures.append("'\(path)' is unreadable")
@@ -92,22 +92,22 @@ private typealias W = PowerLossWorkloads
     }
 
     @Test(arguments: [true, false])
-    func breakingStepCutByPowerLossLeavesAV3OrAV4StoreAndResumes(syncFS: Bool) throws {
+    func breakingStepCutByPowerLossLeavesAV4OrAV5StoreAndResumes(syncFS: Bool) throws {
         var harness = PowerLossHarness()
         harness.seam = { model in
             model.supportsSyncFS = syncFS; return model
         }
-        let outcome = harness.run(initial: try Self.v3Store(), operations: Self.step(.forward), extraCheck: Self.layoutChangeResumes(.forward))
-        PowerLossTests.report("breaking step v3 → v4 (syncfs \(syncFS))", outcome, seed: harness.seed)
+        let outcome = harness.run(initial: try Self.v4Store(), operations: Self.step(.forward), extraCheck: Self.layoutChangeResumes(.forward))
+        PowerLossTests.report("breaking step v4 → v5 (syncfs \(syncFS))", outcome, seed: harness.seed)
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(10).joined(separator: "\n"))")
         #expect(outcome.crashPoints > 10)
         #expect(outcome.versions.last?.keys.contains(W.store + "/work-streams/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json") == true)
     }
 
-    @Test func inverseCutByPowerLossLeavesAV4OrAV3StoreAndResumes() throws {
+    @Test func inverseCutByPowerLossLeavesAV5OrAV4StoreAndResumes() throws {
         let harness = PowerLossHarness()
         let outcome = harness.run(initial: try Self.v5Store(), operations: Self.step(.inverse), extraCheck: Self.layoutChangeResumes(.inverse))
-        PowerLossTests.report("inverse v4 → v3", outcome, seed: harness.seed)
+        PowerLossTests.report("inverse v5 → v4", outcome, seed: harness.seed)
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(10).joined(separator: "\n"))")
         #expect(outcome.crashPoints > 10)
         #expect(outcome.versions.last?.keys.contains(W.store + "/sessions/ad9a22b8-a0a3-4cf2-b7a4-205cd0ba062b.json") == true)
@@ -115,13 +115,13 @@ private typealias W = PowerLossWorkloads
 
     /// The mutant of the issue: the old folder removed before the new `store.json` is durable
     /// (here: the store folder's fsync after the rename into place, and the manifest's, do
-    /// nothing). A power loss can then bring back a v3 `store.json` with no `sessions/`.
+    /// nothing). A power loss can then bring back a v4 `store.json` with no `sessions/`.
     @Test(arguments: [LayoutChange.Direction.forward, .inverse])
     func harnessCatchesTheOldFolderRemovedBeforeTheNewManifestIsDurable(_ direction: LayoutChange.Direction) throws {
         var harness = PowerLossHarness()
         harness.seam = { OldFolderGoneFirst($0) }
         harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)
-        let initial = direction == .forward ? try Self.v3Store() : try Self.v5Store()
+        let initial = direction == .forward ? try Self.v4Store() : try Self.v5Store()
         let outcome = harness.run(initial: initial, operations: Self.step(direction), extraCheck: Self.layoutChangeResumes(direction))
         // Caught by what a reader sees of the layout, not only by a small document's lost write.
         let layout = outcome.failures.filter { $0.contains("reader") }

@@ -26,8 +26,8 @@ import Testing
         settings.schemaVersion = 3
         let sessions = W.store + "/sessions"
         let files = initial.files()
-        let a = try WorkStreamV3(bytes: files[sessions + "/" + W.id(1).lowercased + ".json"]!)
-        let b = try WorkStreamV3(bytes: files[sessions + "/" + W.id(2).lowercased + ".json"]!)
+        let a = try WorkStreamV3(bytes: files[sessions + "/" + W.id(1).lowercased + ".json"]!, acceptingNewerVersions: true)
+        let b = try WorkStreamV3(bytes: files[sessions + "/" + W.id(2).lowercased + ".json"]!, acceptingNewerVersions: true)
         var a2 = a, b2 = b
         a2.fields.preview = "batch"
         b2.fields.preview = String(repeating: "b", count: 5000)
@@ -46,7 +46,7 @@ import Testing
         let files = initial.files()
         var changes: [FileChange] = []
         for n in 1...9 {
-            var session = try WorkStreamV3(bytes: files[sessions + "/" + W.id(n).lowercased + ".json"]!)
+            var session = try WorkStreamV3(bytes: files[sessions + "/" + W.id(n).lowercased + ".json"]!, acceptingNewerVersions: true)
             session.fields.preview = "large batch \(n)"
             changes.append(FileChange(directory: sessions, name: W.id(n).lowercased + ".json", bytes: session.encoded))
         }
