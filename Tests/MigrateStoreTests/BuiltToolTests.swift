@@ -35,6 +35,7 @@ import Testing
                           show                    Show one work stream and its latest messages.
                           queue                   Show the queues as the app displays them.
                           stats                   Count the documents, messages and bytes in a store.
+                          settings                Print the app's settings that the store keeps.
                           validate                Check every document and report every problem.
 
                         BACKUP AND RESTORE:

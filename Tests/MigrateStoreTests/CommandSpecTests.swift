@@ -3,11 +3,11 @@ import Testing
 @testable import MigrateStoreCLI
 
 @Suite struct CommandSpecTests {
-    @Test func registryListsTheEighteenCommandsInHelpOrder() {
+    @Test func registryListsTheNineteenCommandsInHelpOrder() {
         #expect(
             CommandRegistry.unimplemented.commands.map(\.spec.name) == [
                 "status", "plan", "migrate", "verify", "rollback",
-                "ls", "show", "queue", "stats", "validate",
+                "ls", "show", "queue", "stats", "settings", "validate",
                 "backup", "verify-backup", "restore", "export", "import", "import-coredata", "list-backups", "prune-backups",
             ])
     }

@@ -109,7 +109,7 @@ import Testing
         #expect(
             problemLines(run) == [
                 "sessions/1caaa999-8519-45f8-b97b-72e5454d2aee.json: schema_version: this work stream document has schema_version 99, "
-                    + "but this code reads up to version 3; use a newer version of the tool. "
+                    + "but this code reads up to version 4 in sessions/; use a newer version of the tool. "
                     + "Fix: Use a version of the tool that reads it, or run 'migrate-store migrate' first."
             ])
     }

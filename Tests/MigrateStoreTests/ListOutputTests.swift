@@ -72,6 +72,7 @@ import Testing
             "hidden_reasons": .array(row.hiddenReasons.map(JSONOutputValue.string)),
             "schema_version": .int(row.summary.schemaVersion),
             "file_size": .int(row.summary.fileSize),
+            "has_draft": .bool(row.hasDraft),
         ]
     }
 
@@ -103,6 +104,7 @@ import Testing
             row.displayName = text()
             row.displayNameSource = [.customName, .backendName, .placeholder].randomElement(using: &random)!
             row.isUserDeleted = Bool.random(using: &random)
+            row.hasDraft = Bool.random(using: &random)
             row.fifoPosition = maybe(Int.random(in: 1...50_000, using: &random))
             let order = [0.5, 1, -3.25, 1e-7, 123456789.125, Double.random(in: -1e6...1e6, using: &random)].randomElement(using: &random)!
             row.priorityEntry = maybe(

@@ -62,7 +62,7 @@ import Testing
         #expect(migrated.code == 0, "\(migrated)")
         let verify = try Self.between(migrated.stdout, "Check it against the backup with: ", "\n")
         let verified = try Self.shell(verify)
-        #expect(verified.code == 0 && verified.stdout.contains("Verified: v1 and v2 programs can read and write this store."), "\(verified)")
+        #expect(verified.code == 0 && verified.stdout.contains("Verified: v1, v2 and v3 programs can read and write this store."), "\(verified)")
 
         let show = try BuiltTool.run(["show", store, "0000"])
         #expect(show.code == 65)

@@ -135,7 +135,7 @@ public enum StoreExport {
         }
         let (manifestBytes, manifestMode) = try FileReader.readWithPermissions(manifest.absolute(in: store), system: system)
         let schemaVersion = try BackupWriter.schemaVersion(of: manifestBytes, store: store)
-        // The work-stream folder of the other schema side (spec §11) is left out, with its mode.
+        // The work-stream folder of the other schema side (spec §12) is left out, with its mode.
         let folders = StoreLayout.documentFolderNames(schemaVersion: schemaVersion)
         let folderModes = try RecordedMode.folderModes(of: store, system: system).filter { $0.key == "." || folders.contains($0.key) }
         try line(

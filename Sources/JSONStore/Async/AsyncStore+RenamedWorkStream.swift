@@ -1,6 +1,6 @@
 import Foundation
 
-// The v4 work-stream API of `Store` (spec §11, `Store+RenamedWorkStream.swift`), for `await`: each
+// The v5 work-stream API of `Store` (spec §12, `Store+RenamedWorkStream.swift`), for `await`: each
 // runs the synchronous method of the same name through `read` or `write` (see `AsyncStore`).
 
 extension AsyncStore {

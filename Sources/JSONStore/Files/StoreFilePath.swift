@@ -25,8 +25,8 @@ package struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConver
 
     /// The three documents at the top of a store.
     static let topLevelNames: [String: Kind] = [StoreLayout.manifest: .manifest, StoreLayout.settings: .settings, StoreLayout.queue: .queue]
-    /// The document folders: both work-stream folders (`sessions` up to v3, `work-streams` from
-    /// v4, spec §11) and `user-sessions`. Which work-stream folder a store uses is its version's.
+    /// The document folders: both work-stream folders (`sessions` up to v4, `work-streams` from
+    /// v5, spec §12) and `user-sessions`. Which work-stream folder a store uses is its version's.
     static let folderNames: [String: Kind] = [
         StoreLayout.workStreamsFolder: .session, StoreLayout.renamedWorkStreamsFolder: .session,
         StoreLayout.customisationsFolder: .userSession,

@@ -15,11 +15,11 @@ struct TreeScan: Sendable, Equatable {
     var problems: [ArchiveProblem] = []
     /// Skipped dot names, as relative paths, sorted.
     var skippedDotNames: [String] = []
-    /// The work-stream folder of the other side of the v3 ↔ v4 layout change (spec §11) that an
-    /// interrupted `migrate` left in a store of v3 or later: never read, never copied.
+    /// The work-stream folder of the other side of the v4 ↔ v5 layout change (spec §12) that an
+    /// interrupted `migrate` left in a store of v4 or later: never read, never copied.
     var leftOutFolder: String?
     /// The work-stream folder of the scanned store: `sessions`, or `work-streams` when it is there
-    /// and `store.json` says v4 or later (spec §11).
+    /// and `store.json` says v5 or later (spec §12).
     var workStreamsFolder = StoreLayout.workStreamsFolder
     /// The document folders met at the top (of either schema side), before `leftOutFolder` is chosen.
     private var seenFolders: Set<String> = []
@@ -72,12 +72,12 @@ struct TreeScan: Sendable, Equatable {
         return scan
     }
 
-    /// Drops the work-stream folder that `store.json`'s version does not use (spec §11): in a store
-    /// of v3 or later it is the leftover of an interrupted layout change (`leftOutFolder`); in an
+    /// Drops the work-stream folder that `store.json`'s version does not use (spec §12): in a store
+    /// of v4 or later it is the leftover of an interrupted layout change (`leftOutFolder`); in an
     /// older one, or when `store.json` does not read, `work-streams/` is not part of a store.
     ///
     /// `store.json` is read only when `work-streams/` is there: without it, `sessions/` is the
-    /// store's folder whatever its version (v4 without `work-streams/` has no work streams to lose).
+    /// store's folder whatever its version (v5 without `work-streams/` has no work streams to lose).
     private mutating func leaveOutOtherWorkStreamsFolder(_ root: String, system: SystemCalls) throws(StoreError) {
         guard seenFolders.contains(StoreLayout.renamedWorkStreamsFolder) else { return }
         let version = Self.schemaVersion(of: root, system: system)
@@ -104,7 +104,7 @@ struct TreeScan: Sendable, Equatable {
 
     /// The `schema_version` of `root/store.json`, or nil when it does not read. An unreadable or
     /// absent `store.json` is reported by whoever reads it next (backup, export and verification
-    /// all decode it); here it only means "not the v4 layout".
+    /// all decode it); here it only means "not the v5 layout".
     /// The version whose layout `store.json` implies (`StoreCompatibility.layoutVersion`: for a
     /// newer store that admits this code, its `min_reader_version`), or nil when it does not read.
     static func schemaVersion(of root: String, system: SystemCalls) -> Int? {

@@ -134,8 +134,8 @@ extension LayoutChange {
         // 2. Into place; the store folder fsynced, so the new folder survives a power loss.
         let target = joinPath(path, direction.targetFolder)
         try staging.rename(to: target, context: ErrorContext("write", target))
-        // 3–4. Forward: store.json first (a v3 reader would refuse version-4 small documents in a
-        // v3 store), then the small documents. Inverse: the small documents first, for the same reason.
+        // 3–4. Forward: store.json first (a v4 reader would refuse version-4 small documents in a
+        // v4 store), then the small documents. Inverse: the small documents first, for the same reason.
         let changes = small.map { FileChange(directory: $0.directory, name: $0.name, bytes: $0.bytes) }
         switch direction {
         case .forward:

@@ -16,17 +16,17 @@ import Darwin
 /// The commit order makes every instant readable by a reader of one side or of the other (never
 /// neither), and lets the next run finish (`LayoutChange+Run.swift`); with today's chain:
 ///
-/// | forward (3 → 4)                                   | a crash here leaves                         |
+/// | forward (4 → 5)                                   | a crash here leaves                         |
 /// |---------------------------------------------------|---------------------------------------------|
-/// | 1. stage every v4 document in `.staging-work-streams`, make it durable | a v3 store + a dot folder (ignored) |
-/// | 2. rename it `work-streams`, fsync the store      | a v3 store + `work-streams/` (ignored by v3 readers) |
-/// | 3. `store.json` → 4, `min_reader_version` 4, durable | a v4 store + `sessions/` (ignored by v4 readers) |
-/// | 4. customisations, settings, `queue.json` → 4     | a v4 store with older small documents (read by v4 readers) |
-/// | 5. `sessions/` renamed `.retired-work-streams`, removed | a v4 store + a dot folder |
+/// | 1. stage every v5 document in `.staging-work-streams`, make it durable | a v4 store + a dot folder (ignored) |
+/// | 2. rename it `work-streams`, fsync the store      | a v4 store + `work-streams/` (ignored by v4 readers) |
+/// | 3. `store.json` → 5, `min_reader_version` 5, durable | a v5 store + `sessions/` (ignored by v5 readers) |
+/// | 4. customisations, settings, `queue.json` → 5     | a v5 store with older small documents (read by v5 readers) |
+/// | 5. `sessions/` renamed `.retired-work-streams`, removed | a v5 store + a dot folder |
 ///
-/// The inverse mirrors it, with the small documents going back to 3 **before** `store.json` does
-/// (a v3 reader refuses a version-4 document in a v3 store): stage `.staging-sessions`, rename it
-/// `sessions`, small documents → 3, `store.json` → 3 (`min_reader_version` back to the chain's
+/// The inverse mirrors it, with the small documents going back to 4 **before** `store.json` does
+/// (a v4 reader refuses a version-5 document in a v4 store): stage `.staging-sessions`, rename it
+/// `sessions`, small documents → 4, `store.json` → 4 (`min_reader_version` back to the chain's
 /// oldest reader), retire `work-streams/`.
 ///
 /// The folder that does not belong to `store.json`'s version is never trusted: a writer of the
@@ -65,8 +65,8 @@ struct LayoutChange {
     let path: String
     let system: SystemCalls
 
-    /// The layout change a store at `from` takes to reach `target`, when it is at v3 or v4 and
-    /// the target is on the other side; nil otherwise (a store below v3 reaches v3 first).
+    /// The layout change a store at `from` takes to reach `target`, when it is at v4 or v5 and
+    /// the target is on the other side; nil otherwise (a store below v4 reaches v4 first).
     static func direction(from: Int, to target: Int) -> Direction? {
         if from == Direction.forward.from && target == Direction.forward.to { return .forward }
         if from == Direction.inverse.from && target == Direction.inverse.to { return .inverse }
@@ -77,7 +77,7 @@ struct LayoutChange {
         relative.split(separator: "/").reduce(path) { joinPath($0, String($1)) }
     }
 
-    /// `store.json` of a v3 or v4 store (read whatever its `min_reader_version`: this is the code
+    /// `store.json` of a v4 or v5 store (read whatever its `min_reader_version`: this is the code
     /// that moves the store between them).
     func manifest() throws(StoreError) -> ManifestV2 {
         let bytes = try FileReader.read(file(StoreLayout.manifest), system: system)

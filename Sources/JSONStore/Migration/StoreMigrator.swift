@@ -40,7 +40,7 @@ public struct StoreMigrator: Sendable {
         progress: @escaping (StoreProgress) -> Void = { _ in }
     ) throws(StoreError) -> MigrationReport {
         let version = store.compatibility.storeSchemaVersion, goal = target ?? defaultTarget
-        // A store on either side of the chain's folder rename whose target crosses it (spec §11): what
+        // A store on either side of the chain's folder rename whose target crosses it (spec §12): what
         // `LayoutChange` would do. A store past the rename at its version: what an interrupted layout
         // change left to finish (no §7 reconcile: no mirror).
         let finishing: LayoutChange.Direction? = version >= LayoutChange.Direction.forward.to && goal == version ? .forward : nil

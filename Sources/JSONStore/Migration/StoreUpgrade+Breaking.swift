@@ -6,12 +6,12 @@ import StoreJSON
 /// - Forward needs `allowBreaking` and a backup (it may not run with `BackupPolicy.none`): a v1
 ///   or v2 store is first taken to v3 along the rollback-safe steps (after the backup), then
 ///   the layout changes. Refused otherwise, before anything is read beyond `store.json`.
-/// - The inverse (`to: 3` on a v4 store) needs no confirmation: it gives every older reader the
+/// - The inverse (`to: 4` on a v5 store) needs no confirmation: it gives every older reader the
 ///   store back. It takes a backup like any step, unless `BackupPolicy.none`.
 /// - A store at the target whose last layout change was interrupted after its `store.json` was
 ///   written is finished (`LayoutChange.finish`) without a backup: nothing is left to undo.
 extension StoreUpgrade {
-    /// The `schema_version` in `store.json`, read without the reader rule (a v4 store refuses
+    /// The `schema_version` in `store.json`, read without the reader rule (a v5 store refuses
     /// older readers, and this is the code that moves it).
     static func rawSchemaVersion(_ path: String) throws(StoreError) -> Int {
         try Store.classify(path).storeSchemaVersion
@@ -55,7 +55,7 @@ extension StoreUpgrade {
         return nil
     }
 
-    /// The part of `run` for stores at v3 or v4 whose target involves the layout change.
+    /// The part of `run` for stores at v4 or v5 whose target involves the layout change.
     static func runLayoutChange(
         at path: String, from: Int, to target: Int, backup: BackupPolicy, tool: String, version: String,
         progress: (Event) -> Void, shouldContinue: () -> Bool

@@ -150,7 +150,7 @@ public enum StoreUpgrade {
         if stored == goal, stored == rename.from,
             try LayoutChange(path: path, system: .real).needsFinishing(at: stored)
         {
-            // An inverse interrupted after its store.json: the v4 folder is left to retire.
+            // An inverse interrupted after its store.json: the v5 folder is left to retire.
             let finished = try runLayoutChange(
                 at: path, from: stored, to: goal, backup: .none, tool: tool, version: version,
                 progress: progress, shouldContinue: shouldContinue)
@@ -166,7 +166,7 @@ public enum StoreUpgrade {
                 .unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal ?? "this tool can't read it").",
                 path: joinPath(path, StoreLayout.manifest))
         case .current, .needsMigration, .breakingCurrent:
-            // A v4 store was handed to `runLayoutChange` above.
+            // A v5 store was handed to `runLayoutChange` above.
             break
         }
         let migrator = StoreMigrator(store: reader)

@@ -23,7 +23,7 @@ final class StagedStore {
 
     /// Removes stale staging folders of `target` (except one a restore journal still names),
     /// creates a new one with the document folders of a store at `schemaVersion` (`sessions/` or,
-    /// from v4, `work-streams/`, and `user-sessions/`). The default is ``DocumentVersion/current``.
+    /// from v5, `work-streams/`, and `user-sessions/`). The default is ``DocumentVersion/current``.
     init(besides target: SiblingPath, schemaVersion: Int = DocumentVersion.current, system: SystemCalls) throws(StoreError) {
         // A journal that cannot be read may name any of them: then none is removed as stale.
         if let keeping = RestoreJournal.stagingInJournal(of: target, system: system) {
@@ -63,7 +63,7 @@ final class StagedStore {
         for (key, mode) in modes.sorted(by: { $0.key < $1.key }) where RecordedMode.folderKeys.contains(key) {
             let path = key == "." ? directory.path : joinPath(directory.path, key)
             let context = ErrorContext("set the mode of", path)
-            // The work-stream folder of the other schema side (spec §11) is not staged: no mode to set.
+            // The work-stream folder of the other schema side (spec §12) is not staged: no mode to set.
             if key != ".", !folders.contains(key) { continue }
             let fd = try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, system: system, context: context)
             try fd.setPermissions(RecordedMode.restoredFolder(mode), context: context)

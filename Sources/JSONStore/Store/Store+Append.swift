@@ -21,7 +21,7 @@ extension Store {
     /// `queue.json` is written first, then the document with its messages and its mirror keys.
     ///
     /// - Returns: The work stream as written.
-    /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a v4 store (use
+    /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a v5 store (use
     ///   `appendMessagesToRenamedWorkStream`); a document or system-call error.
     @discardableResult
     public func appendMessages(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> WorkStream {
@@ -47,10 +47,10 @@ extension Store {
         }
     }
 
-    /// `appendMessages` for a store at v4 (spec §11): the same rules, with no mirror keys; the
+    /// `appendMessages` for a store at v5 (spec §12): the same rules, with no mirror keys; the
     /// document is written first, then `queue.json` (the queue lives there only).
     ///
-    /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4
+    /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a store below v5
     ///   (use `appendMessages`); a document or system-call error.
     @discardableResult
     public func appendMessagesToRenamedWorkStream(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> RenamedWorkStream {

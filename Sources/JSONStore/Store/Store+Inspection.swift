@@ -50,8 +50,8 @@ extension Store {
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
-    /// The work-stream folder of the other side of the v3 ↔ v4 layout change (spec §11) when this
-    /// store (v3 or later) has one: `work-streams` in a v3 store, `sessions` in a v4 store. An
+    /// The work-stream folder of the other side of the v4 ↔ v5 layout change (spec §12) when this
+    /// store (v4 or later) has one: `work-streams` in a v4 store, `sessions` in a v5 store. An
     /// interrupted `migrate` left it; readers never read it, backups and exports leave it out.
     package func interruptedLayoutFolder() throws(StoreError) -> String? {
         guard compatibility.storeSchemaVersion >= DocumentVersion.current else { return nil }

@@ -31,7 +31,7 @@ extension Store {
                 return probe
             }
             _ = try TempSweep.sweep(store: path, holding: lock, system: system)
-            // A v4 store has no mirror to reconcile (spec §11: the queue is queue.json only).
+            // A v5 store has no mirror to reconcile (spec §12: the queue is queue.json only).
             guard probe.isWritable, !probe.hasRenamedLayout else { return probe }
             try reconcileInFull(probe, maintenance: maintenance, warnings: &warnings)
             return Store(

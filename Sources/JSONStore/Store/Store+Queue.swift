@@ -2,13 +2,13 @@ import Foundation
 
 extension Store {
     /// The queue as current code sees it: `queue.json`, or (v1 store) the queue built from the session keys.
-    /// In a v4 store, `queue.json` only (an absent one is the empty queue).
+    /// In a v5 store, `queue.json` only (an absent one is the empty queue).
     public func queue() throws(StoreError) -> Queue {
         if compatibility.isV1 {
             return QueueBuilder.build(from: try listWorkStreams().items.map(\.queueSummary))
         }
         if let queue = try queueDocument() { return queue }
-        // v4 (spec §11): the queue lives in queue.json only; without it, nothing is queued.
+        // v5 (spec §12): the queue lives in queue.json only; without it, nothing is queued.
         if hasRenamedLayout { return QueueV2(schemaVersion: writtenVersion) }
         return QueueBuilder.build(from: try listWorkStreams().items.map(\.queueSummary))
     }
@@ -111,7 +111,7 @@ extension Store {
     }
 
     /// True when `change` leaves `queue.json` as it is. False when it can't tell without the lock:
-    /// no `queue.json` yet (open reconciles under the lock; in a v4 store it is the empty queue) or a
+    /// no `queue.json` yet (open reconciles under the lock; in a v5 store it is the empty queue) or a
     /// work stream that must exist is missing.
     private func changesNothing(_ mustExist: UUID?, _ change: (inout QueueV2) throws(StoreError) -> Void) throws(StoreError) -> Bool {
         guard let queue = try queueDocument() else { return false }
@@ -128,7 +128,7 @@ extension Store {
 
     /// Writes `queue.json` first (one write changes the whole queue), then the mirror keys of
     /// exactly the sessions whose mirror values changed, in the crash-safe order of `QueueBuilder.writeOrder`.
-    /// In a v4 store (spec §11) the queue lives in `queue.json` only: nothing else is written, and
+    /// In a v5 store (spec §12) the queue lives in `queue.json` only: nothing else is written, and
     /// a missing `queue.json` is an empty queue (there is no mirror to rebuild it from).
     ///
     /// - Parameter skipped: A work stream whose mirror the caller writes itself, after this

@@ -1,11 +1,11 @@
 import Foundation
 
-/// The work-stream API of a store at schema v4 (spec §11): `WorkStreamV5` documents in
+/// The work-stream API of a store at schema v5 (spec §12): `WorkStreamV5` documents in
 /// `work-streams/`, with `name` for `backend_name` and no queue keys (the queue lives in
-/// `queue.json` only, changed by the queue methods, which work on v3 and v4 stores alike).
+/// `queue.json` only, changed by the queue methods, which work on v4 and v5 stores alike).
 ///
-/// The v3-typed calls (`createWorkStream`, `updateWorkStream`, `appendMessages`) refuse a v4
-/// store with a `StoreError` naming these; these refuse a store below v4 the same way. Reading
+/// The `sessions/`-layout calls (`createWorkStream`, `updateWorkStream`, `appendMessages`) refuse a v5
+/// store with a `StoreError` naming these; these refuse a store below v5 the same way. Reading
 /// (`workStream`, `listWorkStreams`, `summary`), deleting, customisations, settings and the
 /// queue work on both.
 ///
@@ -15,11 +15,11 @@ import Foundation
 /// try store.updateRenamedWorkStream(stream.id) { $0.name = "Deploy the fix" }
 /// ```
 extension Store {
-    /// Creates a work stream as v4 code writes it: `name` `""`, `provider_session_id` = its id,
+    /// Creates a work stream as v5 code writes it: `name` `""`, `provider_session_id` = its id,
     /// `provider` as given (`"claude"` by default), the cursors at their defaults, no queue keys.
     ///
     /// - Throws: `.alreadyExists` when a work stream with this id exists; `.unsupportedVersion`
-    ///   on a store below v4 (use `createWorkStream`).
+    ///   on a store below v5 (use `createWorkStream`).
     @discardableResult
     public func createRenamedWorkStream(
         id: UUID = UUID(), workingDirectory: String, provider: String = WorkStreamRules.defaultProvider,
@@ -38,8 +38,8 @@ extension Store {
         }
     }
 
-    /// One work stream of a v4 store.
-    /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4.
+    /// One work stream of a v5 store.
+    /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a store below v5.
     public func renamedWorkStream(_ id: UUID) throws(StoreError) -> RenamedWorkStream {
         try requireRenamedLayout("read work stream '\(id.lowercased)'", use: "workStream(_:)", writing: false)
         guard case .v5(let session) = try workStream(id) else {
@@ -56,7 +56,7 @@ extension Store {
     /// rule (the prune leaves `message_count` as it is; `appendMessagesToRenamedWorkStream` sets it).
     ///
     /// - Throws: `StoreError`: `.invalidArgument` when `body` changed the id (nothing is written);
-    ///   `.notFound` without such a work stream; `.unsupportedVersion` on a store below v4; a
+    ///   `.notFound` without such a work stream; `.unsupportedVersion` on a store below v5; a
     ///   document or system-call error; whatever `body` throws.
     @discardableResult
     public func updateRenamedWorkStream(_ id: UUID, _ body: (inout RenamedWorkStream) throws(StoreError) -> Void) throws(StoreError) -> RenamedWorkStream {

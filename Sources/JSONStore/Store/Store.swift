@@ -72,7 +72,7 @@ public final class Store: Sendable {
         return false
     }
 
-    /// True when this code may write: the store is at a version it writes (v3, or v4 after the
+    /// True when this code may write: the store is at a version it writes (v4, or v5 after the
     /// breaking step), or newer and admits this code as a writer.
     public var isWritable: Bool {
         guard !options.readOnly else { return false }
@@ -96,9 +96,9 @@ public final class Store: Sendable {
         return path.utf8.last == UInt8(ascii: "/") ? path + relative : path + "/" + relative
     }
     /// The folder of this store's work streams, by its schema version (`StoreLayout.workStreamsFolder(schemaVersion:)`):
-    /// `sessions` up to v3, `work-streams` from v4 on. The other one is never read as data.
+    /// `sessions` up to v4, `work-streams` from v5 on. The other one is never read as data.
     var workStreamsFolderName: String { StoreLayout.workStreamsFolder(schemaVersion: compatibility.layoutVersion) }
-    /// True for a store at v4 or later (spec §11): work streams are `WorkStreamV5` documents in
+    /// True for a store at v5 or later (spec §12): work streams are `WorkStreamV5` documents in
     /// `work-streams/`, with no queue mirror keys (the queue is `queue.json` only).
     public var hasRenamedLayout: Bool { compatibility.layoutVersion >= StoreLayout.renamedFolderVersion }
     /// The `schema_version` this code writes into the store's documents: the store's own version
@@ -110,7 +110,7 @@ public final class Store: Sendable {
     var workStreamsDirectory: String { joinPath(path, workStreamsFolderName) }
     var customisationsDirectory: String { joinPath(path, StoreLayout.customisationsFolder) }
     static func documentName(_ id: UUID) -> String { StoreLayout.documentFileName(id) }
-    /// `sessions/<id>.json`: the v1–v3 path (the migrator's, which works on stores below v4).
-    /// This store's path of a work stream: `sessions/<id>.json` up to v3, `work-streams/<id>.json` from v4.
+    /// `sessions/<id>.json`: the v1–v4 path (the migrator's, which works on stores below v5).
+    /// This store's path of a work stream: `sessions/<id>.json` up to v4, `work-streams/<id>.json` from v5.
     func workStreamFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id, schemaVersion: compatibility.layoutVersion) }
 }

@@ -7,7 +7,7 @@
 /// leftover. Read-only use never sweeps (it never writes at all).
 enum TempSweep {
     /// The folders that receive temp files: the store itself and its document folders, of every
-    /// version (`sessions/` up to v3, `work-streams/` from v4; a missing one is skipped).
+    /// version (`sessions/` up to v4, `work-streams/` from v5; a missing one is skipped).
     static let subdirectories = StoreLayout.everyDocumentFolderName
 
     /// The folder a migration builds and exchanges with `sessions/` (`StoreMigrator+Exchange`).

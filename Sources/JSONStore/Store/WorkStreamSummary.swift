@@ -5,7 +5,7 @@ import StoreJSON
 public struct WorkStreamSummary: Sendable, Hashable {
     public var id: UUID
     public var schemaVersion: Int
-    /// `backend_name`, or a v4 work stream's `name` (same value, spec §11).
+    /// `backend_name`, or a v5 work stream's `name` (same value, spec §12).
     public var backendName: String
     public var workingDirectory: String
     public var lastModified: Date
@@ -16,7 +16,7 @@ public struct WorkStreamSummary: Sendable, Hashable {
     public var storedMessages: Int
     public var preview: String
     public var unreadCount: Int32
-    /// The mirror keys; the defaults for a v4 work stream (it has none: see `queue.json`).
+    /// The mirror keys; the defaults for a v5 work stream (it has none: see `queue.json`).
     public var queueKeys: QueueKeys
     /// `provider_session_id` if present, else the id (spec §4).
     public var effectiveProviderSessionID: String

@@ -57,7 +57,7 @@ struct WriteRecord: Equatable, Sendable {
     var capturedAt: Int64
 
     /// The entries a record keeps, relative to the store: the work-stream folders of both sides of
-    /// the v3 ↔ v4 layout change (spec §11), so a record never vouches across it.
+    /// the v4 ↔ v5 layout change (spec §12), so a record never vouches across it.
     static let trackedNames = StoreLayout.everyDocumentFolderName + [StoreLayout.queue]
     /// A whole-second timestamp this close to `capturedAt` may share its second with a later
     /// change: 2 s covers whole-second file systems and FAT's two seconds.

@@ -117,7 +117,7 @@ struct SystemCalls: Sendable {
     /// `lstat(2)`, retrying `EINTR`. Returns nil when nothing exists at `path` (`ENOENT`).
     func linkStatus(_ path: String, context: ErrorContext) throws(StoreError) -> FileStatus? {
         // ENOENT is an answer here, caught as the `Errno` before a `StoreError` and its message are
-        // built: a store below v4 has no `work-streams/`, and every write's `WriteRecord` captures
+        // built: a store below v5 has no `work-streams/`, and every write's `WriteRecord` captures
         // `lstat` it twice (building the message costs more than the call).
         try retrying("lstat", context) { () throws(Errno) -> FileStatus? in
             do throws(Errno) {

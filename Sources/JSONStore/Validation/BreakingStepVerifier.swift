@@ -8,11 +8,11 @@ import StoreJSON
 /// With the backup at v3 (one of v1 to v3 taken there by the chain, `BackupChain`), each work
 /// stream `d` of it must satisfy: the store holds exactly `step(d)` (given the backup's queue),
 /// and `inverse(step(d))` equals `d` except the normalisations the step reports for it (stale
-/// mirror values). Without one, each v4 document `e` must satisfy `step(inverse(e)) == e` with
+/// mirror values). Without one, each v5 document `e` must satisfy `step(inverse(e)) == e` with
 /// nothing to normalise. `BackupComparison` compares the other documents.
 package struct BreakingStepVerifier: Sendable {
     package let path: String
-    /// The backup's documents: at v3 for the step, at v4 for the inverse; nil checks the store alone.
+    /// The backup's documents: at v4 for the step, at v5 for the inverse; nil checks the store alone.
     package let backup: StoreSnapshot?
     let system: SystemCalls
 
@@ -31,9 +31,9 @@ package struct BreakingStepVerifier: Sendable {
         package var normalisations = 0
         /// Older readers and whether the store refuses each (it must).
         package var readers: [(reader: Int, refused: Bool, message: String)] = []
-        /// True when compared with a v3 backup (the step), or a v4 one (the inverse).
+        /// True when compared with a v4 backup (the step), or a v5 one (the inverse).
         package var comparedWithBackup = false
-        /// True for a v3 store checked against the v4 backup taken before the inverse.
+        /// True for a v4 store checked against the v5 backup taken before the inverse.
         package var inverse = false
         package var passed: Bool { unreadable.isEmpty && failures.isEmpty && readers.allSatisfy(\.refused) }
     }
@@ -85,7 +85,7 @@ package struct BreakingStepVerifier: Sendable {
                     let original: WorkStreamV3
                     switch Self.backupDocument(backup, id) {
                     case .success(.v3(let document)): original = document
-                    case .success: result.failures.append("\(relative): not in the backup as a v3 work stream"); continue
+                    case .success: result.failures.append("\(relative): not in the backup as a v\(LayoutChange.Direction.forward.from) work stream"); continue
                     case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
                     }
                     let (forward, changes) = try LayoutChange.Direction.step.migrate(.v3(original), context: context)
@@ -117,7 +117,7 @@ package struct BreakingStepVerifier: Sendable {
         return result
     }
 
-    /// A v3 store against the v4 backup taken before the inverse: the store holds exactly
+    /// A v4 store against the v5 backup taken before the inverse: the store holds exactly
     /// `inverse(e)` for each work stream `e` of the backup, and `step(inverse(e)) == e`.
     private func verifyInverse(_ layout: LayoutChange, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
         var result = Result()
@@ -158,7 +158,7 @@ package struct BreakingStepVerifier: Sendable {
                 let original: WorkStreamV5
                 switch Self.backupDocument(backup, id) {
                 case .success(.v5(let document)): original = document
-                case .success: result.failures.append("\(relative): not in the backup as a v4 work stream"); continue
+                case .success: result.failures.append("\(relative): not in the backup as a v\(LayoutChange.Direction.forward.to) work stream"); continue
                 case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
                 }
                 let (back, _) = try inverse.migrate(.v5(original), context: context)

@@ -22,7 +22,7 @@ enum DocumentCheck {
     /// - Parameter acceptingNewer: the store's schema version is newer than this tool's and its
     ///   `min_reader_version` admits this tool: read newer documents, keeping their new keys.
     ///   - storeSchemaVersion: the archived store's version, when known: a work stream must be in
-    ///     its folder (`sessions/` up to v3, `work-streams/` from v4, spec §11).
+    ///     its folder (`sessions/` up to v4, `work-streams/` from v5, spec §12).
     /// - Returns: nil when the document reads, else the problem.
     static func check(_ path: StoreFilePath, _ bytes: [UInt8], acceptingNewer: Bool, storeSchemaVersion: Int? = nil) -> ArchiveProblem? {
         if path.kind == .session, let version = storeSchemaVersion, let folder = path.folder,

@@ -14,7 +14,7 @@ public enum MigrationChain {
     /// The oldest version.
     public static var oldest: Int { steps.first!.from }
 
-    /// The step that renames the work streams' folder (its ``LayoutEffect``, spec §11): the
+    /// The step that renames the work streams' folder (its ``LayoutEffect``, spec §12): the
     /// breaking step the store engine runs as a layout change. The chain has exactly one.
     public static let folderRenamingStep: MigrationStep = {
         let renaming = steps.filter { $0.renamedWorkStreamsFolder != nil }

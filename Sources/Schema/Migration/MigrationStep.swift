@@ -11,7 +11,7 @@ public enum StepKind: String, Sendable, Hashable {
     case breaking
 }
 
-/// What a step does to the store's folders besides its documents (spec §11). The store engine
+/// What a step does to the store's folders besides its documents (spec §12). The store engine
 /// reads it from the chain to move the folders; the per-document transforms never see it.
 public enum LayoutEffect: Sendable, Hashable {
     /// The documents stay in their folders.

@@ -167,7 +167,7 @@ package enum StoreMigration {
 }
 
 extension StoreMigration {
-    /// `store.json` after the breaking step (spec §11) or its inverse: the version, the
+    /// `store.json` after the breaking step (spec §12) or its inverse: the version, the
     /// `min_reader_version` the chain gives that version (4 after the step, back to the oldest
     /// reader after the inverse), and one migration record `from → to` with `counts`.
     package static func layoutChangeManifest(

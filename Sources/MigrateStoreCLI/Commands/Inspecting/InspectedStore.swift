@@ -35,7 +35,7 @@ struct InspectedStore {
     }
 
     /// The queue as the next writer will establish it (spec §7), and where it came from:
-    /// in a v4 store `queue.json` as it is (no mirror, no reconcile, spec §11); else
+    /// in a v5 store `queue.json` as it is (no mirror, no reconcile, spec §12); else
     /// `queue.json`, or (v1 store, or a v2 store that lacks it) the per-session keys of the
     /// readable work streams. On a v2 store a v1 writer touched, or whose `queue.json` names
     /// work streams that no longer exist, this is `QueueResolution.resolve`'s queue (the one
@@ -46,7 +46,7 @@ struct InspectedStore {
     func queue(summaries: [WorkStreamSummary], complete: Bool = true) throws -> InspectedQueue {
         let sessions = summaries.map(\.queueSummary)
         if store.hasRenamedLayout {
-            // v4 (spec §11): queue.json is the queue, with no mirror and no reconcile; absent, nothing is queued.
+            // v5 (spec §12): queue.json is the queue, with no mirror and no reconcile; absent, nothing is queued.
             let document = try call({ () throws(StoreError) in try store.queueDocument() })
             return InspectedQueue(
                 queue: try call({ () throws(StoreError) in try store.queue() }), source: .queueDocument,

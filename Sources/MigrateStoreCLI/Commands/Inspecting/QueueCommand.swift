@@ -69,7 +69,7 @@ struct QueueReport {
     let priority: [Row]
     var mirror: MirrorStatus = .notApplicable
     var mirrorDetail: String?
-    /// A v4 store: its work streams have no mirror keys (spec §11).
+    /// A v5 store: its work streams have no mirror keys (spec §12).
     var hasNoMirror = false
     var problems: [StoreProblem] = []
     /// Why the next writer rewrites the queue or its mirror (spec §7), when it will.
@@ -110,7 +110,7 @@ struct QueueReport {
         priority = zip(queue.priorityVisibility(context, enabled: settings.priorityQueueEnabled), queue.priority).map {
             var r = row($0); r.priority = $1; return r
         }
-        // A v4 store has no mirror (spec §11): not applicable.
+        // A v5 store has no mirror (spec §12): not applicable.
         hasNoMirror = store.hasRenamedLayout
         checkMirror(store.hasRenamedLayout ? nil : inspectedQueue.document, listing: listing)
     }

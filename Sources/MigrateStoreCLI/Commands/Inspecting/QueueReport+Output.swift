@@ -60,7 +60,8 @@ extension QueueReport {
 
     private var mirrorSentence: String {
         switch mirror {
-        case .notApplicable where hasNoMirror: "not applicable: a v4 store keeps its queue in queue.json only (spec §11)"
+        case .notApplicable where hasNoMirror:
+            "not applicable: a v\(StoreLayout.renamedFolderVersion) store keeps its queue in queue.json only (spec §12)"
         case .notApplicable: "not applicable: the store has no queue.json to compare with the session keys"
         case .agrees: "queue.json and the session keys v1 readers use agree"
         case .disagrees: "queue.json and the session keys disagree: \(mirrorDetail ?? "")"
