@@ -86,6 +86,23 @@ import Testing
         #expect(text.contains("\"server_port\": \"8080\",\n") && text.contains("\"schema_version\": 4,\n"))
     }
 
+    /// An older app (v3) that rewrote settings.json in a v4 store wrote `schema_version` 3 and
+    /// kept the preferences as unknown keys: `settings()` reads them as a write would take them,
+    /// `settingsDocument()` gives the file as it is.
+    @Test func settingsAnOlderWriterLeftAreReadThroughTheChain() throws {
+        let folder = TemporaryDirectory()
+        let store = try Store.open(at: try folder.copySample("v4-store", as: "store"))
+        let olderWrite = try #require(try Self.text(store, "settings.json")).replacingOccurrences(of: "\"schema_version\": 4", with: "\"schema_version\": 3")
+        try Data(olderWrite.utf8).write(to: URL(fileURLWithPath: store.path + "/settings.json"))
+        let file = try #require(try store.settingsDocument())
+        #expect(file.schemaVersion == 3 && file.serverURL == "" && file.unknown["server_url"] == .string("192.168.1.20"))
+        let settings = try store.settings()
+        #expect(settings.schemaVersion == 4 && settings.serverURL == "192.168.1.20" && settings.unknown.isEmpty)
+        try store.updateSettings { $0.serverPort = "9090" }
+        let written = try store.settings()
+        #expect(written.serverURL == "192.168.1.20" && written.serverPort == "9090" && written.systemPrompt == "Answer briefly; show diffs, not whole files.")
+    }
+
     @Test func aV5StoreKeepsDraftsAndSettingsToo() throws {
         let folder = TemporaryDirectory()
         let store = try Store.open(at: try folder.copySample("v5-store", as: "store"))

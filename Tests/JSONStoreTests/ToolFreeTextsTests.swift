@@ -88,7 +88,7 @@ import Testing
 
     @Test func openingForWritingPastUnreadableDocumentsWarnsInPlainWords() throws {
         let folder = TemporaryDirectory()
-        let path = try folder.copySample("v3-store", as: "store")
+        let path = try folder.copySample("v4-store", as: "store")
         try Data("{".utf8).write(to: URL(fileURLWithPath: path + "/sessions/\(Self.session).json"))
         let store = try Store.open(at: path, options: Store.Options(readOnly: false, tool: "t", version: "1"))
         #expect(

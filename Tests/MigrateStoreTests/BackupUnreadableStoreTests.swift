@@ -2,16 +2,16 @@ import Foundation
 import Testing
 
 /// `backup` reports "verified" only of a store it read as a store (issue 32, item 7), run as the
-/// built binary: a store of a version this tool does not know, or a v4 `store.json` over the
+/// built binary: a store of a version this tool does not know, or a v5 `store.json` over the
 /// documents of `sessions/`, is refused with 65, nothing is created and no backup is claimed.
 @Suite struct BackupUnreadableStoreTests {
-    /// The stores refused, and what the refusal says: a version this tool does not know; a v4
+    /// The stores refused, and what the refusal says: a version this tool does not know; a v5
     /// `store.json` over `sessions/` with `work-streams/` missing or empty (the store's open
     /// refuses both).
     static let unreadable: [(schemaVersion: Int, minReader: Int, emptyFolder: Bool, why: String)] = [
-        (9, 1, false, ": its store.json says schema_version 9, and this tool knows versions 1 to 4 only"),
-        (4, 4, false, "'work-streams/' is missing and 'sessions/' holds 8 work stream file(s)"),
-        (4, 4, true, "'work-streams/' holds no work stream and 'sessions/' holds 8 work stream file(s)"),
+        (9, 1, false, ": its store.json says schema_version 9, and this tool knows versions 1 to 5 only"),
+        (5, 5, false, "'work-streams/' is missing and 'sessions/' holds 8 work stream file(s)"),
+        (5, 5, true, "'work-streams/' holds no work stream and 'sessions/' holds 8 work stream file(s)"),
     ]
 
     @Test(arguments: unreadable) func aStoreThisToolCantReadIsNotBackedUp(_ fixture: (schemaVersion: Int, minReader: Int, emptyFolder: Bool, why: String))

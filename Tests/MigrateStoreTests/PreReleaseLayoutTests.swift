@@ -24,8 +24,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ["status"], ["plan"], ["migrate", "--no-backup"], ["migrate", "--to", "5", "--allow-breaking"], ["verify"], ["ls"], ["show", "555a"],
-        ["queue"], ["stats"], ["settings"], ["validate"], ["backup", "<folder>/copy"],
+        ["status"], ["plan"], ["migrate", "--no-backup"], ["migrate", "--to", "5", "--allow-breaking"], ["migrate", "--to", "3", "--no-backup"],
+        ["verify"], ["ls"], ["show", "555a"],
+        ["queue"], ["stats"], ["settings"], ["validate"], ["backup", "<folder>/copy"], ["export", "<folder>/export.jsonl"],
     ])
     func everyCommandRefusesItWithTheWayOutAndChangesNothing(_ command: [String]) throws {
         let folder = TemporaryDirectory()

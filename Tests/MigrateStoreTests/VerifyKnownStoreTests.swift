@@ -38,11 +38,11 @@ import Testing
         #expect(snapshot(scratch.path) == before, "verify writes nothing")
     }
 
-    /// A v4 `store.json` over the v3 documents in `sessions/`, with `work-streams/` missing (the
+    /// A v5 `store.json` over the documents of `sessions/`, with `work-streams/` missing (the
     /// store's open refuses both): nothing would be checked, so the layout is refused instead.
-    @Test(arguments: [false, true]) func aV4ManifestOverSessionsIsRefusedWith65NamingBothFolders(emptyFolder: Bool) throws {
+    @Test(arguments: [false, true]) func aV5ManifestOverSessionsIsRefusedWith65NamingBothFolders(emptyFolder: Bool) throws {
         let scratch = TemporaryDirectory()
-        let store = try Self.store(scratch, schemaVersion: 4, minReaderVersion: 4)
+        let store = try Self.store(scratch, schemaVersion: 5, minReaderVersion: 5)
         if emptyFolder { try FileManager.default.createDirectory(atPath: store + "/work-streams", withIntermediateDirectories: false) }
         let run = try BuiltTool.run(["verify", store])
         #expect(run.code == 65, "\(run)")

@@ -69,6 +69,8 @@ public enum StoreExport {
         system: SystemCalls, progress: @escaping (StoreProgress) -> Void = { _ in }
     ) throws(StoreError) -> ExportReport {
         try Backup.requireStoreFolder(store, system: system)
+        // Before the lock: a refused store is left as it was, without even a lock file.
+        try TreeScan.requireKnownLayout(store, system: system)
         switch destination {
         case .standardOutput:
             let writer = LineWriter(fd: 1, context: ErrorContext("write the export to", "standard output"), system: system)

@@ -115,6 +115,11 @@ extension AsyncStore {
         try await write { (s) throws(StoreError) in try s.setUserDeleted(id, deleted, at: date) }
     }
 
+    /// `Store.settingsDocument()`.
+    public func settingsDocument() async throws(StoreError) -> Settings? {
+        try await read { (s) throws(StoreError) in try s.settingsDocument() }
+    }
+
     /// `Store.draft(of:)`.
     public func draft(of id: UUID) async throws(StoreError) -> String? {
         try await read { (s) throws(StoreError) in try s.draft(of: id) }

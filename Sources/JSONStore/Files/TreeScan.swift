@@ -80,6 +80,7 @@ struct TreeScan: Sendable, Equatable {
     /// store's folder whatever its version (v5 without `work-streams/` has no work streams to lose).
     private mutating func leaveOutOtherWorkStreamsFolder(_ root: String, system: SystemCalls) throws(StoreError) {
         guard seenFolders.contains(StoreLayout.renamedWorkStreamsFolder) else { return }
+        try Self.requireKnownLayout(root, system: system)
         let version = Self.schemaVersion(of: root, system: system)
         workStreamsFolder = StoreLayout.workStreamsFolder(schemaVersion: version ?? 1)
         let other = StoreLayout.otherWorkStreamsFolder(schemaVersion: version ?? 1)
@@ -111,6 +112,29 @@ struct TreeScan: Sendable, Equatable {
         do {
             let bytes = try FileReader.read(joinPath(root, StoreLayout.manifest), system: system)
             return try ManifestHeader(json: try DocumentVersion.parse(bytes)).compatibility().layoutVersion
+        } catch {
+            return nil
+        }
+    }
+
+    /// Refuses a store with a `work-streams/` folder that the reader rule refuses (a newer one, or
+    /// the pre-release v4 layout, spec §11): which folder holds its work streams is not this
+    /// code's to say, and leaving one out would lose them.
+    static func requireKnownLayout(_ root: String, system: SystemCalls) throws(StoreError) {
+        let folder = joinPath(root, StoreLayout.renamedWorkStreamsFolder)
+        guard try system.linkStatus(folder, context: ErrorContext("read", folder)) != nil, let refusal = refusal(of: root, system: system) else {
+            return
+        }
+        throw StoreError(
+            .unsupportedVersion, "Can't tell which folder holds the work streams of '\(root)': \(refusal).",
+            path: joinPath(root, StoreLayout.manifest))
+    }
+
+    /// What the reader rule says against `root/store.json`, or nil (also when it does not read).
+    static func refusal(of root: String, system: SystemCalls) -> String? {
+        do {
+            let bytes = try FileReader.read(joinPath(root, StoreLayout.manifest), system: system)
+            return try ManifestHeader(json: try DocumentVersion.parse(bytes)).compatibility().refusal
         } catch {
             return nil
         }

@@ -82,13 +82,20 @@ extension Store {
         return result
     }
 
-    /// `settings.json`, or the defaults when the file is absent.
+    /// The settings as this code writes them: `settings.json` (the defaults when the file is
+    /// absent) through the chain, as a write would take it. A file an older app wrote (below v4)
+    /// gives the preferences it kept as unknown keys, when of the right type, and the defaults for
+    /// the rest (spec §11); ``settingsDocument()`` gives the file as it is.
     public func settings() throws(StoreError) -> Settings {
-        let newer = acceptsNewerDocuments
-        return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: newer) } ?? .defaults
+        guard let found = try settingsDocument() else { return .defaults }
+        do {
+            return try MigrationChain.migrateSettings(found, to: max(writtenVersion, found.schemaVersion)).0
+        } catch {
+            throw StoreError.document(error, path: file(StoreLayout.settings))
+        }
     }
 
-    /// `settings.json`, or nil when the store has none (``settings()`` gives the defaults then).
+    /// `settings.json` as the file has it, or nil when the store has none.
     public func settingsDocument() throws(StoreError) -> Settings? {
         let newer = acceptsNewerDocuments
         return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: newer) }

@@ -48,9 +48,11 @@ public struct StoreValidator: Sendable {
     public var schemaVersion: Int { store.compatibility.storeSchemaVersion }
 
     /// Reads and checks everything.
-    /// - Parameter progress: Told `.phase(.validating, …)` on the calling thread, once the work
-    ///   streams are listed (`done` 0) and after each one is read and checked, readable or not;
-    ///   not called when the store has no folder of work streams to read.
+    /// - Parameters:
+    ///   - store: The store to read, open for reading at least.
+    ///   - progress: Told `.phase(.validating, …)` on the calling thread, once the work streams
+    ///     are listed (`done` 0) and after each one is read and checked, readable or not; not
+    ///     called when the store has no folder of work streams to read.
     /// - Throws: only what stops the whole scan (the store folder can't be listed); a bad
     ///   document is a problem, not an error.
     public init(_ store: Store, progress: (StoreProgress) -> Void = { _ in }) throws(StoreError) {
@@ -91,7 +93,8 @@ public struct StoreValidator: Sendable {
     private mutating func scanSettings() {
         guard entries.contains(where: { $0.name == StoreLayout.settings }) else { return }
         let store = store
-        settings = attempt { () throws(StoreError) in try store.settings() }
+        // The file as it is (its own schema_version), not as a write would take it.
+        settings = attempt { () throws(StoreError) in try store.settingsDocument() } ?? nil
     }
 
     private mutating func scanSessions(progress: (StoreProgress) -> Void) throws(StoreError) {

@@ -55,9 +55,13 @@ struct MigrateCommand: Subcommand {
 
     func run(_ out: Output) throws -> ExitCode {
         if let target {
-            let from = try Store.classify(path).storeSchemaVersion
-            try TargetVersion.refuseGoingBack(target, from: from, store: path, command: Self.spec.name)
-            if StoreUpgrade.takesBreakingStep(from: from, to: target) && !breakingAllowed {
+            let compatibility = try Store.classify(path)
+            let from = compatibility.storeSchemaVersion
+            // A store the reader rule refuses is refused as such (the library says so), whatever the target.
+            if compatibility.refusal == nil {
+                try TargetVersion.refuseGoingBack(target, from: from, store: path, command: Self.spec.name)
+            }
+            if compatibility.refusal == nil && StoreUpgrade.takesBreakingStep(from: from, to: target) && !breakingAllowed {
                 throw UsageError(
                     "Can't migrate '\(path)' to schema version \(target) without --allow-breaking: "
                         + StoreUpgrade.breakingConsequence(from: from, to: target) + ". See every change first with '"
