@@ -304,14 +304,16 @@ import Testing
         #expect(byRenames.failures.isEmpty, "\(byRenames.failures.first ?? "")")
     }
 
-    /// Spec §9: the v2 → v3 step on its own (from the v1 sample migrated with `--to 2`), and the
-    /// chain in two runs (`--to 2`, then v2 → v3) from the v1 sample: at every instant a v1 and a
-    /// v2 reader read the store correctly, and the next migration finishes it byte-identically.
-    @Test(arguments: ["v2 → v3", "v1 → v2, then v2 → v3"])
+    /// Spec §9: the steps from v2 on (from the v1 sample migrated with `--to 2`), the v3 → v4 step
+    /// on its own (from it migrated with `--to 3`), and the chain in two runs (`--to 2`, then
+    /// v2 → v4) from the v1 sample: at every instant every older reader reads the store correctly
+    /// (its work streams, customisations and settings.json), and the next migration finishes it
+    /// byte-identically.
+    @Test(arguments: ["v2 → v4", "v3 → v4", "v1 → v2, then v2 → v4"])
     func chainStepsCutByPowerLossAreReadableByOlderReadersAndResumeIdentically(_ run: String) throws {
         let harness = PowerLossHarness()
         let twoRuns = run.hasPrefix("v1")
-        let initial = twoRuns ? try W.v1Store() : try W.v2StoreMigratedFromV1()
+        let initial = twoRuns ? try W.v1Store() : run.hasPrefix("v3") ? try W.v3StoreMigratedFromV1() : try W.v2StoreMigratedFromV1()
         let operations = twoRuns ? Self.migrationInTwoRuns() : Self.migration()
         let outcome = harness.run(initial: initial, operations: operations, extraCheck: W.migrationResumes)
         Self.report("migration \(run)", outcome, seed: harness.seed)

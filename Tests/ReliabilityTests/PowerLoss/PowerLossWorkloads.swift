@@ -48,6 +48,16 @@ enum PowerLossWorkloads {
         return model.current
     }
 
+    /// `v1Store()` migrated to schema v3 (`--to 3`), synced: the start of the v3 → v4 step every
+    /// user of the v3 app takes (spec §11).
+    static func v3StoreMigratedFromV1() throws -> ModelState {
+        let model = ModelFileSystem(try v1Store())
+        let system = SystemCalls(calls: model)
+        _ = try StoreMigrator(store: try Store.open(at: store, options: options, system: system)).migrate(to: 3, toolVersion: "1")
+        model.syncEverything()
+        return model.current
+    }
+
     /// Four work streams, two customisations and the settings of `Samples/v1-store`: FIFO
     /// positions 1, 3, 3 and a not-queued position 2 (renumbered), a 4.9 KB document (torn at 4 KiB).
     static func v1Store() throws -> ModelState {
@@ -279,7 +289,7 @@ enum PowerLossWorkloads {
                 failures += ReaderCheckCache.shared.failures(path: path, bytes: bytes, original: before) {
                     let version = (try? DocumentVersion.peek(DocumentVersion.parse(bytes))) ?? 1
                     var found: [String] = []
-                    for reader in [1, 2] {
+                    for reader in 1...min(3, max(version, 2)) {
                         found += RollbackCheck.checkWorkStream(
                             bytes: bytes, file: path, original: originalDocument, reader: reader,
                             storeVersion: max(reader, version)
@@ -300,6 +310,17 @@ enum PowerLossWorkloads {
         }
         for path in files.keys where !path.contains("/sessions/") && path.hasSuffix(".json") {
             if (try? DocumentVersion.parse(files[path]!)) == nil { failures.append("'\(path)' is not JSON") }
+        }
+        // The customisations and settings.json an upgrade rewrote, as every older reader (spec §11).
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) where bytes != original[path] {
+            let kind: StoreLayout.DocumentKind
+            if path.contains("/user-sessions/") { kind = .customisation } else if path.hasSuffix("/settings.json") { kind = .settings } else { continue }
+            let version = (try? DocumentVersion.peek(DocumentVersion.parse(bytes))) ?? 1
+            for reader in 1...3 where reader < version {
+                failures += RollbackCheck.checkSmallDocument(
+                    bytes: bytes, file: path, kind: kind, original: original[path], reader: reader, storeVersion: version
+                ).map { "v\(reader) reader: \($0)" }
+            }
         }
         return failures
     }
