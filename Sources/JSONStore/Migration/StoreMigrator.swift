@@ -32,8 +32,12 @@ public struct StoreMigrator: Sendable {
 
     /// What a migration to `target` (by default ``defaultTarget``) would do, per document, in
     /// write order. Writes nothing at all.
-    /// - Parameter progress: Told `.phase(.validating, …)` once the work streams are listed and
-    ///   after each, as the first pass reads them (a layout change's plan reports nothing).
+    /// - Parameters:
+    ///   - target: The version to plan for; nil plans for ``defaultTarget``.
+    ///   - now: The time the plan's migration records would carry.
+    ///   - toolVersion: The version the plan's migration records would name.
+    ///   - progress: Told `.phase(.validating, …)` once the work streams are listed and after
+    ///     each, as the first pass reads them (a layout change's plan reports nothing).
     /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
     public func plan(
         to target: Int? = nil, now: Date = Date(), toolVersion: String = Store.libraryVersion,
