@@ -97,8 +97,19 @@ extension Store {
 
     /// `settings.json` as the file has it, or nil when the store has none.
     public func settingsDocument() throws(StoreError) -> Settings? {
+        try settingsFile()?.document
+    }
+
+    /// `settings.json` as the file has it, and the keys the file itself holds (a reader takes the
+    /// defaults for the others), from one read; nil when the store has none.
+    package func settingsFile() throws(StoreError) -> (document: Settings, keys: Set<String>)? {
         let newer = acceptsNewerDocuments
-        return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in try Settings(bytes: b, acceptingNewerVersions: newer) }
+        return try readIfPresent(StoreLayout.settings) { (b) throws(SchemaError) in
+            let json = try DocumentVersion.parse(b)
+            let document = try Settings(json: json, acceptingNewerVersions: newer)
+            guard case .object(let members) = json else { return (document, []) }
+            return (document, Set(members.keys))
+        }
     }
 
     /// `queue.json`; nil in a v1 store (or a v2 store whose `queue.json` is missing).

@@ -283,10 +283,8 @@ extension Store {
     @discardableResult
     public func updateSettings(_ body: (inout Settings) -> Void) throws(StoreError) -> Settings {
         try writing { () throws(StoreError) in
-            let existing = try settings()
-            var doc = try upgradedSmallDocument(StoreLayout.settings) { () throws(SchemaError) in
-                try MigrationChain.migrateSettings(existing, to: writtenVersion).0
-            }
+            // `settings()` takes a file an older app left through the chain (spec §11).
+            var doc = try settings()
             body(&doc)
             doc.schemaVersion = writtenVersion
             try write(StoreLayout.settings, doc.encoded)

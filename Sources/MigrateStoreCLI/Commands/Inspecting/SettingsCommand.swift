@@ -38,24 +38,18 @@ struct SettingsView {
     let settings: Settings
     /// True when the store has a `settings.json`.
     let fileExists: Bool
-    /// The keys the file holds for this version (nil: no file).
+    /// The keys of this version the file holds (empty without a file).
     let keysInFile: Set<String>
 
     init(_ inspected: InspectedStore) throws {
         storePath = inspected.path
-        let read = try inspected.call { () throws(StoreError) in try inspected.store.settingsDocument() }
+        let read = try inspected.call { () throws(StoreError) in try inspected.store.settingsFile() }
         fileExists = read != nil
-        settings = read ?? .defaults
-        // The keys the file itself holds (the library has read and checked it just now). Below v4
-        // the preferences are not keys of the file's version: a reader takes the defaults.
+        settings = read?.document ?? .defaults
+        // The keys the file itself holds. Below v4 the preferences are not keys of the file's
+        // version: a reader takes the defaults.
         let known = ["queue_enabled", "priority_queue_enabled"] + (settings.schemaVersion >= SettingsV4.version ? SettingsV4.addedKeys : [])
-        if fileExists {
-            let path = (inspected.path as NSString).appendingPathComponent(StoreLayout.settings)
-            let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
-            keysInFile = Set(known.filter { object[$0] != nil })
-        } else {
-            keysInFile = []
-        }
+        keysInFile = Set(known.filter { read?.keys.contains($0) == true })
     }
 
     /// Every key this tool knows, in byte order, with its value.
