@@ -13,10 +13,18 @@ import Testing
         startedAt: V5Fixture.startedAt, finishedAt: V5Fixture.finishedAt,
         toolVersion: V5Fixture.toolVersion, target: 5)
 
+    /// The one engine's run to `context.target` (with the sample's fixed migration times), under the store's lock.
+    static func migrate(_ store: String, context: StoreMigration.Context) throws -> MigrationReport {
+        let opened = try Store.open(at: store, options: Store.Options(readOnly: true, tool: "t", version: V5Fixture.toolVersion))
+        let lock = try StoreLock(store: store, tool: "t", version: V5Fixture.toolVersion)
+        defer { lock.releaseRemovingFile() }
+        return try StoreMigrator(store: opened).run(write: true, context: context, checkingLeftovers: true)
+    }
+
     @Test func theBreakingStepOnDiskGivesTheV5SampleAndTheFixtureAgrees() throws {
         let temporary = TemporaryDirectory("v5-sample")
         let store = try temporary.copySample("v4-store", as: "store")
-        let report = try LayoutChange(path: store, system: .real).run(.forward, write: true, context: Self.context)
+        let report = try Self.migrate(store, context: Self.context)
         #expect(report.totals["stale_mirror_key"] == 1 && report.totals["key_renamed"] == 8)
         let fixture = try V5Fixture.convert(tree(Samples.v4Store))
         if ProcessInfo.processInfo.environment["UPDATE_SAMPLES"] == "1" {
@@ -42,7 +50,7 @@ import Testing
         let store = try temporary.copySample("v5-store", as: "store")
         var context = Self.context
         context.target = 4
-        _ = try LayoutChange(path: store, system: .real).run(.inverse, write: true, context: context)
+        _ = try Self.migrate(store, context: context)
         var back = tree(store), original = tree(Samples.v4Store)
         let stale = "sessions/ad63adfa-7ad7-45dc-882c-80791120b6cc.json"
         #expect(

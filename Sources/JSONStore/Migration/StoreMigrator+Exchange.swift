@@ -46,6 +46,12 @@ extension StoreMigrator {
 
     var exchangeFolder: String { joinPath(store.path, Self.exchangeFolderName) }
 
+    /// The old work-stream folder a folder rename took out of sight (`retireOldFolder`).
+    var retiredFolder: String { store.file(StoreLayout.Bookkeeping.retiredWorkStreams) }
+
+    /// Where staging writes `<id>.json` files: the exchange folder, or the folder rename's staging folder.
+    var stagingFolder: String { joinPath(store.path, renaming?.stagingFolder ?? Self.exchangeFolderName) }
+
     /// The folder commit of `sessions/`: staged in `exchangeFolder`, exchanged with `sessions/`.
     var sessionsCommit: FolderCommit { FolderCommit(in: store.path, staging: Self.exchangeFolderName, system: store.system) }
 
@@ -120,13 +126,14 @@ extension StoreMigrator {
         return true
     }
 
-    /// Removes the old `sessions/`, now at `exchangeFolder` (when `sessions`), and the old
-    /// `user-sessions/`, at `customisationsExchangeFolder` when there is one, on several threads.
+    /// Removes the old `sessions/`, now at `exchangeFolder` (when `sessions`), the old
+    /// `user-sessions/`, at `customisationsExchangeFolder` when there is one, and the work-stream
+    /// folder a folder rename retired, on several threads.
     /// Nothing a reader sees depends on them, so a failure is not the migration's: whatever is
     /// left (dot-named, never read) is removed by the next sweep (`TempSweep`), under the lock.
     /// For a caller that reports the removal, see `removeOldFolders(progress:)`.
     func removeExchangedFolders(sessions: Bool = true) {
-        let folders = sessions ? [exchangeFolder, customisationsExchangeFolder] : [customisationsExchangeFolder]
+        let folders = (sessions ? [exchangeFolder] : []) + [customisationsExchangeFolder, retiredFolder]
         for folder in folders { removeFolder(folder) }
     }
 
@@ -136,11 +143,11 @@ extension StoreMigrator {
         do { try removeFolder(folder) { _ in } } catch { return }
     }
 
-    /// The folders a committed migration's exchanges left (the old `sessions/` and
-    /// `user-sessions/`), with the number of entries in each: what `removeOldFolders` removes.
+    /// The folders a committed migration's exchanges and folder rename left (the old `sessions/`,
+    /// `user-sessions/` and retired work-stream folder), with the number of entries in each: what `removeOldFolders` removes.
     func oldFolders() throws(StoreError) -> [(path: String, entries: Int)] {
         var found: [(String, Int)] = []
-        for folder in [exchangeFolder, customisationsExchangeFolder] {
+        for folder in [exchangeFolder, customisationsExchangeFolder, retiredFolder] {
             let context = ErrorContext("remove", folder)
             guard try store.system.linkStatus(folder, context: context)?.type == .directory else { continue }
             var count = 0

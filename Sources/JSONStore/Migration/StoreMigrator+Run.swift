@@ -54,35 +54,95 @@ extension StoreMigrator {
         return survey
     }
 
+    /// The one run of the chain over the store, in phases: check (what an interrupted folder
+    /// rename left), stage (every work stream decoded, validated, migrated, staged; nothing visible
+    /// yet), commit (the queue and the work streams, the small documents, `store.json`, in the order
+    /// that keeps every instant readable), and remove the old folders. Without `write`, the same
+    /// phases read and report what they would do (`plan`).
+    ///
+    /// How the work streams are committed follows the steps' layout effect: a store that crosses
+    /// the chain's folder rename (`FolderRename`) has them staged into the other folder, renamed
+    /// into place and the old folder retired (`StoreMigrator+FolderRename.swift`); otherwise they
+    /// are exchanged with their folder or renamed file by file in the queue's write order
+    /// (`StoreMigrator+Staging.swift`, `+Exchange.swift`). A store past the rename at its version
+    /// has no work stream to take (spec §12: no mirror): only what an interrupted rename left.
+    ///
+    /// `checkingLeftovers` (a migration, not the reconcile on open) runs the check phase on a store
+    /// at the rename's `from` version too: an inverse interrupted after its `store.json` left the
+    /// other folder there.
     func run(
         write: Bool, context: StoreMigration.Context, keepingDocuments: Bool = true, removingOldFolders: Bool = true,
-        progress: @escaping (StoreProgress) -> Void = { _ in }
+        checkingLeftovers: Bool = false, progress: @escaping (StoreProgress) -> Void = { _ in }
     ) throws(StoreError) -> MigrationReport {
         if let refusal = store.compatibility.refusal {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(store.path)': \(refusal).", path: store.path)
         }
+        var migrator = self
+        migrator.renaming = FolderRename.between(store.compatibility.storeSchemaVersion, context.target)
+        return try migrator.runPhases(
+            write: write, context: context, keepingDocuments: keepingDocuments, removingOldFolders: removingOldFolders,
+            checkingLeftovers: checkingLeftovers, progress: progress)
+    }
+
+    private func runPhases(
+        write: Bool, context: StoreMigration.Context, keepingDocuments: Bool, removingOldFolders: Bool, checkingLeftovers: Bool,
+        progress: @escaping (StoreProgress) -> Void
+    ) throws(StoreError) -> MigrationReport {
         // A migration vouches for nothing in the record of this library's writes: it is removed
         // before the first visible write, so that the next open checks the store in full (and
         // records it then); the exchange of `sessions/` would make it disagree anyway (another
         // folder inode). Not before staging, which validates every document: bad input leaves the
         // record as it was, like every other byte. Staging writes only temp files, which change
         // the lstat of `sessions/` the record holds, so a crash in between makes it disagree too.
-        let survey: Survey
-        var staged = StagedList()
         var report = MigrationReport(keepsDocuments: keepingDocuments)
         let target = context.target
-        // The barrier's descriptor, opened before staging writes its first file (`commitStaged`).
+        let storeVersion = store.compatibility.storeSchemaVersion
+        let finishingRename = renaming == nil && store.hasRenamedLayout
+        // Check: what an interrupted folder rename left is never trusted (removed under the lock).
+        if renaming != nil || finishingRename || checkingLeftovers && storeVersion >= FolderRename.forward.from {
+            try reportLeftovers(storeVersion: storeVersion, write: write, report: &report)
+        }
+        // A removed leftover is no change of the store's documents: no migration record for it alone.
+        let filesChangedByTheCheck = report.filesChanged
+        // Stage. The barrier's descriptor is opened before staging writes its first file (`commitStaged`).
         let barrier: FileDescriptor? =
             write ? try AtomicFile.openDirectory(store.path, system: store.system, context: ErrorContext("write", store.path)) : nil
-        if write { (survey, staged) = try stage(target: target, report: &report, progress: progress) } else { survey = try self.survey(progress: progress) }
+        let survey: Survey
+        var staged = StagedList()
+        if finishingRename {
+            var problems: [StoreError] = []
+            survey = try surveyOtherDocuments(&problems)
+            if !problems.isEmpty { throw StoreError.unreadable(problems, store: store.path, action: "migrate") }
+        } else if let renaming {
+            let queue = QueueIndex(try store.queueDocument() ?? QueueV2(schemaVersion: renaming.from))
+            (survey, staged) = try stage(target: target, write: write, queue: queue, report: &report, progress: progress)
+        } else if write {
+            (survey, staged) = try stage(target: target, report: &report, progress: progress)
+        } else {
+            survey = try self.survey(progress: progress)
+        }
         if write {
             do { try WriteRecord.remove(store: store.path, system: store.system) } catch {
                 removeTemporaries(staged)
                 throw error
             }
         }
-        let storeVersion = survey.manifest.schemaVersion
-        // The work streams' summaries: the staged list's when writing (no copy), the survey's in a dry run.
+        if let renaming {
+            let manifest = try renamedManifest(renaming, staged: staged, survey: survey, context: context, write: write, report: &report)
+            guard write else {
+                try upgradeSmallDocuments(survey, target: renaming.to, settingVersion: true, write: false, report: &report)
+                report.append(manifest.change)
+                return report
+            }
+            try commitRename(renaming, staged: staged, survey: survey, manifest: manifest.document, barrier: barrier!, report: &report)
+            report.append(manifest.change)
+            if removingOldFolders { removeExchangedFolders(sessions: false) }
+            return report
+        }
+        if finishingRename {
+            try upgradeSmallDocuments(survey, target: storeVersion, settingVersion: true, write: write, report: &report)
+            return report
+        }
         let resolved =
             write
             ? QueueResolution.resolve(manifestVersion: storeVersion, target: target, sessions: staged.summaries, existing: survey.queue)
@@ -125,7 +185,7 @@ extension StoreMigrator {
             userSessions: survey.customisations.count, settings: survey.settings != nil,
             queue: resolved.queue, report: report)
         if let (manifest, changes) = StoreMigration.manifest(
-            survey.manifest, counts: counts, anyChange: !report.isNoop,
+            survey.manifest, counts: counts, anyChange: report.filesChanged > filesChangedByTheCheck,
             reupgradeFrom: reupgradeFrom, context: write ? finishing : context)
         {
             report.append(DocumentChanges(file: StoreLayout.manifest, changes: changes))
@@ -133,6 +193,49 @@ extension StoreMigrator {
         }
         committed = true
         return report
+    }
+
+    /// The staged work streams' changes reported (at their new paths, in id order), and
+    /// `store.json` after the folder rename with its migration record.
+    private func renamedManifest(
+        _ rename: FolderRename, staged: StagedList, survey: Survey, context: StoreMigration.Context, write: Bool,
+        report: inout MigrationReport
+    ) throws(StoreError) -> (document: ManifestV2, change: DocumentChanges) {
+        for i in staged.indices where !staged.isCounted(i) {
+            let changes = staged.changes(i)
+            if !changes.isEmpty { report.append(DocumentChanges(file: StoreLayout.workStreamPath(staged.id(i), schemaVersion: rename.to), changes: changes)) }
+        }
+        guard case .v2(let manifest) = survey.manifest else {
+            removeTemporaries(staged)
+            throw StoreError(.invalidDocument, "Can't migrate '\(store.path)': its store.json is not a v2 manifest.", path: store.file(StoreLayout.manifest))
+        }
+        var finished = context
+        finished.finishedAt = Date()
+        let counts = StoreMigration.upgradeCounts(
+            sessions: staged.count, userSessions: survey.customisations.count, settings: survey.settings != nil,
+            queue: survey.queue ?? QueueV2(schemaVersion: rename.from))
+        let document = StoreMigration.layoutChangeManifest(manifest, to: rename.to, counts: counts, context: write ? finished : context)
+        return (document, DocumentChanges(file: StoreLayout.manifest, changes: [.manifestUpgraded(from: rename.from, to: rename.to), .migrationRecorded]))
+    }
+
+    /// The commit of a run across the folder rename (`StoreMigrator+FolderRename.swift`, steps
+    /// 1–5): the staged folder durable and renamed into place; `store.json` and the small
+    /// documents, the small ones written while `store.json` says the newer version (forward:
+    /// after it, inverse: before it); the old folder retired, its files left for the removal of
+    /// the old folders.
+    private func commitRename(
+        _ rename: FolderRename, staged: StagedList, survey: Survey, manifest: ManifestV2, barrier: borrowing FileDescriptor,
+        report: inout MigrationReport
+    ) throws(StoreError) {
+        do throws(StoreError) { try commitRenamedFolder(staged, rename, barrier: barrier) } catch {
+            removeTemporaries(staged)
+            throw error
+        }
+        let raisesVersion = rename.to > rename.from
+        if raisesVersion { try store.write(StoreLayout.manifest, manifest.encoded) }
+        try upgradeSmallDocuments(survey, target: rename.to, settingVersion: true, write: true, report: &report)
+        if !raisesVersion { try store.write(StoreLayout.manifest, manifest.encoded) }
+        try retireOldFolder(rename.sourceFolder)
     }
 
     /// The dry run's pass B: each work stream decoded again and migrated in write order, nothing written.
@@ -153,14 +256,23 @@ extension StoreMigrator {
     /// Customisations and settings: `schema_version` up to `target`. The customisations are
     /// committed by exchanging folders from `customisationsExchangeMinimum` on
     /// (`StoreMigrator+Customisations.swift`), otherwise in batches of at most `smallDocumentBatch` files.
-    func upgradeSmallDocuments(_ survey: Survey, target: Int, write: Bool, report: inout MigrationReport) throws(StoreError) {
+    ///
+    /// With `settingVersion` (the folder rename and its finish, a breaking step, which has no
+    /// small-document transform), every small document whose `schema_version` is not `target`,
+    /// `queue.json` included, is set to `target`, up or down.
+    func upgradeSmallDocuments(
+        _ survey: Survey, target: Int, settingVersion: Bool = false, write: Bool, report: inout MigrationReport
+    ) throws(StoreError) {
         // The changed documents, not their bytes: each is encoded only when it is written
         // (`commitCustomisations`), so memory holds no store-sized list of encoded documents.
         var customisations: [Customisation] = []
         let documents = survey.customisations
         for position in documents.indices.sorted(by: { documents[$0].id.lowercased < documents[$1].id.lowercased }) {
             let path = StoreLayout.customisationPath(documents[position].id)
-            let (doc, changes) = try migrated(path) { () throws(SchemaError) in try MigrationChain.migrateCustomisation(documents[position], to: target) }
+            let (doc, changes) =
+                settingVersion
+                ? Self.settingVersion(documents[position], to: target)
+                : try migrated(path) { () throws(SchemaError) in try MigrationChain.migrateCustomisation(documents[position], to: target) }
             guard !changes.isEmpty else { continue }
             report.append(DocumentChanges(file: path, changes: changes))
             guard write else { continue }
@@ -168,13 +280,32 @@ extension StoreMigrator {
         }
         var batch = try commitCustomisations(customisations)
         if let settings = survey.settings {
-            let (migrated, changes) = try migrated(StoreLayout.settings) { () throws(SchemaError) in try MigrationChain.migrateSettings(settings, to: target) }
+            let (migrated, changes) =
+                settingVersion
+                ? Self.settingVersion(settings, to: target)
+                : try migrated(StoreLayout.settings) { () throws(SchemaError) in try MigrationChain.migrateSettings(settings, to: target) }
             if !changes.isEmpty {
                 report.append(DocumentChanges(file: StoreLayout.settings, changes: changes))
                 if write { batch.append(FileChange(directory: store.path, name: StoreLayout.settings, bytes: migrated.encoded)) }
             }
         }
+        // Otherwise `queue.json` is the queue step's (`QueueResolution`), written before the work streams.
+        if settingVersion, let queue = survey.queue {
+            let (migrated, changes) = Self.settingVersion(queue, to: target)
+            if !changes.isEmpty {
+                report.append(DocumentChanges(file: StoreLayout.queue, changes: changes))
+                if write { batch.append(FileChange(directory: store.path, name: StoreLayout.queue, bytes: migrated.encoded)) }
+            }
+        }
         if write { try BatchCommit.commit(batch, system: store.system) }
+    }
+
+    /// A small document at `target`, only its `schema_version` changed (up or down).
+    private static func settingVersion<D: VersionedSmallDocument>(_ document: D, to target: Int) -> (D, [Change]) {
+        guard document.schemaVersion != target else { return (document, []) }
+        var changed = document
+        changed.schemaVersion = target
+        return (changed, [.schemaVersion(from: document.schemaVersion, to: target)])
     }
 
     /// A small document through the chain; its error names the file.
@@ -184,3 +315,12 @@ extension StoreMigrator {
 
     static let smallDocumentBatch = 256
 }
+
+/// A small document whose `schema_version` a breaking step sets (`StoreMigrator.upgradeSmallDocuments`).
+protocol VersionedSmallDocument {
+    var schemaVersion: Int { get set }
+}
+
+extension Customisation: VersionedSmallDocument {}
+extension Settings: VersionedSmallDocument {}
+extension QueueV2: VersionedSmallDocument {}

@@ -44,7 +44,7 @@ extension StoreMigrator {
     /// file with `token` in `sessions/`.
     func temporaryPath(_ id: UUID, token: UInt64, inExchangeFolder: Bool) -> String {
         inExchangeFolder
-            ? joinPath(exchangeFolder, Store.documentName(id))
+            ? joinPath(stagingFolder, Store.documentName(id))
             : joinPath(store.workStreamsDirectory, AtomicFile.temporaryName(for: Store.documentName(id), token: token))
     }
 
@@ -61,27 +61,48 @@ extension StoreMigrator {
         return true
     }
 
+    /// The folder rename's staging folder, empty, with the mode of the folder it replaces.
+    private func prepareRenameStaging() throws(StoreError) {
+        let commit = FolderCommit(in: store.path, staging: renaming!.stagingFolder, system: store.system)
+        let context = ErrorContext("write", commit.staging)
+        let mode = try store.system.linkStatus(store.workStreamsDirectory, context: context).map(\.permissions) ?? 0o700
+        _ = try commit.createStaging(permissions: mode, context: context)
+    }
+
     /// Decodes, validates, migrates and stages every work stream; returns the survey and the staged sessions.
     /// The work streams are processed on every core (`ParallelBatches`), the results taken in id order.
-    /// `progress` is told `.phase(.migrating, …)` once the work streams are listed and after each.
-    func stage(target: Int, report: inout MigrationReport, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> (Survey, StagedList) {
+    /// `progress` is told `.phase(.migrating, …)` once the work streams are listed and after each
+    /// (`.validating` without `write`: a plan of the folder rename reads and transforms every work
+    /// stream, writing nothing).
+    ///
+    /// Across the folder rename (`renaming`), every work stream goes through the step with the
+    /// store's `queue` and is staged in the step's staging folder, reported at its new path.
+    func stage(
+        target: Int, write: Bool = true, queue: QueueIndex? = nil, report: inout MigrationReport, progress: @escaping (StoreProgress) -> Void
+    ) throws(StoreError) -> (Survey, StagedList) {
         var problems: [StoreError] = []
         // A temp file that could not be written (a full disk, an I/O error) is no unreadable
         // document: it is reported as itself, not in the list of documents that can't be read.
         var writeFailure: StoreError?
         let ids = try store.workStreamIDs()
         problems += ids.problems
-        let inExchangeFolder = try prepareExchangeFolder(target: target, workStreams: ids.items.count, problems: ids.problems.count)
+        let inExchangeFolder =
+            renaming != nil ? write : try prepareExchangeFolder(target: target, workStreams: ids.items.count, problems: ids.problems.count)
+        if write, renaming != nil { try prepareRenameStaging() }
         var staged = StagedList(capacity: ids.items.count, stagesInExchangeFolder: inExchangeFolder)
         // Once a document is known to be unreadable nothing will be committed: stop writing temp files.
         let failed = FailureFlag(!ids.problems.isEmpty)
         let keepsDocuments = report.keepsDocuments
-        var counter = PhaseCounter(.migrating, total: ids.items.count, report: progress)
+        let renamedTo = renaming?.to
+        let reportedPath = { (id: UUID) in renamedTo.map { StoreLayout.workStreamPath(id, schemaVersion: $0) } ?? StoreLayout.workStreamPath(id) }
+        var counter = PhaseCounter(write ? .migrating : .validating, total: ids.items.count, report: progress)
         try ParallelBatches.run(
             ids.items, system: store.system,
             work: { (id) -> Result<StagingOutcome, StoreError> in
                 do throws(StagingFailure) {
-                    return .success(.staged(try stageWorkStream(id, target: target, writing: !failed.isSet, inExchangeFolder: inExchangeFolder)))
+                    let writing = write && !failed.isSet
+                    if let renaming, let queue { return .success(.staged(try stageRenamed(id, renaming, queue: queue, writing: writing))) }
+                    return .success(.staged(try stageWorkStream(id, target: target, writing: writing, inExchangeFolder: inExchangeFolder)))
                 } catch {
                     failed.set()
                     switch error {
@@ -96,7 +117,7 @@ extension StoreMigrator {
                 switch result {
                 case .success(.staged(var session)):
                     if !keepsDocuments && !session.changes.isEmpty {
-                        report.append(DocumentChanges(file: StoreLayout.workStreamPath(session.id), changes: session.changes))
+                        report.append(DocumentChanges(file: reportedPath(session.id), changes: session.changes))
                         session.changes = []
                         session.counted = true
                     }
@@ -118,6 +139,18 @@ extension StoreMigrator {
             removeTemporaries(staged)
             throw error
         }
+    }
+
+    /// One work stream across the folder rename: read, checked, transformed, and written as
+    /// `<id>.json` into the step's staging folder (when `writing`). Thread-safe on the real file system.
+    private func stageRenamed(_ id: UUID, _ rename: FolderRename, queue: QueueIndex, writing: Bool) throws(StagingFailure) -> StagedWorkStream {
+        let moved: (document: WorkStreamDocument, bytes: [UInt8], changes: [Change])
+        do throws(StoreError) { moved = try renamedWorkStream(id, rename, queue: queue) } catch { throw .read(error) }
+        var session = StagedWorkStream(summary: WorkStreamQueueSummary(moved.document), changes: moved.changes)
+        if writing {
+            do throws(StoreError) { session.temporary = try writeTemporary(id, moved.bytes, inExchangeFolder: true) } catch { throw .write(error) }
+        }
+        return session
     }
 
     /// One work stream: read, validated, migrated, and written to a staged file if its bytes change
@@ -221,7 +254,7 @@ extension StoreMigrator {
     /// An existing document keeps its mode; a symbolic link or other odd file is refused here, before any rename.
     func sessionMode(_ id: UUID, context: ErrorContext) throws(StoreError) -> mode_t {
         var context = context
-        return try AtomicFile.intendedMode(of: store.file(StoreLayout.workStreamPath(id)), newFileMode: 0o600, system: store.system, context: &context)
+        return try AtomicFile.intendedMode(of: store.file(store.workStreamFile(id)), newFileMode: 0o600, system: store.system, context: &context)
     }
 
     func removeTemporaries(_ staged: StagedList) {
@@ -234,7 +267,7 @@ extension StoreMigrator {
     /// is the old `sessions/` then, kept until the exchange is durable (`commitStaged`).
     func removeTemporaries(_ staged: StagedList, at positions: some Sequence<Int>) {
         if staged.stagesInExchangeFolder {
-            removeFolder(exchangeFolder)
+            removeFolder(stagingFolder)
             return
         }
         for position in positions { if let path = temporaryPath(staged, position) { store.system.removeLeftover(path) } }

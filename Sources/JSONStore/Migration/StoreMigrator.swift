@@ -20,6 +20,9 @@ public struct StoreMigrator: Sendable {
     /// (`StoreMigrator+Customisations.swift`). The default is `customisationsExchangeMinimum`
     /// (32); tests lower it to exercise the exchange on small stores.
     var customisationsExchangeThreshold = Self.customisationsExchangeMinimum
+    /// Set for the run that takes the store across the chain's folder rename
+    /// (`StoreMigrator+FolderRename.swift`): staging then writes into that step's staging folder.
+    var renaming: FolderRename?
 
     public init(store: Store) { self.store = store }
 
@@ -37,26 +40,15 @@ public struct StoreMigrator: Sendable {
     ///   - now: The time the plan's migration records would carry.
     ///   - toolVersion: The version the plan's migration records would name.
     ///   - progress: Told `.phase(.validating, …)` once the work streams are listed and after
-    ///     each, as the first pass reads them (a layout change's plan reports nothing).
+    ///     each, as the first pass reads them.
     /// - Throws: an error listing every unreadable document (`underlying` is `StoreProblems`).
     public func plan(
         to target: Int? = nil, now: Date = Date(), toolVersion: String = Store.libraryVersion,
         progress: @escaping (StoreProgress) -> Void = { _ in }
     ) throws(StoreError) -> MigrationReport {
-        let version = store.compatibility.storeSchemaVersion, goal = target ?? defaultTarget
-        // A store on either side of the chain's folder rename whose target crosses it (spec §12): what
-        // `LayoutChange` would do. A store past the rename at its version: what an interrupted layout
-        // change left to finish (no §7 reconcile: no mirror).
-        let finishing: LayoutChange.Direction? = version >= LayoutChange.Direction.forward.to && goal == version ? .forward : nil
-        if let direction = LayoutChange.direction(from: version, to: goal) ?? finishing {
-            return try LayoutChange(path: store.path, system: store.system).run(
-                direction, write: false, context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion, target: goal))
-        }
-        return try run(
+        try run(
             write: false,
-            context: StoreMigration.Context(
-                startedAt: now, finishedAt: now, toolVersion: toolVersion,
-                target: target ?? defaultTarget),
+            context: StoreMigration.Context(startedAt: now, finishedAt: now, toolVersion: toolVersion, target: target ?? defaultTarget),
             progress: progress)
     }
 
@@ -115,12 +107,35 @@ public struct StoreMigrator: Sendable {
         }
         defer { if lock == nil { held.release() } }
         _ = try TempSweep.sweep(store: store.path, holding: held, system: store.system)
-        return try run(
-            write: true,
-            context: StoreMigration.Context(
-                startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion,
-                target: target ?? defaultTarget),
-            keepingDocuments: keepingDocuments, removingOldFolders: !leavingOldFolders, progress: progress)
+        let goal = target ?? defaultTarget
+        func context(_ target: Int) -> StoreMigration.Context {
+            StoreMigration.Context(startedAt: Date(), finishedAt: Date(), toolVersion: toolVersion, target: target)
+        }
+        let rename = FolderRename.forward, version = store.compatibility.storeSchemaVersion
+        guard version <= rename.from, goal >= rename.to else {
+            return try run(
+                write: true, context: context(goal), keepingDocuments: keepingDocuments, removingOldFolders: !leavingOldFolders,
+                checkingLeftovers: true, progress: progress)
+        }
+        // Across the folder rename from below it: the rollback-safe steps first (and the §7
+        // reconcile after an older writer: the rename reads documents at exactly its `from`
+        // version), then the rename, on the store as it is then, under the same lock.
+        var report = MigrationReport(keepsDocuments: keepingDocuments)
+        let needsRollbackSafePart = try version < rename.from ? true : !plan(to: rename.from, toolVersion: toolVersion).isNoop
+        if needsRollbackSafePart {
+            report = try run(
+                write: true, context: context(rename.from), keepingDocuments: keepingDocuments, removingOldFolders: !leavingOldFolders,
+                progress: progress)
+        }
+        var options = store.options
+        options.readOnly = true
+        var next = StoreMigrator(store: try Store.open(at: store.path, options: options, system: store.system))
+        next.customisationsExchangeThreshold = customisationsExchangeThreshold
+        report.merge(
+            try next.run(
+                write: true, context: context(goal), keepingDocuments: keepingDocuments, removingOldFolders: !leavingOldFolders,
+                checkingLeftovers: true, progress: progress))
+        return report
     }
 
     /// Migrates to ``defaultTarget`` a store folder that is nobody's store yet: the staging folder

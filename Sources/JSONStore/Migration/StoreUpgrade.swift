@@ -123,39 +123,18 @@ public enum StoreUpgrade {
         if let refusal = try Store.classify(path).refusal {
             throw StoreError(.unsupportedVersion, "Can't migrate '\(path)': \(refusal).", path: joinPath(path, StoreLayout.manifest))
         }
-        // The breaking step and its inverse (spec §9, §12): `StoreUpgrade+Breaking.swift`.
-        let stored = try rawSchemaVersion(path)
-        let goal = requested ?? max(stored, MigrationChain.defaultTarget(from: stored))
-        let rename = LayoutChange.Direction.forward
-        if stored <= MigrationChain.newest, goal >= rename.to || stored >= rename.to {
-            if takesBreakingStep(from: stored, to: goal),
-                let refusal = breakingRefusal(path, from: stored, to: goal, allowBreaking: allowBreaking, backup: backup)
-            {
-                throw refusal
-            }
-            if goal < rename.from {
-                let inverse = "Migrate to version \(rename.from) (the exact inverse of the breaking step), "
-                let fix = StoreError.Recovery.runCommand(
-                    .rollback(store: path, backup: nil), advice: inverse + "or roll the store back to the backup taken before the upgrade.",
-                    before: inverse + "or restore the backup taken before the upgrade: ", after: ".")
-                let problem =
-                    "Can't migrate '\(path)' from schema version \(stored) to \(goal): only the breaking step "
-                    + "has an inverse, and it goes to version \(rename.from)."
-                throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
-            }
-            return try runLayoutChange(
-                at: path, from: stored, to: goal, backup: backup, tool: tool, version: version,
-                progress: progress, shouldContinue: shouldContinue)
-        }
-        if stored == goal, stored == rename.from,
-            try LayoutChange(path: path, system: .real).needsFinishing(at: stored)
+        // The breaking step and its inverse (spec §9, §12): refused unless asked for by name and
+        // backed up (`StoreUpgrade+Breaking.swift`).
+        let from = try rawSchemaVersion(path)
+        let target = requested ?? max(from, MigrationChain.defaultTarget(from: from))
+        if takesBreakingStep(from: from, to: target),
+            let refusal = breakingRefusal(path, from: from, to: target, allowBreaking: allowBreaking, backup: backup)
         {
-            // An inverse interrupted after its store.json: the v5 folder is left to retire.
-            let finished = try runLayoutChange(
-                at: path, from: stored, to: goal, backup: .none, tool: tool, version: version,
-                progress: progress, shouldContinue: shouldContinue)
-            if case .upgraded = finished { return finished }
+            throw refusal
         }
+        if target < from, StoreMigrator.FolderRename.between(from, target) == nil { throw goingBack(path, from: from, to: target) }
+        // Check: what an interrupted folder rename left (`removeLeftovers`).
+        var report = try removeRenameLeftovers(path, at: from, tool: tool, version: version, progress: progress)
         let readOnly = Store.Options(readOnly: true, tool: tool, version: version)
         let reader = try Store.open(at: path, options: readOnly)
         switch reader.compatibility {
@@ -166,24 +145,13 @@ public enum StoreUpgrade {
                 .unsupportedVersion, "Can't migrate '\(path)': \(reader.compatibility.refusal ?? "this tool can't read it").",
                 path: joinPath(path, StoreLayout.manifest))
         case .current, .needsMigration, .breakingCurrent:
-            // A v5 store was handed to `runLayoutChange` above.
             break
         }
         let migrator = StoreMigrator(store: reader)
-        let from = try reader.manifest().schemaVersion
-        let target = requested ?? migrator.defaultTarget
-        if target < from {
-            let fix = StoreError.Recovery.runCommand(
-                .rollback(store: path, backup: nil), advice: "To go back to an older version, roll the store back to the backup taken before the upgrade.",
-                before: "To go back to an older version, restore the backup taken before the upgrade: ", after: ".")
-            let problem =
-                "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
-                + "already, and a migration never goes back."
-            throw StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
-        }
-        // A change of version (as opposed to a reconcile at the same version after an older writer, §7).
-        let upgrading = from < target
-        if !upgrading, case let plan = try migrator.plan(to: target, toolVersion: version), plan.isNoop {
+        // A change of version (as opposed to a reconcile at the same version after an older
+        // writer, §7, or the finish of an interrupted folder rename).
+        let changesVersion = from != target
+        if !changesVersion, case let plan = try migrator.plan(to: target, toolVersion: version), plan.isNoop {
             if try migrator.hasLeftoverTemporaryFiles() {
                 // An earlier run was interrupted after its last rename: its temp files and old
                 // folders are swept under the lock, and the caller is told what went.
@@ -197,12 +165,25 @@ public enum StoreUpgrade {
                                 + "(temp files and old folders, dot-named: no reader opens them)."))
                 }
             }
+            if !report.isNoop { return .upgraded(report, from: from, to: target, backup: nil) }
             return .alreadyCurrent(plan, from: from)
         }
+        // A store past the rename at its version whose last rename was interrupted after its
+        // store.json: only `schema_version` of small documents is left to set, nothing to undo.
+        let backup = !changesVersion && reader.hasRenamedLayout ? .none : backup
         try checkpoint(.beforeValidation, path, shouldContinue)
         // Without a backup, the migration's staging validates every document (one parse each).
-        let validatesWhileMigrating = upgrading && backup == .none
-        if upgrading && !validatesWhileMigrating { try reporting(progress) { (progress) throws(StoreError) in try migrator.validate(progress: progress) } }
+        // Across the folder rename, the read-only pass also takes each work stream through the step.
+        let validatesWhileMigrating = changesVersion && backup == .none
+        if changesVersion && !validatesWhileMigrating {
+            try reporting(progress) { (progress) throws(StoreError) in
+                if StoreMigrator.FolderRename.between(from, target) != nil {
+                    _ = try migrator.plan(to: target, toolVersion: version, progress: progress)
+                } else {
+                    try migrator.validate(progress: progress)
+                }
+            }
+        }
         try checkpoint(.beforeLock, path, shouldContinue)
         let lockFileExisted = validatesWhileMigrating ? try lockFileExists(path) : true
         var announced = try announceWait(path, tool: tool, version: version, progress: progress)
@@ -222,8 +203,9 @@ public enum StoreUpgrade {
         for warning in opensForWriting ? store.warnings : lock.fileSystemWarning.map({ [$0] }) ?? [] { progress(.warning(warning)) }
         // A store that is at the target now was migrated by another process while this call
         // waited for the lock: plan again, under the lock, before any backup.
-        if upgrading, case let now = try Store.open(at: path, options: readOnly), case let reached = try now.manifest().schemaVersion,
-            reached >= target, case let plan = try StoreMigrator(store: now).plan(to: reached, toolVersion: version), plan.isNoop
+        if changesVersion, case let now = try Store.open(at: path, options: readOnly), case let reached = try now.manifest().schemaVersion,
+            from < target ? reached >= target : reached == target,
+            case let plan = try StoreMigrator(store: now).plan(to: reached, toolVersion: version), plan.isNoop
         {
             return .doneByAnotherProcess(plan, from: from, to: reached)
         }
@@ -231,14 +213,37 @@ public enum StoreUpgrade {
         let destination = try takeBackup(backup, store: path, tool: tool, version: version, holding: lock, progress: progress)
         try checkpoint(.beforeMigration(backup: destination), path, shouldContinue)
         progress(.migrationStarted)
-        let report = try reporting(progress) { (progress) throws(StoreError) in
-            try migrateValidating(
-                StoreMigrator(store: store), to: target, version: version, holding: lock, removingLockFile: !lockFileExisted,
-                leavingOldFolders: true, progress: progress)
-        }
+        report.merge(
+            try reporting(progress) { (progress) throws(StoreError) in
+                try migrateValidating(
+                    StoreMigrator(store: store), to: target, version: version, holding: lock, removingLockFile: !lockFileExisted,
+                    leavingOldFolders: true, progress: progress)
+            })
         progress(.migrationFinished)
         removeOldFolders(StoreMigrator(store: store), path, progress: progress)
         return .upgraded(report, from: from, to: target, backup: destination)
+    }
+
+    /// The refusal of a target below the store's version that no inverse reaches.
+    private static func goingBack(_ path: String, from: Int, to target: Int) -> StoreError {
+        let rename = StoreMigrator.FolderRename.forward
+        if from >= rename.to {
+            let inverse = "Migrate to version \(rename.from) (the exact inverse of the breaking step), "
+            let fix = StoreError.Recovery.runCommand(
+                .rollback(store: path, backup: nil), advice: inverse + "or roll the store back to the backup taken before the upgrade.",
+                before: inverse + "or restore the backup taken before the upgrade: ", after: ".")
+            let problem =
+                "Can't migrate '\(path)' from schema version \(from) to \(target): only the breaking step "
+                + "has an inverse, and it goes to version \(rename.from)."
+            return StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
+        }
+        let fix = StoreError.Recovery.runCommand(
+            .rollback(store: path, backup: nil), advice: "To go back to an older version, roll the store back to the backup taken before the upgrade.",
+            before: "To go back to an older version, restore the backup taken before the upgrade: ", after: ".")
+        let problem =
+            "Can't migrate '\(path)' to schema version \(target): the store is at version \(from) "
+            + "already, and a migration never goes back."
+        return StoreError(.invalidArgument, text: .init(problem + " ", fix, " Nothing was changed."), path: path, recovery: fix)
     }
 
     /// Removes the old folders the committed migration's exchanges replaced, still under its

@@ -31,7 +31,7 @@ extension Store {
     /// manifest; a layout change fills the new folder before `store.json` names it): reading it
     /// would show no work streams, and finishing a "layout change" would delete them all.
     /// When both folders exist, the other one is what an interrupted layout change left; it is
-    /// never read, and removed only once `LayoutChange.leftoverWorkStreams` explains it.
+    /// never read, and removed only once `StoreMigrator.leftoverWorkStreams` explains it.
     ///
     /// - Parameter present: The document folders that exist (`checkDocumentFolders`' answer).
     static func checkWorkStreamFolders(_ path: String, layoutVersion: Int, present: Set<String>, system: SystemCalls) throws(StoreError) {

@@ -48,7 +48,7 @@ package enum BackupChain {
     /// `snapshot` (a store at its manifest's version) taken to `target`: forward as `migrate` takes
     /// a store (the rollback-safe steps in one `StoreMigration` run; before a breaking step, a
     /// re-upgrade at the store's own version, then the step on every work stream with the store's
-    /// queue and only `schema_version` changed in the other documents, as `LayoutChange` does),
+    /// queue and only `schema_version` changed in the other documents, as the store engine does across the folder rename),
     /// or back through the inverses of breaking steps.
     ///
     /// - Returns: nil when no chain leads to `target` (back through a rollback-safe step, which

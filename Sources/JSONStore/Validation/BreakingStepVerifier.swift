@@ -46,16 +46,16 @@ package struct BreakingStepVerifier: Sendable {
     }
 
     private func verify(reporting progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
-        let layout = LayoutChange(path: path, system: system)
+        let layout = RawStore(path: path, system: system)
         let manifest = try layout.manifest()
-        if manifest.schemaVersion < LayoutChange.Direction.forward.to { return try verifyInverse(layout, progress: progress) }
+        if manifest.schemaVersion < StoreMigrator.FolderRename.forward.to { return try verifyInverse(layout, progress: progress) }
         var result = Result()
         let header = ManifestHeader(schemaVersion: manifest.schemaVersion, minReaderVersion: manifest.minReaderVersion)
         for reader in MigrationChain.oldest..<MigrationChain.minReaderVersion(at: manifest.schemaVersion) {
             let compatibility = header.compatibility(reader: reader)
             result.readers.append((reader, compatibility.refusal != nil, compatibility.refusal ?? "opens the store"))
         }
-        let backupIsV3 = backup?.manifest.schemaVersion == LayoutChange.Direction.forward.from
+        let backupIsV3 = backup?.manifest.schemaVersion == StoreMigrator.FolderRename.forward.from
         // The step is taken with the backup's queue: the store's own could hide a changed queue.
         let queue = QueueIndex((backupIsV3 ? backup?.queue : try layout.queue()) ?? QueueV2(schemaVersion: manifest.schemaVersion))
         let folder = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: manifest.schemaVersion))
@@ -63,7 +63,7 @@ package struct BreakingStepVerifier: Sendable {
         result.unreadable += listing.invalid.map(\.error)
         let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
         result.comparedWithBackup = backupIsV3
-        guard let inverse = LayoutChange.Direction.step.inverse else { preconditionFailure("the folder-renaming step is breaking and has an inverse") }
+        guard let inverse = StoreMigrator.FolderRename.step.inverse else { preconditionFailure("the folder-renaming step is breaking and has an inverse") }
         var counter = PhaseCounter(.verifyingStore, total: ids.count, report: progress)
         for id in ids {
             defer { counter.step() }
@@ -85,10 +85,11 @@ package struct BreakingStepVerifier: Sendable {
                     let original: WorkStreamV3
                     switch Self.backupDocument(backup, id) {
                     case .success(.v3(let document)): original = document
-                    case .success: result.failures.append("\(relative): not in the backup as a v\(LayoutChange.Direction.forward.from) work stream"); continue
+                    case .success:
+                        result.failures.append("\(relative): not in the backup as a v\(StoreMigrator.FolderRename.forward.from) work stream"); continue
                     case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
                     }
-                    let (forward, changes) = try LayoutChange.Direction.step.migrate(.v3(original), context: context)
+                    let (forward, changes) = try StoreMigrator.FolderRename.step.migrate(.v3(original), context: context)
                     if forward.encoded != stored.encoded { result.failures.append("\(relative): is not the step applied to the backup's document") }
                     let (back, _) = try inverse.migrate(.v5(stored), context: context)
                     let stale = changes.compactMap { if case .staleMirrorKey(let key, _) = $0 { key } else { nil } }
@@ -99,7 +100,7 @@ package struct BreakingStepVerifier: Sendable {
                     }
                 } else {
                     let (back, _) = try inverse.migrate(.v5(stored), context: context)
-                    let (again, changes) = try LayoutChange.Direction.step.migrate(back, context: context)
+                    let (again, changes) = try StoreMigrator.FolderRename.step.migrate(back, context: context)
                     if again.encoded != stored.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {
                         result.failures.append("\(relative): step(inverse(d)) differs from d")
                     }
@@ -119,14 +120,14 @@ package struct BreakingStepVerifier: Sendable {
 
     /// A v4 store against the v5 backup taken before the inverse: the store holds exactly
     /// `inverse(e)` for each work stream `e` of the backup, and `step(inverse(e)) == e`.
-    private func verifyInverse(_ layout: LayoutChange, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
+    private func verifyInverse(_ layout: RawStore, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
         var result = Result()
         result.inverse = true
-        guard let backup, backup.manifest.schemaVersion >= LayoutChange.Direction.forward.to else { return result }
+        guard let backup, backup.manifest.schemaVersion >= StoreMigrator.FolderRename.forward.to else { return result }
         result.comparedWithBackup = true
-        let queue = QueueIndex(backup.queue ?? QueueV2(schemaVersion: LayoutChange.Direction.forward.to))
+        let queue = QueueIndex(backup.queue ?? QueueV2(schemaVersion: StoreMigrator.FolderRename.forward.to))
         let context = StepContext(writtenByOlderWriter: false, queue: queue)
-        guard let inverse = LayoutChange.Direction.step.inverse else { preconditionFailure("the folder-renaming step is breaking and has an inverse") }
+        guard let inverse = StoreMigrator.FolderRename.step.inverse else { preconditionFailure("the folder-renaming step is breaking and has an inverse") }
         let listing = try DocumentListing.listDocumentFolder(joinPath(path, StoreLayout.workStreamsFolder), system: system)
         result.unreadable += listing.invalid.map(\.error)
         let ids = Set(listing.ids.compactMap { UUIDText.parse($0.rawValue) })
@@ -134,7 +135,7 @@ package struct BreakingStepVerifier: Sendable {
         var counter = PhaseCounter(.verifyingStore, total: backupIDs.count, report: progress)
         for id in backupIDs {
             defer { counter.step() }
-            let relative = StoreLayout.workStreamPath(id, schemaVersion: LayoutChange.Direction.inverse.to)
+            let relative = StoreLayout.workStreamPath(id, schemaVersion: StoreMigrator.FolderRename.inverse.to)
             guard ids.contains(id) else {
                 result.failures.append("\(relative): in the backup but not in the store")
                 continue
@@ -143,7 +144,7 @@ package struct BreakingStepVerifier: Sendable {
             do throws(StoreError) {
                 let bytes = try FileReader.read(layout.file(relative), system: system)
                 do throws(SchemaError) {
-                    guard case .v3(let document) = try WorkStreamDocument(bytes: bytes, frozenVersion: LayoutChange.Direction.inverse.to) else {
+                    guard case .v3(let document) = try WorkStreamDocument(bytes: bytes, frozenVersion: StoreMigrator.FolderRename.inverse.to) else {
                         throw SchemaError(
                             code: .unsupportedVersion, keyPath: "schema_version", detail: "not a work stream of the version before the breaking step")
                     }
@@ -158,12 +159,12 @@ package struct BreakingStepVerifier: Sendable {
                 let original: WorkStreamV5
                 switch Self.backupDocument(backup, id) {
                 case .success(.v5(let document)): original = document
-                case .success: result.failures.append("\(relative): not in the backup as a v\(LayoutChange.Direction.forward.to) work stream"); continue
+                case .success: result.failures.append("\(relative): not in the backup as a v\(StoreMigrator.FolderRename.forward.to) work stream"); continue
                 case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
                 }
                 let (back, _) = try inverse.migrate(.v5(original), context: context)
                 if back.encoded != stored.encoded { result.failures.append("\(relative): is not the inverse applied to the backup's document") }
-                let (again, changes) = try LayoutChange.Direction.step.migrate(.v3(stored), context: context)
+                let (again, changes) = try StoreMigrator.FolderRename.step.migrate(.v3(stored), context: context)
                 if again.encoded != original.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {
                     result.failures.append("\(relative): the step does not give back the backup's document")
                 }
@@ -172,7 +173,8 @@ package struct BreakingStepVerifier: Sendable {
             }
         }
         for id in ids.subtracting(backupIDs).sorted(by: { $0.lowercased < $1.lowercased }) {
-            result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: LayoutChange.Direction.inverse.to)): in the store but not in the backup")
+            result.failures.append(
+                "\(StoreLayout.workStreamPath(id, schemaVersion: StoreMigrator.FolderRename.inverse.to)): in the store but not in the backup")
         }
         return result
     }
@@ -190,5 +192,31 @@ package struct BreakingStepVerifier: Sendable {
         guard case .object(var object) = document.json else { return document.json }
         for key in keys { object[key] = nil }
         return .object(object)
+    }
+}
+
+/// A store's documents read by path, whatever `min_reader_version` says: the verifier checks
+/// both sides of the breaking step.
+private struct RawStore {
+    let path: String
+    let system: SystemCalls
+
+    func file(_ relative: String) -> String {
+        relative.split(separator: "/").reduce(path) { joinPath($0, String($1)) }
+    }
+
+    /// `store.json` of a v4 or v5 store.
+    func manifest() throws(StoreError) -> ManifestV2 {
+        let bytes = try FileReader.read(file(StoreLayout.manifest), system: system)
+        do { return try ManifestV2(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: true) } catch {
+            throw StoreError.document(error, path: file(StoreLayout.manifest))
+        }
+    }
+
+    /// `queue.json` (an absent one is nil).
+    func queue() throws(StoreError) -> QueueV2? {
+        let bytes: [UInt8]
+        do { bytes = try FileReader.read(file(StoreLayout.queue), system: system) } catch  where error.code == .notFound { return nil }
+        do { return try QueueV2(bytes: bytes, acceptingNewerVersions: true) } catch { throw StoreError.document(error, path: file(StoreLayout.queue)) }
     }
 }

@@ -7,12 +7,18 @@ import Testing
 
 private typealias W = PowerLossWorkloads
 
-/// Issue 15: the breaking step v4 → v5 and its inverse cut by a power loss after every call
+/// The breaking step v4 → v5 and its inverse, run by the one engine (`StoreMigrator`), cut by a power loss after every call
 /// (`PowerLossHarness`). At every crash state the store is a v4 store a v4 reader reads exactly
 /// as before, or a v5 store a v5 reader reads exactly as the uninterrupted run wrote it (never
 /// neither); and running the step again ends with the uninterrupted run's documents.
 @Suite struct LayoutChangePowerLossTests {
-    static let context = StoreMigration.Context(startedAt: W.t0, finishedAt: W.t0, toolVersion: "1")
+    static let readOnly = Store.Options(readOnly: true, tool: "reliability-tests", version: "1", lockTimeout: .zero)
+
+    /// The one engine's migration across the folder rename, as `migrate` runs it (lock, sweep,
+    /// check, stage, commit, removal of the old folder).
+    static func rename(_ direction: StoreMigrator.FolderRename, system: SystemCalls) throws {
+        _ = try StoreMigrator(store: try Store.open(at: W.store, options: readOnly, system: system)).migrate(to: direction.to, toolVersion: "1")
+    }
 
     /// The v1 sample migrated to v4 (plain `migrate`), durable: the start of the breaking step.
     static func v4Store() throws -> ModelState {
@@ -26,13 +32,13 @@ private typealias W = PowerLossWorkloads
     /// `v4Store()` after the breaking step, durable: the start of the inverse.
     static func v5Store() throws -> ModelState {
         let model = ModelFileSystem(try v4Store())
-        _ = try LayoutChange(path: W.store, system: SystemCalls(calls: model)).run(.forward, write: true, context: context)
+        try rename(.forward, system: SystemCalls(calls: model))
         model.syncEverything()
         return model.current
     }
 
-    static func step(_ direction: LayoutChange.Direction) -> [(SystemCalls) throws -> Void] {
-        [{ system in _ = try LayoutChange(path: W.store, system: system).run(direction, write: true, context: context) }]
+    static func step(_ direction: StoreMigrator.FolderRename) -> [(SystemCalls) throws -> Void] {
+        [{ system in try rename(direction, system: system) }]
     }
 
     /// What a reader of the version `store.json` says sees: that version's folder, complete, each
@@ -71,12 +77,12 @@ private typealias W = PowerLossWorkloads
         return failures
     }
 
-    static func layoutChangeResumes(_ direction: LayoutChange.Direction) -> (PowerLossHarness.Crash) -> [String] {
+    static func layoutChangeResumes(_ direction: StoreMigrator.FolderRename) -> (PowerLossHarness.Crash) -> [String] {
         { crash in
             var failures = readerOfTheStoresVersionReads(crash.state.files(), before: crash.versions[0], after: crash.versions.last!)
             let model = ModelFileSystem(crash.state)
             do {
-                _ = try LayoutChange(path: W.store, system: SystemCalls(calls: model)).run(direction, write: true, context: context)
+                try rename(direction, system: SystemCalls(calls: model))
             } catch {
                 return failures + ["the next run fails: \(error)"]
             }
@@ -116,8 +122,8 @@ private typealias W = PowerLossWorkloads
     /// The mutant of the issue: the old folder removed before the new `store.json` is durable
     /// (here: the store folder's fsync after the rename into place, and the manifest's, do
     /// nothing). A power loss can then bring back a v4 `store.json` with no `sessions/`.
-    @Test(arguments: [LayoutChange.Direction.forward, .inverse])
-    func harnessCatchesTheOldFolderRemovedBeforeTheNewManifestIsDurable(_ direction: LayoutChange.Direction) throws {
+    @Test(arguments: [StoreMigrator.FolderRename.forward, .inverse])
+    func harnessCatchesTheOldFolderRemovedBeforeTheNewManifestIsDurable(_ direction: StoreMigrator.FolderRename) throws {
         var harness = PowerLossHarness()
         harness.seam = { OldFolderGoneFirst($0) }
         harness.limitPerCrashPoint = environmentInteger("RELIABILITY_CRASH_LIMIT", default: 48, full: 1024)

@@ -12,7 +12,7 @@ import StoreJSON
 /// So for every document, inverse(forward(d)) equals d except the reported normalisations.
 ///
 /// The step also moves the work streams from `sessions/` to `work-streams/` (its layout effect):
-/// the store engine (JSONStore's `LayoutChange`) reads that from the chain, moves the folder, and
+/// the store engine (JSONStore's `StoreMigrator`) reads that from the chain, moves the folder, and
 /// calls these transforms with the store's queue.
 extension MigrationStep {
     public static let v4ToV5 = MigrationStep(
