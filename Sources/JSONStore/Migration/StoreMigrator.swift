@@ -1,19 +1,23 @@
 import Foundation
 
-/// Runs the v1 → v2 migration (spec §6) and the §7 reconcile on a store on disk, streaming:
-/// memory holds one document at a time plus a small summary per work stream.
+/// The one upgrade engine: runs the version chain (spec §9), every step and both directions of the
+/// breaking one, and the §7 reconcile, on a store on disk, streaming: memory holds one document at
+/// a time plus a small summary per work stream. `migrate`, `plan`, the reconcile on open and
+/// `restore --migrate` all run it (`run`, in `StoreMigrator+Run.swift`).
 ///
-/// One pass decodes, validates and migrates every work stream into a temp file; nothing becomes
+/// One pass decodes, validates and migrates every work stream into a staged file; nothing becomes
 /// visible unless every document of the store reads (bad input changes nothing). The queue is
-/// resolved from the session keys (§6 rules 5–6, §7), which also fixes the write order (see
+/// resolved from the work streams' keys (§6 rules 5–6, §7), which also fixes the write order (see
 /// `StoreMigrator+Staging.swift`). The dry run (`plan`) reads twice instead and writes nothing.
 ///
-/// Write order, so that a crash at any instant leaves a store a v1 reader reads correctly and
-/// the next run finishes byte-identically: `queue.json`; the sessions, all at once by exchanging
-/// folders (`StoreMigrator+Exchange.swift`) or renamed in `QueueBuilder.writeOrder` (a v1 reader
-/// derives the same queue after every prefix); customisations; settings; `store.json` last, in
-/// its own durable write, so the store says v2 only once everything is v2; then the old folder
-/// of an exchange is removed.
+/// Write order of the rollback-safe steps, so that a crash at any instant leaves a store an older
+/// reader reads correctly and the next run finishes byte-identically: `queue.json`; the work
+/// streams, all at once by exchanging folders (`StoreMigrator+Exchange.swift`) or renamed in
+/// `QueueBuilder.writeOrder` (a v1 reader derives the same queue after every prefix);
+/// customisations; settings; `store.json` last, in its own durable write, so the store says the
+/// new version only once everything is at it; then the old folders are removed. Across the
+/// chain's folder rename the work streams are committed by stage-rename-retire instead
+/// (`StoreMigrator+FolderRename.swift`, with its own order).
 public struct StoreMigrator: Sendable {
     public let store: Store
     /// From how many changed customisations on they are committed by a folder exchange
