@@ -5,18 +5,27 @@ import StoreJSON
 /// the step's exact inverse, against the backup taken before it; and the reader rule of §4 for
 /// every older reader, which must be refused.
 ///
-/// With the backup at v3 (one of v1 to v3 taken there by the chain, `BackupChain`), each work
+/// With the backup at v4 (one of v1 to v4 taken there by the chain, `BackupChain`), each work
 /// stream `d` of it must satisfy: the store holds exactly `step(d)` (given the backup's queue),
 /// and `inverse(step(d))` equals `d` except the normalisations the step reports for it (stale
 /// mirror values). Without one, each v5 document `e` must satisfy `step(inverse(e)) == e` with
 /// nothing to normalise. `BackupComparison` compares the other documents.
+///
+/// One work stream at a time: memory holds the ids of the store's work streams, the findings,
+/// the queue, and what the backup's `BackupChain` holds (its ids and queue); each document of the
+/// store and the backup's document of the same id are read, checked and dropped.
+///
+/// The step is `MigrationChain.folderRenamingStep` and its `inverse`. `store.json` and
+/// `queue.json` are read by path, whatever `min_reader_version` says: the verifier checks both
+/// sides of the step.
 package struct BreakingStepVerifier: Sendable {
     package let path: String
-    /// The backup's documents: at v4 for the step, at v5 for the inverse; nil checks the store alone.
-    package let backup: StoreSnapshot?
+    /// The backup, read one document at a time: taken to v4 for the step, at v5 (as it is) for the
+    /// inverse; nil checks the store alone.
+    package let backup: BackupChain?
     let system: SystemCalls
 
-    package init(path: String, against backup: StoreSnapshot?) {
+    package init(path: String, against backup: BackupChain?) {
         self.path = path; self.backup = backup; self.system = .real
     }
 
@@ -45,34 +54,41 @@ package struct BreakingStepVerifier: Sendable {
         try withoutActuallyEscaping(progress) { (progress) throws(StoreError) in try verify(reporting: progress) }
     }
 
+    /// The breaking step that renames the work streams' folder, checked forward and back.
+    private static var step: MigrationStep { MigrationChain.folderRenamingStep }
+
+    /// The step's inverse.
+    private static var inverse: InverseStep {
+        guard let inverse = step.inverse else { preconditionFailure("the folder-renaming step is breaking and has an inverse") }
+        return inverse
+    }
+
     private func verify(reporting progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
-        let layout = RawStore(path: path, system: system)
-        let manifest = try layout.manifest()
-        if manifest.schemaVersion < StoreMigrator.FolderRename.forward.to { return try verifyInverse(layout, progress: progress) }
+        let manifest = try readManifest()
+        if manifest.schemaVersion < Self.step.to { return try verifyInverse(progress: progress) }
         var result = Result()
         let header = ManifestHeader(schemaVersion: manifest.schemaVersion, minReaderVersion: manifest.minReaderVersion)
         for reader in MigrationChain.oldest..<MigrationChain.minReaderVersion(at: manifest.schemaVersion) {
             let compatibility = header.compatibility(reader: reader)
             result.readers.append((reader, compatibility.refusal != nil, compatibility.refusal ?? "opens the store"))
         }
-        let backupIsV3 = backup?.manifest.schemaVersion == StoreMigrator.FolderRename.forward.from
+        let backupIsV4 = backup?.manifest.schemaVersion == Self.step.from
         // The step is taken with the backup's queue: the store's own could hide a changed queue.
-        let queue = QueueIndex((backupIsV3 ? backup?.queue : try layout.queue()) ?? QueueV2(schemaVersion: manifest.schemaVersion))
+        let queue = QueueIndex((backupIsV4 ? backup?.queue : try readQueue()) ?? QueueV2(schemaVersion: manifest.schemaVersion))
         let folder = joinPath(path, StoreLayout.workStreamsFolder(schemaVersion: manifest.schemaVersion))
         let listing = try DocumentListing.listDocumentFolder(folder, system: system)
         result.unreadable += listing.invalid.map(\.error)
         let ids = listing.ids.compactMap { UUIDText.parse($0.rawValue) }
-        result.comparedWithBackup = backupIsV3
-        guard let inverse = StoreMigrator.FolderRename.step.inverse else { preconditionFailure("the folder-renaming step is breaking and has an inverse") }
+        result.comparedWithBackup = backupIsV4
         var counter = PhaseCounter(.verifyingStore, total: ids.count, report: progress)
         for id in ids {
             defer { counter.step() }
             let relative = StoreLayout.workStreamPath(id, schemaVersion: manifest.schemaVersion)
             let stored: WorkStreamV5
             do throws(StoreError) {
-                let bytes = try FileReader.read(layout.file(relative), system: system)
+                let bytes = try FileReader.read(file(relative), system: system)
                 do throws(SchemaError) { stored = try WorkStreamV5(bytes: bytes, acceptingNewerVersions: true) } catch {
-                    throw StoreError.document(error, path: layout.file(relative))
+                    throw StoreError.document(error, path: file(relative))
                 }
             } catch {
                 result.unreadable.append(error)
@@ -80,38 +96,42 @@ package struct BreakingStepVerifier: Sendable {
             }
             result.checked += 1
             let context = StepContext(writtenByOlderWriter: false, queue: queue)
-            do throws(SchemaError) {
-                if backupIsV3, let backup {
-                    let original: WorkStreamV3
-                    switch Self.backupDocument(backup, id) {
-                    case .success(.v3(let document)): original = document
-                    case .success:
-                        result.failures.append("\(relative): not in the backup as a v\(StoreMigrator.FolderRename.forward.from) work stream"); continue
-                    case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
-                    }
-                    let (forward, changes) = try StoreMigrator.FolderRename.step.migrate(.v3(original), context: context)
+            if backupIsV4, let backup {
+                let original: WorkStreamV3
+                // Read now, taken to v4 by the chain; an error of the backup's is thrown, not a finding.
+                switch try backup.workStream(id) {
+                case .v3(let document)?: original = document
+                case _?: result.failures.append("\(relative): not in the backup as a v\(Self.step.from) work stream"); continue
+                case nil: result.failures.append("\(relative): the backup's document can't be read: \(Self.notInBackup(id).message)"); continue
+                }
+                do throws(SchemaError) {
+                    let (forward, changes) = try Self.step.migrate(.v3(original), context: context)
                     if forward.encoded != stored.encoded { result.failures.append("\(relative): is not the step applied to the backup's document") }
-                    let (back, _) = try inverse.migrate(.v5(stored), context: context)
+                    let (back, _) = try Self.inverse.migrate(.v5(stored), context: context)
                     let stale = changes.compactMap { if case .staleMirrorKey(let key, _) = $0 { key } else { nil } }
                     result.normalisations += stale.count
                     if Self.withoutKeys(stale, back) != Self.withoutKeys(stale, .v3(original)) {
                         result.failures.append(
                             "\(relative): the inverse does not give back the backup's document (apart from \(stale.count) reported normalisation(s))")
                     }
-                } else {
-                    let (back, _) = try inverse.migrate(.v5(stored), context: context)
-                    let (again, changes) = try StoreMigrator.FolderRename.step.migrate(back, context: context)
+                } catch {
+                    result.failures.append("\(relative): \(error)")
+                }
+            } else {
+                do throws(SchemaError) {
+                    let (back, _) = try Self.inverse.migrate(.v5(stored), context: context)
+                    let (again, changes) = try Self.step.migrate(back, context: context)
                     if again.encoded != stored.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {
                         result.failures.append("\(relative): step(inverse(d)) differs from d")
                     }
+                } catch {
+                    result.failures.append("\(relative): \(error)")
                 }
-            } catch {
-                result.failures.append("\(relative): \(error)")
             }
         }
-        if backupIsV3, let backup {
+        if backupIsV4, let backup {
             let present = Set(ids)
-            for id in backup.sessions.keys.sorted(by: { $0.lowercased < $1.lowercased }) where !present.contains(id) {
+            for id in backup.workStreamIDs.sorted(by: { $0.lowercased < $1.lowercased }) where !present.contains(id) {
                 result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: manifest.schemaVersion)): in the backup but not in the store")
             }
         }
@@ -120,51 +140,51 @@ package struct BreakingStepVerifier: Sendable {
 
     /// A v4 store against the v5 backup taken before the inverse: the store holds exactly
     /// `inverse(e)` for each work stream `e` of the backup, and `step(inverse(e)) == e`.
-    private func verifyInverse(_ layout: RawStore, progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
+    private func verifyInverse(progress: @escaping (StoreProgress) -> Void) throws(StoreError) -> Result {
         var result = Result()
         result.inverse = true
-        guard let backup, backup.manifest.schemaVersion >= StoreMigrator.FolderRename.forward.to else { return result }
+        guard let backup, backup.manifest.schemaVersion >= Self.step.to else { return result }
         result.comparedWithBackup = true
-        let queue = QueueIndex(backup.queue ?? QueueV2(schemaVersion: StoreMigrator.FolderRename.forward.to))
+        let queue = QueueIndex(backup.queue ?? QueueV2(schemaVersion: Self.step.to))
         let context = StepContext(writtenByOlderWriter: false, queue: queue)
-        guard let inverse = StoreMigrator.FolderRename.step.inverse else { preconditionFailure("the folder-renaming step is breaking and has an inverse") }
         let listing = try DocumentListing.listDocumentFolder(joinPath(path, StoreLayout.workStreamsFolder), system: system)
         result.unreadable += listing.invalid.map(\.error)
         let ids = Set(listing.ids.compactMap { UUIDText.parse($0.rawValue) })
-        let backupIDs = backup.sessions.keys.sorted { $0.lowercased < $1.lowercased }
+        let backupIDs = backup.workStreamIDs.sorted { $0.lowercased < $1.lowercased }
         var counter = PhaseCounter(.verifyingStore, total: backupIDs.count, report: progress)
         for id in backupIDs {
             defer { counter.step() }
-            let relative = StoreLayout.workStreamPath(id, schemaVersion: StoreMigrator.FolderRename.inverse.to)
+            let relative = StoreLayout.workStreamPath(id, schemaVersion: Self.inverse.to)
             guard ids.contains(id) else {
                 result.failures.append("\(relative): in the backup but not in the store")
                 continue
             }
             let stored: WorkStreamV3
             do throws(StoreError) {
-                let bytes = try FileReader.read(layout.file(relative), system: system)
+                let bytes = try FileReader.read(file(relative), system: system)
                 do throws(SchemaError) {
-                    guard case .v3(let document) = try WorkStreamDocument(bytes: bytes, frozenVersion: StoreMigrator.FolderRename.inverse.to) else {
+                    guard case .v3(let document) = try WorkStreamDocument(bytes: bytes, frozenVersion: Self.inverse.to) else {
                         throw SchemaError(
                             code: .unsupportedVersion, keyPath: "schema_version", detail: "not a work stream of the version before the breaking step")
                     }
                     stored = document
-                } catch { throw StoreError.document(error, path: layout.file(relative)) }
+                } catch { throw StoreError.document(error, path: file(relative)) }
             } catch {
                 result.unreadable.append(error)
                 continue
             }
             result.checked += 1
+            let original: WorkStreamV5
+            // Read now, as the backup has it; an error of the backup's is thrown, not a finding.
+            switch try backup.workStream(id) {
+            case .v5(let document)?: original = document
+            case _?: result.failures.append("\(relative): not in the backup as a v\(Self.step.to) work stream"); continue
+            case nil: result.failures.append("\(relative): the backup's document can't be read: \(Self.notInBackup(id).message)"); continue
+            }
             do throws(SchemaError) {
-                let original: WorkStreamV5
-                switch Self.backupDocument(backup, id) {
-                case .success(.v5(let document)): original = document
-                case .success: result.failures.append("\(relative): not in the backup as a v\(StoreMigrator.FolderRename.forward.to) work stream"); continue
-                case .failure(let error): result.failures.append("\(relative): the backup's document can't be read: \(error.message)"); continue
-                }
-                let (back, _) = try inverse.migrate(.v5(original), context: context)
+                let (back, _) = try Self.inverse.migrate(.v5(original), context: context)
                 if back.encoded != stored.encoded { result.failures.append("\(relative): is not the inverse applied to the backup's document") }
-                let (again, changes) = try StoreMigrator.FolderRename.step.migrate(.v3(stored), context: context)
+                let (again, changes) = try Self.step.migrate(.v3(stored), context: context)
                 if again.encoded != original.encoded || changes.contains(where: { if case .staleMirrorKey = $0 { true } else { false } }) {
                     result.failures.append("\(relative): the step does not give back the backup's document")
                 }
@@ -173,18 +193,14 @@ package struct BreakingStepVerifier: Sendable {
             }
         }
         for id in ids.subtracting(backupIDs).sorted(by: { $0.lowercased < $1.lowercased }) {
-            result.failures.append(
-                "\(StoreLayout.workStreamPath(id, schemaVersion: StoreMigrator.FolderRename.inverse.to)): in the store but not in the backup")
+            result.failures.append("\(StoreLayout.workStreamPath(id, schemaVersion: Self.inverse.to)): in the store but not in the backup")
         }
         return result
     }
 
-    /// The backup's work stream `id`, or why it is missing (reported as a failed check, never hidden).
-    private static func backupDocument(_ backup: StoreSnapshot, _ id: UUID) -> Swift.Result<WorkStreamDocument, StoreError> {
-        guard let document = backup.sessions[id] else {
-            return .failure(StoreError(.notFound, "the work stream is not in the backup", path: StoreLayout.workStreamPath(id)))
-        }
-        return .success(document)
+    /// Why the backup's work stream `id` is missing (reported as a failed check, never hidden).
+    private static func notInBackup(_ id: UUID) -> StoreError {
+        StoreError(.notFound, "the work stream is not in the backup", path: StoreLayout.workStreamPath(id))
     }
 
     /// The document's JSON without `keys` (the values the step normalised).
@@ -193,28 +209,21 @@ package struct BreakingStepVerifier: Sendable {
         for key in keys { object[key] = nil }
         return .object(object)
     }
-}
 
-/// A store's documents read by path, whatever `min_reader_version` says: the verifier checks
-/// both sides of the breaking step.
-private struct RawStore {
-    let path: String
-    let system: SystemCalls
-
-    func file(_ relative: String) -> String {
+    private func file(_ relative: String) -> String {
         relative.split(separator: "/").reduce(path) { joinPath($0, String($1)) }
     }
 
-    /// `store.json` of a v4 or v5 store.
-    func manifest() throws(StoreError) -> ManifestV2 {
+    /// `store.json` of a v4 or v5 store, whatever its `min_reader_version`.
+    private func readManifest() throws(StoreError) -> ManifestV2 {
         let bytes = try FileReader.read(file(StoreLayout.manifest), system: system)
         do { return try ManifestV2(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: true) } catch {
             throw StoreError.document(error, path: file(StoreLayout.manifest))
         }
     }
 
-    /// `queue.json` (an absent one is nil).
-    func queue() throws(StoreError) -> QueueV2? {
+    /// `queue.json`, or nil when the store has none.
+    private func readQueue() throws(StoreError) -> QueueV2? {
         let bytes: [UInt8]
         do { bytes = try FileReader.read(file(StoreLayout.queue), system: system) } catch  where error.code == .notFound { return nil }
         do { return try QueueV2(bytes: bytes, acceptingNewerVersions: true) } catch { throw StoreError.document(error, path: file(StoreLayout.queue)) }

@@ -65,7 +65,10 @@ struct VerifyCommand: Subcommand {
         // On a terminal, after a second: "Verifying: 1200/10000 work streams".
         let progress = OperationProgress(out)
         if let against, against.version >= StoreLayout.renamedFolderVersion {
-            inverseChecks = try BreakingStepVerifier(path: storePath, against: against.snapshot).verify { progress.show($0) }
+            let asItIs = try against.at(against.version)
+            inverseChecks = try against.chained { () throws(StoreError) in
+                try BreakingStepVerifier(path: storePath, against: asItIs).verify { progress.show($0) }
+            }
             progress.finish()
         }
         let store = try StoreArgument.openReadOnly(storePath)
@@ -177,7 +180,13 @@ struct VerifyCommand: Subcommand {
         let original = try against.flatMap { (a) throws in a.version < StoreLayout.renamedFolderVersion ? try a.at(StoreLayout.renamedFolderVersion - 1) : nil }
         // On a terminal, after a second: "Verifying: 1200/10000 work streams".
         let progress = OperationProgress(out)
-        let result = try BreakingStepVerifier(path: storePath, against: original).verify { progress.show($0) }
+        let verifier = BreakingStepVerifier(path: storePath, against: original)
+        let result: BreakingStepVerifier.Result
+        if let against {
+            result = try against.chained { () throws(StoreError) in try verifier.verify { progress.show($0) } }
+        } else {
+            result = try verifier.verify { progress.show($0) }
+        }
         progress.finish()
         let comparison = try against?.compare(try StoreArgument.openReadOnly(storePath))
         out.print("Verifying '\(storePath)'" + (against.map { " against the backup '\($0.path)'" } ?? "") + ":")
