@@ -8,6 +8,8 @@ import Testing
 /// document read and the bytes written must be exactly those of a full decode and encode.
 @Suite struct EncodedMessagesTests {
     static let id = Fixtures.id
+    /// No known messages, for a read of a v1 or v2 document.
+    static let noneKnown: EncodedMessages<MessageV1>? = nil
 
     /// A v2 document in canonical form with `count` messages.
     static func canonical(messages count: Int, unreadCount: Int32 = 0) -> [UInt8] {
@@ -27,8 +29,8 @@ import Testing
     }
 
     /// Decodes, then encodes unchanged: the messages to keep for the next read.
-    static func remembered(_ bytes: [UInt8]) throws -> EncodedMessages? {
-        let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+    static func remembered(_ bytes: [UInt8]) throws -> EncodedMessages<MessageV1>? {
+        let read = try WorkStreamDocument.decode(bytes, reusing: Self.noneKnown)
         guard case .v2(let session) = read.document else { Issue.record("not v2"); return nil }
         return session.encoded(after: read).messages
     }
@@ -106,7 +108,7 @@ import Testing
 
     @Test func messagesReadFromCanonicalBytesAreRememberedWithThoseBytes() throws {
         let bytes = Self.canonical(messages: 3)
-        let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+        let read = try WorkStreamDocument.decode(bytes, reusing: Self.noneKnown)
         #expect(read.document == (try WorkStreamDocument(bytes: bytes)))
         guard case .v2(let session) = read.document else { Issue.record("not v2"); return }
         let (written, messages) = session.encoded(after: read)
@@ -158,7 +160,7 @@ import Testing
         ].map { $0.replacingOccurrences(of: #""schema_version": 2,"#, with: #""schema_version": 2, "provider": "claude", "provider_session_id": "p","#) }
         for text in sources {
             let bytes = Array(text.utf8)
-            let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+            let read = try WorkStreamDocument.decode(bytes, reusing: Self.noneKnown)
             guard case .v2(let session) = read.document else { Issue.record("not v2: \(text)"); continue }
             let (written, messages) = session.encoded(after: read)
             #expect(written == session.encoded)
@@ -175,7 +177,7 @@ import Testing
         lines.swapAt(role, session)
         let bytes = Array(lines.joined(separator: "\n").utf8)
         #expect(bytes.count == Self.canonical(messages: 2).count)
-        let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+        let read = try WorkStreamDocument.decode(bytes, reusing: Self.noneKnown)
         #expect(read.document == (try WorkStreamDocument(bytes: Self.canonical(messages: 2))))
         guard case .v2(let decoded) = read.document else { Issue.record("not v2"); return }
         let (written, messages) = decoded.encoded(after: read)
@@ -186,7 +188,7 @@ import Testing
     // MARK: Messages appended after known ones
 
     /// The decoded document of `bytes` taken with `kept`, as a v2 session.
-    static func session(_ bytes: [UInt8], _ kept: EncodedMessages?) throws -> (DecodedWorkStreamDocument, WorkStreamV2) {
+    static func session(_ bytes: [UInt8], _ kept: EncodedMessages<MessageV1>?) throws -> (DecodedWorkStreamDocument<MessageV1>, WorkStreamV2) {
         let read = try WorkStreamDocument.decode(bytes, reusing: kept)
         guard case .v2(let session) = read.document else { throw SchemaError(code: .wrongType, keyPath: nil, detail: "not v2") }
         return (read, session)
@@ -258,7 +260,7 @@ import Testing
     /// messages are written, and not remembered as the bytes read.
     @Test func messagesTheMigrationChangesAreEncoded() throws {
         let text = Fixtures.minimalSession(#""messages": [\#(Fixtures.message(sessionID: Fixtures.otherID))]"#)
-        let read = try WorkStreamDocument.decode(Array(text.utf8), reusing: nil)
+        let read = try WorkStreamDocument.decode(Array(text.utf8), reusing: Self.noneKnown)
         guard case .v1(let v1) = read.document else { Issue.record("not a v1 document"); return }
         let session = try WorkStreamMigration.migrate(v1).0
         let (written, messages) = session.encoded(after: read)
@@ -300,7 +302,7 @@ import Testing
             #expect(written == again.encoded, "round \(round)")
             if let messages {
                 keptCount += 1
-                #expect(Array(written[try #require(WorkStreamDocument.decode(written, reusing: nil).messagesRange)]) == messages.bytes)
+                #expect(Array(written[try #require(WorkStreamDocument.decode(written, reusing: Self.noneKnown).messagesRange)]) == messages.bytes)
                 #expect(messages.messages == again.fields.messages)
                 // What the next read takes as known is what a full decode gives.
                 let next = try WorkStreamDocument.decode(written, reusing: messages)
