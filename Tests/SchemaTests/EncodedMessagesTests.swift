@@ -269,6 +269,56 @@ import Testing
         #expect(messages == nil)
     }
 
+    // MARK: v3 messages
+
+    /// The work stream of ``fields(messages:unreadCount:)`` at v3, message `i` with `seq` i + 1.
+    static func v3(messages count: Int) -> WorkStreamV3 {
+        let fields = Self.fields(messages: count)
+        let messages = fields.messages.enumerated().map { i, m in
+            MessageV3(
+                id: m.id, sessionID: m.sessionID, role: m.role, text: m.text, timestamp: m.timestamp,
+                serverTimestamp: m.serverTimestamp, status: m.status, seq: Int64(i + 1), offset: Int64(100 * i))
+        }
+        return WorkStreamV3(fields: WorkStreamFieldsV3(fields.keys, messages: messages), providerSessionID: id.lowercased, provider: "claude")
+    }
+
+    @Test func v3MessagesAreRememberedAndTakenAsKnownOnTheNextRead() throws {
+        let bytes = Self.v3(messages: 3).encoded
+        let read = try WorkStreamDocument.decode(bytes, reusing: EncodedMessages<MessageV3>?.none)
+        guard case .v3(var session) = read.document else { Issue.record("not v3"); return }
+        let (written, messages) = session.encoded(after: read)
+        #expect(written == bytes)
+        let kept = try #require(messages)
+        #expect(Fixtures.string(kept.bytes).contains("\"seq\": 3"))
+        let again = try WorkStreamDocument.decode(bytes, reusing: kept)
+        #expect(again.reused != nil && again.document == read.document)
+        session.fields.unreadCount = 4
+        session.fields.messages.append(Self.v3(messages: 4).fields.messages[3])
+        let (appended, next) = session.encoded(after: again)
+        #expect(appended == session.encoded)
+        #expect(next?.messages == session.fields.messages)
+    }
+
+    /// An older (v2) writer that rewrote a v3 document leaves its messages' bytes as they were
+    /// (`seq` and `offset` are unknown keys to it, kept), but the document is v2 now: its
+    /// messages are v2 messages, so the v3 messages known for those bytes are not taken.
+    @Test func knownV3MessagesAreNotTakenForTheSameBytesInADocumentAnOlderWriterRewrote() throws {
+        let bytes = Self.v3(messages: 2).encoded
+        let first = try WorkStreamDocument.decode(bytes, reusing: EncodedMessages<MessageV3>?.none)
+        guard case .v3(let session) = first.document else { Issue.record("not v3"); return }
+        let kept = try #require(session.encoded(after: first).messages)
+        var older = try WorkStreamV2(bytes: bytes, acceptingNewerVersions: true)
+        older.schemaVersion = 2
+        older.fields.unreadCount = 1
+        let rewritten = older.encoded
+        let read = try WorkStreamDocument.decode(rewritten, reusing: kept)
+        #expect(Array(rewritten[try #require(read.messagesRange)]) == kept.bytes, "the same message bytes")
+        #expect(read.reused == nil)
+        #expect(read.document == (try WorkStreamDocument(bytes: rewritten)))
+        guard case .v2(let v2) = read.document else { Issue.record("not v2"); return }
+        #expect(v2.fields.messages.map { $0.unknown["seq"] } == [.number(JSONNumber(1)), .number(JSONNumber(2))])
+    }
+
     /// Random models (fixed seed): the first read remembers the messages, a second read of the
     /// file written (with another change at the top level, or to the messages, or none) takes
     /// them as known or not, and the documents and bytes always equal a full decode and encode.

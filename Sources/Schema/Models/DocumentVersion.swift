@@ -163,9 +163,9 @@ public enum WorkStreamDocument: Sendable, Hashable {
         }
     }
 
-    /// The v1 keys other than `messages`, common to every version (the messages are of the
-    /// version's own type: each case's). For a v5 work stream: `backend_name` is its `name`, and
-    /// the queue keys are the defaults of §3 (v5 has no mirror: the queue is `queue.json`);
+    /// The v1 keys other than `messages`, common to every version (a message's type depends on
+    /// the version: see ``messages``). For a v5 work stream: `backend_name` is its `name`, and
+    /// the queue keys are the defaults of §3 (v4 has no mirror: the queue is `queue.json`);
     /// setting them changes `name` and the other v1 keys, never a queue key.
     public var fields: WorkStreamKeys {
         get {
