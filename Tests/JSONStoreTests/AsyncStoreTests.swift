@@ -15,11 +15,11 @@ import Testing
     }
 
     /// The messages task `n` appends in round `round`: fixed ids, texts and dates.
-    static func messages(_ n: Int, round: Int) -> [MessageV1] {
-        (0..<3).map { (k: Int) -> MessageV1 in
+    static func messages(_ n: Int, round: Int) -> [Message] {
+        (0..<3).map { (k: Int) -> Message in
             let index: Int = round * 3 + k
             let id = UUID(uuidString: String(format: "10000000-0000-4000-8000-%06d%06d", n, index))!
-            return MessageV1(
+            return Message(
                 id: id, sessionID: streamID(n), role: k == 0 ? "user" : "assistant",
                 text: "task \(n), round \(round), message \(k)", timestamp: t0.addingTimeInterval(Double(index)))
         }
@@ -41,7 +41,7 @@ import Testing
                     try await asyncStore.createWorkStream(id: id, workingDirectory: "/work/\(n)", at: Self.t0)
                     for round in 0..<rounds {
                         let written = try await asyncStore.appendMessages(id, Self.messages(n, round: round))
-                        #expect(try await asyncStore.workStream(id).fields.messages == written.fields.messages)
+                        #expect(try await asyncStore.workStream(id).messages == written.fields.messages)
                         try await asyncStore.updateWorkStream(id) { $0.fields.unreadCount += 1 }
                     }
                     try await asyncStore.setCustomName(id, "Stream \(n)", at: Self.t0)

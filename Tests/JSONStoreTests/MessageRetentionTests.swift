@@ -11,8 +11,8 @@ import Testing
     static let t0 = RFC3339.parse("2025-11-20T10:00:00.000Z")!
 
     /// Message number `n` of work stream `stream`: id `…-<n>`, `n` seconds after t0.
-    static func message(_ n: Int, of stream: UUID) -> MessageV1 {
-        MessageV1(
+    static func message(_ n: Int, of stream: UUID) -> Message {
+        Message(
             id: UUID(uuidString: String(format: "20000000-0000-4000-8000-%012d", n))!, sessionID: stream, role: "user",
             text: "message \(n)", timestamp: t0.addingTimeInterval(Double(n)))
     }
@@ -30,17 +30,17 @@ import Testing
         let id = try store.createWorkStream(workingDirectory: "/w").id
         try store.updateWorkStream(id) { $0.fields.messageCount = 1234 }
         for n in 1...60 { try store.appendMessages(id, [Self.message(n, of: id)]) }
-        #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(1...60), "60 is not more than 60: nothing pruned")
+        #expect(try store.workStream(id).messages?.map(\.id) == Self.ids(1...60), "60 is not more than 60: nothing pruned")
 
         let pruned = try store.appendMessages(id, [Self.message(61, of: id)])
         #expect(pruned.fields.messages.map(\.id) == Self.ids(12...61))
-        #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(12...61))
+        #expect(try store.workStream(id).messages?.map(\.id) == Self.ids(12...61))
         #expect(try store.workStream(id).fields.messageCount == 50)
 
         for n in 62...70 { try store.appendMessages(id, [Self.message(n, of: id)]) }
-        #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(12...70), "59 messages: below the threshold again")
+        #expect(try store.workStream(id).messages?.map(\.id) == Self.ids(12...70), "59 messages: below the threshold again")
         try store.appendMessages(id, [Self.message(71, of: id), Self.message(72, of: id)])
-        #expect(try store.workStream(id).fields.messages.map(\.id) == Self.ids(23...72))
+        #expect(try store.workStream(id).messages?.map(\.id) == Self.ids(23...72))
         #expect(try store.summary(id).messageCount == 50)
         #expect(try store.summary(id).storedMessages == 50)
     }
@@ -50,9 +50,9 @@ import Testing
         let store = try await AsyncStore.create(at: folder("store"), options: Store.Options(messageRetention: MessageRetention(keep: 3, whenMoreThan: 3)))
         let id = try await store.createWorkStream(workingDirectory: "/w").id
         try await store.appendMessages(id, (1...10).map { Self.message($0, of: id) })
-        #expect(try await store.workStream(id).fields.messages.map(\.id) == Self.ids(8...10))
+        #expect(try await store.workStream(id).messages?.map(\.id) == Self.ids(8...10))
         try await store.appendMessages(id, [Self.message(11, of: id)])
-        #expect(try await store.workStream(id).fields.messages.map(\.id) == Self.ids(9...11))
+        #expect(try await store.workStream(id).messages?.map(\.id) == Self.ids(9...11))
         #expect(try await store.workStream(id).fields.messageCount == 3, "the messages held after the append")
     }
 
@@ -61,12 +61,12 @@ import Testing
         let plain = try Store.create(at: folder("store"))
         let id = try plain.createWorkStream(workingDirectory: "/w").id
         try plain.appendMessages(id, (1...70).map { Self.message($0, of: id) })
-        #expect(try plain.workStream(id).fields.messages.count == 70, "retention is off by default")
+        #expect(try plain.workStream(id).messages?.count == 70, "retention is off by default")
 
         let pruning = try Store.open(at: folder("store"), options: Store.Options(messageRetention: .app))
-        #expect(try pruning.workStream(id).fields.messages.count == 70, "reading never prunes")
+        #expect(try pruning.workStream(id).messages?.count == 70, "reading never prunes")
         try pruning.updateWorkStream(id) { $0.fields.unreadCount = 2 }
-        #expect(try plain.workStream(id).fields.messages.map(\.id) == Self.ids(21...70))
+        #expect(try plain.workStream(id).messages?.map(\.id) == Self.ids(21...70))
         #expect(try plain.workStream(id).fields.messageCount == 70, "an update's prune leaves message_count; the append set it")
     }
 

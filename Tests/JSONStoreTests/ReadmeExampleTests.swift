@@ -11,7 +11,7 @@ import Testing
         try store.appendMessages(
             stream.id,
             [
-                MessageV1(id: UUID(), sessionID: stream.id, role: "user", text: "Why does login crash?", timestamp: Date())
+                Message(id: UUID(), sessionID: stream.id, role: "user", text: "Why does login crash?", timestamp: Date())
             ])
         try store.enqueue(stream.id)  // queue.json first, then the mirror
         try store.setCustomName(stream.id, "Login crash")

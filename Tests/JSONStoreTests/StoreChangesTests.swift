@@ -115,7 +115,7 @@ import Darwin
         var others = try await store.changes(includingOwnWrites: false).makeAsyncIterator()
         var all = try await store.changes(includingOwnWrites: true).makeAsyncIterator()
 
-        try await store.appendMessages(first, [MessageV1(id: UUID(), sessionID: first, role: "user", text: "hi", timestamp: Date())])
+        try await store.appendMessages(first, [Message(id: UUID(), sessionID: first, role: "user", text: "hi", timestamp: Date())])
         try await store.enqueue(first)
         #expect(await Self.next(&all) != nil)
         let child = try ChildProcess(["update", sync.path, second.lowercased, "1"])

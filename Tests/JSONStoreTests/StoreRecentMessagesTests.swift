@@ -9,8 +9,8 @@ import Testing
 /// instead of parsing them on the next update. Whatever another writer did in between, every
 /// update must read and write exactly what a full decode and encode would.
 @Suite struct StoreRecentMessagesTests {
-    static func message(_ i: Int, _ text: String) -> MessageV1 {
-        MessageV1(
+    static func message(_ i: Int, _ text: String) -> Message {
+        Message(
             id: UUID(uuidString: String(format: "22222222-3333-4444-8555-%012d", i))!, sessionID: UUID(),
             role: i % 2 == 0 ? "user" : "assistant", text: text, timestamp: StoreFixtures.t0.addingTimeInterval(Double(i)))
     }

@@ -132,7 +132,7 @@ import Testing
         let store = try Store.create(at: dir("s"))
         let created = try store.createWorkStream(workingDirectory: "/Users/ana/app", at: StoreFixtures.t0)
         #expect(created.providerSessionID == created.id.lowercased && created.backendName == "")
-        let message = MessageV1(id: UUID(), sessionID: UUID(), role: "user", text: "hello", timestamp: StoreFixtures.t0.addingTimeInterval(5))
+        let message = Message(id: UUID(), sessionID: UUID(), role: "user", text: "hello", timestamp: StoreFixtures.t0.addingTimeInterval(5))
         let updated = try store.appendMessages(created.id, [message])
         #expect(updated.messages.first?.sessionID == created.id)
         #expect(updated.lastModified == message.timestamp)

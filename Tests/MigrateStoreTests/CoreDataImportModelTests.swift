@@ -219,6 +219,6 @@ struct CoreDataImportModelTests {
         try fixture.copyFiles(to: scratch("VoiceCode.sqlite"))
         _ = try CoreDataImport.run(source: scratch("VoiceCode.sqlite"), into: scratch("store"), tool: "tests", version: "1")
         let stream = try Store.open(at: scratch("store"), options: .init(readOnly: true)).workStream(id)
-        #expect(stream.fields.messages.map(\.text) == ["first", "second", "third", "fourth"])
+        #expect(stream.messages?.map(\.text) == ["first", "second", "third", "fourth"])
     }
 }

@@ -8,6 +8,8 @@ import Testing
 /// document read and the bytes written must be exactly those of a full decode and encode.
 @Suite struct EncodedMessagesTests {
     static let id = Fixtures.id
+    /// No known messages, for a read of a v1 or v2 document.
+    static let noneKnown: EncodedMessages<MessageV1>? = nil
 
     /// A v2 document in canonical form with `count` messages.
     static func canonical(messages count: Int, unreadCount: Int32 = 0) -> [UInt8] {
@@ -27,8 +29,8 @@ import Testing
     }
 
     /// Decodes, then encodes unchanged: the messages to keep for the next read.
-    static func remembered(_ bytes: [UInt8]) throws -> EncodedMessages? {
-        let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+    static func remembered(_ bytes: [UInt8]) throws -> EncodedMessages<MessageV1>? {
+        let read = try WorkStreamDocument.decode(bytes, reusing: Self.noneKnown)
         guard case .v2(let session) = read.document else { Issue.record("not v2"); return nil }
         return session.encoded(after: read).messages
     }
@@ -106,7 +108,7 @@ import Testing
 
     @Test func messagesReadFromCanonicalBytesAreRememberedWithThoseBytes() throws {
         let bytes = Self.canonical(messages: 3)
-        let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+        let read = try WorkStreamDocument.decode(bytes, reusing: Self.noneKnown)
         #expect(read.document == (try WorkStreamDocument(bytes: bytes)))
         guard case .v2(let session) = read.document else { Issue.record("not v2"); return }
         let (written, messages) = session.encoded(after: read)
@@ -158,7 +160,7 @@ import Testing
         ].map { $0.replacingOccurrences(of: #""schema_version": 2,"#, with: #""schema_version": 2, "provider": "claude", "provider_session_id": "p","#) }
         for text in sources {
             let bytes = Array(text.utf8)
-            let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+            let read = try WorkStreamDocument.decode(bytes, reusing: Self.noneKnown)
             guard case .v2(let session) = read.document else { Issue.record("not v2: \(text)"); continue }
             let (written, messages) = session.encoded(after: read)
             #expect(written == session.encoded)
@@ -175,7 +177,7 @@ import Testing
         lines.swapAt(role, session)
         let bytes = Array(lines.joined(separator: "\n").utf8)
         #expect(bytes.count == Self.canonical(messages: 2).count)
-        let read = try WorkStreamDocument.decode(bytes, reusing: nil)
+        let read = try WorkStreamDocument.decode(bytes, reusing: Self.noneKnown)
         #expect(read.document == (try WorkStreamDocument(bytes: Self.canonical(messages: 2))))
         guard case .v2(let decoded) = read.document else { Issue.record("not v2"); return }
         let (written, messages) = decoded.encoded(after: read)
@@ -186,7 +188,7 @@ import Testing
     // MARK: Messages appended after known ones
 
     /// The decoded document of `bytes` taken with `kept`, as a v2 session.
-    static func session(_ bytes: [UInt8], _ kept: EncodedMessages?) throws -> (DecodedWorkStreamDocument, WorkStreamV2) {
+    static func session(_ bytes: [UInt8], _ kept: EncodedMessages<MessageV1>?) throws -> (DecodedWorkStreamDocument<MessageV1>, WorkStreamV2) {
         let read = try WorkStreamDocument.decode(bytes, reusing: kept)
         guard case .v2(let session) = read.document else { throw SchemaError(code: .wrongType, keyPath: nil, detail: "not v2") }
         return (read, session)
@@ -258,13 +260,63 @@ import Testing
     /// messages are written, and not remembered as the bytes read.
     @Test func messagesTheMigrationChangesAreEncoded() throws {
         let text = Fixtures.minimalSession(#""messages": [\#(Fixtures.message(sessionID: Fixtures.otherID))]"#)
-        let read = try WorkStreamDocument.decode(Array(text.utf8), reusing: nil)
+        let read = try WorkStreamDocument.decode(Array(text.utf8), reusing: Self.noneKnown)
         guard case .v1(let v1) = read.document else { Issue.record("not a v1 document"); return }
         let session = try WorkStreamMigration.migrate(v1).0
         let (written, messages) = session.encoded(after: read)
         #expect(written == session.encoded)
         #expect(session.fields.messages[0].sessionID == Fixtures.id)
         #expect(messages == nil)
+    }
+
+    // MARK: v3 messages
+
+    /// The work stream of ``fields(messages:unreadCount:)`` at v3, message `i` with `seq` i + 1.
+    static func v3(messages count: Int) -> WorkStreamV3 {
+        let fields = Self.fields(messages: count)
+        let messages = fields.messages.enumerated().map { i, m in
+            MessageV3(
+                id: m.id, sessionID: m.sessionID, role: m.role, text: m.text, timestamp: m.timestamp,
+                serverTimestamp: m.serverTimestamp, status: m.status, seq: Int64(i + 1), offset: Int64(100 * i))
+        }
+        return WorkStreamV3(fields: WorkStreamFieldsV3(fields.keys, messages: messages), providerSessionID: id.lowercased, provider: "claude")
+    }
+
+    @Test func v3MessagesAreRememberedAndTakenAsKnownOnTheNextRead() throws {
+        let bytes = Self.v3(messages: 3).encoded
+        let read = try WorkStreamDocument.decode(bytes, reusing: EncodedMessages<MessageV3>?.none)
+        guard case .v3(var session) = read.document else { Issue.record("not v3"); return }
+        let (written, messages) = session.encoded(after: read)
+        #expect(written == bytes)
+        let kept = try #require(messages)
+        #expect(Fixtures.string(kept.bytes).contains("\"seq\": 3"))
+        let again = try WorkStreamDocument.decode(bytes, reusing: kept)
+        #expect(again.reused != nil && again.document == read.document)
+        session.fields.unreadCount = 4
+        session.fields.messages.append(Self.v3(messages: 4).fields.messages[3])
+        let (appended, next) = session.encoded(after: again)
+        #expect(appended == session.encoded)
+        #expect(next?.messages == session.fields.messages)
+    }
+
+    /// An older (v2) writer that rewrote a v3 document leaves its messages' bytes as they were
+    /// (`seq` and `offset` are unknown keys to it, kept), but the document is v2 now: its
+    /// messages are v2 messages, so the v3 messages known for those bytes are not taken.
+    @Test func knownV3MessagesAreNotTakenForTheSameBytesInADocumentAnOlderWriterRewrote() throws {
+        let bytes = Self.v3(messages: 2).encoded
+        let first = try WorkStreamDocument.decode(bytes, reusing: EncodedMessages<MessageV3>?.none)
+        guard case .v3(let session) = first.document else { Issue.record("not v3"); return }
+        let kept = try #require(session.encoded(after: first).messages)
+        var older = try WorkStreamV2(bytes: bytes, acceptingNewerVersions: true)
+        older.schemaVersion = 2
+        older.fields.unreadCount = 1
+        let rewritten = older.encoded
+        let read = try WorkStreamDocument.decode(rewritten, reusing: kept)
+        #expect(Array(rewritten[try #require(read.messagesRange)]) == kept.bytes, "the same message bytes")
+        #expect(read.reused == nil)
+        #expect(read.document == (try WorkStreamDocument(bytes: rewritten)))
+        guard case .v2(let v2) = read.document else { Issue.record("not v2"); return }
+        #expect(v2.fields.messages.map { $0.unknown["seq"] } == [.number(JSONNumber(1)), .number(JSONNumber(2))])
     }
 
     /// Random models (fixed seed): the first read remembers the messages, a second read of the
@@ -300,7 +352,7 @@ import Testing
             #expect(written == again.encoded, "round \(round)")
             if let messages {
                 keptCount += 1
-                #expect(Array(written[try #require(WorkStreamDocument.decode(written, reusing: nil).messagesRange)]) == messages.bytes)
+                #expect(Array(written[try #require(WorkStreamDocument.decode(written, reusing: Self.noneKnown).messagesRange)]) == messages.bytes)
                 #expect(messages.messages == again.fields.messages)
                 // What the next read takes as known is what a full decode gives.
                 let next = try WorkStreamDocument.decode(written, reusing: messages)

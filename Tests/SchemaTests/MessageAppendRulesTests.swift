@@ -10,8 +10,8 @@ private enum L {
     static func id(_ n: Int) -> UUID { StoreMigrationTests.id(n) }
     static let t1 = Fixtures.t0, t2 = Fixtures.t0.addingTimeInterval(60)
 
-    static func message(_ role: String, at date: Date, in session: UUID = UUID()) -> MessageV1 {
-        MessageV1(id: UUID(), sessionID: session, role: role, text: role, timestamp: date)
+    static func message(_ role: String, at date: Date, in session: UUID = UUID()) -> Message {
+        Message(id: UUID(), sessionID: session, role: role, text: role, timestamp: date)
     }
 }
 
@@ -33,7 +33,7 @@ private enum L {
 
     // The app counts after its own prune (CDMessage.pruneOldMessages, then messageCount -= deleted).
     @Test func theCountIsTakenAfterThePrune() {
-        var messages: [MessageV1] = [], lastModified = L.t1, count: Int32 = 99
+        var messages: [Message] = [], lastModified = L.t1, count: Int32 = 99
         MessageAppend.append(
             (0..<7).map { L.message("user", at: L.t1.addingTimeInterval(Double($0))) }, to: L.id(1),
             messages: &messages, lastModified: &lastModified, messageCount: &count,

@@ -65,15 +65,18 @@ import Testing
         let (document, changes) = try MigrationStep.v2ToV3.migrate(.v2(v2), context: Self.noOlderWriter)
         guard case .v3(let v3) = document else { Issue.record("not v3"); return }
         #expect(v3.cursors == .defaults)
-        #expect(v3.fields.messages.map(\.sync) == [.unknown])
+        #expect(v3.fields.messages.map(\.seq) == [0] && v3.fields.messages.map(\.offset) == [0])
+        let m = v2.fields.messages[0]
         #expect(
             v3.providerSessionID == "p-1" && v3.provider == "cursor"
                 && v3.fields
-                    == {
-                        var fields = v2.fields
-                        fields.messages[0].sync = .unknown
-                        return fields
-                    }()
+                    == WorkStreamFieldsV3(
+                        v2.fields.keys,
+                        messages: [
+                            MessageV3(
+                                id: m.id, sessionID: m.sessionID, role: m.role, text: m.text, timestamp: m.timestamp,
+                                serverTimestamp: m.serverTimestamp, status: m.status, unknown: m.unknown)
+                        ])
         )
         #expect(changes.first == .schemaVersion(from: 2, to: 3))
         #expect(changes.filter { $0.code == "added_key" }.count == 5)
@@ -89,7 +92,7 @@ import Testing
         let (document, changes) = try MigrationStep.v2ToV3.migrate(.v2(v2), context: Self.noOlderWriter)
         guard case .v3(let v3) = document else { Issue.record("not v3"); return }
         #expect(v3.cursors == SyncCursors(nextSeq: 40, lastFileSignature: "sig"))
-        #expect(v3.fields.messages[0].sync == MessageSync(seq: 7, offset: 900) && v3.fields.messages[0].unknown.isEmpty)
+        #expect(v3.fields.messages[0].seq == 7 && v3.fields.messages[0].offset == 900 && v3.fields.messages[0].unknown.isEmpty)
         #expect(v3.unknown.isEmpty)
         #expect(!changes.contains { $0.code == "message_keys_added" || $0.code == "cursor_reset" })
     }
@@ -103,7 +106,7 @@ import Testing
         let (document, changes) = try MigrationStep.v2ToV3.migrate(.v2(v2), context: StepContext(writtenByOlderWriter: true))
         guard case .v3(let v3) = document else { Issue.record("not v3"); return }
         #expect(v3.cursors == .defaults)
-        #expect(v3.fields.messages[0].sync == MessageSync(seq: 7, offset: 900))
+        #expect(v3.fields.messages[0].seq == 7 && v3.fields.messages[0].offset == 900)
         #expect(changes.filter { $0.code == "cursor_reset" } == [.cursorReset("next_seq", from: "40"), .cursorReset("last_file_signature", from: "'sig'")])
         #expect(Change.cursorReset("next_seq", from: "40").isNormalisation)
     }
@@ -130,7 +133,7 @@ import Testing
     /// Check (c) has teeth for every reader version: an older writer that drops a newer key is caught.
     @Test func checkCCatchesAnOlderWriterThatDropsANewerKey() throws {
         let v3 = WorkStreamV3(
-            fields: WorkStreamFieldsV1(id: Fixtures.id, backendName: "x", workingDirectory: "/w", lastModified: Fixtures.t0),
+            fields: WorkStreamFieldsV3(id: Fixtures.id, backendName: "x", workingDirectory: "/w", lastModified: Fixtures.t0),
             providerSessionID: "p", provider: "claude", cursors: SyncCursors(nextSeq: 3))
         let bytes = v3.encoded
         #expect(RollbackCheck.checkWorkStream(bytes: bytes, file: "s.json", original: nil, reader: 2, storeVersion: 3) == [])

@@ -188,6 +188,6 @@ import Testing
         #expect(s.providerSessionID == "4f1c2a9e-8b7d-4c3e-9a1f-0d2e3c4b5a69")
         #expect(s.provider == "claude")
         let v1 = try WorkStreamV1(bytes: s.encoded, acceptingNewerVersions: true)
-        #expect(v1.fields == s.fields, "a v1 reader sees every v1 key")
+        #expect(v1.fields.keys == s.fields.keys && v1.fields.messages.isEmpty, "a v1 reader sees every v1 key")
     }
 }

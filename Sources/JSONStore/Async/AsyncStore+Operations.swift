@@ -92,7 +92,7 @@ extension AsyncStore {
 
     /// `Store.appendMessages(_:_:)`.
     @discardableResult
-    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) async throws(StoreError) -> WorkStream {
+    public func appendMessages(_ id: UUID, _ messages: [Message]) async throws(StoreError) -> WorkStream {
         try await write { (s) throws(StoreError) in try s.appendMessages(id, messages) }
     }
 

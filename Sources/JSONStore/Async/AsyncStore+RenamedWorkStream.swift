@@ -28,7 +28,7 @@ extension AsyncStore {
 
     /// `Store.appendMessagesToRenamedWorkStream(_:_:)`.
     @discardableResult
-    public func appendMessagesToRenamedWorkStream(_ id: UUID, _ messages: [MessageV1]) async throws(StoreError) -> RenamedWorkStream {
+    public func appendMessagesToRenamedWorkStream(_ id: UUID, _ messages: [Message]) async throws(StoreError) -> RenamedWorkStream {
         try await write { (s) throws(StoreError) in try s.appendMessagesToRenamedWorkStream(id, messages) }
     }
 }

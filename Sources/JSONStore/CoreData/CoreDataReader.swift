@@ -147,7 +147,7 @@ private struct MessageCursor {
     let backfill: Bool
     private var seenDuplicates: Set<[UInt8]> = []
     /// The message read ahead, with its `sessionId` and relationship; nil at the end.
-    private var pending: (message: MessageV1?, sessionID: UUID?, relationship: Int64?, table: String, pk: Int64, id: String?)?
+    private var pending: (message: Message?, sessionID: UUID?, relationship: Int64?, table: String, pk: Int64, id: String?)?
 
     init(statement: SQLiteStatement, duplicates: Set<[UInt8]>, now: Date, backfill: Bool) {
         self.statement = statement; self.duplicates = duplicates; self.now = now; self.backfill = backfill
@@ -178,8 +178,8 @@ private struct MessageCursor {
 
     /// The messages that name `id`, in the order the app shows them: `timestamp`, then `offset`
     /// (after the backfill), then `Z_PK`. Those before it name no work stream.
-    mutating func take(_ id: UUID, ids: [Int64: UUID], _ f: inout CoreDataFindings) throws(StoreError) -> [MessageV1] {
-        var taken: [(message: MessageV1, pk: Int64)] = []
+    mutating func take(_ id: UUID, ids: [Int64: UUID], _ f: inout CoreDataFindings) throws(StoreError) -> [Message] {
+        var taken: [(message: Message, pk: Int64)] = []
         while let current = pending, let sessionID = current.sessionID {
             let order = compare(sessionID, id)
             if order > 0 { break }
@@ -197,7 +197,7 @@ private struct MessageCursor {
             }
             try advance(&f)
         }
-        taken.sort { ($0.message.timestamp, ($0.message.sync?.offset ?? 0), $0.pk) < ($1.message.timestamp, ($1.message.sync?.offset ?? 0), $1.pk) }
+        taken.sort { ($0.message.timestamp, $0.message.offset, $0.pk) < ($1.message.timestamp, $1.message.offset, $1.pk) }
         return taken.map(\.message)
     }
 

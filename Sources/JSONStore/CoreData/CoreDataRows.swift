@@ -16,7 +16,7 @@ enum CoreDataRows {
             return nil
         }
         let positive = 0...Int32.max, any = Int32.min...Int32.max
-        let fields = WorkStreamFieldsV1(
+        let fields = WorkStreamFieldsV3(
             id: id, backendName: v.string(2, "backendName", default: "", &f),
             workingDirectory: v.string(3, "workingDirectory", default: "", &f),
             lastModified: v.requiredDate(5, "lastModified", &f),
@@ -75,7 +75,7 @@ enum CoreDataRows {
 
     /// A message row (`CDMessage`): the message, its `sessionId`, and the `Z_PK` its relationship
     /// names; nil when it has no id. With `backfill`, `offset` := `seq` − 1 where it is 0 and `seq` > 0.
-    static func message(_ v: CoreDataValues, _ f: inout CoreDataFindings, backfill: Bool) -> (message: MessageV1?, sessionID: UUID?, relationship: Int64?) {
+    static func message(_ v: CoreDataValues, _ f: inout CoreDataFindings, backfill: Bool) -> (message: Message?, sessionID: UUID?, relationship: Int64?) {
         let pk = v.row.int64(0) ?? 0, id = v.uuid(1), sessionID = v.uuid(2), relationship = v.row.int64(3)
         f.row(CoreDataModel.messageTable, pk, id)
         guard let id else {
@@ -83,16 +83,17 @@ enum CoreDataRows {
             return (nil, sessionID, relationship)
         }
         guard let sessionID else { return (nil, nil, relationship) }
-        var sync = MessageSync(seq: v.counter(9, "seq", &f), offset: v.counter(10, "offset", &f))
-        if backfill && sync.offset == 0 && sync.seq > 1 {
-            sync.offset = sync.seq - 1
-            f.add(.offsetBackfilled, "offset 0 → \(sync.offset): max(0, seq \(sync.seq) − 1), as the app does once on model 7")
+        let seq = v.counter(9, "seq", &f)
+        var offset = v.counter(10, "offset", &f)
+        if backfill && offset == 0 && seq > 1 {
+            offset = seq - 1
+            f.add(.offsetBackfilled, "offset 0 → \(offset): max(0, seq \(seq) − 1), as the app does once on model 7")
         }
-        let message = MessageV1(
+        let message = Message(
             id: id, sessionID: sessionID, role: v.string(4, "role", default: "", &f),
             text: v.string(5, "text", default: "", &f), timestamp: v.requiredDate(6, "timestamp", &f),
             serverTimestamp: v.date(7, "serverTimestamp", &f),
-            status: v.string(8, "status", default: "confirmed", &f), sync: sync)
+            status: v.string(8, "status", default: "confirmed", &f), seq: seq, offset: offset)
         return (message, sessionID, relationship)
     }
 

@@ -38,7 +38,7 @@ public struct MessageRetention: Sendable, Hashable {
 
     /// Applies the rule to `messages`; returns how many were removed (the oldest).
     @discardableResult
-    public func prune(_ messages: inout [MessageV1]) -> Int {
+    public func prune<Message>(_ messages: inout [Message]) -> Int {
         guard messages.count > threshold else { return 0 }
         let removed = messages.count - keep
         messages.removeFirst(removed)

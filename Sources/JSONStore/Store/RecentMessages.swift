@@ -1,8 +1,8 @@
 import Foundation
 import Schema
 
-/// The messages of the work streams a `Store` wrote last, each with the exact bytes it wrote
-/// for them (`EncodedMessages`), so that the next update of such a work stream compares those
+/// The messages of the work streams a `Store` wrote last (current-version messages: it writes
+/// `WorkStream` documents), each with the exact bytes it wrote for them (`EncodedMessages`), so that the next update of such a work stream compares those
 /// bytes instead of parsing and decoding them, and copies them instead of encoding the messages
 /// again when they did not change.
 ///
@@ -19,18 +19,18 @@ final class RecentMessages: @unchecked Sendable {
 
     private let lock = NSLock()
     // Guarded by `lock`.
-    private var entries: [UUID: EncodedMessages] = [:]
+    private var entries: [UUID: EncodedMessages<Message>] = [:]
     /// Least recently used first.
     private var order: [UUID] = []
     private var bytes = 0
 
     /// The entry of `id`, if kept.
-    func messages(of id: UUID) -> EncodedMessages? {
+    func messages(of id: UUID) -> EncodedMessages<Message>? {
         lock.guarded { entries[id] }
     }
 
     /// Keeps `messages` as the entry of `id`, or forgets the entry with nil.
-    func remember(_ messages: EncodedMessages?, for id: UUID) {
+    func remember(_ messages: EncodedMessages<Message>?, for id: UUID) {
         lock.guarded {
             if let old = entries.removeValue(forKey: id) {
                 bytes -= old.bytes.count

@@ -6,8 +6,8 @@ import Foundation
 /// while `settings.json`'s `priority_queue_enabled` is true, in the same hold of the lock.
 ///
 /// ```swift
-/// try store.appendMessages(id, [MessageV1(id: UUID(), sessionID: id, role: "assistant",
-///                                         text: "Fixed.", timestamp: Date())])
+/// try store.appendMessages(id, [Message(id: UUID(), sessionID: id, role: "assistant",
+///                                       text: "Fixed.", timestamp: Date())])
 /// ```
 extension Store {
     /// Appends messages to a work stream. Their `session_id` is set to the work stream (containment,
@@ -24,7 +24,7 @@ extension Store {
     /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a v5 store (use
     ///   `appendMessagesToRenamedWorkStream`); a document or system-call error.
     @discardableResult
-    public func appendMessages(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> WorkStream {
+    public func appendMessages(_ id: UUID, _ messages: [Message]) throws(StoreError) -> WorkStream {
         try requireV3Layout("append messages to work stream '\(id.lowercased)'", use: "appendMessagesToRenamedWorkStream(_:_:)")
         let append = { (session: inout WorkStreamV3) throws(StoreError) -> Void in
             MessageAppend.append(
@@ -53,7 +53,7 @@ extension Store {
     /// - Throws: `.notFound` without such a work stream; `.unsupportedVersion` on a store below v5
     ///   (use `appendMessages`); a document or system-call error.
     @discardableResult
-    public func appendMessagesToRenamedWorkStream(_ id: UUID, _ messages: [MessageV1]) throws(StoreError) -> RenamedWorkStream {
+    public func appendMessagesToRenamedWorkStream(_ id: UUID, _ messages: [Message]) throws(StoreError) -> RenamedWorkStream {
         try requireRenamedLayout("append messages to work stream '\(id.lowercased)'", use: "appendMessages(_:_:)")
         return try writing { () throws(StoreError) in
             let session = try updateV4HoldingLock(id) { (session) throws(StoreError) in
@@ -70,7 +70,7 @@ extension Store {
     }
 
     /// The store's `MessageRetention` as `MessageAppend`'s prune (nothing without one).
-    private func retain(_ messages: inout [MessageV1]) {
+    private func retain(_ messages: inout [Message]) {
         options.messageRetention?.prune(&messages)
     }
 
@@ -78,7 +78,7 @@ extension Store {
     /// asked before the lock to choose the path (a reply with the priority queue off is written
     /// as any update is), and again under it, where the answer counts. Settings are read only for
     /// an assistant reply.
-    private func queuesReply(_ messages: [MessageV1]) throws(StoreError) -> Bool {
+    private func queuesReply(_ messages: [Message]) throws(StoreError) -> Bool {
         guard MessageAppend.addsToPriorityQueue(messages, priorityQueueEnabled: true) else { return false }
         return MessageAppend.addsToPriorityQueue(messages, priorityQueueEnabled: try settings().priorityQueueEnabled)
     }

@@ -54,15 +54,14 @@ extension Store {
         if let mirror { session.fields.queueKeys = try mirror(session) }
         options.messageRetention?.prune(&session.fields.messages)
         session.schemaVersion = writtenVersion
-        session.fillMessageSync()
         let (bytes, messages) = session.encoded(after: read)
         if !sameBytes(bytes, original) { try write(relative, bytes, after: after) }  // compared with the file as read: no second encode
         recentMessages.remember(messages, for: id)
         return session
     }
 
-    private func decodeForUpdate(_ bytes: [UInt8], _ id: UUID, _ relative: String) throws(StoreError) -> DecodedWorkStreamDocument {
-        let read: DecodedWorkStreamDocument
+    private func decodeForUpdate(_ bytes: [UInt8], _ id: UUID, _ relative: String) throws(StoreError) -> DecodedWorkStreamDocument<Message> {
+        let read: DecodedWorkStreamDocument<Message>
         do throws(SchemaError) {
             read = try WorkStreamDocument.decode(bytes, acceptingNewerVersions: acceptsNewerDocuments, reusing: recentMessages.messages(of: id))
         } catch {

@@ -46,7 +46,7 @@ public struct WorkStreamSummary: Sendable, Hashable {
         let f = document.fields
         id = f.id; schemaVersion = document.schemaVersion; backendName = f.backendName
         workingDirectory = f.workingDirectory; lastModified = f.lastModified; isLocallyCreated = f.isLocallyCreated
-        messageCount = f.messageCount; storedMessages = f.messages.count; preview = f.preview
+        messageCount = f.messageCount; storedMessages = document.storedMessageCount; preview = f.preview
         unreadCount = f.unreadCount; queueKeys = f.queueKeys
         effectiveProviderSessionID = WorkStreamRules.effectiveProviderSessionID(document)
         effectiveProvider = WorkStreamRules.effectiveProvider(document)

@@ -98,8 +98,18 @@ extension StoreValidator {
                 problems.append(StoreProblem(error, file: file))
             }
         }
+        switch document {
+        case .v1(let s): checkMessages(s.fields.messages, of: document, file: file)
+        case .v2(let s): checkMessages(s.fields.messages, of: document, file: file)
+        case .v3(let s): checkMessages(s.fields.messages, of: document, file: file)
+        case .v5(let s): checkMessages(s.messages, of: document, file: file)
+        }
+    }
+
+    /// Each message's `session_id` (its work stream's id) and `id` (unique in the store).
+    private mutating func checkMessages<Message: WorkStreamMessage>(_ messages: [Message], of document: WorkStreamDocument, file: String) {
         let id = document.fields.id
-        for (index, message) in document.fields.messages.enumerated() {
+        for (index, message) in messages.enumerated() {
             if message.sessionID != id { reportSessionID(message.sessionID, of: document, file: file, index: index) }
             if let first = messageIDs[message.id] {
                 problems.append(

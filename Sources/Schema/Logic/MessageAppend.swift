@@ -5,7 +5,7 @@ import Foundation
 /// `message_count` becomes the number of messages it then holds, and an assistant reply adds it
 /// to the priority queue while `priority_queue_enabled` is true.
 public enum MessageAppend {
-    /// The role of a reply from the agent (`MessageV1.role`).
+    /// The role of a reply from the agent (`Message.role`).
     public static let assistantRole = "assistant"
 
     /// Appends `new` to a work stream's messages: each gets the work stream's id as `session_id`
@@ -18,8 +18,8 @@ public enum MessageAppend {
     ///                      lastModified: &fields.lastModified, messageCount: &fields.messageCount)
     /// ```
     public static func append(
-        _ new: [MessageV1], to id: UUID, messages: inout [MessageV1], lastModified: inout Date,
-        messageCount: inout Int32, keep: (inout [MessageV1]) -> Void = { _ in }
+        _ new: [Message], to id: UUID, messages: inout [Message], lastModified: inout Date,
+        messageCount: inout Int32, keep: (inout [Message]) -> Void = { _ in }
     ) {
         for var message in new {
             message.sessionID = id
@@ -34,7 +34,7 @@ public enum MessageAppend {
     /// an assistant reply (role `"assistant"`) and the user turned the priority queue on. The add
     /// is the add rule with no level given (`QueueV2.addToPriority`): a queued work stream keeps
     /// its level and goes to the end of it, one not queued goes to its stored `priority`.
-    public static func addsToPriorityQueue(_ new: [MessageV1], priorityQueueEnabled: Bool) -> Bool {
+    public static func addsToPriorityQueue(_ new: [Message], priorityQueueEnabled: Bool) -> Bool {
         priorityQueueEnabled && new.contains { $0.role == assistantRole }
     }
 }

@@ -10,7 +10,11 @@ public struct QueueKeys: Sendable, Hashable {
     public var priorityOrder: Double
     public var priorityQueuedAt: Date?
 
-    public init(_ f: WorkStreamFieldsV1) {
+    public init<Message>(_ f: WorkStreamFields<Message>) {
+        self = f.queueKeys
+    }
+
+    public init(_ f: WorkStreamKeys) {
         isInQueue = f.isInQueue; queuePosition = f.queuePosition; queuedAt = f.queuedAt
         isInPriorityQueue = f.isInPriorityQueue; priority = f.priority; priorityOrder = f.priorityOrder
         priorityQueuedAt = f.priorityQueuedAt
@@ -39,10 +43,26 @@ public struct QueueKeys: Sendable, Hashable {
     }
 }
 
-extension WorkStreamFieldsV1 {
+extension WorkStreamKeys {
     /// The queue keys of this document, read and written together.
     public var queueKeys: QueueKeys {
         get { QueueKeys(self) }
+        set {
+            isInQueue = newValue.isInQueue; queuePosition = newValue.queuePosition; queuedAt = newValue.queuedAt
+            isInPriorityQueue = newValue.isInPriorityQueue; priority = newValue.priority
+            priorityOrder = newValue.priorityOrder; priorityQueuedAt = newValue.priorityQueuedAt
+        }
+    }
+}
+
+extension WorkStreamFields {
+    /// The queue keys of this document, read and written together.
+    public var queueKeys: QueueKeys {
+        get {
+            QueueKeys(
+                isInQueue: isInQueue, queuePosition: queuePosition, queuedAt: queuedAt, isInPriorityQueue: isInPriorityQueue,
+                priority: priority, priorityOrder: priorityOrder, priorityQueuedAt: priorityQueuedAt)
+        }
         set {
             isInQueue = newValue.isInQueue; queuePosition = newValue.queuePosition; queuedAt = newValue.queuedAt
             isInPriorityQueue = newValue.isInPriorityQueue; priority = newValue.priority
@@ -122,7 +142,7 @@ package struct QueueMirrorUpdate: Sendable {
 
     /// The work streams whose mirror may change: those whose entry differs between the two queues.
     package var candidates: Set<UUID> {
-        let blank = QueueKeys(WorkStreamFieldsV1(id: UUID(), backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0)))
+        let blank = QueueKeys.defaults
         let all =
             old.queue.fifo.map(\.workStreamID) + old.queue.priority.map(\.workStreamID)
             + new.queue.fifo.map(\.workStreamID) + new.queue.priority.map(\.workStreamID)

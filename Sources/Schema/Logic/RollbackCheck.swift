@@ -55,11 +55,29 @@ public enum RollbackCheck {
         case v2(WorkStreamV2)
         case v3(WorkStreamV3)
 
-        var fields: WorkStreamFieldsV1 {
+        var fields: WorkStreamKeys {
             switch self {
-            case .v1(let s): s.fields
-            case .v2(let s): s.fields
-            case .v3(let s): s.fields
+            case .v1(let s): s.fields.keys
+            case .v2(let s): s.fields.keys
+            case .v3(let s): s.fields.keys
+            }
+        }
+
+        /// The first message that lacks one of `keys` among its unknown keys, with those it lacks.
+        func messageLacking(_ keys: [String]) -> (index: Int, missing: [String])? {
+            switch self {
+            case .v1(let s): RollbackCheck.messageLacking(keys, in: s.fields.messages)
+            case .v2(let s): RollbackCheck.messageLacking(keys, in: s.fields.messages)
+            case .v3(let s): RollbackCheck.messageLacking(keys, in: s.fields.messages)
+            }
+        }
+
+        /// The messages whose `session_id` is not the containing work stream's id.
+        var messagesOfOtherWorkStreams: [(id: UUID, sessionID: UUID)] {
+            switch self {
+            case .v1(let s): RollbackCheck.messagesOfOtherWorkStreams(s.fields)
+            case .v2(let s): RollbackCheck.messagesOfOtherWorkStreams(s.fields)
+            case .v3(let s): RollbackCheck.messagesOfOtherWorkStreams(s.fields)
             }
         }
 
@@ -220,8 +238,7 @@ public enum RollbackCheck {
                 fail(.valuesPreserved, "the v\(reader) view lacks '\(key)'")
             }
         }
-        if let index = view.fields.messages.firstIndex(where: { m in newerMessageKeys.contains { m.unknown[$0] == nil } }) {
-            let missing = newerMessageKeys.filter { view.fields.messages[index].unknown[$0] == nil }
+        if let (index, missing) = view.messageLacking(newerMessageKeys) {
             fail(.valuesPreserved, "messages[\(index)] lacks \(missing.map { "'\($0)'" }.joined(separator: " and "))")
         }
         if let original {
@@ -232,7 +249,7 @@ public enum RollbackCheck {
                 fail(.valuesPreserved, difference)
             }
         } else {
-            for m in view.fields.messages where m.sessionID != view.fields.id {
+            for m in view.messagesOfOtherWorkStreams {
                 fail(.valuesPreserved, "message \(m.id.lowercased) has session_id \(m.sessionID.lowercased), not the containing id")
             }
         }
@@ -256,18 +273,13 @@ public enum RollbackCheck {
         } catch {
             return ["the document before migration can't be read as version \(reader): \(error.reason)"]
         }
-        var expected = before.fields
-        var actual = view.fields
-        // Allowed: §6 rule 4 (message session_id → containing id) and the queue mirror (rule 5, §7).
-        for i in expected.messages.indices where expected.messages[i].sessionID != expected.id { expected.messages[i].sessionID = expected.id }
-        actual.queueKeys = expected.queueKeys
-        // The newer message keys are the migration's own (checked for presence above).
-        for key in newerMessageKeys {
-            for i in expected.messages.indices { expected.messages[i].unknown.removeValue(forKey: key) }
-            for i in actual.messages.indices { actual.messages[i].unknown.removeValue(forKey: key) }
-        }
         var out: [String] = []
-        if actual != expected { out.append(describeFieldDifference(actual, expected)) }
+        switch (before, view) {
+        case (.v1(let b), .v1(let v)): out += fieldDifference(expected: b.fields, actual: v.fields, newerMessageKeys: newerMessageKeys)
+        case (.v2(let b), .v2(let v)): out += fieldDifference(expected: b.fields, actual: v.fields, newerMessageKeys: newerMessageKeys)
+        case (.v3(let b), .v3(let v)): out += fieldDifference(expected: b.fields, actual: v.fields, newerMessageKeys: newerMessageKeys)
+        default: out.append("the document before migration reads as another version than the migrated one as a v\(reader) reader")
+        }
         var viewUnknown = view.unknown, beforeUnknown = before.unknown
         let cursorDefaults = Dictionary(uniqueKeysWithValues: zip(SyncCursors.keys, SyncCursors.defaults.values))
         for key in newerKeys {
@@ -286,11 +298,35 @@ public enum RollbackCheck {
         return out
     }
 
-    private static func describeFieldDifference(_ a: WorkStreamFieldsV1, _ b: WorkStreamFieldsV1) -> String {
+    /// The difference between the v1 keys a reader sees (`actual`) and those it saw before
+    /// migration (`expected`), other than the allowed ones; empty when there is none.
+    private static func fieldDifference<Message: WorkStreamMessage>(
+        expected: WorkStreamFields<Message>, actual: WorkStreamFields<Message>, newerMessageKeys: [String]
+    ) -> [String] {
+        var expected = expected, actual = actual
+        // Allowed: §6 rule 4 (message session_id → containing id) and the queue mirror (rule 5, §7).
+        for i in expected.messages.indices where expected.messages[i].sessionID != expected.id { expected.messages[i].sessionID = expected.id }
+        actual.queueKeys = expected.queueKeys
+        // The newer message keys are the migration's own (checked for presence above).
+        for key in newerMessageKeys {
+            for i in expected.messages.indices { expected.messages[i].unknown.removeValue(forKey: key) }
+            for i in actual.messages.indices { actual.messages[i].unknown.removeValue(forKey: key) }
+        }
+        guard actual != expected else { return [] }
         var w1 = ObjectWriter(unknown: [:]), w2 = ObjectWriter(unknown: [:])
-        a.write(into: &w1); b.write(into: &w2)
+        actual.write(into: &w1); expected.write(into: &w2)
         let keys = w1.object.keys.filter { w1.object[$0] != w2.object[$0] }.sorted()
-        return "values differ from the document before migration: \(keys.joined(separator: ", "))"
+        return ["values differ from the document before migration: \(keys.joined(separator: ", "))"]
+    }
+
+    /// The first of `messages` that lacks one of `keys` among its unknown keys, with those it lacks.
+    private static func messageLacking<Message: WorkStreamMessage>(_ keys: [String], in messages: [Message]) -> (index: Int, missing: [String])? {
+        guard let index = messages.firstIndex(where: { m in keys.contains { m.unknown[$0] == nil } }) else { return nil }
+        return (index, keys.filter { messages[index].unknown[$0] == nil })
+    }
+
+    private static func messagesOfOtherWorkStreams<Message: WorkStreamMessage>(_ fields: WorkStreamFields<Message>) -> [(id: UUID, sessionID: UUID)] {
+        fields.messages.filter { $0.sessionID != fields.id }.map { ($0.id, $0.sessionID) }
     }
 
     /// Simulates an older writer: read, change a value, write with its own `schema_version`;

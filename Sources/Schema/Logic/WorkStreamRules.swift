@@ -83,7 +83,7 @@ public enum WorkStreamRules {
         id: UUID = UUID(), workingDirectory: String, createdAt: Date,
         provider: String = defaultProvider, isLocallyCreated: Bool = true
     ) -> WorkStreamV3 {
-        let fields = WorkStreamFieldsV1(
+        let fields = WorkStreamFieldsV3(
             id: id, backendName: "", workingDirectory: workingDirectory,
             lastModified: createdAt, isLocallyCreated: isLocallyCreated)
         return WorkStreamV3(fields: fields, providerSessionID: id.lowercased, provider: provider)

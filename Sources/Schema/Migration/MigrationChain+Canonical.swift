@@ -60,8 +60,11 @@ extension MigrationChain {
         if let sessionID = upgraded.sessionID {
             guard sessionID.elementsEqual(UUIDText.lowercase(id).utf8) else { return nil }
         }
-        let standIn = MessageV1(id: id, sessionID: id, role: "", text: "", timestamp: Date(timeIntervalSince1970: 0))
-        document.fields.messages = Array(repeating: standIn, count: upgraded.count)
+        if upgraded.count > 0 {
+            // A v1 or v2 document: the scan refuses the `seq` and `offset` of a v3 one's messages.
+            let standIn = MessageV1(id: id, sessionID: id, role: "", text: "", timestamp: Date(timeIntervalSince1970: 0))
+            guard MessageV1.replaceMessages(of: &document, with: Array(repeating: standIn, count: upgraded.count)) else { return nil }
+        }
         let migrated: WorkStreamDocument, changes: [Change]
         do {
             if let mirror {

@@ -4,6 +4,8 @@
 ///
 /// A work stream at v4 is a `WorkStreamV3` (v4 added no work-stream key; its `schema_version` is 4).
 public typealias WorkStream = WorkStreamV3
+/// One message of a work stream at the current version (and of a `RenamedWorkStream`).
+public typealias Message = MessageV3
 /// A user's customisation of a work stream (`user-sessions/<id>.json`) at the current version.
 public typealias Customisation = CustomisationV4
 /// `settings.json` at the current version.

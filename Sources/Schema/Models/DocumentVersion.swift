@@ -163,25 +163,40 @@ public enum WorkStreamDocument: Sendable, Hashable {
         }
     }
 
-    /// The v1 keys, common to every version. For a v5 work stream: `backend_name` is its `name`,
-    /// and the queue keys are the defaults of §3 (v4 has no mirror: the queue is `queue.json`);
+    /// The v1 keys other than `messages`, common to every version (a message's type depends on
+    /// the version: see ``messages``). For a v5 work stream: `backend_name` is its `name`, and
+    /// the queue keys are the defaults of §3 (v4 has no mirror: the queue is `queue.json`);
     /// setting them changes `name` and the other v1 keys, never a queue key.
-    public var fields: WorkStreamFieldsV1 {
+    public var fields: WorkStreamKeys {
         get {
             switch self {
-            case .v1(let s): s.fields
-            case .v2(let s): s.fields
-            case .v3(let s): s.fields
-            case .v5(let s): s.fieldsV1
+            case .v1(let s): s.fields.keys
+            case .v2(let s): s.fields.keys
+            case .v3(let s): s.fields.keys
+            case .v5(let s): s.keys
             }
         }
         set {
             switch self {
-            case .v1(var s): s.fields = newValue; self = .v1(s)
-            case .v2(var s): s.fields = newValue; self = .v2(s)
-            case .v3(var s): s.fields = newValue; self = .v3(s)
-            case .v5(var s): s.fieldsV1 = newValue; self = .v5(s)
+            case .v1(var s): s.fields.keys = newValue; self = .v1(s)
+            case .v2(var s): s.fields.keys = newValue; self = .v2(s)
+            case .v3(var s): s.fields.keys = newValue; self = .v3(s)
+            case .v5(var s): s.keys = newValue; self = .v5(s)
             }
+        }
+    }
+
+    /// The messages of a document at v3 or later (``Message``: each with its `seq` and `offset`);
+    /// nil for a v1 or v2 document, whose messages are ``MessageV1`` (its case's `fields.messages`).
+    public var messages: [Message]? { MessageV3.messages(of: self) }
+
+    /// The number of messages the document holds (not its `message_count`).
+    public var storedMessageCount: Int {
+        switch self {
+        case .v1(let s): s.fields.messages.count
+        case .v2(let s): s.fields.messages.count
+        case .v3(let s): s.fields.messages.count
+        case .v5(let s): s.messages.count
         }
     }
 

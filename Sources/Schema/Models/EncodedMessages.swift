@@ -3,7 +3,8 @@ import StoreJSON
 
 /// A work stream's messages together with the exact bytes that hold them in its document: the
 /// canonical `messages` array (nesting level 1, `[` to `]`). Two facts hold for every value,
-/// checked when it is made (only ``WorkStreamV2/encoded(after:)`` makes one):
+/// checked when it is made (only ``WorkStreamV2/encoded(after:)`` and
+/// ``WorkStreamV3/encoded(after:)`` make one):
 ///
 /// 1. decoding `bytes` as a document's `messages` gives exactly `messages`, and
 /// 2. `bytes` are what the canonical writer writes for `messages`.
@@ -13,11 +14,14 @@ import StoreJSON
 /// instead of parsing and decoding them (fact 1), and the next write of unchanged messages
 /// copies the bytes instead of encoding them (fact 2). The file is still read and compared in
 /// full, so a change by another writer is always seen: bytes that differ are parsed as usual.
-package struct EncodedMessages: Sendable {
+///
+/// `Message` is the message type of the document's version: bytes that hold v3 messages read as
+/// other messages by a v2 reader (`seq` and `offset` are unknown keys to it).
+package struct EncodedMessages<Message: WorkStreamMessage>: Sendable {
     package let bytes: [UInt8]
-    package let messages: [MessageV1]
+    package let messages: [Message]
 
-    fileprivate init(bytes: [UInt8], messages: [MessageV1]) {
+    fileprivate init(bytes: [UInt8], messages: [Message]) {
         self.bytes = bytes; self.messages = messages
     }
 
@@ -25,7 +29,7 @@ package struct EncodedMessages: Sendable {
     /// copied from the other. (`==` would not do: it compares strings by canonical
     /// equivalence, so a message changed from a decomposed "é" to a precomposed one compares
     /// equal, yet must be written with its new bytes.)
-    static func sameStorage(_ a: [MessageV1], _ b: [MessageV1]) -> Bool {
+    static func sameStorage(_ a: [Message], _ b: [Message]) -> Bool {
         guard a.count == b.count else { return false }
         guard !a.isEmpty else { return true }
         return a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
@@ -33,8 +37,9 @@ package struct EncodedMessages: Sendable {
 }
 
 /// A decoded work-stream document and what an update needs to rewrite it: the bytes it was read
-/// from and where its messages lie in them.
-package struct DecodedWorkStreamDocument: Sendable {
+/// from and where its messages lie in them. `Message` is the message type of the known messages
+/// the decoder was given (see ``EncodedMessages``).
+package struct DecodedWorkStreamDocument<Message: WorkStreamMessage>: Sendable {
     package var document: WorkStreamDocument
     /// The bytes decoded.
     let source: [UInt8]
@@ -42,18 +47,19 @@ package struct DecodedWorkStreamDocument: Sendable {
     let messagesRange: Range<Int>?
     /// The messages taken as known (their bytes in `source` were `reused.bytes`), or nil when
     /// they were parsed and decoded from `source`.
-    let reused: EncodedMessages?
+    let reused: EncodedMessages<Message>?
 }
 
 extension WorkStreamDocument {
     /// Decodes `bytes` exactly as ``init(bytes:acceptingNewerVersions:)`` does: the same
-    /// document, the same errors. When the root's `messages` value is exactly `known.bytes`, it
-    /// is compared instead of parsed, and the messages are `known.messages` (which decoding
-    /// those bytes gives, see ``EncodedMessages``).
-    package static func decode(
+    /// document, the same errors. When the root's `messages` value is exactly `known.bytes` and
+    /// the document's type holds messages of `known`'s type, it is compared instead of parsed,
+    /// and the messages are `known.messages` (which decoding those bytes gives, see
+    /// ``EncodedMessages``).
+    package static func decode<Message>(
         _ bytes: [UInt8], acceptingNewerVersions: Bool = false,
-        reusing known: EncodedMessages?
-    ) throws(SchemaError) -> DecodedWorkStreamDocument {
+        reusing known: EncodedMessages<Message>?
+    ) throws(SchemaError) -> DecodedWorkStreamDocument<Message> {
         let parsed: (value: JSONValue, member: Range<Int>?, tookKnown: Bool)
         do {
             parsed = try JSONParser.parse(bytes, watching: "messages", known: known?.bytes, placeholder: .array([]))
@@ -61,10 +67,14 @@ extension WorkStreamDocument {
             throw SchemaError(code: .syntax, syntax: error)
         }
         var document = try WorkStreamDocument(json: parsed.value, acceptingNewerVersions: acceptingNewerVersions)
-        var reused: EncodedMessages?
+        var reused: EncodedMessages<Message>?
         if parsed.tookKnown, let known {
-            // The placeholder decoded as no messages; the real ones are the known ones.
-            document.fields.messages = known.messages
+            // The placeholder decoded as no messages; the real ones are the known ones, when this
+            // document's type reads those bytes as `Message`s. An older writer's document (v2,
+            // say) with the same bytes reads them as its own messages: decoded in full.
+            guard Message.replaceMessages(of: &document, with: known.messages) else {
+                return try decode(bytes, acceptingNewerVersions: acceptingNewerVersions, reusing: EncodedMessages<Message>?.none)
+            }
             reused = known
         }
         return DecodedWorkStreamDocument(document: document, source: bytes, messagesRange: parsed.member, reused: reused)
@@ -75,7 +85,7 @@ extension WorkStreamV2 {
     /// The canonical bytes (``encoded``, byte for byte), for a work stream decoded as `read`
     /// (and then changed, or not), and the messages with their bytes to keep for the next read;
     /// see ``WorkStreamEncoding/encoded(after:)``.
-    package func encoded(after read: DecodedWorkStreamDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
+    package func encoded(after read: DecodedWorkStreamDocument<MessageV1>) -> (bytes: [UInt8], messages: EncodedMessages<MessageV1>?) {
         WorkStreamEncoding.encoded(
             WorkStreamEncoding.v2, schemaVersion: schemaVersion, fields: fields,
             provider: .init(sessionID: providerSessionID, name: provider, cursors: nil),
@@ -106,12 +116,10 @@ extension WorkStreamV3 {
             unknown: unknown, messages: .copy(messages), messagesRange: &range, appendedRanges: &appended)
     }
 
-    /// As ``WorkStreamV2/encoded(after:)``, for a v3 document (messages without `sync` get the defaults).
-    package func encoded(after read: DecodedWorkStreamDocument) -> (bytes: [UInt8], messages: EncodedMessages?) {
-        var filled = self
-        filled.fillMessageSync()
-        return WorkStreamEncoding.encoded(
-            WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
+    /// As ``WorkStreamV2/encoded(after:)``, for a v3 document.
+    package func encoded(after read: DecodedWorkStreamDocument<MessageV3>) -> (bytes: [UInt8], messages: EncodedMessages<MessageV3>?) {
+        WorkStreamEncoding.encoded(
+            WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: fields,
             provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
             unknown: unknown, after: read)
     }
@@ -132,10 +140,10 @@ extension WorkStreamEncoding {
     /// - they were decoded from bytes equal to the bytes written for them (the source was
     ///   canonical) and not changed.
     /// Otherwise (changed messages, another writer's formatting) nil: they are parsed on the next read.
-    static func encoded(
-        _ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1, provider: Provider,
-        unknown: JSONObject, after read: DecodedWorkStreamDocument
-    ) -> (bytes: [UInt8], messages: EncodedMessages?) {
+    static func encoded<Message>(
+        _ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFields<Message>, provider: Provider,
+        unknown: JSONObject, after read: DecodedWorkStreamDocument<Message>
+    ) -> (bytes: [UInt8], messages: EncodedMessages<Message>?) {
         let messages = fields.messages
         var source = WorkStreamEncoding.MessagesSource.encode
         if let known = read.reused {
@@ -154,13 +162,13 @@ extension WorkStreamEncoding {
         case .append(_, let count):
             return (
                 bytes,
-                decodeExactly(bytes, appended, as: messages[count...], readingSync: provider.cursors != nil)
+                decodeExactly(bytes, appended, as: messages[count...])
                     ? EncodedMessages(bytes: Array(bytes[range]), messages: messages) : nil
             )
         case .encode: break
         }
         guard read.reused == nil, let readRange = read.messagesRange,
-            EncodedMessages.sameStorage(messages, read.document.fields.messages),
+            let readMessages = Message.messages(of: read.document), EncodedMessages.sameStorage(messages, readMessages),
             readRange.count == range.count
         else { return (bytes, nil) }
         let same = read.source.withUnsafeBufferPointer { source in
@@ -176,14 +184,13 @@ extension WorkStreamEncoding {
     /// of a document's `messages` has (two levels in), so that what decodes here decodes there.
     /// A message that does not parse or decode back only means no vouching: it is parsed on the
     /// next read, which reports whatever is wrong with it.
-    private static func decodeExactly(
-        _ bytes: [UInt8], _ ranges: [Range<Int>], as messages: ArraySlice<MessageV1>,
-        readingSync: Bool
+    private static func decodeExactly<Message: WorkStreamMessage>(
+        _ bytes: [UInt8], _ ranges: [Range<Int>], as messages: ArraySlice<Message>
     ) -> Bool {
         guard ranges.count == messages.count else { return false }
         for (range, message) in zip(ranges, messages) {
             guard let json = try? JSONParser.parse(Array(bytes[range]), maxDepth: JSONParser.defaultMaxDepth - 2),
-                let decoded = try? MessageV1(json: json, path: "messages", readingSync: readingSync), decoded == message
+                let decoded = try? Message(json: json, path: "messages", index: nil), decoded == message
             else { return false }
         }
         return true
@@ -192,7 +199,7 @@ extension WorkStreamEncoding {
 
 extension EncodedMessages {
     /// True when `messages` are these messages, unchanged, followed by at least one more.
-    func isPrefix(of messages: [MessageV1]) -> Bool {
+    func isPrefix(of messages: [Message]) -> Bool {
         guard !self.messages.isEmpty, messages.count > self.messages.count else { return false }
         return self.messages.withUnsafeBufferPointer { known in
             messages.withUnsafeBufferPointer { now in
@@ -207,12 +214,24 @@ extension MessageV1 {
     /// byte for byte (not `==`, which compares strings by canonical equivalence), and neither
     /// has unknown keys (their values would compare by `==`). Cheap for a message copied from
     /// the other: its strings share their storage.
-    func isWrittenAlike(_ other: MessageV1) -> Bool {
+    package func isWrittenAlike(_ other: MessageV1) -> Bool {
         id == other.id && sessionID == other.sessionID && timestamp == other.timestamp
-            && serverTimestamp == other.serverTimestamp && sync == other.sync && unknown.isEmpty && other.unknown.isEmpty
+            && serverTimestamp == other.serverTimestamp && unknown.isEmpty && other.unknown.isEmpty
             && Self.sameUTF8(role, other.role) && Self.sameUTF8(text, other.text) && Self.sameUTF8(status, other.status)
     }
+}
 
+extension MessageV3 {
+    /// As ``MessageV1/isWrittenAlike(_:)``, with `seq` and `offset`.
+    package func isWrittenAlike(_ other: MessageV3) -> Bool {
+        id == other.id && sessionID == other.sessionID && timestamp == other.timestamp
+            && serverTimestamp == other.serverTimestamp && seq == other.seq && offset == other.offset
+            && unknown.isEmpty && other.unknown.isEmpty && MessageV1.sameUTF8(role, other.role)
+            && MessageV1.sameUTF8(text, other.text) && MessageV1.sameUTF8(status, other.status)
+    }
+}
+
+extension MessageV1 {
     static func sameUTF8(_ a: String, _ b: String) -> Bool {
         let a = a.utf8, b = b.utf8
         guard a.count == b.count else { return false }

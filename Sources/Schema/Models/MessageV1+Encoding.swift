@@ -4,7 +4,7 @@ import StoreJSON
 // The canonical bytes of a message, written directly (see CanonicalWriter).
 
 extension MessageV1 {
-    enum Field: Sendable { case id, sessionID, role, text, timestamp, serverTimestamp, status, seq, offset }
+    enum Field: Sendable { case id, sessionID, role, text, timestamp, serverTimestamp, status }
 
     /// The keys `json` sets. A message is an element of its document's `messages` array, so its
     /// object sits at nesting level 2.
@@ -15,23 +15,14 @@ extension MessageV1 {
             (.timestamp, "timestamp"), (.serverTimestamp, "server_timestamp"), (.status, "status"),
         ])
 
-    /// The keys `json` sets for a message with `sync` (v3).
-    static let layoutV3 = KeyLayout<Field>(
-        level: 2,
-        [
-            (.id, "id"), (.sessionID, "session_id"), (.role, "role"), (.text, "text"),
-            (.timestamp, "timestamp"), (.serverTimestamp, "server_timestamp"), (.status, "status"),
-            (.seq, "seq"), (.offset, "offset"),
-        ])
-
     /// About the size of the written object, to reserve the buffer.
-    var estimatedSize: Int {
+    package var estimatedSize: Int {
         360 + role.utf8.count + text.utf8.count + status.utf8.count + CanonicalWriter.estimatedSize(of: unknown)
     }
 
     /// Writes exactly what `JSONWriter` writes for `json` as an element of `messages`.
-    func write(to w: inout CanonicalWriter) {
-        w.object(sync == nil ? Self.layout : Self.layoutV3, unknown: unknown) { w, field in
+    package func write(to w: inout CanonicalWriter) {
+        w.object(Self.layout, unknown: unknown) { w, field in
             switch field {
             case .id: w.uuid(id)
             case .sessionID: w.uuid(sessionID)
@@ -40,8 +31,6 @@ extension MessageV1 {
             case .timestamp: w.date(timestamp)
             case .serverTimestamp: w.date(serverTimestamp)
             case .status: w.string(status)
-            case .seq: w.integer(sync?.seq ?? 0)
-            case .offset: w.integer(sync?.offset ?? 0)
             }
         }
     }

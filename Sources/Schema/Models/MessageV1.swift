@@ -1,12 +1,11 @@
 import Foundation
 import StoreJSON
 
-/// One message of a work stream, schema v1 (unchanged in v2; v3 adds `sync`). Frozen: never edit
-/// a shipped schema type.
+/// One message of a work stream, schema v1 (unchanged in v2). Frozen: never edit a shipped
+/// schema type; v3's message is ``MessageV3``.
 ///
-/// Keys it does not know are kept in `unknown` and written back unchanged. `sync` holds the keys
-/// v3 adds (`seq`, `offset`, spec §10): nil in a message read by v1 or v2 code, which keeps those
-/// keys in `unknown` as any older reader does; set in a message of a v3 document.
+/// Keys it does not know are kept in `unknown` and written back unchanged: in a v3 document
+/// read by this type (as a v1 or v2 reader does), `seq` and `offset` are such keys.
 public struct MessageV1: Sendable, Hashable {
     public var id: UUID
     /// The containing work stream's id. Migration fixes a mismatch (containment wins, spec §6 rule 4).
@@ -21,26 +20,22 @@ public struct MessageV1: Sendable, Hashable {
     public var status: String
     /// Every key this type does not know, with its value unchanged.
     public var unknown: JSONObject
-    /// The v3 keys; nil for a message of a v1 or v2 document (see the type's notes).
-    public var sync: MessageSync?
 
     public init(
         id: UUID, sessionID: UUID, role: String, text: String, timestamp: Date,
-        serverTimestamp: Date? = nil, status: String = "confirmed", unknown: JSONObject = [:],
-        sync: MessageSync? = nil
+        serverTimestamp: Date? = nil, status: String = "confirmed", unknown: JSONObject = [:]
     ) {
         self.id = id; self.sessionID = sessionID; self.role = role; self.text = text
         self.timestamp = timestamp; self.serverTimestamp = serverTimestamp; self.status = status
-        self.unknown = unknown; self.sync = sync
+        self.unknown = unknown
     }
 
     static let knownKeys: Set<String> = ["id", "session_id", "role", "text", "timestamp", "server_timestamp", "status"]
 
     /// Reads a message object; `path` is its key path in the document (`messages[3]`) or, with
-    /// `index`, the path of the array holding it (`messages` and 3). With `readingSync` (v3 code)
-    /// `seq` and `offset` are read into `sync` (0 when absent); without, they stay unknown keys.
-    init(json: JSONValue, path: String, index: Int? = nil, readingSync: Bool = false) throws(SchemaError) {
-        var r = try ObjectReader(json, path: path, index: index, keys: readingSync ? MessageV1.readerKeysV3 : MessageV1.readerKeys)
+    /// `index`, the path of the array holding it (`messages` and 3).
+    package init(json: JSONValue, path: String, index: Int? = nil) throws(SchemaError) {
+        var r = try ObjectReader(json, path: path, index: index, keys: MessageV1.readerKeys)
         // Read into locals, then one initializer call: assigning each property of `self` in
         // turn makes the compiler copy the whole message once more.
         let id = try r.uuid("id")
@@ -50,13 +45,9 @@ public struct MessageV1: Sendable, Hashable {
         let timestamp = try r.date("timestamp")
         let serverTimestamp = try r.optionalDate("server_timestamp")
         let status = try r.string("status", default: "confirmed")
-        var sync: MessageSync?
-        if readingSync {
-            sync = MessageSync(seq: try r.int("seq", in: 0...Int64.max, default: 0), offset: try r.int("offset", in: 0...Int64.max, default: 0))
-        }
         self.init(
             id: id, sessionID: sessionID, role: role, text: text, timestamp: timestamp,
-            serverTimestamp: serverTimestamp, status: status, unknown: r.unknownKeys(), sync: sync)
+            serverTimestamp: serverTimestamp, status: status, unknown: r.unknownKeys())
     }
 
     /// The message as a JSON object: every known key written explicitly, unknown keys kept.
@@ -69,10 +60,6 @@ public struct MessageV1: Sendable, Hashable {
         w.set("timestamp", timestamp)
         w.set("server_timestamp", serverTimestamp)
         w.set("status", status)
-        if let sync {
-            w.set("seq", sync.seq)
-            w.set("offset", sync.offset)
-        }
         return w.value
     }
 }

@@ -5,11 +5,14 @@ import StoreJSON
 
 extension MessageV1 {
     static let readerKeys = ObjectKeys(["id", "session_id", "role", "text", "timestamp", "server_timestamp", "status"])
-    static let readerKeysV3 = ObjectKeys(["id", "session_id", "role", "text", "timestamp", "server_timestamp", "status", "seq", "offset"])
 }
 
-extension WorkStreamFieldsV1 {
-    /// The v1 keys, in the order `init(reading:)` asks for them.
+extension MessageV3 {
+    static let readerKeys = ObjectKeys(["id", "session_id", "role", "text", "timestamp", "server_timestamp", "status", "seq", "offset"])
+}
+
+extension WorkStreamKeys {
+    /// The v1 keys, in the order `WorkStreamFields.init(reading:)` asks for them.
     static let readerKeyNames = [
         "id", "backend_name", "working_directory", "is_locally_created", "last_modified", "message_count",
         "preview", "unread_count", "is_in_queue", "queue_position", "queued_at", "is_in_priority_queue",
@@ -18,16 +21,16 @@ extension WorkStreamFieldsV1 {
 }
 
 extension WorkStreamV1 {
-    static let readerKeys = ObjectKeys(["schema_version"] + WorkStreamFieldsV1.readerKeyNames)
+    static let readerKeys = ObjectKeys(["schema_version"] + WorkStreamKeys.readerKeyNames)
 }
 
 extension WorkStreamV2 {
-    static let readerKeys = ObjectKeys(["schema_version"] + WorkStreamFieldsV1.readerKeyNames + ["provider_session_id", "provider"])
+    static let readerKeys = ObjectKeys(["schema_version"] + WorkStreamKeys.readerKeyNames + ["provider_session_id", "provider"])
 }
 
 extension WorkStreamV3 {
     static let readerKeys = ObjectKeys(
-        ["schema_version"] + WorkStreamFieldsV1.readerKeyNames + ["provider_session_id", "provider"]
+        ["schema_version"] + WorkStreamKeys.readerKeyNames + ["provider_session_id", "provider"]
             + SyncCursors.keys)
 }
 

@@ -1,12 +1,12 @@
 import Foundation
 import StoreJSON
 
-// The canonical bytes of a work-stream document (WorkStreamV1, WorkStreamV2), written directly
+// The canonical bytes of a work-stream document (WorkStreamV1, WorkStreamV2, WorkStreamV3), written directly
 // (see CanonicalWriter) instead of through `json` and `JSONWriter`, which build and sort a
 // dictionary per object: the encoding is the largest CPU cost of a migration and of an update.
 
-/// Writes work-stream documents: the keys of `WorkStreamFieldsV1`, `schema_version`, and for v2 the
-/// provider keys.
+/// Writes work-stream documents: the keys of `WorkStreamFields` with its messages, `schema_version`,
+/// and for v2 and v3 the provider keys (and for v3 the cursors).
 enum WorkStreamEncoding {
     enum Field: Sendable {
         case schemaVersion, id, backendName, workingDirectory, isLocallyCreated, lastModified, messageCount
@@ -53,8 +53,8 @@ enum WorkStreamEncoding {
     /// - Parameters:
     ///   - layout: ``v1``, ``v2`` or ``v3``.
     ///   - provider: The v2 keys (and with ``v3`` the cursors); required with ``v2`` and ``v3``, ignored with ``v1``.
-    static func document(
-        _ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1,
+    static func document<Message: WorkStreamMessage>(
+        _ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFields<Message>,
         provider: Provider?, unknown: JSONObject
     ) -> [UInt8] {
         var range = 0..<0, appended: [Range<Int>] = []
@@ -76,8 +76,8 @@ enum WorkStreamEncoding {
 
     /// The document bytes, as above. `messagesRange` is set to where the `messages` array lies in
     /// them, and `appendedRanges` to where each message written after the `.append` known bytes lies.
-    static func document(
-        _ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFieldsV1,
+    static func document<Message: WorkStreamMessage>(
+        _ layout: KeyLayout<Field>, schemaVersion: Int, fields: WorkStreamFields<Message>,
         provider: Provider?, unknown: JSONObject, messages source: MessagesSource,
         messagesRange: inout Range<Int>, appendedRanges: inout [Range<Int>]
     ) -> [UInt8] {
@@ -138,7 +138,9 @@ enum WorkStreamEncoding {
     /// The size of the document, estimated on the high side so that it is written straight into
     /// the array returned (see `CanonicalWriter.document(capacity:_:)`).
     /// With `messages` false, the size without the messages.
-    static func estimatedSize(_ fields: WorkStreamFieldsV1, _ provider: Provider?, _ unknown: JSONObject, messages: Bool = true) -> Int {
+    static func estimatedSize<Message: WorkStreamMessage>(
+        _ fields: WorkStreamFields<Message>, _ provider: Provider?, _ unknown: JSONObject, messages: Bool = true
+    ) -> Int {
         var size =
             900 + CanonicalWriter.estimatedSize(of: unknown)
             + fields.backendName.utf8.count + fields.workingDirectory.utf8.count + fields.preview.utf8.count
@@ -158,7 +160,7 @@ extension CanonicalWriter {
     /// canonical bytes `known`: those bytes up to their closing `\n  ]`, then each later message
     /// as ``messages(_:)`` writes it, its range appended to `ranges`. The same bytes as
     /// ``messages(_:)`` writes for all of them.
-    mutating func messages(_ messages: [MessageV1], after known: [UInt8], count: Int, ranges: inout [Range<Int>]) {
+    mutating func messages<Message: WorkStreamMessage>(_ messages: [Message], after known: [UInt8], count: Int, ranges: inout [Range<Int>]) {
         precondition(
             count > 0 && known.count > 4 && known.suffix(4).elementsEqual([0x0A, 0x20, 0x20, 0x5D]),
             "CanonicalWriter.messages(after:): the known bytes are not a non-empty level-1 array")
@@ -176,7 +178,7 @@ extension CanonicalWriter {
     }
 
     /// The `messages` array of a work-stream document (level 1), `[]` when empty.
-    mutating func messages(_ messages: [MessageV1]) {
+    mutating func messages<Message: WorkStreamMessage>(_ messages: [Message]) {
         // Each message is written in place (through the buffer pointer), not copied out of the
         // array as `for message in messages` does (a retain and a release of each of its strings).
         messages.withUnsafeBufferPointer { messages in

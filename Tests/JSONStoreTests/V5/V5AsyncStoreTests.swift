@@ -13,7 +13,7 @@ import Testing
         let syncPath = try V5Store.make(dir, as: "sync")
         let asyncStore = try await AsyncStore.open(at: asyncPath)
         let syncStore = try Store.open(at: syncPath)
-        let message = MessageV1(
+        let message = Message(
             id: UUID(uuidString: "aaaaaaaa-1111-4222-8333-444455556666")!, sessionID: Self.id, role: "user",
             text: "Ship it", timestamp: StoreFixtures.t0)
         try await asyncStore.createRenamedWorkStream(id: Self.id, workingDirectory: "/w", at: StoreFixtures.t0)

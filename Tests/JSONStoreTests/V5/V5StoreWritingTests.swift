@@ -48,7 +48,7 @@ import Testing
         let path = try V5Store.make(dir)
         let store = try Store.open(at: path)
         let before = tree(path)
-        let message = MessageV1(
+        let message = Message(
             id: UUID(uuidString: "aaaaaaaa-1111-4222-8333-444455556666")!, sessionID: Self.id, role: "user",
             text: "Ship it", timestamp: StoreFixtures.t0)
         let appended = try store.appendMessagesToRenamedWorkStream(V5Store.released, [message])

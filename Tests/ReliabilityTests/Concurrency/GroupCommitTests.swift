@@ -60,7 +60,11 @@ import Testing
         #expect(errors.all.isEmpty, "\(errors.all)")
         let reopened = try Store.open(at: path, options: .readOnly)
         for index in 0..<threads {
-            let messages = try reopened.workStream(W.id(index + 1)).fields.messages
+            guard case .v3(let stream) = try reopened.workStream(W.id(index + 1)) else {
+                Issue.record("work stream \(index + 1) is not a v3 document")
+                continue
+            }
+            let messages = stream.fields.messages
             #expect(messages.map(\.id) == (0..<rounds).map { W.id(1000 + index * 100 + $0) })
         }
         #expect(try reopened.customisation(W.id(99))?.customName?.hasPrefix("thread ") == true)

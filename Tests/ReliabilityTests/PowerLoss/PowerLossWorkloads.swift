@@ -17,8 +17,8 @@ enum PowerLossWorkloads {
         Store(path: store, options: options, compatibility: .current, warnings: [], system: system)
     }
 
-    static func message(_ n: Int, in stream: UUID, bytes count: Int) -> MessageV1 {
-        MessageV1(
+    static func message(_ n: Int, in stream: UUID, bytes count: Int) -> Message {
+        Message(
             id: id(1000 + n), sessionID: stream, role: "assistant",
             text: String(repeating: "line \(n) of a long answer\n", count: count / 26 + 1),
             timestamp: t0.addingTimeInterval(Double(n)))

@@ -11,8 +11,8 @@ import JSONStore
 /// The other process: appends the assistant's reply and removes the work stream from the queue.
 func reply(store path: String, stream id: UUID) async throws(StoreError) {
     let store = try await AsyncStore.open(at: path, options: Store.Options(tool: "backend-helper", version: "1.0"))
-    try await store.appendMessages(id, [MessageV1(id: UUID(), sessionID: id, role: "assistant",
-                                                  text: "The session token is read before it is set.", timestamp: Date())])
+    try await store.appendMessages(id, [Message(id: UUID(), sessionID: id, role: "assistant",
+                                                text: "The session token is read before it is set.", timestamp: Date())])
     try await store.removeFromQueue(id)
 }
 
@@ -46,7 +46,7 @@ let changes = try await store.changes(includingOwnWrites: false)
 
 // 3. Send a message: append it, and queue the work stream when the queue is on.
 func send(_ text: String, to id: UUID) async throws(StoreError) {
-    try await store.appendMessages(id, [MessageV1(id: UUID(), sessionID: id, role: "user", text: text, timestamp: Date())])
+    try await store.appendMessages(id, [Message(id: UUID(), sessionID: id, role: "user", text: text, timestamp: Date())])
     if try await store.settings().queueEnabled { try await store.enqueue(id) }
 }
 let login = try await store.createWorkStream(workingDirectory: "/Users/ana/app")
@@ -71,7 +71,7 @@ try helper.run()
 var shownReply: UUID?
 for await change in changes {
     if case .documents(let documents) = change, !documents.contains(where: { $0.document == .workStream(login.id) }) { continue }
-    if let last = try await store.workStream(login.id).fields.messages.last, last.role == "assistant", last.id != shownReply {
+    if let last = try await store.workStream(login.id).messages?.last, last.role == "assistant", last.id != shownReply {
         print("reply in \(StoreLayout.idText(login.id)): \(last.text)")
         shownReply = last.id
     }

@@ -8,7 +8,7 @@ import JSONStore
 let store = try Store.create(at: "/tmp/demo-store")            // or Store.open(at:)
 let stream = try store.createWorkStream(workingDirectory: "/Users/ana/app")
 try store.appendMessages(stream.id, [
-    MessageV1(id: UUID(), sessionID: stream.id, role: "user", text: "Why does login crash?", timestamp: Date()),
+    Message(id: UUID(), sessionID: stream.id, role: "user", text: "Why does login crash?", timestamp: Date()),
 ])
 try store.enqueue(stream.id)                                   // queue.json first, then the mirror
 try store.setCustomName(stream.id, "Login crash")

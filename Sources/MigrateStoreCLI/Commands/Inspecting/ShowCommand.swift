@@ -83,7 +83,7 @@ struct ShowReport {
         }
         let inspectedQueue = try Self.queue(inspected)
         (queue, queueSource, pendingReconcile) = (inspectedQueue.queue, inspectedQueue.source, inspectedQueue.pendingReconcile)
-        let count = document.fields.messages.count
+        let count = document.storedMessageCount
         shownMessages = max(0, count - messages)..<count
     }
 
@@ -100,7 +100,16 @@ struct ShowReport {
     }
 
     var path: String { Self.file(id, in: inspected.store) }
-    var fields: WorkStreamFieldsV1 { document.fields }
+    var fields: WorkStreamKeys { document.fields }
+    /// The messages shown, each with its 0-based place in `messages`.
+    var shownMessageList: [(index: Int, message: any WorkStreamMessage)] {
+        switch document {
+        case .v1(let s): shownMessages.map { ($0, s.fields.messages[$0]) }
+        case .v2(let s): shownMessages.map { ($0, s.fields.messages[$0]) }
+        case .v3(let s): shownMessages.map { ($0, s.fields.messages[$0]) }
+        case .v5(let s): shownMessages.map { ($0, s.messages[$0]) }
+        }
+    }
     var displayName: String { WorkStreamRules.displayName(backendName: fields.backendName, customisation: customisation) }
     var displayNameSource: WorkStreamRules.DisplayNameSource {
         WorkStreamRules.displayNameSource(backendName: fields.backendName, customisation: customisation)

@@ -14,8 +14,8 @@ extension ShowReport {
             "work_stream": .document(.object(keys)),
             "derived": derivedJSON,
             "customization": customisation.map { .document($0.json) } ?? .null,
-            "stored_messages": .int(fields.messages.count),
-            "messages": .array(shownMessages.map { messageJSON(fields.messages[$0], index: $0) }),
+            "stored_messages": .int(document.storedMessageCount),
+            "messages": .array(shownMessageList.map { messageJSON($0.message, index: $0.index) }),
             "problems": .array(problems.map(\.json)),
         ]
     }
@@ -45,7 +45,7 @@ extension ShowReport {
 
     /// `{"index": 0-based place in messages, "message": the message with its text maybe cut,
     /// "text_characters": the whole text's length, "cut_characters": how many were left out}`.
-    private func messageJSON(_ message: MessageV1, index: Int) -> JSONOutputValue {
+    private func messageJSON(_ message: any WorkStreamMessage, index: Int) -> JSONOutputValue {
         var shown = message
         let (text, cut) = shownText(message.text)
         shown.text = text

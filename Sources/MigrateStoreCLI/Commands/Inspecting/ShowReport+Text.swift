@@ -88,17 +88,16 @@ extension ShowReport {
     }
 
     private var messageLines: [String] {
-        let messages = fields.messages
         let title =
-            "Messages: \(shownMessages.isEmpty ? "none shown" : "last \(shownMessages.count)") of \(messages.count) kept in the file; message_count says \(fields.messageCount)"
+            "Messages: \(shownMessages.isEmpty ? "none shown" : "last \(shownMessages.count)") of \(document.storedMessageCount) kept in the file; message_count says \(fields.messageCount)"
         var lines = [title]
-        for index in shownMessages {
-            lines += messageLines(messages[index], number: index + 1)
+        for (index, message) in shownMessageList {
+            lines += messageLines(message, number: index + 1)
         }
         return lines
     }
 
-    private func messageLines(_ m: MessageV1, number: Int) -> [String] {
+    private func messageLines(_ m: any WorkStreamMessage, number: Int) -> [String] {
         var header = "  #\(number)  \(RFC3339.format(m.timestamp))  \(m.role)  \(m.status)"
         header += m.serverTimestamp.map { "  server \(RFC3339.format($0))" } ?? "  not on the server yet"
         var lines = [header]

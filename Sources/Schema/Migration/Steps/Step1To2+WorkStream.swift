@@ -50,7 +50,7 @@ public enum WorkStreamMigration {
     }
 
     /// Sets the mirror keys `index` implies and reports each change (§6 rule 5 normalisations, §7 mirror rewrite).
-    package static func applyMirror(_ index: QueueIndex, to fields: inout WorkStreamFieldsV1) -> [Change] {
+    package static func applyMirror(_ index: QueueIndex, to fields: inout WorkStreamKeys) -> [Change] {
         let old = fields.queueKeys
         let new = index.mirror(for: fields.id, current: old)
         guard new != old else { return [] }

@@ -10,7 +10,7 @@ extension MigrationStep {
     public static let v2ToV3 = MigrationStep(
         from: 2, to: 3, kind: .rollbackSafe,
         summary: "adds the sync cursors and each message's seq and offset (§10)",
-        addedWorkStreamKeys: SyncCursors.keys, addedMessageKeys: MessageSync.keys,
+        addedWorkStreamKeys: SyncCursors.keys, addedMessageKeys: MessageV3.addedKeys,
         normalisations: ["cursor_reset", "mirror_key", "queue_entry_dropped"]
     ) { (document, context) throws(SchemaError) in
         guard case .v2(let v2) = document else { return (document, []) }
@@ -43,30 +43,42 @@ enum CursorMigration {
                 changes.append(.addedKey(key, value: value.briefDescription))
             }
         }
-        var fields = v2.fields
         var added = 0
         let messagesPath = "messages"
-        for i in fields.messages.indices {
+        var messages: [MessageV3] = []
+        messages.reserveCapacity(v2.fields.messages.count)
+        for (i, message) in v2.fields.messages.enumerated() {
             // The common case, a message no newer writer saw: no unknown keys to look through.
-            if fields.messages[i].unknown.isEmpty {
-                fields.messages[i].sync = .unknown
+            if message.unknown.isEmpty {
+                messages.append(MessageV3(message, seq: 0, offset: 0, unknown: [:]))
                 added += 1
                 continue
             }
-            var message = fields.messages[i]
-            let seq = message.unknown.removeValue(forKey: "seq"), offset = message.unknown.removeValue(forKey: "offset")
+            var others = message.unknown
+            let seq = others.removeValue(forKey: "seq"), offset = others.removeValue(forKey: "offset")
             if seq == nil || offset == nil { added += 1 }
             var r = try ObjectReader(
                 .object(["seq": seq ?? .number(JSONNumber(0)), "offset": offset ?? .number(JSONNumber(0))]),
                 path: messagesPath, index: i)
-            message.sync = MessageSync(seq: try r.int("seq", in: 0...Int64.max), offset: try r.int("offset", in: 0...Int64.max))
-            fields.messages[i] = message
+            messages.append(
+                MessageV3(message, seq: try r.int("seq", in: 0...Int64.max), offset: try r.int("offset", in: 0...Int64.max), unknown: others))
         }
         if added > 0 { changes.append(.messageKeysAdded(messages: added)) }
         return (
             WorkStreamV3(
-                fields: fields, providerSessionID: v2.providerSessionID, provider: v2.provider, cursors: cursors,
+                fields: WorkStreamFieldsV3(v2.fields.keys, messages: messages), providerSessionID: v2.providerSessionID, provider: v2.provider,
+                cursors: cursors,
                 unknown: unknown), changes
         )
+    }
+}
+
+extension MessageV3 {
+    /// The v3 message with the keys of `message`, `seq`, `offset`, and `unknown` as its unknown keys.
+    init(_ message: MessageV1, seq: Int64, offset: Int64, unknown: JSONObject) {
+        self.init(
+            id: message.id, sessionID: message.sessionID, role: message.role, text: message.text,
+            timestamp: message.timestamp, serverTimestamp: message.serverTimestamp, status: message.status,
+            seq: seq, offset: offset, unknown: unknown)
     }
 }

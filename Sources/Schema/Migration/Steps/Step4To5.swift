@@ -75,7 +75,7 @@ public enum RenameStep {
                     detail: "rename or remove the key by hand before going back to v4")
             }
         }
-        var fields = WorkStreamFieldsV1(
+        var fields = WorkStreamFieldsV3(
             id: v5.id, backendName: v5.name, workingDirectory: v5.workingDirectory,
             lastModified: v5.lastModified, isLocallyCreated: v5.isLocallyCreated,
             messageCount: v5.messageCount, preview: v5.preview, unreadCount: v5.unreadCount,

@@ -46,19 +46,3 @@ public struct SyncCursors: Sendable, Hashable {
         lastFileSignature = try r.optionalString("last_file_signature")
     }
 }
-
-/// The keys v3 adds to each message (spec §10). Frozen.
-public struct MessageSync: Sendable, Hashable {
-    /// The backend's sequence number; 0 = unknown (the default).
-    public var seq: Int64
-    /// The byte offset in the provider's session file; the default is 0.
-    public var offset: Int64
-
-    public init(seq: Int64 = 0, offset: Int64 = 0) { self.seq = seq; self.offset = offset }
-
-    /// Both at their defaults.
-    public static let unknown = MessageSync()
-
-    /// The two keys.
-    public static let keys = ["seq", "offset"]
-}

@@ -2,17 +2,14 @@ import Foundation
 import StoreJSON
 
 /// A work-stream document in schema v3 (spec §10): every v2 key, plus the sync cursors, and a
-/// `seq` and `offset` on each message. Frozen.
-///
-/// Every message of a v3 document has its ``MessageV1/sync`` set (the defaults when a caller
-/// appended a message without it); ``encoded`` writes the defaults for one that has none.
+/// `seq` and `offset` on each message (``MessageV3``). Frozen.
 @dynamicMemberLookup
 public struct WorkStreamV3: Sendable, Hashable {
     public static let version = 3
 
     /// The version of the code that wrote the document (3, or higher when a newer document was read).
     public var schemaVersion: Int
-    public var fields: WorkStreamFieldsV1
+    public var fields: WorkStreamFieldsV3
     /// The backend session serving this work stream (§4).
     public var providerSessionID: String
     /// Lowercase provider name (§4).
@@ -23,14 +20,14 @@ public struct WorkStreamV3: Sendable, Hashable {
     public var unknown: JSONObject
 
     public init(
-        fields: WorkStreamFieldsV1, providerSessionID: String, provider: String, cursors: SyncCursors = .defaults,
+        fields: WorkStreamFieldsV3, providerSessionID: String, provider: String, cursors: SyncCursors = .defaults,
         unknown: JSONObject = [:], schemaVersion: Int = WorkStreamV3.version
     ) {
         self.fields = fields; self.providerSessionID = providerSessionID; self.provider = provider
         self.cursors = cursors; self.unknown = unknown; self.schemaVersion = schemaVersion
     }
 
-    public subscript<T>(dynamicMember key: WritableKeyPath<WorkStreamFieldsV1, T>) -> T {
+    public subscript<T>(dynamicMember key: WritableKeyPath<WorkStreamFieldsV3, T>) -> T {
         get { fields[keyPath: key] }
         set { fields[keyPath: key] = newValue }
     }
@@ -42,7 +39,7 @@ public struct WorkStreamV3: Sendable, Hashable {
     package init(json: JSONValue, acceptingNewerVersions: Bool = false) throws(SchemaError) {
         var r = try ObjectReader(json, path: "", keys: WorkStreamV3.readerKeys)
         schemaVersion = try DocumentVersion.read(&r, reader: 3, acceptingNewer: acceptingNewerVersions, kind: "work stream")
-        fields = try WorkStreamFieldsV1(reading: &r, messageSync: true)
+        fields = try WorkStreamFieldsV3(reading: &r)
         providerSessionID = try r.string("provider_session_id")
         provider = try r.string("provider")
         cursors = try SyncCursors(reading: &r)
@@ -53,18 +50,10 @@ public struct WorkStreamV3: Sendable, Hashable {
         try self.init(json: try DocumentVersion.parse(bytes), acceptingNewerVersions: acceptingNewerVersions)
     }
 
-    /// Gives every message without ``MessageV1/sync`` the defaults, as ``encoded`` writes it.
-    public mutating func fillMessageSync() {
-        guard fields.messages.contains(where: { $0.sync == nil }) else { return }
-        for i in fields.messages.indices where fields.messages[i].sync == nil { fields.messages[i].sync = .unknown }
-    }
-
     package var json: JSONValue {
         var w = ObjectWriter(unknown: unknown)
-        var filled = self
-        filled.fillMessageSync()
         w.set("schema_version", schemaVersion)
-        filled.fields.write(into: &w)
+        fields.write(into: &w)
         w.set("provider_session_id", providerSessionID)
         w.set("provider", provider)
         for (key, value) in zip(SyncCursors.keys, cursors.values) { w.set(key, value) }
@@ -74,11 +63,12 @@ public struct WorkStreamV3: Sendable, Hashable {
     /// The canonical file bytes (sorted keys, pretty-printed, final newline): `JSONWriter.document(json)`,
     /// written directly (`WorkStreamEncoding`).
     public var encoded: [UInt8] {
-        var filled = self
-        filled.fillMessageSync()
-        return WorkStreamEncoding.document(
-            WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: filled.fields,
+        WorkStreamEncoding.document(
+            WorkStreamEncoding.v3, schemaVersion: schemaVersion, fields: fields,
             provider: .init(sessionID: providerSessionID, name: provider, cursors: cursors),
             unknown: unknown)
     }
 }
+
+/// The v1 keys with v3 messages: `WorkStreamV3` (v3 and v4).
+public typealias WorkStreamFieldsV3 = WorkStreamFields<MessageV3>

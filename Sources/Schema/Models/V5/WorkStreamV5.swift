@@ -19,8 +19,8 @@ public struct WorkStreamV5: Sendable, Hashable {
     public var messageCount: Int32
     public var preview: String
     public var unreadCount: Int32
-    /// The messages, each with its `sync` (v3 keys).
-    public var messages: [MessageV1]
+    /// The messages (v3's: each with its `seq` and `offset`).
+    public var messages: [MessageV3]
     /// Required in v5 (no fallback to `id`).
     public var providerSessionID: String
     /// Required in v5 (no fallback to `"claude"`).
@@ -31,7 +31,7 @@ public struct WorkStreamV5: Sendable, Hashable {
 
     public init(
         id: UUID, name: String, workingDirectory: String, lastModified: Date, isLocallyCreated: Bool = false,
-        messageCount: Int32 = 0, preview: String = "", unreadCount: Int32 = 0, messages: [MessageV1] = [],
+        messageCount: Int32 = 0, preview: String = "", unreadCount: Int32 = 0, messages: [MessageV3] = [],
         providerSessionID: String, provider: String, cursors: SyncCursors = .defaults, unknown: JSONObject = [:],
         schemaVersion: Int = WorkStreamV5.version
     ) {
@@ -65,11 +65,11 @@ public struct WorkStreamV5: Sendable, Hashable {
         preview = try r.string("preview", default: "")
         unreadCount = try r.int32("unread_count", nonNegative: true, default: 0)
         let items = try r.array("messages") ?? []
-        var messages: [MessageV1] = []
+        var messages: [MessageV3] = []
         messages.reserveCapacity(items.count)
         let path = r.keyPath("messages")
         for (index, item) in items.enumerated() {
-            messages.append(try MessageV1(json: item, path: path, index: index, readingSync: true))
+            messages.append(try MessageV3(json: item, path: path, index: index))
         }
         self.messages = messages
         providerSessionID = try r.string("provider_session_id")
@@ -93,14 +93,7 @@ public struct WorkStreamV5: Sendable, Hashable {
         w.set("message_count", messageCount)
         w.set("preview", preview)
         w.set("unread_count", unreadCount)
-        w.set(
-            "messages",
-            .array(
-                messages.map { message in
-                    var message = message
-                    if message.sync == nil { message.sync = .unknown }
-                    return message.json
-                }))
+        w.set("messages", .array(messages.map(\.json)))
         w.set("provider_session_id", providerSessionID)
         w.set("provider", provider)
         for (key, value) in zip(SyncCursors.keys, cursors.values) { w.set(key, value) }

@@ -1,8 +1,10 @@
 import Foundation
 
-/// The keys of a work-stream document in schema v1 (spec §3), shared by `WorkStreamV1` and
-/// `WorkStreamV2`: v2 only adds keys, so every v1 key keeps its name, type and meaning. Frozen.
-public struct WorkStreamFieldsV1: Sendable, Hashable {
+/// The keys of a work-stream document in schema v1 (spec §3), with the messages of one schema
+/// version: ``WorkStreamFieldsV1`` (v1 and v2: ``MessageV1``) and ``WorkStreamFieldsV3`` (v3 and
+/// v4: ``MessageV3``). Later versions only add keys, so every v1 key keeps its name, type and
+/// meaning. Frozen.
+public struct WorkStreamFields<Message: Sendable & Hashable>: Sendable, Hashable {
     /// The work-stream id; equals the file name without `.json`.
     public var id: UUID
     /// A display name, or a UUID string, or `""` (a known inconsistency of v1): see `WorkStreamRules`.
@@ -32,14 +34,14 @@ public struct WorkStreamFieldsV1: Sendable, Hashable {
     /// The default is nil.
     public var priorityQueuedAt: Date?
     /// The locally kept tail of the conversation. The default is empty.
-    public var messages: [MessageV1]
+    public var messages: [Message]
 
     public init(
         id: UUID, backendName: String, workingDirectory: String, lastModified: Date,
         isLocallyCreated: Bool = false, messageCount: Int32 = 0, preview: String = "",
         unreadCount: Int32 = 0, isInQueue: Bool = false, queuePosition: Int32 = 0,
         queuedAt: Date? = nil, isInPriorityQueue: Bool = false, priority: Int32 = 10,
-        priorityOrder: Double = 0, priorityQueuedAt: Date? = nil, messages: [MessageV1] = []
+        priorityOrder: Double = 0, priorityQueuedAt: Date? = nil, messages: [Message] = []
     ) {
         self.id = id; self.backendName = backendName; self.workingDirectory = workingDirectory
         self.lastModified = lastModified; self.isLocallyCreated = isLocallyCreated
@@ -49,18 +51,41 @@ public struct WorkStreamFieldsV1: Sendable, Hashable {
         self.priorityOrder = priorityOrder; self.priorityQueuedAt = priorityQueuedAt; self.messages = messages
     }
 
-    static let knownKeys: Set<String> = [
-        "schema_version", "id", "backend_name", "working_directory", "is_locally_created", "last_modified",
-        "message_count", "preview", "unread_count", "is_in_queue", "queue_position", "queued_at",
-        "is_in_priority_queue", "priority", "priority_order", "priority_queued_at", "messages",
-    ]
+    /// The keys of `keys`, with `messages`.
+    public init(_ keys: WorkStreamKeys, messages: [Message]) {
+        self.init(
+            id: keys.id, backendName: keys.backendName, workingDirectory: keys.workingDirectory,
+            lastModified: keys.lastModified, isLocallyCreated: keys.isLocallyCreated, messageCount: keys.messageCount,
+            preview: keys.preview, unreadCount: keys.unreadCount, isInQueue: keys.isInQueue,
+            queuePosition: keys.queuePosition, queuedAt: keys.queuedAt, isInPriorityQueue: keys.isInPriorityQueue,
+            priority: keys.priority, priorityOrder: keys.priorityOrder, priorityQueuedAt: keys.priorityQueuedAt,
+            messages: messages)
+    }
 
-    /// Reads the v1 keys from `r`, applying the defaults of the spec's table for absent keys.
+    /// Every key but `messages`, read and written together.
+    public var keys: WorkStreamKeys {
+        get {
+            WorkStreamKeys(
+                id: id, backendName: backendName, workingDirectory: workingDirectory, lastModified: lastModified,
+                isLocallyCreated: isLocallyCreated, messageCount: messageCount, preview: preview,
+                unreadCount: unreadCount, isInQueue: isInQueue, queuePosition: queuePosition, queuedAt: queuedAt,
+                isInPriorityQueue: isInPriorityQueue, priority: priority, priorityOrder: priorityOrder,
+                priorityQueuedAt: priorityQueuedAt)
+        }
+        set { self = WorkStreamFields(newValue, messages: messages) }
+    }
+}
+
+/// The v1 keys with v1 messages: `WorkStreamV1` and `WorkStreamV2`.
+public typealias WorkStreamFieldsV1 = WorkStreamFields<MessageV1>
+
+extension WorkStreamFields where Message: WorkStreamMessage {
+    /// Reads the v1 keys from `r`, applying the defaults of the spec's table for absent keys,
+    /// and each message as `Message` reads it.
     ///
     /// `queue_position` accepts any int32: the table says ≥ 0, but negative values exist in the
     /// wild; §6 orders them as the app does (ascending, before 1) and migration renumbers them.
-    /// With `messageSync` (a v3 reader), each message's `seq` and `offset` are read into its `sync`.
-    init(reading r: inout ObjectReader, messageSync: Bool = false) throws(SchemaError) {
+    init(reading r: inout ObjectReader) throws(SchemaError) {
         id = try r.uuid("id")
         backendName = try r.string("backend_name")
         workingDirectory = try r.string("working_directory")
@@ -77,11 +102,11 @@ public struct WorkStreamFieldsV1: Sendable, Hashable {
         priorityOrder = try r.double("priority_order", default: 0)
         priorityQueuedAt = try r.optionalDate("priority_queued_at")
         let items = try r.array("messages") ?? []
-        var messages: [MessageV1] = []
+        var messages: [Message] = []
         messages.reserveCapacity(items.count)
         let messagesPath = r.keyPath("messages")
         for (index, item) in items.enumerated() {
-            messages.append(try MessageV1(json: item, path: messagesPath, index: index, readingSync: messageSync))
+            messages.append(try Message(json: item, path: messagesPath, index: index))
         }
         self.messages = messages
     }
