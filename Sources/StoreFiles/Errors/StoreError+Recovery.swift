@@ -109,7 +109,7 @@ extension StoreError {
         }
 
         /// This text with every occurrence of `target` in its plain parts replaced.
-        package func replacing(_ target: String, with replacement: String) -> Text {
+        func replacing(_ target: String, with replacement: String) -> Text {
             var result = self
             result.parts = parts.map { part in
                 guard case .text(let text) = part else { return part }

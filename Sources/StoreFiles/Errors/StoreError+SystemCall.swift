@@ -11,11 +11,11 @@ import Darwin
 /// "the previous version of the file is unchanged". The context also records where the
 /// operation was started, which becomes the error's `file` and `line`.
 package struct ErrorContext: Sendable {
-    package var verb: String
-    package var path: String
-    package var note: String?
-    package var file: String
-    package var line: Int
+    var verb: String
+    var path: String
+    var note: String?
+    var file: String
+    var line: Int
 
     package init(_ verb: String, _ path: String, note: String? = nil, file: String = #fileID, line: Int = #line) {
         self.verb = verb
@@ -52,8 +52,8 @@ extension StoreError {
 package enum ErrnoDescription {
     /// How an errno reads to a user: the code, why, and what to do (nil when there is nothing to suggest).
     package struct Meaning {
-        package var code: StoreError.Code
-        package var reason: String
+        var code: StoreError.Code
+        var reason: String
         var remedy: String?
     }
 

@@ -108,7 +108,7 @@ package enum AtomicFile {
 
     /// Steps 3–4: a new temp file next to the target holding `bytes` with `mode`, fsynced and
     /// closed. Returns its path. On failure the temp file is removed.
-    package static func writeTemporary(
+    static func writeTemporary(
         directory: String, name: String, bytes: [UInt8], mode: mode_t,
         system: SystemCalls, context: ErrorContext
     ) throws(StoreError) -> String {
@@ -196,7 +196,7 @@ package struct ReplacedFile: ~Copyable {
 /// A temp file still open: its descriptor and its path (`.tmp-<16 hex>-<name>`), whose 16 hex
 /// digits are `token` (`AtomicFile.temporaryName(for:token:)`).
 package struct TemporaryFile: ~Copyable {
-    package var descriptor: FileDescriptor
+    var descriptor: FileDescriptor
     package let path: String
     package let token: UInt64
 

@@ -81,7 +81,7 @@ package struct InvalidEntry: Sendable, Equatable {
     /// The entry's name as listed.
     package var name: String
     /// The entry's full path.
-    package var path: String
+    var path: String
     package var problem: Problem
 
     /// The error to report for this entry. Each invalid entry is reported; none hides another.

@@ -26,10 +26,10 @@ import Darwin
 /// folder and a dot-named leftover: a reader sees the whole old folder or the whole new one.
 package struct FolderCommit {
     /// The folder that holds both folders (the store).
-    package let parent: String
+    let parent: String
     /// The full path of the dot-named sibling the new folder is built in.
     package let staging: String
-    package let system: SystemCalls
+    let system: SystemCalls
 
     package init(in parent: String, staging name: String, system: SystemCalls) {
         precondition(StoreLayout.isBookkeeping(name), "FolderCommit: a staging folder is dot-named, so readers ignore it")
@@ -60,7 +60,7 @@ package struct FolderCommit {
     }
 
     /// A hard link; false where the file system refuses links (`EPERM`, `EXDEV`, `EMLINK`, `ENOTSUP`...).
-    package static func link(_ source: String, to target: String, system: SystemCalls) throws(StoreError) -> Bool {
+    static func link(_ source: String, to target: String, system: SystemCalls) throws(StoreError) -> Bool {
         do {
             try system.hardLink(source, to: target, context: ErrorContext("write", target))
             return true

@@ -29,7 +29,7 @@ package struct StoreFilePath: Hashable, Comparable, Sendable, CustomStringConver
     static let topLevelNames: [String: Kind] = [StoreLayout.manifest: .manifest, StoreLayout.settings: .settings, StoreLayout.queue: .queue]
     /// The document folders: both work-stream folders (`sessions` up to v4, `work-streams` from
     /// v5, spec §12) and `user-sessions`. Which work-stream folder a store uses is its version's.
-    package static let folderNames: [String: Kind] = [
+    static let folderNames: [String: Kind] = [
         StoreLayout.workStreamsFolder: .session, StoreLayout.renamedWorkStreamsFolder: .session,
         StoreLayout.customisationsFolder: .userSession,
     ]

@@ -110,7 +110,7 @@ package struct TreeScan: Sendable, Equatable {
     /// all decode it); here it only means "not the v5 layout".
     /// The version whose layout `store.json` implies (`StoreCompatibility.layoutVersion`: for a
     /// newer store that admits this code, its `min_reader_version`), or nil when it does not read.
-    package static func schemaVersion(of root: String, system: SystemCalls) -> Int? {
+    static func schemaVersion(of root: String, system: SystemCalls) -> Int? {
         do {
             let bytes = try FileReader.read(joinPath(root, StoreLayout.manifest), system: system)
             return try ManifestHeader(json: try DocumentVersion.parse(bytes)).compatibility().layoutVersion
@@ -133,7 +133,7 @@ package struct TreeScan: Sendable, Equatable {
     }
 
     /// What the reader rule says against `root/store.json`, or nil (also when it does not read).
-    package static func refusal(of root: String, system: SystemCalls) -> String? {
+    static func refusal(of root: String, system: SystemCalls) -> String? {
         do {
             let bytes = try FileReader.read(joinPath(root, StoreLayout.manifest), system: system)
             return try ManifestHeader(json: try DocumentVersion.parse(bytes)).compatibility().refusal
@@ -170,7 +170,7 @@ package struct TreeScan: Sendable, Equatable {
     }
 
     /// "a symbolic link", "a folder", "a special file (FIFO, socket or device)".
-    package static func describe(_ type: FileType) -> String {
+    static func describe(_ type: FileType) -> String {
         switch type {
         case .symbolicLink: "a symbolic link"
         case .directory: "a folder"

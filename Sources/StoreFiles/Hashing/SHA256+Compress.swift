@@ -16,7 +16,7 @@ extension SHA256 {
     ///
     /// The caller guarantees that `start ..< start + 64 * blocks` is readable; nothing else is
     /// read. Loads are unaligned (`loadUnaligned`), so any byte address is fine.
-    package static func compress(_ start: UnsafeRawPointer, blocks: Int, into state: inout State) {
+    static func compress(_ start: UnsafeRawPointer, blocks: Int, into state: inout State) {
         if Accelerated.isAvailable {
             Accelerated.compress(start, blocks: blocks, into: &state)
         } else {

@@ -119,7 +119,7 @@ extension SHA256 {
     /// The eight working words of the chaining value, as plain stored properties (no array:
     /// no bounds checks, no heap allocation, and the compiler can keep them in registers).
     package struct State: Sendable {
-        package var h0, h1, h2, h3, h4, h5, h6, h7: UInt32
+        var h0, h1, h2, h3, h4, h5, h6, h7: UInt32
 
         package init(h0: UInt32, h1: UInt32, h2: UInt32, h3: UInt32, h4: UInt32, h5: UInt32, h6: UInt32, h7: UInt32) {
             (self.h0, self.h1, self.h2, self.h3) = (h0, h1, h2, h3)
@@ -127,7 +127,7 @@ extension SHA256 {
         }
 
         /// H(0), FIPS 180-4 §5.3.3.
-        package static let initial = State(
+        static let initial = State(
             h0: 0x6a09_e667, h1: 0xbb67_ae85, h2: 0x3c6e_f372, h3: 0xa54f_f53a,
             h4: 0x510e_527f, h5: 0x9b05_688c, h6: 0x1f83_d9ab, h7: 0x5be0_cd19)
 

@@ -14,7 +14,7 @@ package enum ParallelBatches {
     package static let batchSize = 64
 
     /// How many threads work at once: the active cores, at most 8.
-    package static var workers: Int { min(8, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+    static var workers: Int { min(8, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// Applies `work` to every item, then `consume` to each (item, result) in item order.
     ///

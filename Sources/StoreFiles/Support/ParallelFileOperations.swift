@@ -7,7 +7,7 @@ import Foundation
 /// each, while independent frees overlap well (8 threads ran 12× faster). Through a test seam
 /// (which need not be thread-safe) they run one by one.
 package enum ParallelFileOperations {
-    package static let threads = 8
+    static let threads = 8
     static let minimumForThreads = 32
 
     /// Runs `operation(i)` for `i` in `0..<count` until one fails.

@@ -60,9 +60,9 @@ public enum StoreProgress: Sendable, Equatable {
 
 /// The internal side of a `progress` closure: counts the items of one phase.
 package struct PhaseCounter {
-    package let phase: StoreProgress.Phase
-    package let total: Int?
-    package let report: (StoreProgress) -> Void
+    let phase: StoreProgress.Phase
+    let total: Int?
+    let report: (StoreProgress) -> Void
     package private(set) var done = 0
 
     /// Says `0 of total` at once.

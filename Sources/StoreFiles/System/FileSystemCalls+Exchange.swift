@@ -45,7 +45,7 @@ extension SystemCalls {
     /// Exchanges two existing paths atomically, retrying `EINTR`. Returns false, having changed
     /// nothing, when the platform, the file system or the seam cannot (`ENOSYS`, `EINVAL`,
     /// `ENOTSUP`/`EOPNOTSUPP`): the caller then replaces file by file.
-    package func exchange(_ a: String, _ b: String, context: ErrorContext) throws(StoreError) -> Bool {
+    func exchange(_ a: String, _ b: String, context: ErrorContext) throws(StoreError) -> Bool {
         while true {
             do {
                 try calls.system_exchange(a, b)

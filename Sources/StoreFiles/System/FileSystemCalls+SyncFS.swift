@@ -68,7 +68,7 @@ extension SystemCalls {
     /// false, without calling it, where it is not or the platform or seam lacks it: the caller
     /// then `fsync`s each file. Never retried, like `fsync`: a failure means the data may not be
     /// on disk.
-    package func syncFileSystem(_ fd: Int32, context: ErrorContext) throws(StoreError) -> Bool {
+    func syncFileSystem(_ fd: Int32, context: ErrorContext) throws(StoreError) -> Bool {
         let type: String?
         do {
             type = try calls.system_fileSystemType(descriptor: fd)

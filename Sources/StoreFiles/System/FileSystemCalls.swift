@@ -81,7 +81,7 @@ package protocol FileSystemCalls: Sendable {
 
 /// An `errno` value reported by a failed system call.
 package struct Errno: Error, Equatable, Sendable {
-    package var rawValue: Int32
+    var rawValue: Int32
     package init(_ rawValue: Int32) { self.rawValue = rawValue }
 }
 

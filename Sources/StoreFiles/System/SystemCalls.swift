@@ -11,7 +11,7 @@ import Darwin
 /// Not retried on `EINTR`: `fsync` (see `sync`) and `close` (see `close`).
 package struct SystemCalls: Sendable {
     /// The shims every call goes through; tests pass a fault-injecting wrapper.
-    package let calls: any FileSystemCalls
+    let calls: any FileSystemCalls
 
     package init(calls: any FileSystemCalls) { self.calls = calls }
 
@@ -27,17 +27,17 @@ package struct SystemCalls: Sendable {
     }
 
     /// `open(2)`, retrying `EINTR`. Returns the file descriptor.
-    package func open(_ path: String, flags: Int32, mode: mode_t = 0, context: ErrorContext) throws(StoreError) -> Int32 {
+    func open(_ path: String, flags: Int32, mode: mode_t = 0, context: ErrorContext) throws(StoreError) -> Int32 {
         try retrying("open", context) { () throws(Errno) in try calls.system_open(path, flags, mode) }
     }
 
     /// `write(2)` until every byte is written: continues after a short write and retries `EINTR`.
-    package func writeAll(_ fd: Int32, _ bytes: [UInt8], context: ErrorContext) throws(StoreError) {
+    func writeAll(_ fd: Int32, _ bytes: [UInt8], context: ErrorContext) throws(StoreError) {
         try writeAll(bytes, "write", context: context) { (chunk, _) throws(Errno) in try calls.system_write(fd, chunk) }
     }
 
     /// `pwrite(2)` until every byte is written at `offset`: continues after a short write, retries `EINTR`.
-    package func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int64, context: ErrorContext) throws(StoreError) {
+    func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int64, context: ErrorContext) throws(StoreError) {
         try writeAll(bytes, "pwrite", context: context) { (chunk, done) throws(Errno) in
             try calls.system_pwrite(fd, chunk, offset + Int64(done))
         }
@@ -102,17 +102,17 @@ package struct SystemCalls: Sendable {
     /// fsync Linux may already have marked the unwritten pages clean, so a second fsync can report
     /// success for data that never reached the disk (man 2 fsync, ERRORS; the PostgreSQL
     /// "fsyncgate" findings, 2018). The caller must treat the write as failed.
-    package func sync(_ fd: Int32, context: ErrorContext) throws(StoreError) {
+    func sync(_ fd: Int32, context: ErrorContext) throws(StoreError) {
         try once("fsync", context) { () throws(Errno) in try calls.system_fsync(fd) }
     }
 
     /// `fchmod(2)`, retrying `EINTR`. Sets the exact mode; the umask does not apply.
-    package func setPermissions(_ fd: Int32, _ mode: mode_t, context: ErrorContext) throws(StoreError) {
+    func setPermissions(_ fd: Int32, _ mode: mode_t, context: ErrorContext) throws(StoreError) {
         try retrying("fchmod", context) { () throws(Errno) in try calls.system_fchmod(fd, mode) }
     }
 
     /// `fstat(2)`, retrying `EINTR`.
-    package func status(_ fd: Int32, context: ErrorContext) throws(StoreError) -> FileStatus {
+    func status(_ fd: Int32, context: ErrorContext) throws(StoreError) -> FileStatus {
         try retrying("fstat", context) { () throws(Errno) in try calls.system_fstat(fd) }
     }
 
@@ -141,20 +141,20 @@ package struct SystemCalls: Sendable {
     }
 
     /// `mkdir(2)`, retrying `EINTR`. The umask applies to `mode`; follow with `setPermissions`.
-    package func makeDirectory(_ path: String, mode: mode_t, context: ErrorContext) throws(StoreError) {
+    func makeDirectory(_ path: String, mode: mode_t, context: ErrorContext) throws(StoreError) {
         try retrying("mkdir", context) { () throws(Errno) in try calls.system_mkdir(path, mode) }
     }
 
     /// `close(2)`. Not retried on `EINTR`: Linux and Darwin release the descriptor even then, and a
     /// retry could close a descriptor another thread has just been given (man 2 close, NOTES).
-    package func close(_ fd: Int32, context: ErrorContext) throws(StoreError) {
+    func close(_ fd: Int32, context: ErrorContext) throws(StoreError) {
         try once("close", context) { () throws(Errno) in try calls.system_close(fd) }
     }
 
     /// `close(2)` of a descriptor whose state no longer matters: a read-only descriptor, or a temp
     /// file being abandoned after an error. Errors are ignored because nothing is lost by them
     /// and the caller is already reporting the first error.
-    package func discard(_ fd: Int32) {
+    func discard(_ fd: Int32) {
         do { try calls.system_close(fd) } catch {
             // see above
         }
@@ -184,7 +184,7 @@ package struct SystemCalls: Sendable {
 
     /// `flock(2)` with `LOCK_NB` added. Returns false when another open file holds a conflicting
     /// lock (`EWOULDBLOCK`), retries `EINTR`.
-    package func tryLock(_ fd: Int32, _ operation: Int32, context: ErrorContext) throws(StoreError) -> Bool {
+    func tryLock(_ fd: Int32, _ operation: Int32, context: ErrorContext) throws(StoreError) -> Bool {
         do {
             try retrying("flock", context) { () throws(Errno) in try calls.system_flock(fd, operation | LOCK_NB) }
             return true
@@ -194,7 +194,7 @@ package struct SystemCalls: Sendable {
     }
 
     /// `ftruncate(2)`, retrying `EINTR`.
-    package func truncate(_ fd: Int32, to length: Int64, context: ErrorContext) throws(StoreError) {
+    func truncate(_ fd: Int32, to length: Int64, context: ErrorContext) throws(StoreError) {
         try retrying("ftruncate", context) { () throws(Errno) in try calls.system_ftruncate(fd, length) }
     }
 
