@@ -16,9 +16,13 @@ let package = Package(
         .target(name: "StoreJSON"),
         .target(name: "Schema", dependencies: ["StoreJSON"]),
         // SHA-256 rounds on the processor's SHA instructions (x86-64 SHA-NI), our own C;
-        // elsewhere it reports "not available" and JSONStore hashes in Swift.
+        // elsewhere it reports "not available" and StoreFiles hashes in Swift.
         .target(name: "CSHA256"),
-        .target(name: "JSONStore", dependencies: ["Schema", "StoreJSON", "CSHA256"]),
+        // Below the store: system calls, atomic and batched file commits, tree scans, SHA-256,
+        // parallel helpers, `StoreError` and `StoreProgress`. Never imports JSONStore; `Schema` only
+        // for the store's layout (file and folder names, the temp-file prefix, `store.json`'s version).
+        .target(name: "StoreFiles", dependencies: ["Schema", "StoreJSON", "CSHA256"]),
+        .target(name: "JSONStore", dependencies: ["StoreFiles", "Schema", "StoreJSON"]),
         // The command-line tool as a library (commands, parsing, output); the executable is its main.swift.
         .target(name: "MigrateStoreCLI", dependencies: ["Schema", "JSONStore", "StoreJSON"]),
         .executableTarget(name: "migrate-store", dependencies: ["MigrateStoreCLI"]),

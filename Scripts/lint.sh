@@ -9,6 +9,21 @@ export PATH="/opt/swift/usr/bin:$PATH"
 # (Scripts/check-readme-examples.sh, Scripts/check-docc-snippets.py), laid out for reading.
 if [ "$#" -gt 0 ]; then paths=("$@"); else paths=(Sources Tests Package.swift); fi
 
+# The layers import one way (ARCHITECTURE.md): no target imports one listed after it. A clean build
+# already refuses an upward import (Package.swift does not list it, and listing it would be a
+# dependency cycle), but an incremental build can resolve it against the higher module's earlier
+# build products; this check reads the sources only.
+layers=(StoreJSON Schema StoreFiles JSONStore MigrateStoreCLI)
+for ((low = 0; low < ${#layers[@]}; low++)); do
+  for ((high = low + 1; high < ${#layers[@]}; high++)); do
+    if grep -rnE "^[[:space:]]*(@[_a-zA-Z]+[[:space:]]+)*import[[:space:]]+([a-z]+[[:space:]]+)?${layers[high]}([.[:space:]]|$)" \
+      "Sources/${layers[low]}"; then
+      echo "lint: Sources/${layers[low]} imports ${layers[high]}, a higher layer (ARCHITECTURE.md)" >&2
+      exit 1
+    fi
+  done
+done
+
 log="$(mktemp "${TMPDIR:-/tmp}/swift-format-lint.XXXXXX")"
 trap 'rm -f "$log"' EXIT
 if swift-format lint --strict --recursive --parallel --configuration .swift-format "${paths[@]}" >"$log" 2>&1; then

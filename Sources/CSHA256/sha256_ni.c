@@ -1,5 +1,5 @@
 // The SHA-256 block function with the x86 SHA extensions (SHA-NI: sha256rnds2, sha256msg1,
-// sha256msg2), for `SHA256.compress` in JSONStore. The Swift version does about 47 instructions
+// sha256msg2), for `SHA256.compress` in StoreFiles. The Swift version does about 47 instructions
 // per byte; these instructions do the same rounds in about 2 cycles per byte, and every backup,
 // export and import hashes each byte of the store once or twice. Nothing here is
 // taken from a library: it is the procedure of Intel's "Intel SHA Extensions" white paper

@@ -231,7 +231,7 @@ extension StoreMigrator {
             directory: store.workStreamsDirectory, name: Store.documentName(id),
             bytes: bytes, mode: try sessionMode(id, context: context), system: store.system, context: context)
         let path = file.path, token = file.token
-        do { try file.descriptor.close(context: context) } catch {
+        do { try file.close(context: context) } catch {
             store.system.removeLeftover(path)
             throw error
         }
