@@ -88,12 +88,6 @@ extension StoreMigrator {
         write: Bool, context: StoreMigration.Context, keepingDocuments: Bool, removingOldFolders: Bool, checkingLeftovers: Bool,
         progress: @escaping (StoreProgress) -> Void
     ) throws(StoreError) -> MigrationReport {
-        // A migration vouches for nothing in the record of this library's writes: it is removed
-        // before the first visible write, so that the next open checks the store in full (and
-        // records it then); the exchange of `sessions/` would make it disagree anyway (another
-        // folder inode). Not before staging, which validates every document: bad input leaves the
-        // record as it was, like every other byte. Staging writes only temp files, which change
-        // the lstat of `sessions/` the record holds, so a crash in between makes it disagree too.
         var report = MigrationReport(keepsDocuments: keepingDocuments)
         let target = context.target
         let storeVersion = store.compatibility.storeSchemaVersion
@@ -121,6 +115,12 @@ extension StoreMigrator {
         } else {
             survey = try self.survey(progress: progress)
         }
+        // A migration vouches for nothing in the record of this library's writes: it is removed
+        // before the first visible write, so that the next open checks the store in full (and
+        // records it then); the exchange of `sessions/` would make it disagree anyway (another
+        // folder inode). Not before staging, which validates every document: bad input leaves the
+        // record as it was, like every other byte. Staging writes only temp files, which change
+        // the lstat of `sessions/` the record holds, so a crash in between makes it disagree too.
         if write {
             do { try WriteRecord.remove(store: store.path, system: store.system) } catch {
                 removeTemporaries(staged)
