@@ -45,6 +45,25 @@ import Testing
         #expect(written == expected, "the engine writes the sample's documents byte for byte")
     }
 
+    /// `StoreMigrator.migrate` to v5 from below the rename takes the rollback-safe steps first, then
+    /// the rename, under one lock: the v5 work streams end in `work-streams/`, none in `sessions/`
+    /// (run as one pass with the breaking step, a v1 store got v5 documents in `sessions/` and a
+    /// `store.json` naming a `work-streams/` that did not exist).
+    @Test func migratingAV1StoreToFiveTakesTheRollbackSafeStepsThenTheRename() throws {
+        let temporary = TemporaryDirectory("v1-to-v5")
+        let store = try temporary.copySample("v1-store", as: "store")
+        let options = Store.Options(readOnly: true, tool: "t", version: "1")
+        let report = try StoreMigrator(store: try Store.open(at: store, options: options)).migrate(to: 5, toolVersion: "1")
+        #expect(report.totals["key_renamed"] == 8, "every work stream took the rename")
+        let migrated = try Store.open(at: store, options: options)
+        #expect(migrated.compatibility.storeSchemaVersion == 5)
+        let ids = try migrated.workStreamIDs()
+        #expect(ids.problems.isEmpty && ids.items.count == 8)
+        #expect(!FileManager.default.fileExists(atPath: store + "/sessions"))
+        #expect(try ManifestV2(bytes: try #require(tree(store)["store.json"])).migrations.map(\.to) == [2, 3, 4, 5])
+        for id in ids.items { _ = try migrated.renamedWorkStream(id) }
+    }
+
     @Test func theInverseOnDiskGivesBackTheV4Sample() throws {
         let temporary = TemporaryDirectory("v5-sample-back")
         let store = try temporary.copySample("v5-store", as: "store")
