@@ -66,7 +66,8 @@ extension StoreUpgrade {
         _ path: String, at version: Int, tool: String, version toolVersion: String, progress: (Event) -> Void
     ) throws(StoreError) -> MigrationReport {
         var report = MigrationReport(keepsDocuments: false)
-        guard version >= StoreMigrator.FolderRename.forward.from else { return report }
+        // A newer store than this code knows has no folder this code may call a leftover.
+        guard version >= StoreMigrator.FolderRename.forward.from, version <= MigrationChain.newest else { return report }
         _ = try StoreMigrator.leftoverWorkStreams(path, storeVersion: version)
         guard try StoreMigrator.hasLeftoverFolders(path, at: version) else { return report }
         let lock = try StoreLock(store: path, tool: tool, version: toolVersion) { progress(.waitingForLock(holder: $0)) }
