@@ -64,6 +64,29 @@ import Testing
         for id in ids.items { _ = try migrated.renamedWorkStream(id) }
     }
 
+    /// A store newer than this code (v6 admitting v5 readers) is left alone, whatever folders it
+    /// holds: a `sessions/` beside its `work-streams/` is not this code's to call an interrupted
+    /// rename's leftover.
+    @Test func aNewerStoresFoldersAreNotTakenForLeftovers() throws {
+        let temporary = TemporaryDirectory("newer-store")
+        let store = try temporary.copySample("v5-store", as: "store")
+        _ = try temporary.copy(Samples.path("v4-store") + "/sessions", as: "store/sessions")
+        let manifest = store + "/store.json"
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"schema_version\": 5", with: "\"schema_version\": 6").write(toFile: manifest, atomically: false, encoding: .utf8)
+        let before = tree(store)
+        let outcome = try StoreUpgrade.run(at: store, backup: .none, tool: "t", version: "1")
+        guard case .newerStore(let version) = outcome else {
+            Issue.record("not left alone: \(outcome)")
+            return
+        }
+        #expect(version == 6)
+        let after = tree(store)
+        #expect(after.keys.filter { $0.hasPrefix("sessions/") }.count == 8, "sessions/ kept")
+        let unchanged = after == before
+        #expect(unchanged, "nothing written")
+    }
+
     @Test func theInverseOnDiskGivesBackTheV4Sample() throws {
         let temporary = TemporaryDirectory("v5-sample-back")
         let store = try temporary.copySample("v5-store", as: "store")
