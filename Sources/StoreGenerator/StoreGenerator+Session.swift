@@ -34,11 +34,11 @@ extension StoreGenerator {
         let lastModified = messages.last?.timestamp ?? start
 
         var fields = WorkStreamFieldsV1(
-            id: id, backendName: backendName(id, &rng), workingDirectory: rng.pick(Self.directories),
-            lastModified: lastModified, isLocallyCreated: locallyCreated,
-            messageCount: Int32(messages.count + rng.below(41)),
-            preview: preview(messages.last?.text ?? ""), unreadCount: Int32(rng.below(4)),
-            messages: messages)
+            WorkStreamKeys(
+                id: id, backendName: backendName(id, &rng), workingDirectory: rng.pick(Self.directories),
+                lastModified: lastModified, isLocallyCreated: locallyCreated,
+                messageCount: Int32(messages.count + rng.below(41)),
+                preview: preview(messages.last?.text ?? ""), unreadCount: Int32(rng.below(4))), messages: messages)
         let fifoQueued = rng.chance(0.10)
         if fifoQueued {
             fields.isInQueue = true

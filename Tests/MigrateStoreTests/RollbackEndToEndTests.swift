@@ -47,9 +47,10 @@ import Testing
         let newID = UUID(uuidString: "7b7b7b7b-1111-4222-8333-444444444444")!
         var created = WorkStreamV1(
             fields: WorkStreamFieldsV1(
-                id: newID, backendName: "Created by v1", workingDirectory: "/w",
-                lastModified: RFC3339.parse("2025-11-21T08:00:00.000Z")!,
-                isInQueue: true, queuePosition: 3))
+                WorkStreamKeys(
+                    id: newID, backendName: "Created by v1", workingDirectory: "/w",
+                    lastModified: RFC3339.parse("2025-11-21T08:00:00.000Z")!,
+                    isInQueue: true, queuePosition: 3)))
         created.schemaVersion = 1
         try Data(created.encoded).write(to: URL(fileURLWithPath: path + "/sessions/\(newID.lowercased).json"))
 

@@ -150,10 +150,10 @@ struct RandomModels {
 
     mutating func fields() -> WorkStreamFieldsV1 {
         WorkStreamFieldsV1(
-            id: uuid(), backendName: text(), workingDirectory: text(), lastModified: date(),
-            isLocallyCreated: flip(), messageCount: int32(), preview: text(), unreadCount: int32(),
-            isInQueue: flip(), queuePosition: int32(), queuedAt: optionalDate(), isInPriorityQueue: flip(),
-            priority: int32(), priorityOrder: double(), priorityQueuedAt: optionalDate(),
-            messages: (0..<below(4)).map { _ in message() })
+            WorkStreamKeys(
+                id: uuid(), backendName: text(), workingDirectory: text(), lastModified: date(),
+                isLocallyCreated: flip(), messageCount: int32(), preview: text(), unreadCount: int32(),
+                isInQueue: flip(), queuePosition: int32(), queuedAt: optionalDate(), isInPriorityQueue: flip(),
+                priority: int32(), priorityOrder: double(), priorityQueuedAt: optionalDate()), messages: (0..<below(4)).map { _ in message() })
     }
 }

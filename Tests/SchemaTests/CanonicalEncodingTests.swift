@@ -111,9 +111,10 @@ func expectEncodedMatchesJSONWriter(
                 "role_": .object(["b": .bool(true), "a": .string("x")]),
             ])
         let fields = WorkStreamFieldsV1(
-            id: Fixtures.id, backendName: "Fix \"login\"\n", workingDirectory: "/Users/ana/app",
-            lastModified: t0, messageCount: 2, queuePosition: -1, isInPriorityQueue: true, priority: 5,
-            priorityOrder: 1.5, priorityQueuedAt: t0.addingTimeInterval(0.25), messages: [message])
+            WorkStreamKeys(
+                id: Fixtures.id, backendName: "Fix \"login\"\n", workingDirectory: "/Users/ana/app",
+                lastModified: t0, messageCount: 2, queuePosition: -1, isInPriorityQueue: true, priority: 5,
+                priorityOrder: 1.5, priorityQueuedAt: t0.addingTimeInterval(0.25)), messages: [message])
         return WorkStreamV2(
             fields: fields, providerSessionID: "abc", provider: "claude",
             unknown: [
@@ -137,7 +138,7 @@ func expectEncodedMatchesJSONWriter(
     }
 
     @Test func minimalDocumentWritesEveryKnownKeyWithDefaults() {
-        let fields = WorkStreamFieldsV1(id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0))
+        let fields = WorkStreamFieldsV1(WorkStreamKeys(id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: Date(timeIntervalSince1970: 0)))
         let expected = """
             {
               "backend_name": "",
@@ -171,17 +172,19 @@ func expectEncodedMatchesJSONWriter(
         let last = RFC3339.date(milliseconds: RFC3339.representable.upperBound)
         for (order, position, version) in [(-0.0, Int32.min, Int.min), (Double.leastNonzeroMagnitude, Int32.max, Int.max), (1e300, 0, 0), (-1.0 / 3, -7, 2)] {
             let fields = WorkStreamFieldsV1(
-                id: Fixtures.otherID, backendName: "x", workingDirectory: "y", lastModified: first,
-                messageCount: .max, unreadCount: .max, queuePosition: position, queuedAt: last,
-                priority: position, priorityOrder: order, priorityQueuedAt: first)
+                WorkStreamKeys(
+                    id: Fixtures.otherID, backendName: "x", workingDirectory: "y", lastModified: first,
+                    messageCount: .max, unreadCount: .max, queuePosition: position, queuedAt: last,
+                    priority: position, priorityOrder: order, priorityQueuedAt: first))
             let session = WorkStreamV2(fields: fields, providerSessionID: "p", provider: "q", schemaVersion: version)
             expectEncodedMatchesJSONWriter(.v2(session), "\(order) \(position) \(version)")
         }
         let text = Fixtures.string(
             WorkStreamV1(
                 fields: WorkStreamFieldsV1(
-                    id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: last,
-                    queuedAt: first, priorityOrder: -0.0), schemaVersion: Int.min
+                    WorkStreamKeys(
+                        id: Fixtures.id, backendName: "", workingDirectory: "", lastModified: last,
+                        queuedAt: first, priorityOrder: -0.0)), schemaVersion: Int.min
             ).encoded)
         #expect(text.contains("\"last_modified\": \"9999-12-31T23:59:59.999Z\""))
         #expect(text.contains("\"queued_at\": \"0000-01-01T00:00:00.000Z\""))

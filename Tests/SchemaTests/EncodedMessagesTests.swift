@@ -24,8 +24,9 @@ import Testing
                 timestamp: Fixtures.t0.addingTimeInterval(Double(i)), serverTimestamp: nil, status: "confirmed")
         }
         return WorkStreamFieldsV1(
-            id: id, backendName: "Fix login", workingDirectory: "/Users/ana/app",
-            lastModified: Fixtures.t0, unreadCount: unreadCount, messages: messages)
+            WorkStreamKeys(
+                id: id, backendName: "Fix login", workingDirectory: "/Users/ana/app",
+                lastModified: Fixtures.t0, unreadCount: unreadCount), messages: messages)
     }
 
     /// Decodes, then encodes unchanged: the messages to keep for the next read.

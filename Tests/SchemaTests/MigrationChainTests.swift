@@ -133,7 +133,7 @@ import Testing
     /// Check (c) has teeth for every reader version: an older writer that drops a newer key is caught.
     @Test func checkCCatchesAnOlderWriterThatDropsANewerKey() throws {
         let v3 = WorkStreamV3(
-            fields: WorkStreamFieldsV3(id: Fixtures.id, backendName: "x", workingDirectory: "/w", lastModified: Fixtures.t0),
+            fields: WorkStreamFieldsV3(WorkStreamKeys(id: Fixtures.id, backendName: "x", workingDirectory: "/w", lastModified: Fixtures.t0)),
             providerSessionID: "p", provider: "claude", cursors: SyncCursors(nextSeq: 3))
         let bytes = v3.encoded
         #expect(RollbackCheck.checkWorkStream(bytes: bytes, file: "s.json", original: nil, reader: 2, storeVersion: 3) == [])

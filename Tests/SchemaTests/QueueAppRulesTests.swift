@@ -26,7 +26,7 @@ private enum Q {
 
     /// The mirror keys `queue` implies for work stream n, starting from a new document's keys.
     static func mirror(_ q: QueueV2, _ n: Int) -> QueueKeys {
-        QueueIndex(q).mirror(for: id(n), current: QueueKeys(WorkStreamFieldsV1(id: id(n), backendName: "", workingDirectory: "", lastModified: t1)))
+        QueueIndex(q).mirror(for: id(n), current: QueueKeys(WorkStreamKeys(id: id(n), backendName: "", workingDirectory: "", lastModified: t1)))
     }
 }
 
@@ -62,7 +62,7 @@ private enum Q {
 
     /// Only an explicit removal nulls `queued_at`: the migration's mirror (§6) keeps it.
     @Test func theMigrationMirrorKeepsQueuedAtOfAWorkStreamThatIsNotQueued() {
-        var stale = QueueKeys(WorkStreamFieldsV1(id: Q.id(1), backendName: "", workingDirectory: "", lastModified: Q.t1))
+        var stale = QueueKeys(WorkStreamKeys(id: Q.id(1), backendName: "", workingDirectory: "", lastModified: Q.t1))
         stale.queuedAt = Q.t1
         #expect(QueueIndex(.empty).mirror(for: Q.id(1), current: stale).queuedAt == Q.t1)
     }

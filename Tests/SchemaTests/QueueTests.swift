@@ -24,7 +24,7 @@ import Testing
         let second = q.removeFromFIFO(Self.id(2))
         #expect(first && !second)
         let index = QueueIndex(q)
-        let blank = QueueKeys(WorkStreamFieldsV1(id: Self.id(3), backendName: "", workingDirectory: "", lastModified: Self.t1))
+        let blank = QueueKeys(WorkStreamKeys(id: Self.id(3), backendName: "", workingDirectory: "", lastModified: Self.t1))
         #expect(index.mirror(for: Self.id(3), current: blank).queuePosition == 2)
         #expect(index.mirror(for: Self.id(4), current: blank).queuePosition == 3)
         #expect(index.mirror(for: Self.id(2), current: blank).queuePosition == 0)
@@ -76,7 +76,7 @@ import Testing
         let removed = q.removeFromPriority(Self.id(1))
         #expect(removed)
         var keys = QueueKeys(
-            WorkStreamFieldsV1(
+            WorkStreamKeys(
                 id: Self.id(1), backendName: "", workingDirectory: "", lastModified: Self.t1,
                 isInPriorityQueue: true, priority: 1, priorityOrder: 1, priorityQueuedAt: Self.t1))
         keys.resetPriority()

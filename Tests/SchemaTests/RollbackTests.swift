@@ -67,7 +67,7 @@ import Testing
     @Test func checkDComparesTheDerivedQueueWithQueueJSON() throws {
         let a = StoreMigrationTests.id(1), b = StoreMigrationTests.id(2)
         func summary(_ id: UUID, _ pos: Int32) -> WorkStreamQueueSummary {
-            var f = WorkStreamFieldsV1(id: id, backendName: "", workingDirectory: "", lastModified: Fixtures.t0)
+            var f = WorkStreamFieldsV1(WorkStreamKeys(id: id, backendName: "", workingDirectory: "", lastModified: Fixtures.t0))
             f.isInQueue = pos > 0; f.queuePosition = pos
             return WorkStreamQueueSummary(id: id, schemaVersion: 2, keys: f.queueKeys)
         }

@@ -17,19 +17,20 @@ enum CoreDataRows {
         }
         let positive = 0...Int32.max, any = Int32.min...Int32.max
         let fields = WorkStreamFieldsV3(
-            id: id, backendName: v.string(2, "backendName", default: "", &f),
-            workingDirectory: v.string(3, "workingDirectory", default: "", &f),
-            lastModified: v.requiredDate(5, "lastModified", &f),
-            isLocallyCreated: try v.bool(4, "isLocallyCreated", &f),
-            messageCount: v.int32(6, "messageCount", in: positive, default: 0, &f),
-            preview: v.string(7, "preview", default: "", &f),
-            unreadCount: v.int32(8, "unreadCount", in: positive, default: 0, &f),
-            isInQueue: try v.bool(9, "isInQueue", &f), queuePosition: v.int32(10, "queuePosition", in: any, default: 0, &f),
-            queuedAt: v.date(11, "queuedAt", &f),
-            isInPriorityQueue: try v.bool(12, "isInPriorityQueue", &f),
-            priority: v.int32(13, "priority", in: any, default: QueueV2.defaultPriority, &f),
-            priorityOrder: v.double(14, "priorityOrder", &f),
-            priorityQueuedAt: v.date(15, "priorityQueuedAt", &f))
+            WorkStreamKeys(
+                id: id, backendName: v.string(2, "backendName", default: "", &f),
+                workingDirectory: v.string(3, "workingDirectory", default: "", &f),
+                lastModified: v.requiredDate(5, "lastModified", &f),
+                isLocallyCreated: try v.bool(4, "isLocallyCreated", &f),
+                messageCount: v.int32(6, "messageCount", in: positive, default: 0, &f),
+                preview: v.string(7, "preview", default: "", &f),
+                unreadCount: v.int32(8, "unreadCount", in: positive, default: 0, &f),
+                isInQueue: try v.bool(9, "isInQueue", &f), queuePosition: v.int32(10, "queuePosition", in: any, default: 0, &f),
+                queuedAt: v.date(11, "queuedAt", &f),
+                isInPriorityQueue: try v.bool(12, "isInPriorityQueue", &f),
+                priority: v.int32(13, "priority", in: any, default: QueueV2.defaultPriority, &f),
+                priorityOrder: v.double(14, "priorityOrder", &f),
+                priorityQueuedAt: v.date(15, "priorityQueuedAt", &f)))
         var cursors = SyncCursors(
             nextSeq: v.counter(17, "nextSeq", &f), liveFromSeq: v.counter(18, "liveFromSeq", &f),
             lastOffsetMerged: v.counter(19, "lastOffsetMerged", &f),

@@ -28,8 +28,8 @@ extension Store {
         try requireV3Layout("append messages to work stream '\(id.lowercased)'", use: "appendMessagesToRenamedWorkStream(_:_:)")
         let append = { (session: inout WorkStreamV3) throws(StoreError) -> Void in
             MessageAppend.append(
-                messages, to: id, messages: &session.fields.messages, lastModified: &session.fields.lastModified,
-                messageCount: &session.fields.messageCount, keep: self.retain)
+                messages, to: id, messages: &session.fields.messages, lastModified: &session.fields.keys.lastModified,
+                messageCount: &session.fields.keys.messageCount, keep: self.retain)
         }
         // Without a reply to queue (the common case) this is one document's write, in a group commit.
         guard try queuesReply(messages) else { return try updateWorkStream(id, append) }

@@ -15,7 +15,7 @@ public enum MessageAppend {
     ///
     /// ```swift
     /// MessageAppend.append([reply], to: id, messages: &fields.messages,
-    ///                      lastModified: &fields.lastModified, messageCount: &fields.messageCount)
+    ///                      lastModified: &fields.keys.lastModified, messageCount: &fields.keys.messageCount)
     /// ```
     public static func append(
         _ new: [Message], to id: UUID, messages: inout [Message], lastModified: inout Date,

@@ -10,10 +10,6 @@ public struct QueueKeys: Sendable, Hashable {
     public var priorityOrder: Double
     public var priorityQueuedAt: Date?
 
-    public init<Message>(_ f: WorkStreamFields<Message>) {
-        self = f.queueKeys
-    }
-
     public init(_ f: WorkStreamKeys) {
         isInQueue = f.isInQueue; queuePosition = f.queuePosition; queuedAt = f.queuedAt
         isInPriorityQueue = f.isInPriorityQueue; priority = f.priority; priorityOrder = f.priorityOrder
@@ -47,22 +43,6 @@ extension WorkStreamKeys {
     /// The queue keys of this document, read and written together.
     public var queueKeys: QueueKeys {
         get { QueueKeys(self) }
-        set {
-            isInQueue = newValue.isInQueue; queuePosition = newValue.queuePosition; queuedAt = newValue.queuedAt
-            isInPriorityQueue = newValue.isInPriorityQueue; priority = newValue.priority
-            priorityOrder = newValue.priorityOrder; priorityQueuedAt = newValue.priorityQueuedAt
-        }
-    }
-}
-
-extension WorkStreamFields {
-    /// The queue keys of this document, read and written together.
-    public var queueKeys: QueueKeys {
-        get {
-            QueueKeys(
-                isInQueue: isInQueue, queuePosition: queuePosition, queuedAt: queuedAt, isInPriorityQueue: isInPriorityQueue,
-                priority: priority, priorityOrder: priorityOrder, priorityQueuedAt: priorityQueuedAt)
-        }
         set {
             isInQueue = newValue.isInQueue; queuePosition = newValue.queuePosition; queuedAt = newValue.queuedAt
             isInPriorityQueue = newValue.isInPriorityQueue; priority = newValue.priority

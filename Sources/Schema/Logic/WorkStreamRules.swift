@@ -84,8 +84,9 @@ public enum WorkStreamRules {
         provider: String = defaultProvider, isLocallyCreated: Bool = true
     ) -> WorkStreamV3 {
         let fields = WorkStreamFieldsV3(
-            id: id, backendName: "", workingDirectory: workingDirectory,
-            lastModified: createdAt, isLocallyCreated: isLocallyCreated)
+            WorkStreamKeys(
+                id: id, backendName: "", workingDirectory: workingDirectory,
+                lastModified: createdAt, isLocallyCreated: isLocallyCreated))
         return WorkStreamV3(fields: fields, providerSessionID: id.lowercased, provider: provider)
     }
 

@@ -76,10 +76,10 @@ public enum RenameStep {
             }
         }
         var fields = WorkStreamFieldsV3(
-            id: v5.id, backendName: v5.name, workingDirectory: v5.workingDirectory,
-            lastModified: v5.lastModified, isLocallyCreated: v5.isLocallyCreated,
-            messageCount: v5.messageCount, preview: v5.preview, unreadCount: v5.unreadCount,
-            messages: v5.messages)
+            WorkStreamKeys(
+                id: v5.id, backendName: v5.name, workingDirectory: v5.workingDirectory,
+                lastModified: v5.lastModified, isLocallyCreated: v5.isLocallyCreated,
+                messageCount: v5.messageCount, preview: v5.preview, unreadCount: v5.unreadCount), messages: v5.messages)
         fields.queueKeys = queue.mirror(for: v5.id, current: QueueKeys.defaults)
         let v4 = WorkStreamV3(
             fields: fields, providerSessionID: v5.providerSessionID, provider: v5.provider, cursors: v5.cursors,
