@@ -22,7 +22,13 @@ let package = Package(
         // parallel helpers, `StoreError` and `StoreProgress`. Never imports JSONStore; `Schema` only
         // for the store's layout (file and folder names, the temp-file prefix, `store.json`'s version).
         .target(name: "StoreFiles", dependencies: ["Schema", "StoreJSON", "CSHA256"]),
-        .target(name: "JSONStore", dependencies: ["StoreFiles", "Schema", "StoreJSON"]),
+        // The store: `Store` (reads, writes, the queue), the lock, the write record, observation.
+        // Never imports JSONStore: opening's restore recovery and §7 reconcile come from above, as
+        // a `StoreMaintenance`.
+        .target(name: "StoreCore", dependencies: ["StoreFiles", "Schema", "StoreJSON"]),
+        // Upgrade (migration), backup, restore, export and import, Core Data import, validation,
+        // `AsyncStore`, and the public ways into a `Store` (`Library.swift`).
+        .target(name: "JSONStore", dependencies: ["StoreCore", "StoreFiles", "Schema", "StoreJSON"]),
         // The command-line tool as a library (commands, parsing, output); the executable is its main.swift.
         .target(name: "MigrateStoreCLI", dependencies: ["Schema", "JSONStore", "StoreJSON"]),
         .executableTarget(name: "migrate-store", dependencies: ["MigrateStoreCLI"]),
@@ -37,7 +43,8 @@ let package = Package(
         .executableTarget(name: "generate-store", dependencies: ["StoreGenerator"]),
         .executableTarget(name: "store-bench", dependencies: ["JSONStore", "Schema"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema", "StoreJSON", "StoreGenerator", "TestSupport"]),
-        .testTarget(name: "JSONStoreTests", dependencies: ["JSONStore", "Schema", "StoreJSON", "store-test-helper", "StoreGenerator", "TestSupport"]),
+        .testTarget(
+            name: "JSONStoreTests", dependencies: ["JSONStore", "StoreCore", "Schema", "StoreJSON", "store-test-helper", "StoreGenerator", "TestSupport"]),
         .testTarget(name: "StoreGeneratorTests", dependencies: ["StoreGenerator", "JSONStore", "Schema", "StoreJSON", "TestSupport", "generate-store"]),
         .testTarget(
             name: "MigrateStoreTests", dependencies: ["MigrateStoreCLI", "migrate-store", "JSONStore", "Schema", "StoreJSON", "StoreGenerator", "TestSupport"]),

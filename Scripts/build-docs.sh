@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the library's documentation, Sources/JSONStore/JSONStore.docc, with the toolchain's own
 # tools (no package dependency, no plugin): the module is built, its public symbols are extracted
-# with swift-symbolgraph-extract (those of Schema and StoreFiles, which `import JSONStore`
+# with swift-symbolgraph-extract (those of StoreCore, Schema and StoreFiles, which `import JSONStore`
 # re-exports, included), and `docc convert` turns the catalog and the symbol graph into a
 # documentation archive.
 # Every DocC warning is an error (a broken ``symbol link``, a missing article, a doc comment
@@ -31,13 +31,13 @@ log=$(mktemp)
 trap 'rm -rf "$graphs" "$log"' EXIT
 
 # Public symbols of JSONStore, plus those of the modules it re-exports (`@_exported import
-# Schema` and `StoreFiles`; Schema re-exports StoreJSON's document value types): an app sees them
-# as JSONStore's. CSHA256 is a C target (StoreFiles imports it): its module map is the one SwiftPM
+# StoreCore`, `Schema` and `StoreFiles`; Schema re-exports StoreJSON's document value types): an
+# app sees them as JSONStore's. CSHA256 is a C target (StoreFiles imports it): its module map is the one SwiftPM
 # generated beside its build products.
 swift-symbolgraph-extract -module-name JSONStore -target "$triple" -I "$modules" -I Sources/CSHA256/include \
   -Xcc -fmodule-map-file="$bin/CSHA256.build/module.modulemap" \
   -minimum-access-level public -skip-synthesized-members \
-  -experimental-allowed-reexported-modules=Schema,StoreJSON,StoreFiles \
+  -experimental-allowed-reexported-modules=StoreCore,Schema,StoreJSON,StoreFiles \
   -output-dir "$graphs"
 
 rm -rf "$output"

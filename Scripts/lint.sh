@@ -13,7 +13,7 @@ if [ "$#" -gt 0 ]; then paths=("$@"); else paths=(Sources Tests Package.swift); 
 # already refuses an upward import (Package.swift does not list it, and listing it would be a
 # dependency cycle), but an incremental build can resolve it against the higher module's earlier
 # build products; this check reads the sources only.
-layers=(StoreJSON Schema StoreFiles JSONStore MigrateStoreCLI)
+layers=(StoreJSON Schema StoreFiles StoreCore JSONStore MigrateStoreCLI)
 for ((low = 0; low < ${#layers[@]}; low++)); do
   for ((high = low + 1; high < ${#layers[@]}; high++)); do
     if grep -rnE "^[[:space:]]*(@[_a-zA-Z]+[[:space:]]+)*import[[:space:]]+([a-z]+[[:space:]]+)?${layers[high]}([.[:space:]]|$)" \

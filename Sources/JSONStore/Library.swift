@@ -1,8 +1,9 @@
 import Foundation
 
 // The library's wiring: the public ways into a `Store` with the real system calls and the
-// library's own `StoreMaintenance`. `Store/` never names `Restore/` or `Migration/` (both
-// depend on it); what opening a store needs from them is handed to it from here.
+// library's own `StoreMaintenance`. The store (the `StoreCore` target) never names `Restore/` or
+// `Migration/` (both depend on it, and it cannot import `JSONStore`); what opening a store needs
+// from them is handed to it from here.
 
 extension StoreMaintenance {
     /// Restore recovery from `Restore/`, the §7 reconcile from `Migration/`.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import JSONStore
+@testable import StoreCore
 
 /// The lock record is written by hand (not `JSONEncoder`): it must stay the same compact JSON,
 /// keys sorted, absent fields left out, that `LockHolder(decoding:)` and other tools read.

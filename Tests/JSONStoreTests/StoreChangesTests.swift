@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import JSONStore
+@testable import StoreCore
 
 #if canImport(Glibc)
 import Glibc

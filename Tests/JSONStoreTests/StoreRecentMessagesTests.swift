@@ -4,6 +4,7 @@ import StoreGenerator
 import Testing
 
 @testable import JSONStore
+@testable import StoreCore
 
 /// A `Store` keeps the messages it wrote last with their bytes (`RecentMessages`) and compares
 /// instead of parsing them on the next update. Whatever another writer did in between, every

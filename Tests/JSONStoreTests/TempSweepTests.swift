@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import JSONStore
+@testable import StoreCore
 
 @Suite struct TempSweepTests {
     let ours = ".tmp-0123456789abcdef-"

@@ -3,6 +3,7 @@ import StoreJSON
 import Testing
 
 @testable import JSONStore
+@testable import StoreCore
 
 /// Issue 19: the `.writes` record is written in place (one `pwrite`, an `ftruncate`), not by temp
 /// file and rename, and ends with a SHA-256 of the bytes before it, so that a record torn by a

@@ -3,6 +3,7 @@ import StoreJSON
 import Testing
 
 @testable import JSONStore
+@testable import StoreCore
 
 /// Issue 19, the `.writes` record around one update: a writer checks the folders against the
 /// record it stored last itself (`WriterGate.lastStoredRecord`) before it reads `.writes`, and an

@@ -26,8 +26,9 @@ struct RestoreJournal: Sendable, Equatable {
     var aside: String?
     var startedAt: String
 
-    /// The journal's file name for `target`.
-    static func fileName(for target: SiblingPath) -> String { ".\(target.name).restore-journal" }
+    /// The journal's file name for `target` (defined with `InterruptedRestore`, in `StoreCore`:
+    /// a read of the store checks for the journal).
+    static func fileName(for target: SiblingPath) -> String { InterruptedRestore.journalFileName(for: target) }
 
     var encoded: [UInt8] {
         JSONWriter.document(

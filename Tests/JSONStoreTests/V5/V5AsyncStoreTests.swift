@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import JSONStore
+@testable import StoreCore
 
 /// `AsyncStore`'s v5 calls, and `Store.changes` on a v5 store: work streams in `work-streams/`.
 @Suite(.serialized) struct V5AsyncStoreTests {

@@ -47,17 +47,17 @@ public final class Store: Sendable {
     public let compatibility: StoreCompatibility
     /// Sentences the caller should show (for example: locking is unreliable on a network file system).
     public let warnings: [String]
-    let system: SystemCalls
+    package let system: SystemCalls
     /// What open and a queue change run from outside `Store/` (see `StoreMaintenance`).
-    let maintenance: StoreMaintenance
+    package let maintenance: StoreMaintenance
     /// The messages of the work streams updated last, with their bytes (see `RecentMessages`).
     let recentMessages = RecentMessages()
     /// Where this store's writes are recorded for the observers that leave them out.
-    let ownWrites: OwnWrites
+    package let ownWrites: OwnWrites
 
     /// - Parameter ownWrites: The record of this process's writes; nil for the one every store
     ///   value of `path` shares (`OwnWrites.of(_:)`).
-    init(
+    package init(
         path: String, options: Options, compatibility: StoreCompatibility, warnings: [String], system: SystemCalls,
         maintenance: StoreMaintenance, ownWrites: OwnWrites? = nil
     ) {
@@ -67,7 +67,7 @@ public final class Store: Sendable {
     }
 
     /// Newer stores admitted by `min_reader_version` are read with their new keys kept.
-    var acceptsNewerDocuments: Bool {
+    package var acceptsNewerDocuments: Bool {
         if case .superseded = compatibility { return true }
         return false
     }
@@ -85,7 +85,7 @@ public final class Store: Sendable {
     // MARK: Paths (only ever built from validated ids)
 
     /// `relative` is one of the spec's names (`store.json`, `sessions/<id>.json`, …), built by this type from a validated id.
-    func file(_ relative: String) -> String {
+    package func file(_ relative: String) -> String {
         // One concatenation: `relative` is single components joined by `/` (`StoreLayout`), so
         // joining them one by one (`joinPath` per component, a `String` each) gives the same path
         // at a measurable cost on every update.
@@ -97,7 +97,7 @@ public final class Store: Sendable {
     }
     /// The folder of this store's work streams, by its schema version (`StoreLayout.workStreamsFolder(schemaVersion:)`):
     /// `sessions` up to v4, `work-streams` from v5 on. The other one is never read as data.
-    var workStreamsFolderName: String { StoreLayout.workStreamsFolder(schemaVersion: compatibility.layoutVersion) }
+    package var workStreamsFolderName: String { StoreLayout.workStreamsFolder(schemaVersion: compatibility.layoutVersion) }
     /// True for a store at v5 or later (spec §12): work streams are `WorkStreamV5` documents in
     /// `work-streams/`, with no queue mirror keys (the queue is `queue.json` only).
     public var hasRenamedLayout: Bool { compatibility.layoutVersion >= StoreLayout.renamedFolderVersion }
@@ -107,10 +107,10 @@ public final class Store: Sendable {
         if case .breakingCurrent(let version) = compatibility { return version }
         return DocumentVersion.current
     }
-    var workStreamsDirectory: String { joinPath(path, workStreamsFolderName) }
-    var customisationsDirectory: String { joinPath(path, StoreLayout.customisationsFolder) }
-    static func documentName(_ id: UUID) -> String { StoreLayout.documentFileName(id) }
+    package var workStreamsDirectory: String { joinPath(path, workStreamsFolderName) }
+    package var customisationsDirectory: String { joinPath(path, StoreLayout.customisationsFolder) }
+    package static func documentName(_ id: UUID) -> String { StoreLayout.documentFileName(id) }
     /// `sessions/<id>.json`: the v1–v4 path (the migrator's, which works on stores below v5).
     /// This store's path of a work stream: `sessions/<id>.json` up to v4, `work-streams/<id>.json` from v5.
-    func workStreamFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id, schemaVersion: compatibility.layoutVersion) }
+    package func workStreamFile(_ id: UUID) -> String { StoreLayout.workStreamPath(id, schemaVersion: compatibility.layoutVersion) }
 }

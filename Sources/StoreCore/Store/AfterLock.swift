@@ -4,7 +4,7 @@
 ///
 /// The write is confirmed only by `complete`: until that returns, the new document is in place
 /// (readers see it, the next writer reads it) but its name may not survive a power loss.
-final class AfterLock {
+package final class AfterLock {
     private var folder: ReplacedFile?
     /// The record taken under the lock and its number (`WriterGate.nextRecordNumber`).
     var record: (WriteRecord, UInt64)?

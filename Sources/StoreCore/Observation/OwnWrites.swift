@@ -19,7 +19,7 @@ import Foundation
 /// value of one path gets the same instance (`OwnWrites.of(_:)`) unless it is given one. Writes that
 /// opening a store makes (the temp-file sweep, the queue reconcile) are not recorded: observers
 /// see them as another process's.
-final class OwnWrites: Sendable {
+package final class OwnWrites: Sendable {
     /// The logs of this store's observers.
     private let logs = LockedState<[ObjectIdentifier: Log]>([:])
 

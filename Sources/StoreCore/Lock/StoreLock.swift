@@ -70,7 +70,7 @@ public final class StoreLock {
 
     /// - Parameter action: what the caller can't do while another process holds the lock, for
     ///   the `.locked` message ("Can't back up '…': it is locked by …"). The default is `"write"`.
-    init(
+    package init(
         store: String, tool: String, version: String, timeout: Duration, system: SystemCalls, action: String = "write",
         onWait: (_ holder: String) -> Void = { _ in }
     ) throws(StoreError) {

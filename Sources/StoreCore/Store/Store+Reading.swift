@@ -9,7 +9,7 @@ extension Store {
     }
 
     /// Reads a document that may be absent.
-    func readIfPresent<T>(_ relative: String, _ decode: ([UInt8]) throws(SchemaError) -> T) throws(StoreError) -> T? {
+    package func readIfPresent<T>(_ relative: String, _ decode: ([UInt8]) throws(SchemaError) -> T) throws(StoreError) -> T? {
         do { return try read(relative, decode) } catch  where error.code == .notFound { return nil }
     }
 
@@ -25,7 +25,7 @@ extension Store {
     }
 
     /// Decodes a work stream's file content already read (as `workStream` would), without reading it again.
-    func decodeWorkStream(_ id: UUID, bytes: [UInt8]) throws(StoreError) -> WorkStreamDocument {
+    package func decodeWorkStream(_ id: UUID, bytes: [UInt8]) throws(StoreError) -> WorkStreamDocument {
         let relative = workStreamFile(id)
         let document: WorkStreamDocument
         do {

@@ -1,9 +1,9 @@
 import Foundation
 
 extension Store {
-    /// `open(at:options:)` (in `Library.swift`) with the seams given: the system calls, and what
+    /// `open(at:options:)` (in JSONStore's `Library.swift`) with the seams given: the system calls, and what
     /// opening runs from outside `Store/`.
-    static func open(at path: String, options: Options, system: SystemCalls, maintenance: StoreMaintenance) throws(StoreError) -> Store {
+    package static func open(at path: String, options: Options, system: SystemCalls, maintenance: StoreMaintenance) throws(StoreError) -> Store {
         var recovered: String?
         if !options.readOnly {
             // A restore killed between its two renames leaves no store at the path but a journal
@@ -68,7 +68,7 @@ extension Store {
         try classify(path, system: .real)
     }
 
-    static func classify(_ path: String, system: SystemCalls) throws(StoreError) -> StoreCompatibility {
+    package static func classify(_ path: String, system: SystemCalls) throws(StoreError) -> StoreCompatibility {
         let manifestPath = joinPath(path, StoreLayout.manifest)
         let bytes: [UInt8]
         do {
@@ -86,8 +86,8 @@ extension Store {
         }
     }
 
-    /// `create(at:options:now:)` (in `Library.swift`) with the seams given.
-    static func create(
+    /// `create(at:options:now:)` (in JSONStore's `Library.swift`) with the seams given.
+    package static func create(
         at path: String, options: Options, now: Date, system: SystemCalls,
         maintenance: StoreMaintenance
     ) throws(StoreError) -> Store {

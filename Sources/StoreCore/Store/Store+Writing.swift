@@ -156,7 +156,7 @@ extension Store {
     ///
     /// With `after` (inside `groupWriting`, once per call), the folder's `fsync` is left to
     /// `after`, which runs it, shared with other threads, once the lock is released.
-    func write(_ relative: String, _ bytes: [UInt8], after: AfterLock? = nil) throws(StoreError) {
+    package func write(_ relative: String, _ bytes: [UInt8], after: AfterLock? = nil) throws(StoreError) {
         let full = file(relative)
         let name = relative.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(relative[relative.index(after: $0)...]) } ?? relative
         let directory = Directories.parent(of: full)

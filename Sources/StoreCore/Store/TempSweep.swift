@@ -5,16 +5,16 @@
 /// Runs only when the store is opened for writing, under the lock: a temp file belongs to a write
 /// in progress, and only the lock holder writes, so while we hold the lock every temp file is a
 /// leftover. Read-only use never sweeps (it never writes at all).
-enum TempSweep {
+package enum TempSweep {
     /// The folders that receive temp files: the store itself and its document folders, of every
     /// version (`sessions/` up to v4, `work-streams/` from v5; a missing one is skipped).
     static let subdirectories = StoreLayout.everyDocumentFolderName
 
     /// The folder a migration builds and exchanges with `sessions/` (`StoreMigrator+Exchange`).
     /// Named here, not by the migrator, because every open for writing sweeps a leftover one.
-    static let exchangeFolderName = StoreLayout.Bookkeeping.migrationExchangeFolder
+    package static let exchangeFolderName = StoreLayout.Bookkeeping.migrationExchangeFolder
     /// The folder a migration builds and exchanges with `user-sessions/` (`StoreMigrator+Customisations`).
-    static let customisationsExchangeFolderName = StoreLayout.Bookkeeping.migrationCustomisationsExchangeFolder
+    package static let customisationsExchangeFolderName = StoreLayout.Bookkeeping.migrationCustomisationsExchangeFolder
 
     /// Removes every leftover temp file in `store`, `store/sessions` and `store/user-sessions`.
     ///
@@ -31,7 +31,7 @@ enum TempSweep {
     /// - Returns: The paths removed, sorted.
     /// - Throws: `StoreError` if a folder cannot be listed or a file cannot be removed.
     @discardableResult
-    static func sweep(
+    package static func sweep(
         store: String, holding lock: StoreLock, documentFolders: Bool = true,
         system: SystemCalls = .real
     ) throws(StoreError) -> [String] {
@@ -86,7 +86,7 @@ enum TempSweep {
     }
 
     /// True for `.tmp-` followed by 16 lowercase hex digits, `-` and a non-empty name.
-    static func isTemporaryName(_ name: String) -> Bool {
+    package static func isTemporaryName(_ name: String) -> Bool {
         let prefix = AtomicFile.temporaryPrefix.utf8
         let bytes = Array(name.utf8)
         guard bytes.count > prefix.count + 17, bytes.starts(with: prefix) else { return false }

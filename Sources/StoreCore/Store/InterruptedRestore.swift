@@ -8,11 +8,17 @@
 /// (`StoreSwap.recover`). The code is `.restoreInterrupted`: a passing state, not bad data (the
 /// tool's exit status 75, "try again"), and a journal also exists while a restore is running,
 /// which a reader cannot tell apart without taking the restore's lock (a write).
-enum InterruptedRestore {
+///
+/// It sits with the store, below `Restore/`, because opening and classifying a store make this
+/// check; what it needs of the restore is only the journal's file name, defined here.
+package enum InterruptedRestore {
+    /// The file name of the restore journal of `target` (`RestoreJournal`), in its parent.
+    package static func journalFileName(for target: SiblingPath) -> String { ".\(target.name).restore-journal" }
+
     /// The error for `store` when a restore into it has not finished, else nil. Reads only.
-    static func error(_ store: String, system: SystemCalls) -> StoreError? {
+    package static func error(_ store: String, system: SystemCalls) -> StoreError? {
         guard let target = try? SiblingPath(store) else { return nil }
-        let journal = target.sibling(RestoreJournal.fileName(for: target))
+        let journal = target.sibling(journalFileName(for: target))
         // A check that fails (a permission, a disk error) finds nothing: the caller's own error stands.
         do throws(StoreError) {
             guard try system.linkStatus(journal, context: ErrorContext("check", journal)) != nil,
@@ -25,14 +31,5 @@ enum InterruptedRestore {
                 + "place (its journal '\(journal)' is next to it), or is still running. Nothing was changed. The next "
                 + "restore into '\(store)', or the next open of it for writing, finishes that restore; then try again.",
             path: journal)
-    }
-}
-
-extension Restore {
-    /// The error a read of `store` gets while a restore into it has not finished (see
-    /// `StoreError.Code.restoreInterrupted`), or nil when no restore journal is next to it or
-    /// `store.json` is in place. Reads only; `recoverInterrupted` finishes the restore.
-    public static func interruptedError(store: String) -> StoreError? {
-        InterruptedRestore.error(store, system: .real)
     }
 }

@@ -53,7 +53,7 @@ extension Store {
     }
 
     /// The error for a store whose folders `store.json` does not explain (exit 65 in the tool).
-    static func layoutContradiction(_ path: String, layoutVersion: Int, expected: String, other: String, detail: String) -> StoreError {
+    package static func layoutContradiction(_ path: String, layoutVersion: Int, expected: String, other: String, detail: String) -> StoreError {
         let otherVersion = StoreLayout.otherSideOfFolderRename(schemaVersion: layoutVersion)
         let putBack =
             "If '\(other)/' holds the store's work streams, put back the store.json that goes with it (schema version "

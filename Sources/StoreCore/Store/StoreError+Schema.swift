@@ -1,7 +1,7 @@
 extension StoreError {
     /// A document that could not be read, as a store error naming the file and the way out.
     /// The schema error stays attached as `underlying` (key path, expected, found, position).
-    static func document(_ error: SchemaError, path: String) -> StoreError {
+    package static func document(_ error: SchemaError, path: String) -> StoreError {
         let code: StoreError.Code
         let fix: Recovery
         /// `advice`, then in brackets how to see every problem: validating the store.

@@ -47,7 +47,7 @@ import Darwin
 /// record does not parse, and the next open checks in full. A reader may also catch a write half
 /// done (`read` takes no lock against it): it reads no record, so an open checks in full and a
 /// write (`Store.writing`) stores none.
-struct WriteRecord: Equatable, Sendable {
+package struct WriteRecord: Equatable, Sendable {
     /// One tracked entry as `lstat` reported it (the identity observation uses too); nil where it does not exist.
     typealias Entry = FileIdentity
 
@@ -279,7 +279,7 @@ struct WriteRecord: Equatable, Sendable {
     }
 
     /// Removes the record (a migration does, before its first write): the next open checks in full.
-    static func remove(store: String, system: SystemCalls) throws(StoreError) {
+    package static func remove(store: String, system: SystemCalls) throws(StoreError) {
         WriterGate.of(store: store, system: system).forgetStoredRecord()
         let path = joinPath(store, StoreLayout.Bookkeeping.writeRecord)
         do {
