@@ -13,7 +13,7 @@ import Darwin
 /// (the lock-file protocol of e.g. `lockf`-based tools): after flock succeeds, the taker checks
 /// that the path still names the very file it locked (`lstat` and `fstat` agree on device and
 /// inode); if the holder removed it meanwhile, the taker locked a dead file and starts over.
-package final class RestoreLock {
+final class RestoreLock {
     /// The lock file, open and locked until `release()`.
     private var descriptor: FileDescriptor?
     private let path: String
@@ -24,7 +24,7 @@ package final class RestoreLock {
     /// - Parameter onWait: Called once, before the first pause, when another restore or import
     ///   into the target holds the lock. The default does nothing.
     /// - Throws: `StoreError` `.locked` when another restore of the same target holds it.
-    package init(
+    init(
         for target: SiblingPath, timeout: Duration = .seconds(10), system: SystemCalls = .real,
         onWait: () -> Void = {}
     ) throws(StoreError) {
@@ -65,7 +65,7 @@ package final class RestoreLock {
     deinit { release() }
 
     /// Removes the lock file, then releases the lock. Calling it again does nothing.
-    package func release() {
+    func release() {
         guard let fd = descriptor.take() else { return }
         system.removeLeftover(path)
         fd.unlock()  // closing releases it too
